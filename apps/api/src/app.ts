@@ -1,0 +1,116 @@
+import Fastify, { type FastifyReply, type FastifyServerOptions } from 'fastify';
+import compress from '@fastify/compress';
+import helmet from '@fastify/helmet';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import {
+  jsonSchemaTransform,
+  jsonSchemaTransformObject,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import type { Config } from './config/env.ts';
+import type { Database } from './db/client.ts';
+import type { EmbeddingService } from './integrations/power-bi/embedding-service.ts';
+import { UnavailableEmbeddingService } from './integrations/power-bi/embedding-service.ts';
+import authPlugin from './plugins/auth.ts';
+import databasePlugin from './plugins/database.ts';
+import errorHandler from './plugins/error-handler.ts';
+import webApp from './plugins/web-app.ts';
+import { classificationsRoutes } from './modules/classifications/classifications.routes.ts';
+import { healthRoutes } from './modules/health/health.routes.ts';
+import { panelUsersRoutes } from './modules/panel-users/panel-users.routes.ts';
+import { panelsRoutes } from './modules/panels/panels.routes.ts';
+import { rlsRoutes } from './modules/rls/rls.routes.ts';
+import { users365Routes } from './modules/users365/users365.routes.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    config: Config;
+    embedding: EmbeddingService;
+  }
+}
+
+export interface AppDependencies {
+  config: Config;
+  database: Database;
+  /** Whether closing the app closes the database (tests share one database across apps). */
+  ownsDatabase?: boolean;
+  embedding?: EmbeddingService;
+  logger?: FastifyServerOptions['logger'];
+}
+
+/** Every module of the API, in one visible list. Each is mounted under /api. */
+const apiModules = [panelsRoutes, classificationsRoutes, rlsRoutes, panelUsersRoutes, users365Routes];
+
+/** Builds the whole server (API, docs, web app) without listening: server.ts listens, tests inject. */
+export async function buildApp(deps: AppDependencies) {
+  const { config } = deps;
+  const app = Fastify({
+    logger: deps.logger ?? { level: config.logLevel },
+    trustProxy: config.trustProxy,
+    bodyLimit: 5 * 1024 * 1024,
+    // Every id in a path fits in this; longer paths are noise or abuse.
+    routerOptions: { maxParamLength: 200 },
+    // Errors raised before routing (malformed or over-long paths) get the API's one error shape too.
+    frameworkErrors: (error, _request, reply) => {
+      void (reply as FastifyReply).code(400).send({ message: `Endereço inválido: ${error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'parâmetro longo demais' : 'não pôde ser lido'}.` });
+    },
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.decorate('config', config);
+  app.decorate('embedding', deps.embedding ?? new UnavailableEmbeddingService());
+
+  await app.register(errorHandler);
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        // Power BI reports are embedded in iframes from its own hosts.
+        'frame-src': ["'self'", 'https://app.powerbi.com', 'https://*.powerbi.com'],
+        'img-src': ["'self'", 'data:'],
+      },
+    },
+  });
+  await app.register(compress, { threshold: 1024 });
+  await app.register(databasePlugin, { database: deps.database, owned: deps.ownsDatabase ?? true });
+  await app.register(authPlugin);
+
+  // The docs are public so they can be read before signing in; they describe, they do not answer data.
+  app.addHook('onRoute', (route) => {
+    if (route.url.startsWith('/api/docs')) route.config = { ...(route.config as object), public: true };
+  });
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Painéis — API',
+        description: 'API do portal de painéis Power BI. Toda rota, exceto as públicas, exige um token de sessão (Bearer).',
+        version: '1.0.0',
+      },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+      security: [{ bearer: [] }],
+    },
+    transform: jsonSchemaTransform,
+    transformObject: jsonSchemaTransformObject,
+  });
+  await app.register(swaggerUi, {
+    routePrefix: '/api/docs',
+    staticCSP: true,
+    uiConfig: { docExpansion: 'list', deepLinking: true },
+  });
+
+  await app.register(healthRoutes);
+  await app.register(
+    async (api) => {
+      for (const module of apiModules) await api.register(module);
+    },
+    { prefix: '/api' },
+  );
+  await app.register(webApp, { distDir: config.webDistDir });
+  return app;
+}
+
+export type App = Awaited<ReturnType<typeof buildApp>>;

@@ -1,0 +1,221 @@
+import { createHash } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import { rows, type Db } from './client.ts';
+import { classificacoes, paineis, painelRlsRoleEmails, painelRlsRoles } from './schema.ts';
+
+export const DEMO_DOMAIN = 'contoso.com.br';
+export const DEMO_ADMIN = {
+  id: 'demo-admin',
+  email: `demo.admin@${DEMO_DOMAIN}`,
+  displayName: 'Ana Demonstração',
+  role: 'Admin' as const,
+  department: 'Tecnologia da Informação',
+  jobTitle: 'Administradora do portal',
+};
+export const DEMO_USER = {
+  id: 'demo-usuario',
+  email: `demo.usuario@${DEMO_DOMAIN}`,
+  displayName: 'Bruno Demonstração',
+  role: 'User' as const,
+  department: 'Comercial',
+  jobTitle: 'Analista comercial',
+};
+
+const CLASSIFICACOES: { nome: string; descricao: string | null; ativo: boolean; paineis: string[] }[] = [
+  {
+    nome: 'Financeiro',
+    descricao: 'Resultados, fluxo de caixa e orçamento da empresa.',
+    ativo: true,
+    paineis: ['Fluxo de Caixa Mensal', 'DRE Consolidada', 'Orçamento vs Realizado', 'Contas a Pagar e Receber', 'Indicadores de Liquidez', 'Custos por Centro de Custo', 'Inadimplência por Região'],
+  },
+  {
+    nome: 'Comercial',
+    descricao: 'Vendas, metas e carteira de clientes por região.',
+    ativo: true,
+    paineis: ['Vendas por Região', 'Metas da Equipe Comercial', 'Funil de Oportunidades', 'Ticket Médio por Canal', 'Carteira de Clientes', 'Ranking de Vendedores', 'Sazonalidade de Vendas', 'Devoluções e Trocas'],
+  },
+  {
+    nome: 'Recursos Humanos',
+    descricao: 'Quadro de pessoal, rotatividade e treinamentos.',
+    ativo: true,
+    paineis: ['Quadro de Colaboradores', 'Rotatividade (Turnover)', 'Absenteísmo', 'Treinamentos Realizados', 'Pesquisa de Clima'],
+  },
+  {
+    nome: 'Operações',
+    descricao: 'Produção, qualidade e eficiência das plantas.',
+    ativo: true,
+    paineis: ['Produção Diária', 'OEE por Linha', 'Paradas de Máquina', 'Qualidade e Não Conformidades', 'Consumo de Energia', 'Manutenção Preventiva'],
+  },
+  {
+    nome: 'Logística',
+    descricao: 'Estoques, entregas e frota.',
+    ativo: true,
+    paineis: ['Nível de Estoque', 'Entregas no Prazo (OTIF)', 'Custo de Frete', 'Ocupação de Armazéns', 'Rastreamento da Frota'],
+  },
+  {
+    nome: 'Projetos Encerrados',
+    descricao: 'Painéis de projetos já concluídos, mantidos para consulta.',
+    ativo: false,
+    paineis: ['Implantação do ERP (2023)', 'Expansão Nordeste'],
+  },
+];
+
+const SEM_CLASSIFICACAO = ['Painel de Testes da Equipe de BI'];
+
+/** Panels that use RLS, and their roles: each role sees its own slice of the report's data. */
+const RLS_ROLES: Record<string, string[]> = {
+  'Vendas por Região': ['Gerente Regional', 'Vendedor', 'Diretoria'],
+  'Metas da Equipe Comercial': ['Gerente Regional', 'Vendedor'],
+  'Inadimplência por Região': ['Sul', 'Sudeste', 'Nordeste'],
+  'Quadro de Colaboradores': ['RH Corporativo', 'Gestor de Área'],
+  'Custos por Centro de Custo': ['Controladoria', 'Gestor de Centro de Custo'],
+  'Produção Diária': ['Planta Campinas', 'Planta Joinville'],
+};
+
+const FIRST = ['Ana', 'Beatriz', 'Bruna', 'Camila', 'Carla', 'Clara', 'Daniela', 'Débora', 'Eduarda', 'Fernanda', 'Gabriela', 'Helena', 'Isabela', 'Júlia', 'Larissa', 'Letícia', 'Luana', 'Manuela', 'Mariana', 'Natália', 'Patrícia', 'Rafaela', 'Renata', 'Sofia', 'Tatiane', 'Vitória', 'André', 'Antônio', 'Bernardo', 'Caio', 'Carlos', 'Daniel', 'Diego', 'Eduardo', 'Felipe', 'Fernando', 'Gabriel', 'Gustavo', 'Henrique', 'João', 'José', 'Leonardo', 'Lucas', 'Marcelo', 'Mateus', 'Miguel', 'Paulo', 'Pedro', 'Rafael', 'Ricardo', 'Rodrigo', 'Thiago', 'Vinícius'];
+const LAST = ['Silva', 'Santos', 'Oliveira', 'Souza', 'Rodrigues', 'Ferreira', 'Alves', 'Pereira', 'Lima', 'Gomes', 'Costa', 'Ribeiro', 'Martins', 'Carvalho', 'Almeida', 'Lopes', 'Soares', 'Fernandes', 'Vieira', 'Barbosa', 'Rocha', 'Dias', 'Nascimento', 'Andrade', 'Moreira', 'Nunes', 'Marques', 'Machado', 'Mendes', 'Freitas', 'Cardoso', 'Ramos', 'Gonçalves', 'Santana', 'Teixeira', 'Araújo', 'Moura', 'Cavalcanti', 'Monteiro', 'Batista'];
+const DEPARTMENTS = ['Financeiro', 'Comercial', 'Recursos Humanos', 'Operações', 'Logística', 'Tecnologia da Informação', 'Marketing', 'Jurídico', 'Controladoria', 'Suprimentos'];
+const TITLES = ['Analista', 'Analista Sênior', 'Coordenador(a)', 'Gerente', 'Especialista', 'Assistente', 'Diretor(a)'];
+const OFFICES = ['São Paulo', 'Campinas', 'Joinville', 'Recife', 'Belo Horizonte', 'Porto Alegre'];
+
+/** A small seeded generator, so every demo database is the same. */
+function random(seed: number) {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
+
+/** A stable GUID for a demo workspace or report, derived from its name. */
+export function demoGuid(name: string): string {
+  const h = createHash('sha256').update(name).digest('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}
+
+const slug = (s: string) =>
+  s
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z]+/g, '.');
+
+export interface DemoUser {
+  id: string;
+  email: string;
+  displayName: string;
+  department: string | null;
+  jobTitle: string | null;
+  officeLocation: string | null;
+  role: 'Admin' | 'User';
+}
+
+export function demoUsers(count: number, seed = 42): DemoUser[] {
+  const rand = random(seed);
+  const pick = <T>(list: T[]) => list[Math.floor(rand() * list.length)]!;
+  const users: DemoUser[] = [];
+  const emails = new Set<string>();
+  for (let i = 0; users.length < count; i++) {
+    const first = pick(FIRST);
+    const last = `${pick(LAST)} ${pick(LAST)}`;
+    let email = `${slug(first)}.${slug(last.split(' ')[1]!)}@${DEMO_DOMAIN}`;
+    if (emails.has(email)) email = `${slug(first)}.${slug(last.split(' ')[1]!)}${i}@${DEMO_DOMAIN}`;
+    emails.add(email);
+    users.push({
+      id: demoGuid(`usuario:${i}:${seed}`),
+      email,
+      displayName: `${first} ${last}`,
+      department: rand() < 0.05 ? null : pick(DEPARTMENTS),
+      jobTitle: pick(TITLES),
+      officeLocation: pick(OFFICES),
+      role: 'User',
+    });
+  }
+  return users;
+}
+
+/** Inserts users in one statement per batch (unnest keeps the parameter count small). */
+export async function insertUsers(db: Db, users: DemoUser[], source: string) {
+  for (let i = 0; i < users.length; i += 5000) {
+    const batch = users.slice(i, i + 5000);
+    const col = <K extends keyof DemoUser>(k: K) => sql.param(batch.map((u) => u[k]));
+    await db.execute(sql`
+      insert into usuarios (id, email, display_name, department, job_title, office_location, role, source)
+      select *, ${source} from unnest(
+        ${col('id')}::text[], ${col('email')}::text[], ${col('displayName')}::text[], ${col('department')}::text[],
+        ${col('jobTitle')}::text[], ${col('officeLocation')}::text[], ${col('role')}::text[])`);
+  }
+}
+
+/** Whether the database holds nothing yet: demo data never lands on top of real data. */
+export async function isEmpty(db: Db): Promise<boolean> {
+  const [row] = await rows<{ empty: boolean }>(db, sql`
+    select not exists (select 1 from classificacoes) and not exists (select 1 from paineis)
+       and not exists (select 1 from usuarios) as empty`);
+  return row?.empty ?? false;
+}
+
+/** Loads the demo organisation into an empty database. Returns false (and does nothing) otherwise. */
+export async function loadDemoData(db: Db, userCount = 300): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    // Two instances starting together on one PostgreSQL: the second waits, then finds data.
+    await tx.execute(sql`select pg_advisory_xact_lock(7301953)`);
+    if (!(await isEmpty(tx))) return false;
+    const rand = random(7);
+    const people = demoUsers(userCount);
+    await insertUsers(tx, [DEMO_ADMIN, DEMO_USER].map((u) => ({ ...u, officeLocation: 'São Paulo' })), 'demo');
+    await insertUsers(tx, people, 'demo');
+
+    const workspaceId = demoGuid('workspace:Painéis Corporativos');
+    const panelIds: { id: number; nome: string }[] = [];
+    const groups = [...CLASSIFICACOES.map((c) => ({ ...c })), { nome: null, descricao: null, ativo: true, paineis: SEM_CLASSIFICACAO }];
+    for (const group of groups) {
+      let classificacaoId: number | null = null;
+      if (group.nome) {
+        const [row] = await tx
+          .insert(classificacoes)
+          .values({ nome: group.nome, descricao: group.descricao, ativo: group.ativo })
+          .returning({ id: classificacoes.id });
+        classificacaoId = row!.id;
+      }
+      for (const [i, nome] of group.paineis.entries()) {
+        const [row] = await tx
+          .insert(paineis)
+          .values({
+            nomePainel: nome,
+            workspaceId,
+            reportId: demoGuid(`report:${nome}`),
+            usaRls: nome in RLS_ROLES,
+            classificacaoId,
+            ordem: i + 1,
+          })
+          .returning({ id: paineis.id });
+        panelIds.push({ id: row!.id, nome });
+      }
+    }
+
+    for (const panel of panelIds) {
+      const linked = people.filter(() => rand() < 0.08).map((u) => u.id);
+      // The demo user sees most panels, but not all, so the difference between roles shows.
+      if (rand() < 0.7 || panel.nome in RLS_ROLES) linked.push(DEMO_USER.id);
+      await tx.execute(sql`
+        insert into painel_usuarios (painel_id, usuario_id) select ${panel.id}, unnest(${sql.param(linked)}::text[])`);
+      const roles = RLS_ROLES[panel.nome];
+      if (!roles) continue;
+      const linkedEmails = people.filter((u) => linked.includes(u.id)).map((u) => u.email);
+      for (const [posicao, roleName] of roles.entries()) {
+        const [role] = await tx
+          .insert(painelRlsRoles)
+          .values({ painelId: panel.id, roleName, posicao })
+          .returning({ id: painelRlsRoles.id });
+        const emails = linkedEmails.filter((_, i) => i % roles.length === posicao);
+        if (posicao === 0) emails.push(DEMO_USER.email);
+        if (emails.length > 0) {
+          await tx.insert(painelRlsRoleEmails).values(emails.map((email) => ({ roleId: role!.id, email })));
+        }
+      }
+    }
+    return true;
+  });
+}

@@ -1,0 +1,120 @@
+import { sql } from 'drizzle-orm';
+import {
+  boolean,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+
+export const classificacoes = pgTable(
+  'classificacoes',
+  {
+    id: serial('id').primaryKey(),
+    nome: text('nome').notNull(),
+    descricao: text('descricao'),
+    ativo: boolean('ativo').notNull().default(true),
+    dataCadastro: timestamp('data_cadastro', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('classificacoes_nome_unico').on(sql`lower(${t.nome})`)],
+);
+
+export const paineis = pgTable(
+  'paineis',
+  {
+    id: serial('id').primaryKey(),
+    nomePainel: text('nome_painel').notNull(),
+    workspaceId: text('workspace_id').notNull(),
+    reportId: text('report_id').notNull(),
+    usaRls: boolean('usa_rls').notNull().default(false),
+    classificacaoId: integer('classificacao_id').references(() => classificacoes.id, {
+      onDelete: 'set null',
+    }),
+    ordem: integer('ordem').notNull().default(1),
+    dataCadastro: timestamp('data_cadastro', { withTimezone: true }).notNull().defaultNow(),
+    dataAtualizacao: timestamp('data_atualizacao', { withTimezone: true }),
+  },
+  (t) => [index('paineis_classificacao_ordem').on(t.classificacaoId, t.ordem, t.id)],
+);
+
+export const usuarios = pgTable(
+  'usuarios',
+  {
+    /** Entra object id for Microsoft accounts; a local id for local accounts. */
+    id: text('id').primaryKey(),
+    email: text('email').notNull(),
+    displayName: text('display_name').notNull(),
+    department: text('department'),
+    jobTitle: text('job_title'),
+    officeLocation: text('office_location'),
+    role: text('role', { enum: ['Admin', 'User'] })
+      .notNull()
+      .default('User'),
+    active: boolean('active').notNull().default(true),
+    /** Where the row came from: 'entra' (sign-in or Graph sync), 'local' or 'demo'. */
+    source: text('source').notNull(),
+    dataCadastro: timestamp('data_cadastro', { withTimezone: true }).notNull().defaultNow(),
+    dataAtualizacao: timestamp('data_atualizacao', { withTimezone: true }),
+  },
+  (t) => [
+    index('usuarios_email').on(sql`lower(${t.email})`),
+    index('usuarios_ativos_nome').on(t.active, t.displayName),
+  ],
+);
+
+export const painelUsuarios = pgTable(
+  'painel_usuarios',
+  {
+    painelId: integer('painel_id')
+      .notNull()
+      .references(() => paineis.id, { onDelete: 'cascade' }),
+    usuarioId: text('usuario_id')
+      .notNull()
+      .references(() => usuarios.id, { onDelete: 'cascade' }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.painelId, t.usuarioId] }),
+    index('painel_usuarios_usuario').on(t.usuarioId),
+  ],
+);
+
+export const painelRlsRoles = pgTable(
+  'painel_rls_roles',
+  {
+    id: serial('id').primaryKey(),
+    painelId: integer('painel_id')
+      .notNull()
+      .references(() => paineis.id, { onDelete: 'cascade' }),
+    roleName: text('role_name').notNull(),
+    posicao: integer('posicao').notNull(),
+  },
+  (t) => [uniqueIndex('painel_rls_roles_nome').on(t.painelId, t.roleName)],
+);
+
+export const painelRlsRoleEmails = pgTable(
+  'painel_rls_role_emails',
+  {
+    roleId: integer('role_id')
+      .notNull()
+      .references(() => painelRlsRoles.id, { onDelete: 'cascade' }),
+    /** Always stored lower-case. */
+    email: text('email').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.roleId, t.email] }),
+    index('painel_rls_role_emails_email').on(t.email),
+  ],
+);
+
+export const tokensRevogados = pgTable(
+  'tokens_revogados',
+  {
+    jti: text('jti').primaryKey(),
+    expiraEm: timestamp('expira_em', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('tokens_revogados_expira').on(t.expiraEm)],
+);

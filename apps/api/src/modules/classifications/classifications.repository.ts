@@ -1,0 +1,94 @@
+import { asc, eq, sql } from 'drizzle-orm';
+import type { Classificacao, ClassificacaoAdmin } from '@paineis/contract/classifications';
+import type { Db } from '../../db/client.ts';
+import { classificacoes, paineis } from '../../db/schema.ts';
+import { PG_UNIQUE_VIOLATION, pgErrorCode } from '../../db/pg-errors.ts';
+import { conflict } from '../../lib/http-error.ts';
+
+const columns = {
+  id: classificacoes.id,
+  nome: classificacoes.nome,
+  descricao: classificacoes.descricao,
+  ativo: classificacoes.ativo,
+  dataCadastro: classificacoes.dataCadastro,
+};
+
+type Row = { id: number; nome: string; descricao: string | null; ativo: boolean; dataCadastro: Date };
+
+const toClassificacao = (r: Row): Classificacao => ({ ...r, dataCadastro: r.dataCadastro.toISOString() });
+
+const collator = new Intl.Collator('pt-BR', { sensitivity: 'base', numeric: true });
+export const byNome = (a: { nome: string }, b: { nome: string }) => collator.compare(a.nome, b.nome);
+
+export async function listActive(db: Db): Promise<Classificacao[]> {
+  const rows = await db.select(columns).from(classificacoes).where(eq(classificacoes.ativo, true));
+  return rows.map(toClassificacao).sort(byNome);
+}
+
+export async function listWithCounts(db: Db): Promise<ClassificacaoAdmin[]> {
+  const rows = await db
+    .select({ ...columns, quantidadePaineis: sql<number>`count(${paineis.id})::int` })
+    .from(classificacoes)
+    .leftJoin(paineis, eq(paineis.classificacaoId, classificacoes.id))
+    .groupBy(classificacoes.id)
+    .orderBy(asc(classificacoes.id));
+  return rows.map((r) => ({ ...toClassificacao(r), quantidadePaineis: r.quantidadePaineis })).sort(byNome);
+}
+
+export async function findClassificacao(db: Db, id: number): Promise<Classificacao | null> {
+  const [row] = await db.select(columns).from(classificacoes).where(eq(classificacoes.id, id));
+  return row ? toClassificacao(row) : null;
+}
+
+export interface ClassificacaoInput {
+  nome: string;
+  descricao?: string | null | undefined;
+  ativo?: boolean | undefined;
+}
+
+const duplicateName = (nome: string) => conflict(`Já existe uma classificação com o nome '${nome}'.`);
+
+/** Turns the unique index on lower(nome) into a 409, whichever request got there first. */
+async function guardingName<T>(nome: string, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    if (pgErrorCode(error) === PG_UNIQUE_VIOLATION) throw duplicateName(nome);
+    throw error;
+  }
+}
+
+export async function createClassificacao(db: Db, input: ClassificacaoInput): Promise<Classificacao> {
+  const [row] = await guardingName(input.nome, () =>
+    db
+      .insert(classificacoes)
+      .values({ nome: input.nome, descricao: input.descricao || null, ativo: input.ativo ?? true })
+      .returning(columns),
+  );
+  return toClassificacao(row!);
+}
+
+export async function updateClassificacao(
+  db: Db,
+  id: number,
+  input: ClassificacaoInput,
+): Promise<Classificacao | null> {
+  const [row] = await guardingName(input.nome, () =>
+    db
+      .update(classificacoes)
+      .set({
+        nome: input.nome,
+        descricao: input.descricao || null,
+        ...(input.ativo === undefined ? {} : { ativo: input.ativo }),
+      })
+      .where(eq(classificacoes.id, id))
+      .returning(columns),
+  );
+  return row ? toClassificacao(row) : null;
+}
+
+/** Its panels stay, with no classification (the foreign key sets them to null). */
+export async function deleteClassificacao(db: Db, id: number): Promise<boolean> {
+  const rows = await db.delete(classificacoes).where(eq(classificacoes.id, id)).returning({ id: classificacoes.id });
+  return rows.length > 0;
+}

@@ -1,0 +1,93 @@
+import { z } from 'zod';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  classificacao,
+  classificacaoAdmin,
+  classificacaoCreate,
+  classificacaoParams,
+  classificacaoUpdate,
+} from '@paineis/contract/classifications';
+import { errorResponses } from '../../lib/route-schema.ts';
+import { notFound } from '../../lib/http-error.ts';
+import {
+  createClassificacao,
+  deleteClassificacao,
+  findClassificacao,
+  listActive,
+  listWithCounts,
+  updateClassificacao,
+} from './classifications.repository.ts';
+
+const tags = ['Classificações'];
+const NAO_ENCONTRADA = 'Classificação não encontrada.';
+
+export const classificationsRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get(
+    '/classificacoes',
+    { schema: { tags, summary: 'Classificações ativas, por nome', response: { 200: z.array(classificacao), ...errorResponses() } } },
+    async () => listActive(app.db),
+  );
+
+  app.get(
+    '/classificacoes/admin',
+    {
+      config: { admin: true },
+      schema: {
+        tags,
+        summary: 'Todas as classificações, com a quantidade de painéis de cada uma',
+        response: { 200: z.array(classificacaoAdmin), ...errorResponses(403) },
+      },
+    },
+    async () => listWithCounts(app.db),
+  );
+
+  app.get(
+    '/classificacoes/:id',
+    {
+      schema: { tags, summary: 'Uma classificação', params: classificacaoParams, response: { 200: classificacao, ...errorResponses(400, 404) } },
+    },
+    async (request) => (await findClassificacao(app.db, request.params.id)) ?? Promise.reject(notFound(NAO_ENCONTRADA)),
+  );
+
+  app.post(
+    '/classificacoes',
+    {
+      config: { admin: true },
+      schema: { tags, summary: 'Cria uma classificação (ativa)', body: classificacaoCreate, response: { 201: classificacao, ...errorResponses(400, 403, 409) } },
+    },
+    async (request, reply) => reply.code(201).send(await createClassificacao(app.db, request.body)),
+  );
+
+  app.put(
+    '/classificacoes/:id',
+    {
+      config: { admin: true },
+      schema: {
+        tags,
+        summary: 'Atualiza nome, descrição e, se enviado, o status ativo',
+        params: classificacaoParams,
+        body: classificacaoUpdate,
+        response: { 200: classificacao, ...errorResponses(400, 403, 404, 409) },
+      },
+    },
+    async (request) =>
+      (await updateClassificacao(app.db, request.params.id, request.body)) ?? Promise.reject(notFound(NAO_ENCONTRADA)),
+  );
+
+  app.delete(
+    '/classificacoes/:id',
+    {
+      config: { admin: true },
+      schema: {
+        tags,
+        summary: "Exclui uma classificação; seus painéis ficam em 'Sem Classificação'",
+        params: classificacaoParams,
+        response: { 204: z.null(), ...errorResponses(400, 403, 404) },
+      },
+    },
+    async (request, reply) => {
+      if (!(await deleteClassificacao(app.db, request.params.id))) throw notFound(NAO_ENCONTRADA);
+      return reply.code(204).send(null);
+    },
+  );
+};

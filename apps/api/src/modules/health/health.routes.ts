@@ -1,0 +1,30 @@
+import { sql } from 'drizzle-orm';
+import { z } from 'zod';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+
+const status = z.object({ status: z.string() });
+
+export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get(
+    '/healthz',
+    { config: { public: true }, schema: { tags: ['Saúde'], summary: 'O processo está de pé', response: { 200: status } } },
+    async () => ({ status: 'ok' }),
+  );
+
+  app.get(
+    '/readyz',
+    {
+      config: { public: true },
+      schema: { tags: ['Saúde'], summary: 'O banco de dados responde', response: { 200: status, 503: status } },
+    },
+    async (request, reply) => {
+      try {
+        await app.db.execute(sql`select 1`);
+        return { status: 'ok' };
+      } catch (error) {
+        request.log.error({ err: error }, 'banco de dados indisponível');
+        return reply.code(503).send({ status: 'banco de dados indisponível' });
+      }
+    },
+  );
+};

@@ -1,0 +1,35 @@
+import { asc, eq, inArray, sql } from 'drizzle-orm';
+import type { UsuarioVinculado } from '@paineis/contract/users';
+import type { Db } from '../../db/client.ts';
+import { painelUsuarios, usuarios } from '../../db/schema.ts';
+import { badRequest } from '../../lib/http-error.ts';
+
+export async function linkedUsers(db: Db, painelId: number): Promise<UsuarioVinculado[]> {
+  return db
+    .select({ id: usuarios.id, email: usuarios.email, displayName: usuarios.displayName })
+    .from(painelUsuarios)
+    .innerJoin(usuarios, eq(usuarios.id, painelUsuarios.usuarioId))
+    .where(eq(painelUsuarios.painelId, painelId))
+    .orderBy(asc(usuarios.displayName), asc(usuarios.id));
+}
+
+/** Replaces the panel's whole set of linked users; every id must be a known user. Call inside a transaction. */
+export async function replaceLinks(db: Db, painelId: number, userIds: string[]): Promise<void> {
+  const ids = [...new Set(userIds)];
+  if (ids.length > 0) {
+    const found = new Set(
+      (await db.select({ id: usuarios.id }).from(usuarios).where(inArray(usuarios.id, ids))).map((r) => r.id),
+    );
+    const missing = ids.filter((id) => !found.has(id));
+    if (missing.length > 0) {
+      const shown = missing.slice(0, 5).join(', ') + (missing.length > 5 ? ` e mais ${missing.length - 5}` : '');
+      throw badRequest(`Usuários não encontrados: ${shown}.`);
+    }
+  }
+  await db.delete(painelUsuarios).where(eq(painelUsuarios.painelId, painelId));
+  if (ids.length > 0) {
+    await db.execute(sql`
+      insert into painel_usuarios (painel_id, usuario_id)
+      select ${painelId}, unnest(${sql.param(ids)}::text[])`);
+  }
+}

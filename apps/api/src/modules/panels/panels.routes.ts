@@ -1,0 +1,211 @@
+import { z } from 'zod';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { FastifyRequest } from 'fastify';
+import { idParams } from '@paineis/contract/fields';
+import {
+  grupoPaineis,
+  painel,
+  painelBody,
+  painelComEmbed,
+  painelConfiguracoes,
+  painelDados,
+  proximaOrdem,
+  proximaOrdemParams,
+  reorderBody,
+} from '@paineis/contract/panels';
+import { errorResponses } from '../../lib/route-schema.ts';
+import { notFound } from '../../lib/http-error.ts';
+import { getRls } from '../rls/rls.repository.ts';
+import { linkedUsers } from '../panel-users/panel-users.repository.ts';
+import {
+  createPanel,
+  deletePanel,
+  findPanel,
+  findPanelDados,
+  groupedPanels,
+  listPanels,
+  nextOrdem,
+  PAINEL_NAO_ENCONTRADO,
+  reorderPanels,
+  updatePanel,
+  type Viewer,
+} from './panels.repository.ts';
+
+const tags = ['Painéis'];
+export const viewerOf = (request: FastifyRequest): Viewer => ({
+  id: request.user.id,
+  isAdmin: request.user.role === 'Admin',
+});
+
+export const panelsRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get(
+    '/paineis',
+    {
+      schema: {
+        tags,
+        summary: 'Painéis visíveis ao usuário (todos, para administradores), por classificação e ordem',
+        response: { 200: z.array(painel), ...errorResponses() },
+      },
+    },
+    async (request) => listPanels(app.db, viewerOf(request)),
+  );
+
+  app.get(
+    '/paineis/agrupados',
+    {
+      schema: {
+        tags,
+        summary: "Painéis visíveis agrupados por classificação; 'Sem Classificação' (id 0) por último",
+        response: { 200: z.array(grupoPaineis), ...errorResponses() },
+      },
+    },
+    async (request) => groupedPanels(app.db, viewerOf(request)),
+  );
+
+  app.get(
+    '/paineis/proxima-ordem',
+    { schema: { tags, summary: 'Próxima ordem livre entre todos os painéis', response: { 200: proximaOrdem, ...errorResponses() } } },
+    async () => ({ proximaOrdem: await nextOrdem(app.db) }),
+  );
+
+  app.get(
+    '/paineis/proxima-ordem/:classificacaoId',
+    {
+      schema: {
+        tags,
+        summary: 'Próxima ordem livre numa classificação (0: sem classificação)',
+        params: proximaOrdemParams,
+        response: { 200: proximaOrdem, ...errorResponses(400) },
+      },
+    },
+    async (request) => ({ proximaOrdem: await nextOrdem(app.db, request.params.classificacaoId) }),
+  );
+
+  app.get(
+    '/paineis/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Um painel, com o token para incorporar o relatório',
+        params: idParams,
+        response: { 200: painelComEmbed, ...errorResponses(400, 403, 404, 503) },
+      },
+    },
+    async (request) => {
+      const viewer = viewerOf(request);
+      const panel = await findPanel(app.db, request.params.id, viewer);
+      if (!panel) throw notFound(PAINEL_NAO_ENCONTRADO);
+      const embed = await app.embedding.embedFor(panel, { ...viewer, email: request.user.email });
+      return { ...panel, ...embed };
+    },
+  );
+
+  app.get(
+    '/paineis/:id/dados',
+    {
+      config: { admin: true },
+      schema: {
+        tags,
+        summary: 'Um painel com seus papéis RLS, para edição',
+        params: idParams,
+        response: { 200: painelDados, ...errorResponses(400, 403, 404) },
+      },
+    },
+    async (request) => {
+      const panel = await findPanelDados(app.db, request.params.id);
+      if (!panel) throw notFound(PAINEL_NAO_ENCONTRADO);
+      return panel;
+    },
+  );
+
+  app.get(
+    '/paineis/:id/configuracoes',
+    {
+      config: { admin: true },
+      schema: {
+        tags,
+        summary: 'Tudo o que se configura num painel: relatório, RLS e usuários vinculados',
+        params: idParams,
+        response: { 200: painelConfiguracoes, ...errorResponses(400, 403, 404) },
+      },
+    },
+    async (request) => {
+      const id = request.params.id;
+      const panel = await findPanel(app.db, id, { id: '', isAdmin: true });
+      if (!panel) throw notFound(PAINEL_NAO_ENCONTRADO);
+      const [rlsConfigurations, usuariosVinculados] = await Promise.all([getRls(app.db, id), linkedUsers(app.db, id)]);
+      return {
+        painelId: id,
+        nomePainel: panel.nomePainel,
+        workspaceId: panel.workspaceId,
+        reportId: panel.reportId,
+        usaRls: panel.usaRls,
+        rlsConfigurations,
+        usuariosVinculados,
+      };
+    },
+  );
+
+  app.post(
+    '/paineis',
+    {
+      config: { admin: true },
+      schema: {
+        tags,
+        summary: 'Cria um painel (sem ordem: vai para o fim da sua classificação)',
+        body: painelBody,
+        response: { 201: painel, ...errorResponses(400, 403) },
+      },
+    },
+    async (request, reply) => reply.code(201).send(await createPanel(app.db, request.body)),
+  );
+
+  app.put(
+    '/paineis/:id',
+    {
+      config: { admin: true },
+      schema: {
+        tags,
+        summary: 'Atualiza um painel (rlsConfigurations, se enviado, substitui os papéis RLS)',
+        params: idParams,
+        body: painelBody,
+        response: { 200: painel, ...errorResponses(400, 403, 404) },
+      },
+    },
+    async (request) => updatePanel(app.db, request.params.id, request.body),
+  );
+
+  app.delete(
+    '/paineis/:id',
+    {
+      config: { admin: true },
+      schema: {
+        tags,
+        summary: 'Exclui um painel, seus vínculos e papéis RLS',
+        params: idParams,
+        response: { 204: z.null(), ...errorResponses(400, 403, 404) },
+      },
+    },
+    async (request, reply) => {
+      if (!(await deletePanel(app.db, request.params.id))) throw notFound(PAINEL_NAO_ENCONTRADO);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.post(
+    '/paineis/reorder',
+    {
+      config: { admin: true },
+      schema: {
+        tags,
+        summary: 'Aplica novas ordens: todas ou nenhuma',
+        body: reorderBody,
+        response: { 204: z.null(), ...errorResponses(400, 403, 404) },
+      },
+    },
+    async (request, reply) => {
+      await reorderPanels(app.db, request.body);
+      return reply.code(204).send(null);
+    },
+  );
+};

@@ -1,0 +1,113 @@
+import { and, asc, eq, sql } from 'drizzle-orm';
+import type { RlsConfiguration } from '@paineis/contract/rls';
+import { rows, type Db } from '../../db/client.ts';
+import { painelRlsRoleEmails, painelRlsRoles } from '../../db/schema.ts';
+import { badRequest } from '../../lib/http-error.ts';
+
+/** Roles in the order the admin gave them, e-mails sorted; for one panel or many. */
+export async function rlsByPanel(db: Db, painelIds: number[]): Promise<Map<number, RlsConfiguration[]>> {
+  const result = new Map<number, RlsConfiguration[]>();
+  if (painelIds.length === 0) return result;
+  const found = await rows<{ painel_id: number; role_name: string; emails: string[] | null }>(db, sql`
+    select r.painel_id, r.role_name,
+           array_remove(array_agg(e.email order by e.email), null) as emails
+    from painel_rls_roles r
+    left join painel_rls_role_emails e on e.role_id = r.id
+    where r.painel_id = any(${sql.param(painelIds)}::int[])
+    group by r.id
+    order by r.painel_id, r.posicao, r.id`);
+  for (const row of found) {
+    const list = result.get(row.painel_id) ?? [];
+    list.push({ roleName: row.role_name, userEmails: row.emails ?? [] });
+    result.set(row.painel_id, list);
+  }
+  return result;
+}
+
+export async function getRls(db: Db, painelId: number): Promise<RlsConfiguration[]> {
+  return (await rlsByPanel(db, [painelId])).get(painelId) ?? [];
+}
+
+/** Role names are compared as Power BI does: without regard to case. */
+function assertDistinctRoles(configs: RlsConfiguration[]) {
+  const seen = new Set<string>();
+  for (const { roleName } of configs) {
+    const key = roleName.toLocaleLowerCase('pt-BR');
+    if (seen.has(key)) throw badRequest(`O papel RLS '${roleName}' aparece mais de uma vez.`);
+    seen.add(key);
+  }
+}
+
+async function insertEmails(db: Db, roleId: number, emails: string[]) {
+  const distinct = [...new Set(emails)];
+  if (distinct.length === 0) return;
+  await db.execute(sql`
+    insert into painel_rls_role_emails (role_id, email)
+    select ${roleId}, unnest(${sql.param(distinct)}::text[])
+    on conflict do nothing`);
+}
+
+/** Replaces a panel's whole RLS configuration. Call inside a transaction. */
+export async function replaceRls(db: Db, painelId: number, configs: RlsConfiguration[]): Promise<void> {
+  assertDistinctRoles(configs);
+  await db.delete(painelRlsRoles).where(eq(painelRlsRoles.painelId, painelId));
+  for (const [posicao, config] of configs.entries()) {
+    const [role] = await db
+      .insert(painelRlsRoles)
+      .values({ painelId, roleName: config.roleName, posicao })
+      .returning({ id: painelRlsRoles.id });
+    await insertEmails(db, role!.id, config.userEmails);
+  }
+}
+
+export async function deleteRls(db: Db, painelId: number): Promise<void> {
+  await db.delete(painelRlsRoles).where(eq(painelRlsRoles.painelId, painelId));
+}
+
+export async function roleNames(db: Db, painelId: number): Promise<string[]> {
+  const rows = await db
+    .select({ roleName: painelRlsRoles.roleName })
+    .from(painelRlsRoles)
+    .where(eq(painelRlsRoles.painelId, painelId))
+    .orderBy(asc(painelRlsRoles.posicao), asc(painelRlsRoles.id));
+  return rows.map((r) => r.roleName);
+}
+
+async function findRole(db: Db, painelId: number, roleName: string) {
+  const [role] = await db
+    .select({ id: painelRlsRoles.id })
+    .from(painelRlsRoles)
+    .where(and(eq(painelRlsRoles.painelId, painelId), sql`lower(${painelRlsRoles.roleName}) = lower(${roleName})`));
+  return role ?? null;
+}
+
+/** The e-mails of one role, or null when the panel has no such role. */
+export async function roleEmails(db: Db, painelId: number, roleName: string): Promise<string[] | null> {
+  const role = await findRole(db, painelId, roleName);
+  if (!role) return null;
+  const rows = await db
+    .select({ email: painelRlsRoleEmails.email })
+    .from(painelRlsRoleEmails)
+    .where(eq(painelRlsRoleEmails.roleId, role.id))
+    .orderBy(asc(painelRlsRoleEmails.email));
+  return rows.map((r) => r.email);
+}
+
+/** Replaces one role's e-mails, creating the role (last) when the panel does not have it yet. */
+export async function replaceRoleEmails(db: Db, painelId: number, roleName: string, emails: string[]) {
+  let role = await findRole(db, painelId, roleName);
+  if (!role) {
+    const [created] = await db
+      .insert(painelRlsRoles)
+      .values({
+        painelId,
+        roleName,
+        posicao: sql`(select coalesce(max(posicao) + 1, 0) from painel_rls_roles where painel_id = ${painelId})`,
+      })
+      .returning({ id: painelRlsRoles.id });
+    role = created!;
+  } else {
+    await db.delete(painelRlsRoleEmails).where(eq(painelRlsRoleEmails.roleId, role.id));
+  }
+  await insertEmails(db, role.id, emails);
+}

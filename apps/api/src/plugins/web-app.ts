@@ -1,0 +1,42 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import fp from 'fastify-plugin';
+import fastifyStatic from '@fastify/static';
+
+export const ROUTE_NOT_FOUND = 'Rota não encontrada.';
+
+/**
+ * Serves the built web app and answers every other GET that asks for HTML with its index.html, so the
+ * app's own routes (/login, /visualizar/1...) work on reload. Unknown /api paths get a JSON 404.
+ */
+export default fp<{ distDir: string }>(
+  async (app, { distDir }) => {
+    const hasWebApp = existsSync(path.join(distDir, 'index.html'));
+    if (hasWebApp) {
+      await app.register(fastifyStatic, {
+        root: distDir,
+        wildcard: false,
+        index: false,
+        // Vite fingerprints everything under assets/, so those may be cached for good.
+        setHeaders: (res, file: string) => {
+          res.header(
+            'cache-control',
+            file.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache',
+          );
+        },
+      });
+    } else {
+      app.log.warn({ distDir }, 'aplicação web não compilada: rode npm run build');
+    }
+    app.setNotFoundHandler((request, reply) => {
+      const url = request.url.split('?')[0] ?? '';
+      const wantsPage =
+        request.method === 'GET' && !url.startsWith('/api/') && url !== '/api' && path.extname(url) === '';
+      if (hasWebApp && wantsPage) {
+        return reply.header('cache-control', 'no-cache').sendFile('index.html');
+      }
+      return reply.code(404).send({ message: ROUTE_NOT_FOUND });
+    });
+  },
+  { name: 'web-app' },
+);

@@ -1,0 +1,71 @@
+import closeWithGrace from 'close-with-grace';
+import { buildApp } from './app.ts';
+import { ConfigError, loadConfig, REPO_ROOT } from './config/env.ts';
+import { DataDirInUseError, openDatabase } from './db/client.ts';
+import { migrateDatabase } from './db/migrate.ts';
+import { DEMO_ADMIN, DEMO_USER, loadDemoData } from './db/demo-data.ts';
+import { signSessionToken } from './modules/auth/tokens.ts';
+import path from 'node:path';
+import { existsSync } from 'node:fs';
+
+const envFile = path.join(REPO_ROOT, '.env');
+if (existsSync(envFile)) process.loadEnvFile(envFile);
+
+let config;
+try {
+  config = loadConfig();
+} catch (error) {
+  if (error instanceof ConfigError) {
+    console.error(error.message);
+    process.exit(1);
+  }
+  throw error;
+}
+
+let database;
+try {
+  database = await openDatabase(config.database);
+} catch (error) {
+  if (error instanceof DataDirInUseError) {
+    console.error(error.message);
+    process.exit(1);
+  }
+  throw error;
+}
+await migrateDatabase(database);
+const app = await buildApp({ config, database });
+
+if (config.demoMode) {
+  const loaded = await loadDemoData(database.db);
+  app.log.info(
+    { database: database.kind, demoDataLoaded: loaded },
+    'MODO DEMONSTRAÇÃO: sem configuração Microsoft; dados e serviços de demonstração locais',
+  );
+}
+
+closeWithGrace({ delay: 10_000 }, async ({ err, signal }) => {
+  if (err) app.log.error({ err }, 'encerrando após erro');
+  else app.log.info({ signal }, 'encerrando');
+  await app.close();
+});
+
+await app.listen({ port: config.port, host: config.host });
+
+if (config.demoMode) {
+  const url = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${config.port}`;
+  const admin = await signSessionToken(config.jwt, DEMO_ADMIN);
+  const user = await signSessionToken(config.jwt, DEMO_USER);
+  // Printed plainly (not as a log line) so it can be copied into curl.
+  console.log(
+    [
+      '',
+      `Painéis (demonstração) em ${url}  —  documentação da API em ${url}/api/docs`,
+      `Token de administrador (${DEMO_ADMIN.email}):`,
+      admin.token,
+      `Token de usuário (${DEMO_USER.email}):`,
+      user.token,
+      `Exemplo: curl -H "Authorization: Bearer <token>" ${url}/api/paineis/agrupados`,
+      '',
+    ].join('\n'),
+  );
+}

@@ -1,0 +1,115 @@
+import { z } from 'zod';
+import { guid, isoDate, positiveId, requiredText } from './fields.ts';
+import { rlsConfiguration, rlsConfigurations } from './rls.ts';
+
+export const MAX_ORDEM = 1_000_000;
+
+export const painel = z
+  .object({
+    id: z.number().int(),
+    nomePainel: z.string(),
+    workspaceId: z.string(),
+    reportId: z.string(),
+    usaRls: z.boolean(),
+    /** 0 when the panel has no classification ('Sem Classificação'). */
+    classificacaoId: z.number().int(),
+    classificacaoNome: z.string(),
+    ordem: z.number().int(),
+    dataCadastro: isoDate,
+    dataAtualizacao: isoDate.nullable(),
+  })
+  .meta({ id: 'Painel' });
+export type Painel = z.infer<typeof painel>;
+
+/** What an admin edits: the panel and its RLS roles. */
+export const painelDados = painel
+  .extend({ rlsConfigurations: z.array(rlsConfiguration) })
+  .meta({ id: 'PainelDados' });
+export type PainelDados = z.infer<typeof painelDados>;
+
+export const embedInfo = z.object({
+  embedToken: z.string(),
+  embedUrl: z.string(),
+  tokenExpiration: isoDate,
+});
+export type EmbedInfo = z.infer<typeof embedInfo>;
+
+export const painelComEmbed = painel.extend(embedInfo.shape).meta({ id: 'PainelComEmbed' });
+export type PainelComEmbed = z.infer<typeof painelComEmbed>;
+
+export const painelBody = z.object({
+  nomePainel: requiredText('Nome do painel', 'nomePainel', 200),
+  workspaceId: guid('ID do workspace', 'workspaceId'),
+  reportId: guid('ID do relatório', 'reportId'),
+  usaRls: z.boolean({ error: 'Usa RLS (usaRls) deve ser verdadeiro ou falso.' }).default(false),
+  /** null or 0: no classification. */
+  classificacaoId: z
+    .number({ error: 'Classificação (classificacaoId) deve ser um número.' })
+    .int('Classificação (classificacaoId) deve ser um número inteiro.')
+    .min(0, 'Classificação (classificacaoId) não pode ser negativa.')
+    .max(2_147_483_647, 'Classificação (classificacaoId) é grande demais.')
+    .nullable()
+    .optional(),
+  /** Omitted: the panel goes last in its classification. */
+  ordem: z
+    .number({ error: 'Ordem (ordem) deve ser um número.' })
+    .int('Ordem (ordem) deve ser um número inteiro.')
+    .min(1, 'Ordem (ordem) deve ser maior ou igual a 1.')
+    .max(MAX_ORDEM, `Ordem (ordem) deve ser no máximo ${MAX_ORDEM}.`)
+    .optional(),
+  /** Present: replaces the panel's RLS roles. Omitted: leaves them as they are. */
+  rlsConfigurations: rlsConfigurations.optional(),
+});
+export type PainelBody = z.input<typeof painelBody>;
+
+export const grupoPaineis = z
+  .object({
+    id: z.number().int(),
+    nome: z.string(),
+    descricao: z.string().nullable(),
+    ativo: z.boolean(),
+    quantidadePaineis: z.number().int(),
+    paineis: z.array(painel),
+  })
+  .meta({ id: 'GrupoPaineis' });
+export type GrupoPaineis = z.infer<typeof grupoPaineis>;
+
+export const proximaOrdem = z.object({ proximaOrdem: z.number().int() }).meta({ id: 'ProximaOrdem' });
+
+export const proximaOrdemParams = z.object({
+  classificacaoId: z.coerce
+    .number({ error: 'classificacaoId deve ser um número.' })
+    .int('classificacaoId deve ser um número inteiro.')
+    .min(0, 'classificacaoId não pode ser negativo.')
+    .max(2_147_483_647, 'classificacaoId é grande demais.'),
+});
+
+export const reorderItem = z.object({
+  painelId: positiveId('painelId'),
+  novaOrdem: z
+    .number({ error: 'novaOrdem deve ser um número.' })
+    .int('novaOrdem deve ser um número inteiro.')
+    .min(1, 'novaOrdem deve ser maior ou igual a 1.')
+    .max(MAX_ORDEM, `novaOrdem deve ser no máximo ${MAX_ORDEM}.`),
+});
+export type ReorderItem = z.infer<typeof reorderItem>;
+
+export const reorderBody = z
+  .array(reorderItem, { error: 'O corpo deve ser uma lista de { painelId, novaOrdem }.' })
+  .min(1, 'Informe ao menos um painel para reordenar.')
+  .max(10_000, 'São aceitos no máximo 10000 painéis por reordenação.');
+
+/** GET /paineis/{id}/configuracoes: everything an admin configures on one panel. */
+export const painelConfiguracoes = z
+  .object({
+    painelId: z.number().int(),
+    nomePainel: z.string(),
+    workspaceId: z.string(),
+    reportId: z.string(),
+    usaRls: z.boolean(),
+    rlsConfigurations: z.array(rlsConfiguration),
+    usuariosVinculados: z.array(
+      z.object({ id: z.string(), email: z.string(), displayName: z.string() }),
+    ),
+  })
+  .meta({ id: 'PainelConfiguracoes' });
