@@ -1,0 +1,50 @@
+import { insertUsers, type DemoUser } from '../src/db/demo-data.ts';
+import type { Db } from '../src/db/client.ts';
+import { createClassificacao } from '../src/modules/classifications/classifications.repository.ts';
+import { createPanel, type PanelInput } from '../src/modules/panels/panels.repository.ts';
+import { replaceLinks } from '../src/modules/panel-users/panel-users.repository.ts';
+
+let counter = 0;
+
+export async function createUser(db: Db, overrides: Partial<DemoUser> & { active?: boolean } = {}): Promise<DemoUser> {
+  counter += 1;
+  const user: DemoUser = {
+    id: `u-${counter}`,
+    email: `usuario${counter}@empresa.com.br`,
+    displayName: `Usuário ${String(counter).padStart(4, '0')}`,
+    department: 'Financeiro',
+    jobTitle: 'Analista',
+    officeLocation: 'São Paulo',
+    role: 'User',
+    ...overrides,
+  };
+  await insertUsers(db, [user], 'test');
+  if (overrides.active === false) {
+    const { sql } = await import('drizzle-orm');
+    await db.execute(sql`update usuarios set active = false where id = ${user.id}`);
+  }
+  return user;
+}
+
+export const createAdmin = (db: Db, overrides: Partial<DemoUser> = {}) =>
+  createUser(db, { displayName: 'Admin Teste', role: 'Admin', ...overrides });
+
+export const classificacao = (db: Db, nome: string, extra: { descricao?: string; ativo?: boolean } = {}) =>
+  createClassificacao(db, { nome, ...extra });
+
+let reportCounter = 0;
+export function panelInput(overrides: Partial<PanelInput> = {}): PanelInput {
+  reportCounter += 1;
+  return {
+    nomePainel: `Painel ${reportCounter}`,
+    workspaceId: '11111111-1111-4111-8111-111111111111',
+    reportId: `22222222-2222-4222-8222-${String(reportCounter).padStart(12, '0')}`,
+    usaRls: false,
+    ...overrides,
+  };
+}
+
+export const panel = (db: Db, overrides: Partial<PanelInput> = {}) => createPanel(db, panelInput(overrides));
+
+export const link = (db: Db, painelId: number, userIds: string[]) =>
+  db.transaction((tx) => replaceLinks(tx, painelId, userIds));

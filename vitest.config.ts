@@ -1,0 +1,49 @@
+import { connect } from 'node:net';
+import { defineConfig } from 'vitest/config';
+
+/**
+ * One project per database for the API: PGlite always, PostgreSQL too whenever a server answers
+ * (TEST_DATABASE_URL, else DATABASE_URL, else the local default). The same suite runs on both.
+ */
+const postgresUrl =
+  process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+function reachable(url: string): Promise<boolean> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve) => {
+    const socket = connect({ host: hostname || '127.0.0.1', port: Number(port || 5432) });
+    const done = (ok: boolean) => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.setTimeout(1000, () => done(false));
+    socket.once('connect', () => done(true));
+    socket.once('error', () => done(false));
+  });
+}
+
+const withPostgres = process.env.TEST_SKIP_POSTGRES !== 'true' && (await reachable(postgresUrl));
+
+const apiProject = (name: string, provide: Record<string, string>) => ({
+  extends: true as const,
+  test: {
+    name,
+    root: 'apps/api',
+    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    globalSetup: ['test/global-setup.ts'],
+    provide,
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+  },
+});
+
+export default defineConfig({
+  test: {
+    environment: 'node',
+    projects: [
+      { extends: true, test: { name: 'contract', root: 'packages/contract', include: ['src/**/*.test.ts'] } },
+      apiProject('api:pglite', { database: 'pglite' }),
+      ...(withPostgres ? [apiProject('api:postgres', { database: 'postgres', postgresUrl })] : []),
+    ],
+  },
+});
