@@ -55,7 +55,11 @@ export async function buildApp(deps: AppDependencies) {
     routerOptions: { maxParamLength: 200 },
     // Errors raised before routing (malformed or over-long paths) get the API's one error shape too.
     frameworkErrors: (error, _request, reply) => {
-      void (reply as FastifyReply).code(400).send({ message: `Endereço inválido: ${error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'parâmetro longo demais' : 'não pôde ser lido'}.` });
+      void (reply as FastifyReply)
+        .code(400)
+        .send({
+          message: `Endereço inválido: ${error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'parâmetro longo demais' : 'não pôde ser lido'}.`,
+        });
     },
   }).withTypeProvider<ZodTypeProvider>();
 
@@ -87,7 +91,8 @@ export async function buildApp(deps: AppDependencies) {
       openapi: '3.1.0',
       info: {
         title: 'Painéis — API',
-        description: 'API do portal de painéis Power BI. Toda rota, exceto as públicas, exige um token de sessão (Bearer).',
+        description:
+          'API do portal de painéis Power BI. Toda rota, exceto as públicas, exige um token de sessão (Bearer).',
         version: '1.0.0',
       },
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },

@@ -42,7 +42,13 @@ export function useTestApp(deps: Partial<AppDependencies> = {}): TestContext {
     ctx.config = deps.config ?? testConfig();
     ctx.database = await openTestDatabase();
     ctx.db = ctx.database.db;
-    ctx.app = await buildApp({ logger: false, ...deps, config: ctx.config, database: ctx.database, ownsDatabase: false });
+    ctx.app = await buildApp({
+      logger: false,
+      ...deps,
+      config: ctx.config,
+      database: ctx.database,
+      ownsDatabase: false,
+    });
     await ctx.app.ready();
   });
   beforeEach(async () => {
@@ -61,7 +67,12 @@ export function useTestApp(deps: Partial<AppDependencies> = {}): TestContext {
       headers,
       ...(options.body === undefined ? {} : { payload: options.body as object }),
     });
-    return { statusCode: response.statusCode, body: response.body, json: () => response.json(), headers: response.headers };
+    return {
+      statusCode: response.statusCode,
+      body: response.body,
+      json: () => response.json(),
+      headers: response.headers,
+    };
   };
   ctx.tokenFor = async (user, ttlSeconds) => (await signSessionToken(ctx.config.jwt, user, ttlSeconds)).token;
   return ctx;

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { openDatabase } from '../src/db/client.ts';
@@ -39,8 +40,7 @@ export default async function setup(project: TestProject) {
   const dir = mkdtempSync(path.join(tmpdir(), 'paineis-pglite-'));
   const database = await openDatabase({ kind: 'pglite' });
   await migrateDatabase(database);
-  const { PGlite } = await import('@electric-sql/pglite');
-  const client = (database.db as unknown as { $client: InstanceType<typeof PGlite> }).$client;
+  const client = (database.db as unknown as { $client: PGlite }).$client;
   const snapshot = path.join(dir, 'migrated.tar');
   writeFileSync(snapshot, Buffer.from(await (await client.dumpDataDir('none')).arrayBuffer()));
   await database.close();

@@ -22,9 +22,7 @@ export const painel = z
 export type Painel = z.infer<typeof painel>;
 
 /** What an admin edits: the panel and its RLS roles. */
-export const painelDados = painel
-  .extend({ rlsConfigurations: z.array(rlsConfiguration) })
-  .meta({ id: 'PainelDados' });
+export const painelDados = painel.extend({ rlsConfigurations: z.array(rlsConfiguration) }).meta({ id: 'PainelDados' });
 export type PainelDados = z.infer<typeof painelDados>;
 
 export const embedInfo = z.object({
@@ -108,8 +106,6 @@ export const painelConfiguracoes = z
     reportId: z.string(),
     usaRls: z.boolean(),
     rlsConfigurations: z.array(rlsConfiguration),
-    usuariosVinculados: z.array(
-      z.object({ id: z.string(), email: z.string(), displayName: z.string() }),
-    ),
+    usuariosVinculados: z.array(z.object({ id: z.string(), email: z.string(), displayName: z.string() })),
   })
   .meta({ id: 'PainelConfiguracoes' });

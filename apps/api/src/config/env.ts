@@ -34,7 +34,11 @@ const envSchema = z.object({
   JWT_SECRET: z.string().min(32, { error: 'deve ter ao menos 32 caracteres' }).optional(),
   JWT_ISSUER: z.string().min(1).default('paineis'),
   JWT_AUDIENCE: z.string().min(1).default('paineis-web'),
-  JWT_TTL_HOURS: z.coerce.number().positive().max(24 * 7).default(8),
+  JWT_TTL_HOURS: z.coerce
+    .number()
+    .positive()
+    .max(24 * 7)
+    .default(8),
   DEMO_MODE: flag.optional(),
   ADMIN_EMAILS: emailList.default([]),
   AZURE_TENANT_ID: z.string().min(1).optional(),
@@ -111,7 +115,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       ? { kind: 'postgres', url: e.DATABASE_URL, poolSize: e.DATABASE_POOL_SIZE }
       : { kind: 'pglite', dataDir: path.join(dataDir, 'pglite') },
     dataDir,
-    jwt: { secret: secret!, issuer: e.JWT_ISSUER, audience: e.JWT_AUDIENCE, ttlSeconds: Math.round(e.JWT_TTL_HOURS * 3600) },
+    jwt: {
+      secret: secret!,
+      issuer: e.JWT_ISSUER,
+      audience: e.JWT_AUDIENCE,
+      ttlSeconds: Math.round(e.JWT_TTL_HOURS * 3600),
+    },
     demoMode,
     adminEmails: e.ADMIN_EMAILS,
     microsoft,

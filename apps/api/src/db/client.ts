@@ -80,6 +80,6 @@ function isAlive(pid: number): boolean {
 
 /** Runs raw SQL and returns its rows (PGlite and node-postgres both answer `{ rows }`). */
 export async function rows<T>(db: Db, query: SQL): Promise<T[]> {
-  const result = (await db.execute(query)) as unknown as { rows: T[] };
-  return result.rows;
+  const result: unknown = await db.execute(query);
+  return (result as { rows: T[] }).rows;
 }

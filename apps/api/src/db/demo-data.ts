@@ -26,31 +26,67 @@ const CLASSIFICACOES: { nome: string; descricao: string | null; ativo: boolean; 
     nome: 'Financeiro',
     descricao: 'Resultados, fluxo de caixa e orçamento da empresa.',
     ativo: true,
-    paineis: ['Fluxo de Caixa Mensal', 'DRE Consolidada', 'Orçamento vs Realizado', 'Contas a Pagar e Receber', 'Indicadores de Liquidez', 'Custos por Centro de Custo', 'Inadimplência por Região'],
+    paineis: [
+      'Fluxo de Caixa Mensal',
+      'DRE Consolidada',
+      'Orçamento vs Realizado',
+      'Contas a Pagar e Receber',
+      'Indicadores de Liquidez',
+      'Custos por Centro de Custo',
+      'Inadimplência por Região',
+    ],
   },
   {
     nome: 'Comercial',
     descricao: 'Vendas, metas e carteira de clientes por região.',
     ativo: true,
-    paineis: ['Vendas por Região', 'Metas da Equipe Comercial', 'Funil de Oportunidades', 'Ticket Médio por Canal', 'Carteira de Clientes', 'Ranking de Vendedores', 'Sazonalidade de Vendas', 'Devoluções e Trocas'],
+    paineis: [
+      'Vendas por Região',
+      'Metas da Equipe Comercial',
+      'Funil de Oportunidades',
+      'Ticket Médio por Canal',
+      'Carteira de Clientes',
+      'Ranking de Vendedores',
+      'Sazonalidade de Vendas',
+      'Devoluções e Trocas',
+    ],
   },
   {
     nome: 'Recursos Humanos',
     descricao: 'Quadro de pessoal, rotatividade e treinamentos.',
     ativo: true,
-    paineis: ['Quadro de Colaboradores', 'Rotatividade (Turnover)', 'Absenteísmo', 'Treinamentos Realizados', 'Pesquisa de Clima'],
+    paineis: [
+      'Quadro de Colaboradores',
+      'Rotatividade (Turnover)',
+      'Absenteísmo',
+      'Treinamentos Realizados',
+      'Pesquisa de Clima',
+    ],
   },
   {
     nome: 'Operações',
     descricao: 'Produção, qualidade e eficiência das plantas.',
     ativo: true,
-    paineis: ['Produção Diária', 'OEE por Linha', 'Paradas de Máquina', 'Qualidade e Não Conformidades', 'Consumo de Energia', 'Manutenção Preventiva'],
+    paineis: [
+      'Produção Diária',
+      'OEE por Linha',
+      'Paradas de Máquina',
+      'Qualidade e Não Conformidades',
+      'Consumo de Energia',
+      'Manutenção Preventiva',
+    ],
   },
   {
     nome: 'Logística',
     descricao: 'Estoques, entregas e frota.',
     ativo: true,
-    paineis: ['Nível de Estoque', 'Entregas no Prazo (OTIF)', 'Custo de Frete', 'Ocupação de Armazéns', 'Rastreamento da Frota'],
+    paineis: [
+      'Nível de Estoque',
+      'Entregas no Prazo (OTIF)',
+      'Custo de Frete',
+      'Ocupação de Armazéns',
+      'Rastreamento da Frota',
+    ],
   },
   {
     nome: 'Projetos Encerrados',
@@ -72,9 +108,115 @@ const RLS_ROLES: Record<string, string[]> = {
   'Produção Diária': ['Planta Campinas', 'Planta Joinville'],
 };
 
-const FIRST = ['Ana', 'Beatriz', 'Bruna', 'Camila', 'Carla', 'Clara', 'Daniela', 'Débora', 'Eduarda', 'Fernanda', 'Gabriela', 'Helena', 'Isabela', 'Júlia', 'Larissa', 'Letícia', 'Luana', 'Manuela', 'Mariana', 'Natália', 'Patrícia', 'Rafaela', 'Renata', 'Sofia', 'Tatiane', 'Vitória', 'André', 'Antônio', 'Bernardo', 'Caio', 'Carlos', 'Daniel', 'Diego', 'Eduardo', 'Felipe', 'Fernando', 'Gabriel', 'Gustavo', 'Henrique', 'João', 'José', 'Leonardo', 'Lucas', 'Marcelo', 'Mateus', 'Miguel', 'Paulo', 'Pedro', 'Rafael', 'Ricardo', 'Rodrigo', 'Thiago', 'Vinícius'];
-const LAST = ['Silva', 'Santos', 'Oliveira', 'Souza', 'Rodrigues', 'Ferreira', 'Alves', 'Pereira', 'Lima', 'Gomes', 'Costa', 'Ribeiro', 'Martins', 'Carvalho', 'Almeida', 'Lopes', 'Soares', 'Fernandes', 'Vieira', 'Barbosa', 'Rocha', 'Dias', 'Nascimento', 'Andrade', 'Moreira', 'Nunes', 'Marques', 'Machado', 'Mendes', 'Freitas', 'Cardoso', 'Ramos', 'Gonçalves', 'Santana', 'Teixeira', 'Araújo', 'Moura', 'Cavalcanti', 'Monteiro', 'Batista'];
-const DEPARTMENTS = ['Financeiro', 'Comercial', 'Recursos Humanos', 'Operações', 'Logística', 'Tecnologia da Informação', 'Marketing', 'Jurídico', 'Controladoria', 'Suprimentos'];
+const FIRST = [
+  'Ana',
+  'Beatriz',
+  'Bruna',
+  'Camila',
+  'Carla',
+  'Clara',
+  'Daniela',
+  'Débora',
+  'Eduarda',
+  'Fernanda',
+  'Gabriela',
+  'Helena',
+  'Isabela',
+  'Júlia',
+  'Larissa',
+  'Letícia',
+  'Luana',
+  'Manuela',
+  'Mariana',
+  'Natália',
+  'Patrícia',
+  'Rafaela',
+  'Renata',
+  'Sofia',
+  'Tatiane',
+  'Vitória',
+  'André',
+  'Antônio',
+  'Bernardo',
+  'Caio',
+  'Carlos',
+  'Daniel',
+  'Diego',
+  'Eduardo',
+  'Felipe',
+  'Fernando',
+  'Gabriel',
+  'Gustavo',
+  'Henrique',
+  'João',
+  'José',
+  'Leonardo',
+  'Lucas',
+  'Marcelo',
+  'Mateus',
+  'Miguel',
+  'Paulo',
+  'Pedro',
+  'Rafael',
+  'Ricardo',
+  'Rodrigo',
+  'Thiago',
+  'Vinícius',
+];
+const LAST = [
+  'Silva',
+  'Santos',
+  'Oliveira',
+  'Souza',
+  'Rodrigues',
+  'Ferreira',
+  'Alves',
+  'Pereira',
+  'Lima',
+  'Gomes',
+  'Costa',
+  'Ribeiro',
+  'Martins',
+  'Carvalho',
+  'Almeida',
+  'Lopes',
+  'Soares',
+  'Fernandes',
+  'Vieira',
+  'Barbosa',
+  'Rocha',
+  'Dias',
+  'Nascimento',
+  'Andrade',
+  'Moreira',
+  'Nunes',
+  'Marques',
+  'Machado',
+  'Mendes',
+  'Freitas',
+  'Cardoso',
+  'Ramos',
+  'Gonçalves',
+  'Santana',
+  'Teixeira',
+  'Araújo',
+  'Moura',
+  'Cavalcanti',
+  'Monteiro',
+  'Batista',
+];
+const DEPARTMENTS = [
+  'Financeiro',
+  'Comercial',
+  'Recursos Humanos',
+  'Operações',
+  'Logística',
+  'Tecnologia da Informação',
+  'Marketing',
+  'Jurídico',
+  'Controladoria',
+  'Suprimentos',
+];
 const TITLES = ['Analista', 'Analista Sênior', 'Coordenador(a)', 'Gerente', 'Especialista', 'Assistente', 'Diretor(a)'];
 const OFFICES = ['São Paulo', 'Campinas', 'Joinville', 'Recife', 'Belo Horizonte', 'Porto Alegre'];
 
@@ -150,9 +292,12 @@ export async function insertUsers(db: Db, users: DemoUser[], source: string) {
 
 /** Whether the database holds nothing yet: demo data never lands on top of real data. */
 export async function isEmpty(db: Db): Promise<boolean> {
-  const [row] = await rows<{ empty: boolean }>(db, sql`
+  const [row] = await rows<{ empty: boolean }>(
+    db,
+    sql`
     select not exists (select 1 from classificacoes) and not exists (select 1 from paineis)
-       and not exists (select 1 from usuarios) as empty`);
+       and not exists (select 1 from usuarios) as empty`,
+  );
   return row?.empty ?? false;
 }
 
@@ -164,12 +309,19 @@ export async function loadDemoData(db: Db, userCount = 300): Promise<boolean> {
     if (!(await isEmpty(tx))) return false;
     const rand = random(7);
     const people = demoUsers(userCount);
-    await insertUsers(tx, [DEMO_ADMIN, DEMO_USER].map((u) => ({ ...u, officeLocation: 'São Paulo' })), 'demo');
+    await insertUsers(
+      tx,
+      [DEMO_ADMIN, DEMO_USER].map((u) => ({ ...u, officeLocation: 'São Paulo' })),
+      'demo',
+    );
     await insertUsers(tx, people, 'demo');
 
     const workspaceId = demoGuid('workspace:Painéis Corporativos');
     const panelIds: { id: number; nome: string }[] = [];
-    const groups = [...CLASSIFICACOES.map((c) => ({ ...c })), { nome: null, descricao: null, ativo: true, paineis: SEM_CLASSIFICACAO }];
+    const groups = [
+      ...CLASSIFICACOES.map((c) => ({ ...c })),
+      { nome: null, descricao: null, ativo: true, paineis: SEM_CLASSIFICACAO },
+    ];
     for (const group of groups) {
       let classificacaoId: number | null = null;
       if (group.nome) {

@@ -76,10 +76,7 @@ export const painelUsuarios = pgTable(
       .notNull()
       .references(() => usuarios.id, { onDelete: 'cascade' }),
   },
-  (t) => [
-    primaryKey({ columns: [t.painelId, t.usuarioId] }),
-    index('painel_usuarios_usuario').on(t.usuarioId),
-  ],
+  (t) => [primaryKey({ columns: [t.painelId, t.usuarioId] }), index('painel_usuarios_usuario').on(t.usuarioId)],
 );
 
 export const painelRlsRoles = pgTable(
@@ -104,10 +101,7 @@ export const painelRlsRoleEmails = pgTable(
     /** Always stored lower-case. */
     email: text('email').notNull(),
   },
-  (t) => [
-    primaryKey({ columns: [t.roleId, t.email] }),
-    index('painel_rls_role_emails_email').on(t.email),
-  ],
+  (t) => [primaryKey({ columns: [t.roleId, t.email] }), index('painel_rls_role_emails_email').on(t.email)],
 );
 
 export const tokensRevogados = pgTable(

@@ -16,8 +16,7 @@ const where: Record<string, string> = {
 /** The message of the first problem, naming the field unless the message already does. */
 function validationMessage(error: FastifyError & { validationContext?: string }): string {
   const first = error.validation?.[0] as
-    | { instancePath?: string; message?: string; params?: { issue?: { input?: unknown } } }
-    | undefined;
+    { instancePath?: string; message?: string; params?: { issue?: { input?: unknown } } } | undefined;
   const message = first?.message ?? 'Requisição inválida.';
   const segments = (first?.instancePath ?? '').split('/').filter(Boolean);
   const context = error.validationContext ?? 'body';

@@ -19,10 +19,13 @@ export async function findSessionUser(db: Db, userId: string, jti: string): Prom
     role: 'Admin' | 'User';
     active: boolean;
     revoked: boolean;
-  }>(db, sql`
+  }>(
+    db,
+    sql`
     select u.id, u.email, u.display_name, u.role, u.active,
            exists (select 1 from tokens_revogados t where t.jti = ${jti}) as revoked
-    from usuarios u where u.id = ${userId}`);
+    from usuarios u where u.id = ${userId}`,
+  );
   if (!row) return null;
   return {
     id: row.id,

@@ -24,7 +24,13 @@ const NAO_ENCONTRADA = 'Classificação não encontrada.';
 export const classificationsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/classificacoes',
-    { schema: { tags, summary: 'Classificações ativas, por nome', response: { 200: z.array(classificacao), ...errorResponses() } } },
+    {
+      schema: {
+        tags,
+        summary: 'Classificações ativas, por nome',
+        response: { 200: z.array(classificacao), ...errorResponses() },
+      },
+    },
     async () => listActive(app.db),
   );
 
@@ -44,7 +50,12 @@ export const classificationsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/classificacoes/:id',
     {
-      schema: { tags, summary: 'Uma classificação', params: classificacaoParams, response: { 200: classificacao, ...errorResponses(400, 404) } },
+      schema: {
+        tags,
+        summary: 'Uma classificação',
+        params: classificacaoParams,
+        response: { 200: classificacao, ...errorResponses(400, 404) },
+      },
     },
     async (request) => (await findClassificacao(app.db, request.params.id)) ?? Promise.reject(notFound(NAO_ENCONTRADA)),
   );
@@ -53,7 +64,12 @@ export const classificationsRoutes: FastifyPluginAsyncZod = async (app) => {
     '/classificacoes',
     {
       config: { admin: true },
-      schema: { tags, summary: 'Cria uma classificação (ativa)', body: classificacaoCreate, response: { 201: classificacao, ...errorResponses(400, 403, 409) } },
+      schema: {
+        tags,
+        summary: 'Cria uma classificação (ativa)',
+        body: classificacaoCreate,
+        response: { 201: classificacao, ...errorResponses(400, 403, 409) },
+      },
     },
     async (request, reply) => reply.code(201).send(await createClassificacao(app.db, request.body)),
   );

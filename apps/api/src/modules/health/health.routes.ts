@@ -7,7 +7,10 @@ const status = z.object({ status: z.string() });
 export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/healthz',
-    { config: { public: true }, schema: { tags: ['Saúde'], summary: 'O processo está de pé', response: { 200: status } } },
+    {
+      config: { public: true },
+      schema: { tags: ['Saúde'], summary: 'O processo está de pé', response: { 200: status } },
+    },
     async () => ({ status: 'ok' }),
   );
 

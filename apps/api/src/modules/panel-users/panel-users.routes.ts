@@ -14,7 +14,12 @@ export const panelUsersRoutes: FastifyPluginAsyncZod = async (app) => {
     '/paineis/:id/usuarios',
     {
       config: { admin: true },
-      schema: { tags, summary: 'Usuários vinculados ao painel', params: idParams, response: { 200: z.array(usuarioVinculado), ...errorResponses(400, 403, 404) } },
+      schema: {
+        tags,
+        summary: 'Usuários vinculados ao painel',
+        params: idParams,
+        response: { 200: z.array(usuarioVinculado), ...errorResponses(400, 403, 404) },
+      },
     },
     async (request) => {
       if (!(await panelExists(app.db, request.params.id))) throw notFound(PAINEL_NAO_ENCONTRADO);

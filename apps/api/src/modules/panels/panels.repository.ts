@@ -103,7 +103,12 @@ export async function groupedPanels(db: Db, viewer: Viewer): Promise<GrupoPainei
   const [panels, classes] = await Promise.all([
     listPanels(db, viewer),
     db
-      .select({ id: classificacoes.id, nome: classificacoes.nome, descricao: classificacoes.descricao, ativo: classificacoes.ativo })
+      .select({
+        id: classificacoes.id,
+        nome: classificacoes.nome,
+        descricao: classificacoes.descricao,
+        ativo: classificacoes.ativo,
+      })
       .from(classificacoes),
   ]);
   const byClass = new Map<number, Painel[]>();
@@ -224,11 +229,14 @@ export async function reorderPanels(db: Db, items: ReorderItem[]): Promise<void>
   const ids = items.map((i) => i.painelId);
   const ordens = items.map((i) => i.novaOrdem);
   await db.transaction(async (tx) => {
-    const updated = await rows<{ id: number }>(tx, sql`
+    const updated = await rows<{ id: number }>(
+      tx,
+      sql`
       update paineis p set ordem = v.nova_ordem
       from unnest(${sql.param(ids)}::int[], ${sql.param(ordens)}::int[]) as v(id, nova_ordem)
       where p.id = v.id
-      returning p.id`);
+      returning p.id`,
+    );
     if (updated.length !== ids.length) {
       const found = new Set(updated.map((r) => r.id));
       const missing = ids.filter((id) => !found.has(id));

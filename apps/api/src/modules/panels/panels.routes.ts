@@ -64,7 +64,13 @@ export const panelsRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/paineis/proxima-ordem',
-    { schema: { tags, summary: 'Próxima ordem livre entre todos os painéis', response: { 200: proximaOrdem, ...errorResponses() } } },
+    {
+      schema: {
+        tags,
+        summary: 'Próxima ordem livre entre todos os painéis',
+        response: { 200: proximaOrdem, ...errorResponses() },
+      },
+    },
     async () => ({ proximaOrdem: await nextOrdem(app.db) }),
   );
 

@@ -8,14 +8,17 @@ import { badRequest } from '../../lib/http-error.ts';
 export async function rlsByPanel(db: Db, painelIds: number[]): Promise<Map<number, RlsConfiguration[]>> {
   const result = new Map<number, RlsConfiguration[]>();
   if (painelIds.length === 0) return result;
-  const found = await rows<{ painel_id: number; role_name: string; emails: string[] | null }>(db, sql`
+  const found = await rows<{ painel_id: number; role_name: string; emails: string[] | null }>(
+    db,
+    sql`
     select r.painel_id, r.role_name,
            array_remove(array_agg(e.email order by e.email), null) as emails
     from painel_rls_roles r
     left join painel_rls_role_emails e on e.role_id = r.id
     where r.painel_id = any(${sql.param(painelIds)}::int[])
     group by r.id
-    order by r.painel_id, r.posicao, r.id`);
+    order by r.painel_id, r.posicao, r.id`,
+  );
   for (const row of found) {
     const list = result.get(row.painel_id) ?? [];
     list.push({ roleName: row.role_name, userEmails: row.emails ?? [] });

@@ -19,7 +19,12 @@ export const rlsRoutes: FastifyPluginAsyncZod = async (app) => {
     '/paineis/:id/rls',
     {
       config,
-      schema: { tags, summary: 'Papéis RLS do painel com seus e-mails', params: idParams, response: { 200: z.array(rlsConfiguration), ...errorResponses(400, 403, 404) } },
+      schema: {
+        tags,
+        summary: 'Papéis RLS do painel com seus e-mails',
+        params: idParams,
+        response: { 200: z.array(rlsConfiguration), ...errorResponses(400, 403, 404) },
+      },
     },
     async (request) => {
       await requirePanel(request.params.id);
@@ -53,7 +58,12 @@ export const rlsRoutes: FastifyPluginAsyncZod = async (app) => {
     '/paineis/:id/rls',
     {
       config,
-      schema: { tags, summary: 'Remove todos os papéis RLS do painel', params: idParams, response: { 204: z.null(), ...errorResponses(400, 403, 404) } },
+      schema: {
+        tags,
+        summary: 'Remove todos os papéis RLS do painel',
+        params: idParams,
+        response: { 204: z.null(), ...errorResponses(400, 403, 404) },
+      },
     },
     async (request, reply) => {
       await requirePanel(request.params.id);
@@ -66,7 +76,12 @@ export const rlsRoutes: FastifyPluginAsyncZod = async (app) => {
     '/paineis/:id/rls/roles',
     {
       config,
-      schema: { tags, summary: 'Nomes dos papéis RLS do painel', params: idParams, response: { 200: z.array(z.string()), ...errorResponses(400, 403, 404) } },
+      schema: {
+        tags,
+        summary: 'Nomes dos papéis RLS do painel',
+        params: idParams,
+        response: { 200: z.array(z.string()), ...errorResponses(400, 403, 404) },
+      },
     },
     async (request) => {
       await requirePanel(request.params.id);
@@ -78,7 +93,12 @@ export const rlsRoutes: FastifyPluginAsyncZod = async (app) => {
     '/paineis/:id/rls/roles/:role/usuarios',
     {
       config,
-      schema: { tags, summary: 'E-mails de um papel RLS', params: rlsRoleParams, response: { 200: z.array(z.string()), ...errorResponses(400, 403, 404) } },
+      schema: {
+        tags,
+        summary: 'E-mails de um papel RLS',
+        params: rlsRoleParams,
+        response: { 200: z.array(z.string()), ...errorResponses(400, 403, 404) },
+      },
     },
     async (request) => {
       const { id, role } = request.params;

@@ -1,0 +1,77 @@
+#!/usr/bin/env node
+// Runs every check and every test, then prints one closing line: "tests: N passed, N failed".
+// The same command runs locally and in CI (.ci/run).
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const bin = (name) => path.join(root, 'node_modules', '.bin', name);
+const failures = [];
+
+function step(title, command, args, options = {}) {
+  console.log(`\n▶ ${title}`);
+  const started = Date.now();
+  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', ...options });
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  if (result.status !== 0) {
+    failures.push(title);
+    console.log(`✗ ${title} falhou (${seconds} s)`);
+  } else {
+    console.log(`✓ ${title} (${seconds} s)`);
+  }
+  return result.status === 0;
+}
+
+function reachable(port) {
+  return new Promise((resolve) => {
+    const socket = connect({ host: '127.0.0.1', port });
+    const done = (ok) => (socket.destroy(), resolve(ok));
+    socket.setTimeout(1000, () => done(false));
+    socket.once('connect', () => done(true));
+    socket.once('error', () => done(false));
+  });
+}
+
+// The database suites also run on PostgreSQL whenever a server answers. Where one is installed on this
+// machine but stopped, start it (best effort; without it the suites still run on the embedded database).
+if (!process.env.TEST_DATABASE_URL && !process.env.DATABASE_URL && !(await reachable(5432))) {
+  const ctl = '/usr/bin/pg_ctlcluster';
+  if (existsSync(ctl) && existsSync('/etc/postgresql')) {
+    const { readdirSync } = await import('node:fs');
+    for (const version of readdirSync('/etc/postgresql')) {
+      spawnSync(ctl, ['--skip-systemctl-redirect', version, 'main', 'start'], { stdio: 'ignore' });
+    }
+  }
+  console.log(
+    (await reachable(5432))
+      ? 'PostgreSQL iniciado em 127.0.0.1:5432.'
+      : 'PostgreSQL indisponível: os testes de banco rodam só no PGlite.',
+  );
+}
+
+step('Tipos (tsc)', process.execPath, [path.join(root, 'scripts', 'typecheck.mjs')]);
+step('Lint (eslint)', bin('eslint'), ['.', '--max-warnings', '0']);
+step('Formatação (prettier)', bin('prettier'), ['--check', '.', '--log-level', 'warn']);
+
+const report = path.join(mkdtempSync(path.join(tmpdir(), 'paineis-vitest-')), 'report.json');
+step('Testes (vitest)', bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`]);
+
+let passed = 0;
+let failed = 0;
+if (existsSync(report)) {
+  const json = JSON.parse(readFileSync(report, 'utf8'));
+  passed = json.numPassedTests;
+  failed = json.numFailedTests;
+} else {
+  failed += 1;
+}
+// A check that failed counts as a failed test, so the closing line never reads green over a red step.
+failed += failures.filter((f) => !f.startsWith('Testes')).length;
+
+console.log(failures.length ? `\nFalhou: ${failures.join(', ')}` : '\nTudo certo.');
+console.log(`tests: ${passed} passed, ${failed} failed`);
+process.exit(failures.length ? 1 : 0);
