@@ -55,16 +55,16 @@ export async function buildApp(deps: AppDependencies) {
     routerOptions: { maxParamLength: 200 },
     // Errors raised before routing (malformed or over-long paths) get the API's one error shape too.
     frameworkErrors: (error, _request, reply) => {
-      void (reply as FastifyReply)
-        .code(400)
-        .send({
-          message: `Endereço inválido: ${error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'parâmetro longo demais' : 'não pôde ser lido'}.`,
-        });
+      void (reply as FastifyReply).code(400).send({
+        message: `Endereço inválido: ${error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'parâmetro longo demais' : 'não pôde ser lido'}.`,
+      });
     },
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  // The API speaks JSON only: Fastify's default text/plain parser would let a JSON text through as a string.
+  app.removeContentTypeParser('text/plain');
   app.decorate('config', config);
   app.decorate('embedding', deps.embedding ?? new UnavailableEmbeddingService());
 
@@ -85,6 +85,10 @@ export async function buildApp(deps: AppDependencies) {
   // The docs are public so they can be read before signing in; they describe, they do not answer data.
   app.addHook('onRoute', (route) => {
     if (route.url.startsWith('/api/docs')) route.config = { ...(route.config as object), public: true };
+    // ...and the document says which routes need no token (the default it declares is the bearer token).
+    if (route.config?.public && route.schema) {
+      route.schema = { ...route.schema, security: [] };
+    }
   });
   await app.register(swagger, {
     openapi: {

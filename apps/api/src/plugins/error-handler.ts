@@ -14,15 +14,14 @@ const where: Record<string, string> = {
 };
 
 /** The message of the first problem, naming the field unless the message already does. */
-function validationMessage(error: FastifyError & { validationContext?: string }): string {
-  const first = error.validation?.[0] as
-    { instancePath?: string; message?: string; params?: { issue?: { input?: unknown } } } | undefined;
+function validationMessage(error: FastifyError & { validationContext?: string }, body: unknown): string {
+  const first = error.validation?.[0] as { instancePath?: string; message?: string } | undefined;
   const message = first?.message ?? 'Requisição inválida.';
   const segments = (first?.instancePath ?? '').split('/').filter(Boolean);
   const context = error.validationContext ?? 'body';
   if (segments.length === 0) {
-    const input = first?.params?.issue?.input;
-    if (context === 'body' && (input === undefined || input === null)) {
+    // Zod issues do not carry the input: look at the body itself, as absent is not the same as wrong.
+    if (context === 'body' && (body === undefined || body === null)) {
       return 'O corpo da requisição é obrigatório: envie um JSON.';
     }
     return `${where[context] ?? 'Requisição'}: ${message}`;
@@ -45,7 +44,7 @@ export default fp(
   async (app) => {
     app.setErrorHandler((error: FastifyError & { validationContext?: string }, request, reply) => {
       if (hasZodFastifySchemaValidationErrors(error)) {
-        return reply.code(400).send({ message: validationMessage(error) });
+        return reply.code(400).send({ message: validationMessage(error, request.body) });
       }
       if (error instanceof HttpError) {
         return reply.code(error.statusCode).send({ message: error.message });

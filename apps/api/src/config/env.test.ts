@@ -1,0 +1,278 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ConfigError, loadConfig, REPO_ROOT } from './env.ts';
+
+const SECRET = 'um-segredo-de-producao-com-mais-de-32-caracteres';
+const AZURE = {
+  AZURE_TENANT_ID: '00000000-0000-4000-8000-000000000001',
+  AZURE_CLIENT_ID: '00000000-0000-4000-8000-000000000002',
+  AZURE_CLIENT_SECRET: 'segredo-do-aplicativo',
+};
+
+/** The ConfigError loadConfig throws for `env`, or a failure if it does not throw one. */
+function configError(env: NodeJS.ProcessEnv): ConfigError {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return error as ConfigError;
+  }
+  throw new Error(`loadConfig aceitou uma configuração inválida: ${JSON.stringify(env)}`);
+}
+
+describe('loadConfig', () => {
+  let dataDir: string;
+
+  beforeEach(() => {
+    dataDir = mkdtempSync(path.join(tmpdir(), 'paineis-env-'));
+  });
+  afterEach(() => {
+    vi.unstubAllEnvs();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  describe('defaults', () => {
+    it('with nothing set: port 3000, PGlite under DATA_DIR, demo mode on this machine only', () => {
+      const config = loadConfig({ DATA_DIR: dataDir });
+      expect(config.port).toBe(3000);
+      expect(config.env).toBe('production');
+      expect(config.demoMode).toBe(true);
+      expect(config.host).toBe('127.0.0.1');
+      expect(config.microsoft).toBeNull();
+      expect(config.dataDir).toBe(dataDir);
+      expect(config.database).toEqual({ kind: 'pglite', dataDir: path.join(dataDir, 'pglite') });
+      expect(config.adminEmails).toEqual([]);
+      expect(config.logLevel).toBe('info');
+      expect(config.trustProxy).toBe(false);
+      expect(config.jwt.issuer).toBe('paineis');
+      expect(config.jwt.audience).toBe('paineis-web');
+      expect(config.jwt.ttlSeconds).toBe(8 * 3600);
+      expect(config.webDistDir).toBe(path.join(REPO_ROOT, 'apps/web/dist'));
+    });
+
+    it('the default DATA_DIR is .data at the repository root', () => {
+      const config = loadConfig({ JWT_SECRET: SECRET });
+      expect(config.dataDir).toBe(path.join(REPO_ROOT, '.data'));
+      expect(config.database).toEqual({ kind: 'pglite', dataDir: path.join(REPO_ROOT, '.data', 'pglite') });
+    });
+
+    it('demo mode without JWT_SECRET keeps a random secret in DATA_DIR, the same across restarts', () => {
+      const first = loadConfig({ DATA_DIR: dataDir });
+      expect(first.jwt.secret.length).toBeGreaterThanOrEqual(32);
+      const file = path.join(dataDir, 'jwt-secret');
+      expect(readFileSync(file, 'utf8').trim()).toBe(first.jwt.secret);
+      expect(loadConfig({ DATA_DIR: dataDir }).jwt.secret).toBe(first.jwt.secret);
+      // Another data folder, another secret.
+      const other = mkdtempSync(path.join(tmpdir(), 'paineis-env-'));
+      try {
+        expect(loadConfig({ DATA_DIR: other }).jwt.secret).not.toBe(first.jwt.secret);
+      } finally {
+        rmSync(other, { recursive: true, force: true });
+      }
+    });
+
+    it('JWT_SECRET, when set, is used as is and nothing is written', () => {
+      const config = loadConfig({ DATA_DIR: dataDir, JWT_SECRET: SECRET });
+      expect(config.jwt.secret).toBe(SECRET);
+      expect(existsSync(path.join(dataDir, 'jwt-secret'))).toBe(false);
+    });
+
+    it('outside demo mode it listens on every interface; HOST overrides either way', () => {
+      const base = { DATA_DIR: dataDir, JWT_SECRET: SECRET };
+      expect(loadConfig({ ...base, DEMO_MODE: 'false' }).host).toBe('0.0.0.0');
+      expect(loadConfig({ ...base, DEMO_MODE: 'true' }).host).toBe('127.0.0.1');
+      expect(loadConfig({ ...base, DEMO_MODE: 'false', HOST: '10.0.0.5' }).host).toBe('10.0.0.5');
+      expect(loadConfig({ ...base, DEMO_MODE: 'true', HOST: '0.0.0.0' }).host).toBe('0.0.0.0');
+    });
+
+    it('empty values count as unset', () => {
+      const config = loadConfig({
+        DATA_DIR: dataDir,
+        PORT: '',
+        DATABASE_URL: '',
+        JWT_SECRET: SECRET,
+        AZURE_TENANT_ID: '',
+      });
+      expect(config.port).toBe(3000);
+      expect(config.database.kind).toBe('pglite');
+      expect(config.demoMode).toBe(true);
+    });
+
+    it('reads only the object it is given, not process.env', () => {
+      vi.stubEnv('PORT', '4321');
+      vi.stubEnv('DATABASE_URL', 'postgres://localhost/outro');
+      const config = loadConfig({ DATA_DIR: dataDir, JWT_SECRET: SECRET });
+      expect(config.port).toBe(3000);
+      expect(config.database.kind).toBe('pglite');
+    });
+
+    it('reads the other settings', () => {
+      const config = loadConfig({
+        DATA_DIR: dataDir,
+        JWT_SECRET: SECRET,
+        PORT: '8080',
+        LOG_LEVEL: 'warn',
+        JWT_ISSUER: 'emissor',
+        JWT_AUDIENCE: 'publico',
+        JWT_TTL_HOURS: '1.5',
+        TRUST_PROXY: 'true',
+        NODE_ENV: 'development',
+      });
+      expect(config).toMatchObject({
+        port: 8080,
+        logLevel: 'warn',
+        trustProxy: true,
+        env: 'development',
+        jwt: { secret: SECRET, issuer: 'emissor', audience: 'publico', ttlSeconds: 5400 },
+      });
+    });
+  });
+
+  describe('database', () => {
+    it('DATABASE_URL switches to PostgreSQL', () => {
+      for (const url of ['postgres://u:p@db:5432/paineis', 'postgresql://db/paineis']) {
+        const config = loadConfig({ DATA_DIR: dataDir, JWT_SECRET: SECRET, DATABASE_URL: url });
+        expect(config.database).toEqual({ kind: 'postgres', url, poolSize: 10 });
+      }
+      const sized = loadConfig({
+        DATA_DIR: dataDir,
+        JWT_SECRET: SECRET,
+        DATABASE_URL: 'postgres://db/p',
+        DATABASE_POOL_SIZE: '25',
+      });
+      expect(sized.database).toEqual({ kind: 'postgres', url: 'postgres://db/p', poolSize: 25 });
+    });
+
+    it.each(['mysql://db/paineis', 'sqlite:///tmp/x.db', 'db:5432/paineis'])(
+      'DATABASE_URL %s → ConfigError naming it',
+      (url) => {
+        const error = configError({ DATA_DIR: dataDir, JWT_SECRET: SECRET, DATABASE_URL: url });
+        expect(error.message).toContain('DATABASE_URL');
+        expect(error.problems.some((p) => p.startsWith('DATABASE_URL'))).toBe(true);
+      },
+    );
+
+    it('DATABASE_POOL_SIZE out of range → ConfigError', () => {
+      expect(configError({ DATA_DIR: dataDir, JWT_SECRET: SECRET, DATABASE_POOL_SIZE: '0' }).message).toContain(
+        'DATABASE_POOL_SIZE',
+      );
+    });
+  });
+
+  describe('invalid values', () => {
+    it.each(['abc', '-1', '65536', '80.5'])('PORT %s → ConfigError naming PORT', (port) => {
+      const error = configError({ DATA_DIR: dataDir, JWT_SECRET: SECRET, PORT: port });
+      expect(error.message).toContain('PORT');
+    });
+
+    it('an unknown NODE_ENV, LOG_LEVEL or flag value → ConfigError naming each', () => {
+      const error = configError({
+        DATA_DIR: dataDir,
+        JWT_SECRET: SECRET,
+        NODE_ENV: 'staging',
+        LOG_LEVEL: 'verbose',
+        DEMO_MODE: 'talvez',
+      });
+      for (const name of ['NODE_ENV', 'LOG_LEVEL', 'DEMO_MODE']) expect(error.message).toContain(name);
+    });
+
+    it('a short JWT_SECRET → ConfigError naming it', () => {
+      const error = configError({ DATA_DIR: dataDir, JWT_SECRET: 'curto-demais' });
+      expect(error.message).toContain('JWT_SECRET');
+      expect(error.message).toContain('32');
+    });
+  });
+
+  describe('Microsoft configuration and demo mode', () => {
+    it.each([
+      ['only the tenant', { AZURE_TENANT_ID: AZURE.AZURE_TENANT_ID }],
+      ['tenant and client', { AZURE_TENANT_ID: AZURE.AZURE_TENANT_ID, AZURE_CLIENT_ID: AZURE.AZURE_CLIENT_ID }],
+      ['only the secret', { AZURE_CLIENT_SECRET: AZURE.AZURE_CLIENT_SECRET }],
+    ])('partial Azure configuration (%s) → ConfigError', (_name, azure) => {
+      const error = configError({ DATA_DIR: dataDir, JWT_SECRET: SECRET, ...azure });
+      expect(error.message).toContain('AZURE_TENANT_ID');
+      expect(error.message).toContain('AZURE_CLIENT_SECRET');
+    });
+
+    it('Azure configuration with DEMO_MODE=true → ConfigError', () => {
+      const error = configError({ DATA_DIR: dataDir, JWT_SECRET: SECRET, ...AZURE, DEMO_MODE: 'true' });
+      expect(error.message).toContain('DEMO_MODE');
+    });
+
+    it('Azure configuration set → demo mode off, Microsoft services on', () => {
+      const config = loadConfig({ DATA_DIR: dataDir, JWT_SECRET: SECRET, ...AZURE });
+      expect(config.demoMode).toBe(false);
+      expect(config.host).toBe('0.0.0.0');
+      expect(config.microsoft).toEqual({
+        tenantId: AZURE.AZURE_TENANT_ID,
+        clientId: AZURE.AZURE_CLIENT_ID,
+        clientSecret: AZURE.AZURE_CLIENT_SECRET,
+      });
+      expect(loadConfig({ DATA_DIR: dataDir, JWT_SECRET: SECRET, ...AZURE, DEMO_MODE: 'false' }).demoMode).toBe(false);
+    });
+
+    it('Azure configuration in production without JWT_SECRET → ConfigError naming JWT_SECRET', () => {
+      const error = configError({ DATA_DIR: dataDir, NODE_ENV: 'production', ...AZURE });
+      expect(error.message).toContain('JWT_SECRET');
+      expect(existsSync(path.join(dataDir, 'jwt-secret'))).toBe(false);
+    });
+
+    it('production, DEMO_MODE=false, no JWT_SECRET → ConfigError naming JWT_SECRET, and no secret is made up', () => {
+      const error = configError({ DATA_DIR: dataDir, NODE_ENV: 'production', DEMO_MODE: 'false' });
+      expect(error.problems).toHaveLength(1);
+      expect(error.problems[0]).toMatch(/^JWT_SECRET/);
+      expect(existsSync(path.join(dataDir, 'jwt-secret'))).toBe(false);
+    });
+
+    it('every problem is reported at once', () => {
+      const error = configError({
+        DATA_DIR: dataDir,
+        NODE_ENV: 'production',
+        DEMO_MODE: 'false',
+        AZURE_TENANT_ID: AZURE.AZURE_TENANT_ID,
+      });
+      expect(error.problems).toHaveLength(2);
+      expect(error.problems.some((p) => p.includes('AZURE_CLIENT_SECRET'))).toBe(true);
+      expect(error.problems.some((p) => p.startsWith('JWT_SECRET'))).toBe(true);
+    });
+
+    it.each([
+      ['true', true],
+      ['1', true],
+      ['yes', true],
+      ['false', false],
+      ['0', false],
+      ['no', false],
+    ])('DEMO_MODE=%s → %s', (value, expected) => {
+      expect(loadConfig({ DATA_DIR: dataDir, JWT_SECRET: SECRET, DEMO_MODE: value }).demoMode).toBe(expected);
+    });
+  });
+
+  describe('ADMIN_EMAILS', () => {
+    it('is split on commas, semicolons and spaces, trimmed and lower-cased', () => {
+      const config = loadConfig({
+        DATA_DIR: dataDir,
+        JWT_SECRET: SECRET,
+        ADMIN_EMAILS: ' Ana.Silva@Empresa.com.br, BRUNO@empresa.com.br;carla@empresa.com.br\n  diego@empresa.com.br ,',
+      });
+      expect(config.adminEmails).toEqual([
+        'ana.silva@empresa.com.br',
+        'bruno@empresa.com.br',
+        'carla@empresa.com.br',
+        'diego@empresa.com.br',
+      ]);
+    });
+
+    it('an invalid e-mail → ConfigError naming ADMIN_EMAILS and the value', () => {
+      const error = configError({
+        DATA_DIR: dataDir,
+        JWT_SECRET: SECRET,
+        ADMIN_EMAILS: 'ana@empresa.com.br, nao-e-email',
+      });
+      expect(error.message).toContain('ADMIN_EMAILS');
+      expect(error.message).toContain('nao-e-email');
+    });
+  });
+});

@@ -1,0 +1,1124 @@
+import { sql, type SQL } from 'drizzle-orm';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { EmbedInfo, Painel } from '@paineis/contract/panels';
+import { useTestApp, type TestContext } from '../../../test/context.ts';
+import { classificacao, createAdmin, createUser, link, panel } from '../../../test/fixtures.ts';
+import { rows } from '../../db/client.ts';
+import {
+  EMBEDDING_NOT_CONFIGURED,
+  type EmbedViewer,
+  type EmbeddingService,
+} from '../../integrations/power-bi/embedding-service.ts';
+import { ADMIN_ONLY, SESSION_INVALID } from '../../plugins/auth.ts';
+
+const NOT_FOUND = { message: 'Painel não encontrado.' };
+const WORKSPACE = 'aaaaaaaa-bbbb-4ccc-8ddd-eeeeeeeeeeee';
+const REPORT = '12345678-90ab-4cde-8f01-234567890abc';
+const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
+
+/** A valid POST/PUT body; each test overrides what it is about. */
+const body = (overrides: Record<string, unknown> = {}) => ({
+  nomePainel: 'Painel de Vendas',
+  workspaceId: WORKSPACE,
+  reportId: REPORT,
+  usaRls: false,
+  ...overrides,
+});
+
+/** Everything a panels request could change, read straight from the tables. */
+async function snapshot(ctx: TestContext) {
+  type Row = Record<string, unknown>;
+  return {
+    paineis: await rows<Row>(
+      ctx.db,
+      sql`
+      select id, nome_painel, workspace_id, report_id, usa_rls, classificacao_id, ordem, data_cadastro, data_atualizacao
+      from paineis order by id`,
+    ),
+    roles: await rows<Row>(ctx.db, sql`select id, painel_id, role_name, posicao from painel_rls_roles order by id`),
+    emails: await rows<Row>(ctx.db, sql`select role_id, email from painel_rls_role_emails order by role_id, email`),
+    links: await rows<Row>(
+      ctx.db,
+      sql`select painel_id, usuario_id from painel_usuarios order by painel_id, usuario_id`,
+    ),
+    classificacoes: await rows<Row>(ctx.db, sql`select id, nome from classificacoes order by id`),
+  };
+}
+
+async function count(
+  ctx: TestContext,
+  table: 'paineis' | 'painel_rls_roles' | 'painel_rls_role_emails' | 'painel_usuarios',
+) {
+  const [row] = await rows<{ n: number }>(ctx.db, sql`select count(*)::int as n from ${sql.identifier(table)}`);
+  return row!.n;
+}
+
+async function ordens(ctx: TestContext) {
+  const found = await rows<{ id: number; ordem: number }>(ctx.db, sql`select id, ordem from paineis order by id`);
+  return Object.fromEntries(found.map((r) => [r.id, r.ordem]));
+}
+
+async function signIn(ctx: TestContext, role: 'Admin' | 'User') {
+  const user = role === 'Admin' ? await createAdmin(ctx.db) : await createUser(ctx.db);
+  return { user, token: await ctx.tokenFor(user) };
+}
+
+/**
+ * A small organisation: classifications whose id order differs from their name order, panels whose id
+ * order differs from their ordem, two panels without classification, RLS roles and links.
+ */
+async function seed(ctx: TestContext) {
+  const vendas = await classificacao(ctx.db, 'Vendas', { descricao: 'Relatórios comerciais' }); // id 1
+  const compras = await classificacao(ctx.db, 'compras'); // id 2, lower-case on purpose
+  const auditoria = await classificacao(ctx.db, 'Auditoria', { descricao: 'Ainda sem painéis', ativo: false }); // id 3
+  const metas = await panel(ctx.db, { nomePainel: 'Metas', classificacaoId: vendas.id, ordem: 2 });
+  const faturamento = await panel(ctx.db, { nomePainel: 'Faturamento', classificacaoId: vendas.id, ordem: 1 });
+  const fornecedores = await panel(ctx.db, { nomePainel: 'Fornecedores', classificacaoId: compras.id, ordem: 1 });
+  const avulsoB = await panel(ctx.db, { nomePainel: 'Avulso B', ordem: 2 });
+  const avulsoA = await panel(ctx.db, { nomePainel: 'Avulso A', ordem: 1 });
+  const regional = await panel(ctx.db, {
+    nomePainel: 'Regional',
+    classificacaoId: vendas.id,
+    ordem: 3,
+    usaRls: true,
+    rlsConfigurations: [
+      { roleName: 'Sul', userEmails: ['b@empresa.com.br', 'a@empresa.com.br'] },
+      { roleName: 'Norte', userEmails: ['c@empresa.com.br'] },
+    ],
+  });
+  return { vendas, compras, auditoria, metas, faturamento, fornecedores, avulsoA, avulsoB, regional };
+}
+
+const ids = (list: { id: number }[]) => list.map((p) => p.id);
+
+describe('panels', () => {
+  const ctx = useTestApp();
+
+  describe('authentication', () => {
+    it.each([
+      ['GET', '/api/paineis'],
+      ['GET', '/api/paineis/agrupados'],
+      ['GET', '/api/paineis/proxima-ordem'],
+      ['GET', '/api/paineis/proxima-ordem/0'],
+      ['GET', '/api/paineis/1'],
+      ['GET', '/api/paineis/1/dados'],
+      ['GET', '/api/paineis/1/configuracoes'],
+      ['POST', '/api/paineis'],
+      ['PUT', '/api/paineis/1'],
+      ['DELETE', '/api/paineis/1'],
+      ['POST', '/api/paineis/reorder'],
+    ] as const)('%s %s without a token answers 401', async (method, url) => {
+      await panel(ctx.db);
+      const res = await ctx.request(method, url, { body: method === 'POST' || method === 'PUT' ? body() : undefined });
+      expect(res.statusCode).toBe(401);
+      expect(res.json()).toEqual({ message: SESSION_INVALID });
+      expect(await count(ctx, 'paineis')).toBe(1);
+    });
+  });
+
+  describe('GET /api/paineis', () => {
+    it('gives an admin every panel: classifications by name, then ordem; unclassified last', async () => {
+      const s = await seed(ctx);
+      const { token } = await signIn(ctx, 'Admin');
+      const res = await ctx.request('GET', '/api/paineis', { token });
+      expect(res.statusCode).toBe(200);
+      const list = res.json<Painel[]>();
+      expect(list.map((p) => [p.nomePainel, p.classificacaoId, p.classificacaoNome, p.ordem])).toEqual([
+        ['Fornecedores', s.compras.id, 'compras', 1],
+        ['Faturamento', s.vendas.id, 'Vendas', 1],
+        ['Metas', s.vendas.id, 'Vendas', 2],
+        ['Regional', s.vendas.id, 'Vendas', 3],
+        ['Avulso A', 0, 'Sem Classificação', 1],
+        ['Avulso B', 0, 'Sem Classificação', 2],
+      ]);
+    });
+
+    it('returns each panel with the fields of the contract', async () => {
+      const vendas = await classificacao(ctx.db, 'Vendas');
+      const created = await panel(ctx.db, {
+        nomePainel: 'Faturamento',
+        workspaceId: WORKSPACE,
+        reportId: REPORT,
+        usaRls: true,
+        classificacaoId: vendas.id,
+        ordem: 4,
+      });
+      const { token } = await signIn(ctx, 'Admin');
+      const res = await ctx.request('GET', '/api/paineis', { token });
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual([
+        {
+          id: created.id,
+          nomePainel: 'Faturamento',
+          workspaceId: WORKSPACE,
+          reportId: REPORT,
+          usaRls: true,
+          classificacaoId: vendas.id,
+          classificacaoNome: 'Vendas',
+          ordem: 4,
+          dataCadastro: expect.stringMatching(ISO),
+          dataAtualizacao: null,
+        },
+      ]);
+    });
+
+    it('gives a non-admin only the panels linked to them, in the same order', async () => {
+      const s = await seed(ctx);
+      const { user, token } = await signIn(ctx, 'User');
+      const other = await createUser(ctx.db);
+      await link(ctx.db, s.avulsoB.id, [user.id]);
+      await link(ctx.db, s.metas.id, [user.id, other.id]);
+      await link(ctx.db, s.fornecedores.id, [other.id]);
+      const res = await ctx.request('GET', '/api/paineis', { token });
+      expect(res.statusCode).toBe(200);
+      expect(ids(res.json())).toEqual([s.metas.id, s.avulsoB.id]);
+    });
+
+    it('gives a non-admin with no links an empty list', async () => {
+      const s = await seed(ctx);
+      const other = await createUser(ctx.db);
+      await link(ctx.db, s.metas.id, [other.id]);
+      const { token } = await signIn(ctx, 'User');
+      const res = await ctx.request('GET', '/api/paineis', { token });
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual([]);
+    });
+  });
+
+  describe('GET /api/paineis/agrupados', () => {
+    it('gives an admin every classification by name (empty ones too), panels in ordem, Sem Classificação last', async () => {
+      const s = await seed(ctx);
+      const { token } = await signIn(ctx, 'Admin');
+      const res = await ctx.request('GET', '/api/paineis/agrupados', { token });
+      expect(res.statusCode).toBe(200);
+      const groups = res.json<Array<{ paineis: Painel[] } & Record<string, unknown>>>();
+      expect(groups.map(({ paineis, ...g }) => ({ ...g, paineis: paineis.map((p) => p.nomePainel) }))).toEqual([
+        {
+          id: s.auditoria.id,
+          nome: 'Auditoria',
+          descricao: 'Ainda sem painéis',
+          ativo: false,
+          quantidadePaineis: 0,
+          paineis: [],
+        },
+        {
+          id: s.compras.id,
+          nome: 'compras',
+          descricao: null,
+          ativo: true,
+          quantidadePaineis: 1,
+          paineis: ['Fornecedores'],
+        },
+        {
+          id: s.vendas.id,
+          nome: 'Vendas',
+          descricao: 'Relatórios comerciais',
+          ativo: true,
+          quantidadePaineis: 3,
+          paineis: ['Faturamento', 'Metas', 'Regional'],
+        },
+        {
+          id: 0,
+          nome: 'Sem Classificação',
+          descricao: null,
+          ativo: true,
+          quantidadePaineis: 2,
+          paineis: ['Avulso A', 'Avulso B'],
+        },
+      ]);
+      // The panels inside a group are whole panels.
+      expect(groups[2]!.paineis[0]).toEqual({
+        id: s.faturamento.id,
+        nomePainel: 'Faturamento',
+        workspaceId: s.faturamento.workspaceId,
+        reportId: s.faturamento.reportId,
+        usaRls: false,
+        classificacaoId: s.vendas.id,
+        classificacaoNome: 'Vendas',
+        ordem: 1,
+        dataCadastro: expect.stringMatching(ISO),
+        dataAtualizacao: null,
+      });
+    });
+
+    it("leaves out 'Sem Classificação' when no panel lacks a classification", async () => {
+      const vendas = await classificacao(ctx.db, 'Vendas');
+      await panel(ctx.db, { classificacaoId: vendas.id });
+      const { token } = await signIn(ctx, 'Admin');
+      const res = await ctx.request('GET', '/api/paineis/agrupados', { token });
+      expect(res.statusCode).toBe(200);
+      expect(res.json<{ id: number }[]>().map((g) => g.id)).toEqual([vendas.id]);
+    });
+
+    it('gives an admin an empty list when there is nothing at all', async () => {
+      const { token } = await signIn(ctx, 'Admin');
+      const res = await ctx.request('GET', '/api/paineis/agrupados', { token });
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual([]);
+    });
+
+    it('gives a non-admin only the groups holding panels they may see, counted for them', async () => {
+      const s = await seed(ctx);
+      const { user, token } = await signIn(ctx, 'User');
+      await link(ctx.db, s.metas.id, [user.id]);
+      await link(ctx.db, s.regional.id, [user.id]);
+      const res = await ctx.request('GET', '/api/paineis/agrupados', { token });
+      expect(res.statusCode).toBe(200);
+      const groups = res.json<Array<{ id: number; quantidadePaineis: number; paineis: Painel[] }>>();
+      expect(groups.map((g) => [g.id, g.quantidadePaineis, ids(g.paineis)])).toEqual([
+        [s.vendas.id, 2, [s.metas.id, s.regional.id]],
+      ]);
+    });
+
+    it("shows a non-admin 'Sem Classificação' (last) only when one of their panels lacks a classification", async () => {
+      const s = await seed(ctx);
+      const { user, token } = await signIn(ctx, 'User');
+      await link(ctx.db, s.avulsoB.id, [user.id]);
+      await link(ctx.db, s.fornecedores.id, [user.id]);
+      const res = await ctx.request('GET', '/api/paineis/agrupados', { token });
+      expect(res.statusCode).toBe(200);
+      const groups = res.json<Array<{ id: number; nome: string; quantidadePaineis: number; paineis: Painel[] }>>();
+      expect(groups.map((g) => [g.id, g.nome, g.quantidadePaineis, ids(g.paineis)])).toEqual([
+        [s.compras.id, 'compras', 1, [s.fornecedores.id]],
+        [0, 'Sem Classificação', 1, [s.avulsoB.id]],
+      ]);
+    });
+
+    it('gives a non-admin with no links no groups at all', async () => {
+      await seed(ctx);
+      const { token } = await signIn(ctx, 'User');
+      const res = await ctx.request('GET', '/api/paineis/agrupados', { token });
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual([]);
+    });
+  });
+
+  describe('GET /api/paineis/proxima-ordem', () => {
+    it('answers 1 everywhere when there are no panels', async () => {
+      const { token } = await signIn(ctx, 'Admin');
+      for (const url of [
+        '/api/paineis/proxima-ordem',
+        '/api/paineis/proxima-ordem/0',
+        '/api/paineis/proxima-ordem/7',
+      ]) {
+        const res = await ctx.request('GET', url, { token });
+        expect(res.statusCode, url).toBe(200);
+        expect(res.json(), url).toEqual({ proximaOrdem: 1 });
+      }
+    });
+
+    it('answers the ordem after the last one overall, per classification, and for no classification (0)', async () => {
+      const vendas = await classificacao(ctx.db, 'Vendas');
+      const compras = await classificacao(ctx.db, 'Compras');
+      await panel(ctx.db, { classificacaoId: vendas.id, ordem: 4 });
+      await panel(ctx.db, { classificacaoId: vendas.id, ordem: 9 });
+      await panel(ctx.db, { classificacaoId: compras.id, ordem: 2 });
+      await panel(ctx.db, { ordem: 5 });
+      const vazia = await classificacao(ctx.db, 'Vazia');
+      const { token } = await signIn(ctx, 'Admin');
+      const expected: Array<[string, number]> = [
+        ['/api/paineis/proxima-ordem', 10],
+        [`/api/paineis/proxima-ordem/${vendas.id}`, 10],
+        [`/api/paineis/proxima-ordem/${compras.id}`, 3],
+        ['/api/paineis/proxima-ordem/0', 6],
+        [`/api/paineis/proxima-ordem/${vazia.id}`, 1],
+      ];
+      for (const [url, proximaOrdem] of expected) {
+        const res = await ctx.request('GET', url, { token });
+        expect(res.statusCode, url).toBe(200);
+        expect(res.json(), url).toEqual({ proximaOrdem });
+      }
+    });
+
+    it.each(['abc', '-1', '1.5', '99999999999'])(
+      'answers 400 naming classificacaoId for /proxima-ordem/%s',
+      async (param) => {
+        const { token } = await signIn(ctx, 'Admin');
+        const res = await ctx.request('GET', `/api/paineis/proxima-ordem/${param}`, { token });
+        expect(res.statusCode).toBe(400);
+        expect(res.json().message).toContain('classificacaoId');
+      },
+    );
+  });
+
+  describe('GET /api/paineis/{id} (Power BI not configured)', () => {
+    it('answers 404 for an unknown panel', async () => {
+      await panel(ctx.db);
+      const { token } = await signIn(ctx, 'Admin');
+      const res = await ctx.request('GET', '/api/paineis/999', { token });
+      expect(res.statusCode).toBe(404);
+      expect(res.json()).toEqual(NOT_FOUND);
+    });
+
+    it('answers 404 to a non-admin for a panel not linked to them, exactly as if it did not exist', async () => {
+      const p = await panel(ctx.db);
+      const other = await createUser(ctx.db);
+      await link(ctx.db, p.id, [other.id]);
+      const { token } = await signIn(ctx, 'User');
+      const res = await ctx.request('GET', `/api/paineis/${p.id}`, { token });
+      expect(res.statusCode).toBe(404);
+      expect(res.json()).toEqual(NOT_FOUND);
+    });
+
+    it('answers 503 with a clear message to a linked user, since nothing can be embedded yet', async () => {
+      const p = await panel(ctx.db);
+      const { user, token } = await signIn(ctx, 'User');
+      await link(ctx.db, p.id, [user.id]);
+      const res = await ctx.request('GET', `/api/paineis/${p.id}`, { token });
+      expect(res.statusCode).toBe(503);
+      expect(res.json()).toEqual({ message: EMBEDDING_NOT_CONFIGURED });
+    });
+
+    it('answers 503 to an admin for any existing panel', async () => {
+      const p = await panel(ctx.db);
+      const { token } = await signIn(ctx, 'Admin');
+      const res = await ctx.request('GET', `/api/paineis/${p.id}`, { token });
+      expect(res.statusCode).toBe(503);
+      expect(res.json()).toEqual({ message: EMBEDDING_NOT_CONFIGURED });
+    });
+
+    it.each(['abc', '0', '-2', '1.5'])('answers 400 naming the id for /api/paineis/%s', async (param) => {
+      const { token } = await signIn(ctx, 'Admin');
+      const res = await ctx.request('GET', `/api/paineis/${param}`, { token });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().message).toMatch(/\bid\b/);
+    });
+  });
+
+  describe('GET /api/paineis/{id}/dados', () => {
+    it('returns the panel with its RLS roles in the order given, e-mails sorted', async () => {
+      const s = await seed(ctx);
+      const { token } = await signIn(ctx, 'Admin');
+      const res = await ctx.request('GET', `/api/paineis/${s.regional.id}/dados`, { token });
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual({
+        id: s.regional.id,
+        nomePainel: 'Regional',
+        workspaceId: s.regional.workspaceId,
+        reportId: s.regional.reportId,
+        usaRls: true,
+        classificacaoId: s.vendas.id,
+        classificacaoNome: 'Vendas',
+        ordem: 3,
+        dataCadastro: expect.stringMatching(ISO),
+        dataAtualizacao: null,
+        rlsConfigurations: [
+          { roleName: 'Sul', userEmails: ['a@empresa.com.br', 'b@empresa.com.br'] },
+          { roleName: 'Norte', userEmails: ['c@empresa.com.br'] },
+        ],
+      });
+    });
+
+    it('returns an empty role list and Sem Classificação for a plain unclassified panel', async () => {
+      const p = await panel(ctx.db);
+      const { token } = await signIn(ctx, 'Admin');
+      const res = await ctx.request('GET', `/api/paineis/${p.id}/dados`, { token });
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toMatchObject({
+        id: p.id,
+        classificacaoId: 0,
+        classificacaoNome: 'Sem Classificação',
+        usaRls: false,
+        rlsConfigurations: [],
+      });
+    });
+
+    it('answers 404 for an unknown panel', async () => {
+      await panel(ctx.db);
+      const { token } = await signIn(ctx, 'Admin');
+      const res = await ctx.request('GET', '/api/paineis/999/dados', { token });
+      expect(res.statusCode).toBe(404);
+      expect(res.json()).toEqual(NOT_FOUND);
+    });
+  });
+
+  describe('GET /api/paineis/{id}/configuracoes', () => {
+    it('returns the report, the RLS roles and the linked users (by name)', async () => {
+      const s = await seed(ctx);
+      const zeca = await createUser(ctx.db, { id: 'zeca', displayName: 'Zeca Silva', email: 'zeca@empresa.com.br' });
+      const ana = await createUser(ctx.db, { id: 'ana', displayName: 'Ana Souza', email: 'ana@empresa.com.br' });
+      await createUser(ctx.db, { id: 'bia', displayName: 'Bia Lima' }); // not linked
+      await link(ctx.db, s.regional.id, [zeca.id, ana.id]);
+      const { token } = await signIn(ctx, 'Admin');
+      const res = await ctx.request('GET', `/api/paineis/${s.regional.id}/configuracoes`, { token });
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual({
+        painelId: s.regional.id,
+        nomePainel: 'Regional',
+        workspaceId: s.regional.workspaceId,
+        reportId: s.regional.reportId,
+        usaRls: true,
+        rlsConfigurations: [
+          { roleName: 'Sul', userEmails: ['a@empresa.com.br', 'b@empresa.com.br'] },
+          { roleName: 'Norte', userEmails: ['c@empresa.com.br'] },
+        ],
+        usuariosVinculados: [
+          { id: 'ana', email: 'ana@empresa.com.br', displayName: 'Ana Souza' },
+          { id: 'zeca', email: 'zeca@empresa.com.br', displayName: 'Zeca Silva' },
+        ],
+      });
+    });
+
+    it('returns empty lists for a panel without roles or links', async () => {
+      const p = await panel(ctx.db, { nomePainel: 'Simples' });
+      const { token } = await signIn(ctx, 'Admin');
+      const res = await ctx.request('GET', `/api/paineis/${p.id}/configuracoes`, { token });
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual({
+        painelId: p.id,
+        nomePainel: 'Simples',
+        workspaceId: p.workspaceId,
+        reportId: p.reportId,
+        usaRls: false,
+        rlsConfigurations: [],
+        usuariosVinculados: [],
+      });
+    });
+
+    it('answers 404 for an unknown panel', async () => {
+      await panel(ctx.db);
+      const { token } = await signIn(ctx, 'Admin');
+      const res = await ctx.request('GET', '/api/paineis/999/configuracoes', { token });
+      expect(res.statusCode).toBe(404);
+      expect(res.json()).toEqual(NOT_FOUND);
+    });
+  });
+
+  describe('POST /api/paineis', () => {
+    it('creates the panel and answers 201 with it', async () => {
+      const vendas = await classificacao(ctx.db, 'Vendas');
+      const { token } = await signIn(ctx, 'Admin');
+      const res = await ctx.request('POST', '/api/paineis', {
+        token,
+        body: body({ usaRls: true, classificacaoId: vendas.id, ordem: 7 }),
+      });
+      expect(res.statusCode).toBe(201);
+      const created = res.json<Painel>();
+      expect(created).toEqual({
+        id: expect.any(Number),
+        nomePainel: 'Painel de Vendas',
+        workspaceId: WORKSPACE,
+        reportId: REPORT,
+        usaRls: true,
+        classificacaoId: vendas.id,
+        classificacaoNome: 'Vendas',
+        ordem: 7,
+        dataCadastro: expect.stringMatching(ISO),
+        dataAtualizacao: null,
+      });
+      expect(Math.abs(Date.parse(created.dataCadastro) - Date.now())).toBeLessThan(60_000);
+      const read = await ctx.request('GET', `/api/paineis/${created.id}/dados`, { token });
+      expect(read.statusCode).toBe(200);
+      expect(read.json()).toEqual({ ...created, rlsConfigurations: [] });
+      expect(await count(ctx, 'paineis')).toBe(1);
+    });
+
+    it('defaults usaRls to false and, without ordem, puts the panel last in its own classification', async () => {
+      const vendas = await classificacao(ctx.db, 'Vendas');
+      const compras = await classificacao(ctx.db, 'Compras');
+      await panel(ctx.db, { classificacaoId: vendas.id, ordem: 5 });
+      await panel(ctx.db, { classificacaoId: vendas.id, ordem: 2 });
+      await panel(ctx.db, { classificacaoId: compras.id, ordem: 40 });
+      await panel(ctx.db, { ordem: 12 });
+      const { token } = await signIn(ctx, 'Admin');
+      const res = await ctx.request('POST', '/api/paineis', {
+        token,
+        body: { nomePainel: 'Novo', workspaceId: WORKSPACE, reportId: REPORT, classificacaoId: vendas.id },
+      });
+      expect(res.statusCode).toBe(201);
+      expect(res.json()).toMatchObject({ usaRls: false, classificacaoId: vendas.id, ordem: 6 });
+      const first = await ctx.request('POST', '/api/paineis', {
+        token,
+        body: body({ classificacaoId: (await classificacao(ctx.db, 'Nova')).id }),
+      });
+      expect(first.statusCode).toBe(201);
+      expect(first.json().ordem).toBe(1);
+    });
+
+    it.each([
+      ['null', { classificacaoId: null }],
+      ['0', { classificacaoId: 0 }],
+      ['omitted', {}],
+    ])('treats classificacaoId %s as no classification, last among the unclassified', async (_label, extra) => {
+      const vendas = await classificacao(ctx.db, 'Vendas');
+      await panel(ctx.db, { classificacaoId: vendas.id, ordem: 30 });
+      await panel(ctx.db, { ordem: 3 });
+      const { token } = await signIn(ctx, 'Admin');
+      const res = await ctx.request('POST', '/api/paineis', { token, body: body(extra) });
+      expect(res.statusCode).toBe(201);
+      const created = res.json<Painel>();
+      expect(created).toMatchObject({ classificacaoId: 0, classificacaoNome: 'Sem Classificação', ordem: 4 });
+      const [stored] = await rows<{ classificacao_id: number | null }>(
+        ctx.db,
+        sql`select classificacao_id from paineis where id = ${created.id}`,
+      );
+      expect(stored).toEqual({ classificacao_id: null });
+    });
+
+    it('trims the name and the ids and lower-cases the GUIDs', async () => {
+      const { token } = await signIn(ctx, 'Admin');
+      const res = await ctx.request('POST', '/api/paineis', {
+        token,
+        body: body({
+          nomePainel: '   Painel com espaços  ',
+          workspaceId: ` ${WORKSPACE.toUpperCase()} `,
+          reportId: REPORT.toUpperCase(),
+        }),
+      });
+      expect(res.statusCode).toBe(201);
+      expect(res.json()).toMatchObject({ nomePainel: 'Painel com espaços', workspaceId: WORKSPACE, reportId: REPORT });
+      const stored = await rows(ctx.db, sql`select nome_painel, workspace_id, report_id from paineis`);
+      expect(stored).toEqual([{ nome_painel: 'Painel com espaços', workspace_id: WORKSPACE, report_id: REPORT }]);
+    });
+
+    it('accepts a name of exactly 200 characters', async () => {
+      const { token } = await signIn(ctx, 'Admin');
+      const res = await ctx.request('POST', '/api/paineis', { token, body: body({ nomePainel: 'x'.repeat(200) }) });
+      expect(res.statusCode).toBe(201);
+      expect(res.json().nomePainel).toBe('x'.repeat(200));
+    });
+
+    it('applies rlsConfigurations: roles trimmed, e-mails trimmed, lower-cased and without duplicates', async () => {
+      const { token } = await signIn(ctx, 'Admin');
+      const res = await ctx.request('POST', '/api/paineis', {
+        token,
+        body: body({
+          usaRls: true,
+          rlsConfigurations: [
+            {
+              roleName: '  Gerentes ',
+              userEmails: [' Maria@Empresa.com.br', 'joao@empresa.com.br', 'maria@empresa.com.br'],
+            },
+            { roleName: 'Diretoria', userEmails: [] },
+          ],
+        }),
+      });
+      expect(res.statusCode).toBe(201);
+      const created = res.json<Painel>();
+      const read = await ctx.request('GET', `/api/paineis/${created.id}/dados`, { token });
+      expect(read.json().rlsConfigurations).toEqual([
+        { roleName: 'Gerentes', userEmails: ['joao@empresa.com.br', 'maria@empresa.com.br'] },
+        { roleName: 'Diretoria', userEmails: [] },
+      ]);
+      expect(await count(ctx, 'painel_rls_roles')).toBe(2);
+      expect(await count(ctx, 'painel_rls_role_emails')).toBe(2);
+    });
+
+    const invalid: Array<[string, Record<string, unknown> | undefined, string]> = [
+      ['nomePainel missing', body({ nomePainel: undefined }), 'Nome do painel (nomePainel) é obrigatório.'],
+      ['nomePainel blank', body({ nomePainel: '    ' }), 'Nome do painel (nomePainel) é obrigatório.'],
+      ['nomePainel not a text', body({ nomePainel: 42 }), 'Nome do painel (nomePainel) é obrigatório.'],
+      [
+        'nomePainel over 200 characters',
+        body({ nomePainel: 'x'.repeat(201) }),
+        'Nome do painel (nomePainel) deve ter no máximo 200 caracteres.',
+      ],
+      ['workspaceId missing', body({ workspaceId: undefined }), 'ID do workspace (workspaceId) é obrigatório.'],
+      ['workspaceId blank', body({ workspaceId: ' ' }), 'ID do workspace (workspaceId) é obrigatório.'],
+      ['reportId missing', body({ reportId: undefined }), 'ID do relatório (reportId) é obrigatório.'],
+      [
+        'workspaceId not a GUID',
+        body({ workspaceId: 'meu-workspace' }),
+        'ID do workspace (workspaceId) deve ser um GUID, como 00000000-0000-0000-0000-000000000000.',
+      ],
+      [
+        'reportId not a GUID',
+        body({ reportId: '12345678-90ab-4cde-8f01-234567890ab' }),
+        'ID do relatório (reportId) deve ser um GUID, como 00000000-0000-0000-0000-000000000000.',
+      ],
+      ['usaRls not a boolean', body({ usaRls: 'sim' }), 'Usa RLS (usaRls) deve ser verdadeiro ou falso.'],
+      ['ordem 0', body({ ordem: 0 }), 'Ordem (ordem) deve ser maior ou igual a 1.'],
+      ['ordem negative', body({ ordem: -3 }), 'Ordem (ordem) deve ser maior ou igual a 1.'],
+      ['ordem not an integer', body({ ordem: 1.5 }), 'Ordem (ordem) deve ser um número inteiro.'],
+      ['ordem a string', body({ ordem: '2' }), 'Ordem (ordem) deve ser um número.'],
+      [
+        'classificacaoId that does not exist',
+        body({ classificacaoId: 99 }),
+        'Classificação (classificacaoId) 99 não existe.',
+      ],
+      [
+        'classificacaoId negative',
+        body({ classificacaoId: -1 }),
+        'Classificação (classificacaoId) não pode ser negativa.',
+      ],
+      [
+        'an invalid e-mail in rlsConfigurations',
+        body({ rlsConfigurations: [{ roleName: 'Gerentes', userEmails: ['ok@empresa.com.br', 'nao-e-email'] }] }),
+        "userEmails: 'nao-e-email' não é um e-mail válido.",
+      ],
+      [
+        'a blank role name',
+        body({ rlsConfigurations: [{ roleName: '  ', userEmails: [] }] }),
+        'Nome do papel RLS (roleName) é obrigatório.',
+      ],
+      [
+        'duplicate role names, whatever their case',
+        body({
+          rlsConfigurations: [
+            { roleName: 'Gerentes', userEmails: ['a@empresa.com.br'] },
+            { roleName: 'GERENTES', userEmails: ['b@empresa.com.br'] },
+          ],
+        }),
+        "O papel RLS 'GERENTES' aparece mais de uma vez.",
+      ],
+      ['no body at all', undefined, 'O corpo da requisição é obrigatório: envie um JSON.'],
+    ];
+
+    it.each(invalid)('answers 400 for %s and creates nothing', async (_label, payload, message) => {
+      const vendas = await classificacao(ctx.db, 'Vendas');
+      expect(vendas.id).not.toBe(99);
+      const { token } = await signIn(ctx, 'Admin');
+      const res = await ctx.request('POST', '/api/paineis', { token, body: payload });
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toEqual({ message });
+      expect(await count(ctx, 'paineis')).toBe(0);
+      expect(await count(ctx, 'painel_rls_roles')).toBe(0);
+      expect(await count(ctx, 'painel_rls_role_emails')).toBe(0);
+    });
+  });
+
+  describe('PUT /api/paineis/{id}', () => {
+    it('updates every field, sets dataAtualizacao and leaves other panels alone', async () => {
+      const s = await seed(ctx);
+      const before = await snapshot(ctx);
+      const { token } = await signIn(ctx, 'Admin');
+      const res = await ctx.request('PUT', `/api/paineis/${s.metas.id}`, {
+        token,
+        body: {
+          nomePainel: '  Metas 2025 ',
+          workspaceId: WORKSPACE.toUpperCase(),
+          reportId: REPORT,
+          usaRls: true,
+          classificacaoId: s.compras.id,
+          ordem: 8,
+        },
+      });
+      expect(res.statusCode).toBe(200);
+      const updated = res.json<Painel>();
+      expect(updated).toEqual({
+        id: s.metas.id,
+        nomePainel: 'Metas 2025',
+        workspaceId: WORKSPACE,
+        reportId: REPORT,
+        usaRls: true,
+        classificacaoId: s.compras.id,
+        classificacaoNome: 'compras',
+        ordem: 8,
+        dataCadastro: s.metas.dataCadastro,
+        dataAtualizacao: expect.stringMatching(ISO),
+      });
+      expect(Date.parse(updated.dataAtualizacao!)).toBeGreaterThanOrEqual(Date.parse(s.metas.dataCadastro));
+      expect(Math.abs(Date.parse(updated.dataAtualizacao!) - Date.now())).toBeLessThan(60_000);
+
+      const read = await ctx.request('GET', `/api/paineis/${s.metas.id}/dados`, { token });
+      expect(read.json()).toEqual({ ...updated, rlsConfigurations: [] });
+
+      const after = await snapshot(ctx);
+      expect(after.paineis.filter((p) => p.id !== s.metas.id)).toEqual(
+        before.paineis.filter((p) => p.id !== s.metas.id),
+      );
+      expect(after.roles).toEqual(before.roles);
+      expect(after.emails).toEqual(before.emails);
+    });
+
+    it('keeps the ordem when none is sent', async () => {
+      const vendas = await classificacao(ctx.db, 'Vendas');
+      const p = await panel(ctx.db, { classificacaoId: vendas.id, ordem: 5 });
+      const { token } = await signIn(ctx, 'Admin');
+      const res = await ctx.request('PUT', `/api/paineis/${p.id}`, {
+        token,
+        body: body({ nomePainel: 'Renomeado', classificacaoId: vendas.id }),
+      });
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toMatchObject({ nomePainel: 'Renomeado', ordem: 5 });
+      expect(await ordens(ctx)).toEqual({ [p.id]: 5 });
+    });
+
+    it('moves the panel to Sem Classificação with classificacaoId 0', async () => {
+      const vendas = await classificacao(ctx.db, 'Vendas');
+      const p = await panel(ctx.db, { classificacaoId: vendas.id });
+      const { token } = await signIn(ctx, 'Admin');
+      const res = await ctx.request('PUT', `/api/paineis/${p.id}`, { token, body: body({ classificacaoId: 0 }) });
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toMatchObject({ classificacaoId: 0, classificacaoNome: 'Sem Classificação' });
+      expect(await rows(ctx.db, sql`select classificacao_id from paineis`)).toEqual([{ classificacao_id: null }]);
+    });
+
+    it('keeps the RLS roles when rlsConfigurations is omitted', async () => {
+      const s = await seed(ctx);
+      const { token } = await signIn(ctx, 'Admin');
+      const res = await ctx.request('PUT', `/api/paineis/${s.regional.id}`, {
+        token,
+        body: body({ nomePainel: 'Regional 2', usaRls: true, classificacaoId: s.vendas.id }),
+      });
+      expect(res.statusCode).toBe(200);
+      const read = await ctx.request('GET', `/api/paineis/${s.regional.id}/dados`, { token });
+      expect(read.json()).toMatchObject({
+        nomePainel: 'Regional 2',
+        rlsConfigurations: [
+          { roleName: 'Sul', userEmails: ['a@empresa.com.br', 'b@empresa.com.br'] },
+          { roleName: 'Norte', userEmails: ['c@empresa.com.br'] },
+        ],
+      });
+    });
+
+    it('clears the RLS roles when rlsConfigurations is []', async () => {
+      const s = await seed(ctx);
+      const { token } = await signIn(ctx, 'Admin');
+      const res = await ctx.request('PUT', `/api/paineis/${s.regional.id}`, {
+        token,
+        body: body({ classificacaoId: s.vendas.id, rlsConfigurations: [] }),
+      });
+      expect(res.statusCode).toBe(200);
+      const read = await ctx.request('GET', `/api/paineis/${s.regional.id}/dados`, { token });
+      expect(read.json().rlsConfigurations).toEqual([]);
+      expect(await count(ctx, 'painel_rls_roles')).toBe(0);
+      expect(await count(ctx, 'painel_rls_role_emails')).toBe(0);
+    });
+
+    it('replaces the RLS roles with the ones sent', async () => {
+      const s = await seed(ctx);
+      const { token } = await signIn(ctx, 'Admin');
+      const res = await ctx.request('PUT', `/api/paineis/${s.regional.id}`, {
+        token,
+        body: body({
+          usaRls: true,
+          classificacaoId: s.vendas.id,
+          rlsConfigurations: [{ roleName: 'Norte', userEmails: ['D@empresa.com.br'] }],
+        }),
+      });
+      expect(res.statusCode).toBe(200);
+      const read = await ctx.request('GET', `/api/paineis/${s.regional.id}/dados`, { token });
+      expect(read.json().rlsConfigurations).toEqual([{ roleName: 'Norte', userEmails: ['d@empresa.com.br'] }]);
+    });
+
+    it('answers 404 for an unknown panel and creates nothing', async () => {
+      await seed(ctx);
+      const before = await snapshot(ctx);
+      const { token } = await signIn(ctx, 'Admin');
+      const res = await ctx.request('PUT', '/api/paineis/999', {
+        token,
+        body: body({ rlsConfigurations: [{ roleName: 'X', userEmails: [] }] }),
+      });
+      expect(res.statusCode).toBe(404);
+      expect(res.json()).toEqual(NOT_FOUND);
+      expect(await snapshot(ctx)).toEqual(before);
+    });
+
+    it('answers 400 for a malformed id', async () => {
+      const { token } = await signIn(ctx, 'Admin');
+      const res = await ctx.request('PUT', '/api/paineis/abc', { token, body: body() });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().message).toMatch(/\bid\b/);
+    });
+
+    it.each<[string, Record<string, unknown>, string]>([
+      ['a blank name', { nomePainel: '' }, 'Nome do painel (nomePainel) é obrigatório.'],
+      [
+        'a workspaceId that is not a GUID',
+        { workspaceId: 'x' },
+        'ID do workspace (workspaceId) deve ser um GUID, como 00000000-0000-0000-0000-000000000000.',
+      ],
+      ['ordem 0', { ordem: 0 }, 'Ordem (ordem) deve ser maior ou igual a 1.'],
+      ['usaRls not a boolean', { usaRls: 1 }, 'Usa RLS (usaRls) deve ser verdadeiro ou falso.'],
+      [
+        'a classificacaoId that does not exist',
+        { classificacaoId: 99 },
+        'Classificação (classificacaoId) 99 não existe.',
+      ],
+      [
+        'an invalid e-mail',
+        { rlsConfigurations: [{ roleName: 'Sul', userEmails: ['sem-arroba'] }] },
+        "userEmails: 'sem-arroba' não é um e-mail válido.",
+      ],
+      [
+        'duplicate role names',
+        {
+          rlsConfigurations: [
+            { roleName: 'Sul', userEmails: [] },
+            { roleName: 'sul', userEmails: [] },
+          ],
+        },
+        "O papel RLS 'sul' aparece mais de uma vez.",
+      ],
+    ])('answers 400 for %s and changes nothing', async (_label, overrides, message) => {
+      const s = await seed(ctx);
+      const before = await snapshot(ctx);
+      const { token } = await signIn(ctx, 'Admin');
+      // Everything else in the body is a valid change, so a partial write would show.
+      const res = await ctx.request('PUT', `/api/paineis/${s.regional.id}`, {
+        token,
+        body: body({
+          nomePainel: 'Outro nome',
+          classificacaoId: s.compras.id,
+          ordem: 20,
+          rlsConfigurations: [],
+          ...overrides,
+        }),
+      });
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toEqual({ message });
+      expect(await snapshot(ctx)).toEqual(before);
+    });
+  });
+
+  describe('DELETE /api/paineis/{id}', () => {
+    it('answers 204, then 404, and takes the links and RLS roles with it, nothing else', async () => {
+      const s = await seed(ctx);
+      const ana = await createUser(ctx.db);
+      const bia = await createUser(ctx.db);
+      await link(ctx.db, s.regional.id, [ana.id, bia.id]);
+      const outro = await panel(ctx.db, {
+        nomePainel: 'Outro com RLS',
+        usaRls: true,
+        rlsConfigurations: [{ roleName: 'Leste', userEmails: ['e@empresa.com.br'] }],
+      });
+      await link(ctx.db, outro.id, [ana.id]);
+      const before = await snapshot(ctx);
+      const { token } = await signIn(ctx, 'Admin');
+
+      const res = await ctx.request('DELETE', `/api/paineis/${s.regional.id}`, { token });
+      expect(res.statusCode).toBe(204);
+      expect(res.body).toBe('');
+
+      expect((await ctx.request('GET', `/api/paineis/${s.regional.id}/dados`, { token })).statusCode).toBe(404);
+      const again = await ctx.request('DELETE', `/api/paineis/${s.regional.id}`, { token });
+      expect(again.statusCode).toBe(404);
+      expect(again.json()).toEqual(NOT_FOUND);
+
+      const q = (query: SQL) => rows<{ n: number }>(ctx.db, query).then((r) => r[0]!.n);
+      expect(await q(sql`select count(*)::int as n from painel_usuarios where painel_id = ${s.regional.id}`)).toBe(0);
+      expect(await q(sql`select count(*)::int as n from painel_rls_roles where painel_id = ${s.regional.id}`)).toBe(0);
+      const regionalRoleIds = before.roles.filter((r) => r.painel_id === s.regional.id).map((r) => r.id as number);
+      expect(regionalRoleIds).toHaveLength(2);
+      expect(
+        await q(
+          sql`select count(*)::int as n from painel_rls_role_emails where role_id = any(${sql.param(regionalRoleIds)}::int[])`,
+        ),
+      ).toBe(0);
+
+      const after = await snapshot(ctx);
+      expect(after.paineis).toEqual(before.paineis.filter((p) => p.id !== s.regional.id));
+      expect(after.links).toEqual([{ painel_id: outro.id, usuario_id: ana.id }]);
+      expect(after.roles).toEqual(before.roles.filter((r) => r.painel_id !== s.regional.id));
+      expect(after.emails).toEqual(before.emails.filter((e) => !regionalRoleIds.includes(e.role_id as number)));
+      expect(after.emails).toHaveLength(1);
+      expect(after.classificacoes).toEqual(before.classificacoes);
+      const users = await rows<{ id: string }>(ctx.db, sql`select id from usuarios where id in (${ana.id}, ${bia.id})`);
+      expect(users).toHaveLength(2);
+    });
+
+    it('answers 404 for an unknown panel and deletes nothing', async () => {
+      await seed(ctx);
+      const before = await snapshot(ctx);
+      const { token } = await signIn(ctx, 'Admin');
+      const res = await ctx.request('DELETE', '/api/paineis/999', { token });
+      expect(res.statusCode).toBe(404);
+      expect(res.json()).toEqual(NOT_FOUND);
+      expect(await snapshot(ctx)).toEqual(before);
+    });
+  });
+
+  describe('POST /api/paineis/reorder', () => {
+    it('applies every novaOrdem and answers 204', async () => {
+      const s = await seed(ctx);
+      const before = await ordens(ctx);
+      const { token } = await signIn(ctx, 'Admin');
+      const res = await ctx.request('POST', '/api/paineis/reorder', {
+        token,
+        body: [
+          { painelId: s.regional.id, novaOrdem: 1 },
+          { painelId: s.faturamento.id, novaOrdem: 2 },
+          { painelId: s.metas.id, novaOrdem: 3 },
+        ],
+      });
+      expect(res.statusCode).toBe(204);
+      expect(res.body).toBe('');
+      expect(await ordens(ctx)).toEqual({
+        ...before,
+        [s.regional.id]: 1,
+        [s.faturamento.id]: 2,
+        [s.metas.id]: 3,
+      });
+      const list = await ctx.request('GET', '/api/paineis', { token });
+      expect(ids(list.json<Painel[]>().filter((p) => p.classificacaoId === s.vendas.id))).toEqual([
+        s.regional.id,
+        s.faturamento.id,
+        s.metas.id,
+      ]);
+    });
+
+    it('changes no ordem at all when one painelId is unknown (404)', async () => {
+      const s = await seed(ctx);
+      const before = await snapshot(ctx);
+      const { token } = await signIn(ctx, 'Admin');
+      const res = await ctx.request('POST', '/api/paineis/reorder', {
+        token,
+        body: [
+          { painelId: s.metas.id, novaOrdem: 10 },
+          { painelId: 999, novaOrdem: 11 },
+          { painelId: s.faturamento.id, novaOrdem: 12 },
+        ],
+      });
+      expect(res.statusCode).toBe(404);
+      expect(res.json()).toEqual({ message: 'Painéis não encontrados: 999. Nenhuma ordem foi alterada.' });
+      expect(await snapshot(ctx)).toEqual(before);
+    });
+
+    it('answers 400 for a duplicate painelId and changes nothing', async () => {
+      const s = await seed(ctx);
+      const before = await snapshot(ctx);
+      const { token } = await signIn(ctx, 'Admin');
+      const res = await ctx.request('POST', '/api/paineis/reorder', {
+        token,
+        body: [
+          { painelId: s.metas.id, novaOrdem: 10 },
+          { painelId: s.faturamento.id, novaOrdem: 11 },
+          { painelId: s.metas.id, novaOrdem: 12 },
+        ],
+      });
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toEqual({ message: `O painel ${s.metas.id} aparece mais de uma vez na reordenação.` });
+      expect(await snapshot(ctx)).toEqual(before);
+    });
+
+    it.each<[string, unknown, string]>([
+      ['an empty list', [], 'Informe ao menos um painel para reordenar.'],
+      [
+        'novaOrdem 0',
+        [
+          { painelId: 1, novaOrdem: 5 },
+          { painelId: 2, novaOrdem: 0 },
+        ],
+        'novaOrdem deve ser maior ou igual a 1.',
+      ],
+      ['novaOrdem not an integer', [{ painelId: 1, novaOrdem: 2.5 }], 'novaOrdem deve ser um número inteiro.'],
+      ['painelId 0', [{ painelId: 0, novaOrdem: 1 }], 'painelId deve ser maior que zero.'],
+      [
+        'an object instead of a list',
+        { painelId: 1, novaOrdem: 1 },
+        'O corpo deve ser uma lista de { painelId, novaOrdem }.',
+      ],
+    ])('answers 400 for %s and changes nothing', async (_label, payload, message) => {
+      await seed(ctx);
+      const before = await snapshot(ctx);
+      const { token } = await signIn(ctx, 'Admin');
+      const res = await ctx.request('POST', '/api/paineis/reorder', { token, body: payload });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().message).toContain(message);
+      expect(await snapshot(ctx)).toEqual(before);
+    });
+  });
+
+  describe('admin-only routes refuse a non-admin with 403', () => {
+    const cases: Array<
+      [
+        string,
+        'GET' | 'POST' | 'PUT' | 'DELETE',
+        (s: Awaited<ReturnType<typeof seed>>) => string,
+        (s: Awaited<ReturnType<typeof seed>>) => unknown,
+      ]
+    > = [
+      ['create', 'POST', () => '/api/paineis', () => body()],
+      [
+        'update',
+        'PUT',
+        (s) => `/api/paineis/${s.metas.id}`,
+        (s) => body({ nomePainel: 'Invadido', classificacaoId: s.vendas.id, rlsConfigurations: [] }),
+      ],
+      ['update with RLS', 'PUT', (s) => `/api/paineis/${s.regional.id}`, () => body({ rlsConfigurations: [] })],
+      ['delete', 'DELETE', (s) => `/api/paineis/${s.metas.id}`, () => undefined],
+      ['reorder', 'POST', () => '/api/paineis/reorder', (s) => [{ painelId: s.metas.id, novaOrdem: 50 }]],
+      ['read for editing (dados)', 'GET', (s) => `/api/paineis/${s.metas.id}/dados`, () => undefined],
+      ['read configuration (configuracoes)', 'GET', (s) => `/api/paineis/${s.metas.id}/configuracoes`, () => undefined],
+    ];
+
+    it.each(cases)('%s', async (_label, method, url, payload) => {
+      const s = await seed(ctx);
+      const { user, token } = await signIn(ctx, 'User');
+      // Even a user linked to the panel may not manage it.
+      await link(ctx.db, s.metas.id, [user.id]);
+      await link(ctx.db, s.regional.id, [user.id]);
+      const before = await snapshot(ctx);
+      const res = await ctx.request(method, url(s), { token, body: payload(s) });
+      expect(res.statusCode).toBe(403);
+      expect(res.json()).toEqual({ message: ADMIN_ONLY });
+      expect(await snapshot(ctx)).toEqual(before);
+    });
+  });
+});
+
+describe('GET /api/paineis/{id} with Power BI embedding', () => {
+  const calls: Array<{ panel: Painel; viewer: EmbedViewer }> = [];
+  const embedUrl = 'https://app.powerbi.com/reportEmbed?reportId=x';
+  const embedding: EmbeddingService = {
+    embedFor: async (panel, viewer): Promise<EmbedInfo> => {
+      calls.push({ panel, viewer });
+      return { embedToken: 't', embedUrl, tokenExpiration: new Date().toISOString() };
+    },
+  };
+  const ctx = useTestApp({ embedding });
+  beforeEach(() => {
+    calls.length = 0;
+  });
+
+  it('gives an admin the panel with embedToken, embedUrl and tokenExpiration', async () => {
+    const vendas = await classificacao(ctx.db, 'Vendas');
+    const p = await panel(ctx.db, { nomePainel: 'Faturamento', classificacaoId: vendas.id, ordem: 2, usaRls: true });
+    const admin = await createAdmin(ctx.db, { email: 'chefe@empresa.com.br' });
+    const res = await ctx.request('GET', `/api/paineis/${p.id}`, { token: await ctx.tokenFor(admin) });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({
+      id: p.id,
+      nomePainel: 'Faturamento',
+      workspaceId: p.workspaceId,
+      reportId: p.reportId,
+      usaRls: true,
+      classificacaoId: vendas.id,
+      classificacaoNome: 'Vendas',
+      ordem: 2,
+      dataCadastro: p.dataCadastro,
+      dataAtualizacao: null,
+      embedToken: 't',
+      embedUrl,
+      tokenExpiration: expect.stringMatching(ISO),
+    });
+    expect(calls).toHaveLength(1);
+    expect(calls[0]!.panel).toMatchObject({ id: p.id, workspaceId: p.workspaceId, reportId: p.reportId, usaRls: true });
+    expect(calls[0]!.viewer).toEqual({ id: admin.id, email: 'chefe@empresa.com.br', isAdmin: true });
+  });
+
+  it('gives a linked non-admin the embed, passing their e-mail and isAdmin false', async () => {
+    const p = await panel(ctx.db, { nomePainel: 'Metas' });
+    const user = await createUser(ctx.db, { email: 'ana@empresa.com.br' });
+    await link(ctx.db, p.id, [user.id]);
+    const res = await ctx.request('GET', `/api/paineis/${p.id}`, { token: await ctx.tokenFor(user) });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({
+      id: p.id,
+      nomePainel: 'Metas',
+      classificacaoId: 0,
+      classificacaoNome: 'Sem Classificação',
+      embedToken: 't',
+      embedUrl,
+    });
+    expect(calls.map((c) => c.viewer)).toEqual([{ id: user.id, email: 'ana@empresa.com.br', isAdmin: false }]);
+  });
+
+  it('answers 404 to a non-admin not linked to the panel without asking for a token', async () => {
+    const p = await panel(ctx.db);
+    const user = await createUser(ctx.db);
+    const res = await ctx.request('GET', `/api/paineis/${p.id}`, { token: await ctx.tokenFor(user) });
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toEqual(NOT_FOUND);
+    expect(calls).toEqual([]);
+  });
+
+  it('answers 404 for an unknown panel without asking for a token', async () => {
+    const admin = await createAdmin(ctx.db);
+    const res = await ctx.request('GET', '/api/paineis/999', { token: await ctx.tokenFor(admin) });
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toEqual(NOT_FOUND);
+    expect(calls).toEqual([]);
+  });
+});

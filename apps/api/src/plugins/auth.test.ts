@@ -1,0 +1,491 @@
+import { sql } from 'drizzle-orm';
+import { SignJWT, UnsecuredJWT } from 'jose';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { EmbeddingService } from '../integrations/power-bi/embedding-service.ts';
+import { rows } from '../db/client.ts';
+import { resetDatabase } from '../../test/database.ts';
+import { TEST_SECRET, useTestApp } from '../../test/context.ts';
+import { classificacao, createAdmin, createUser, link, panel } from '../../test/fixtures.ts';
+import type { DemoUser } from '../db/demo-data.ts';
+import { signSessionToken } from '../modules/auth/tokens.ts';
+import { ADMIN_ONLY, SESSION_INVALID } from './auth.ts';
+
+/**
+ * Permissions for every route of the API, taken from the app's own OpenAPI document, against every kind of
+ * caller: nobody, forged or stale tokens, a signed-in user and an administrator.
+ */
+
+type Access = 'public' | 'user' | 'admin';
+
+/** DESIGN.md, "Server decisions". A route missing here (or extra here) fails the first test: classify it. */
+const EXPECTED: Record<string, Access> = {
+  'GET /healthz': 'public',
+  'GET /readyz': 'public',
+
+  'GET /api/paineis': 'user',
+  'POST /api/paineis': 'admin',
+  'GET /api/paineis/agrupados': 'user',
+  'GET /api/paineis/proxima-ordem': 'user',
+  'GET /api/paineis/proxima-ordem/{classificacaoId}': 'user',
+  'POST /api/paineis/reorder': 'admin',
+  'GET /api/paineis/{id}': 'user',
+  'PUT /api/paineis/{id}': 'admin',
+  'DELETE /api/paineis/{id}': 'admin',
+  'GET /api/paineis/{id}/dados': 'admin',
+  'GET /api/paineis/{id}/configuracoes': 'admin',
+
+  'GET /api/paineis/{id}/rls': 'admin',
+  'POST /api/paineis/{id}/rls': 'admin',
+  'DELETE /api/paineis/{id}/rls': 'admin',
+  'GET /api/paineis/{id}/rls/roles': 'admin',
+  'GET /api/paineis/{id}/rls/roles/{role}/usuarios': 'admin',
+  'POST /api/paineis/{id}/rls/roles/{role}/usuarios': 'admin',
+
+  'GET /api/paineis/{id}/usuarios': 'admin',
+  'POST /api/paineis/{id}/usuarios': 'admin',
+
+  'GET /api/classificacoes': 'user',
+  'POST /api/classificacoes': 'admin',
+  'GET /api/classificacoes/admin': 'admin',
+  'GET /api/classificacoes/{id}': 'user',
+  'PUT /api/classificacoes/{id}': 'admin',
+  'DELETE /api/classificacoes/{id}': 'admin',
+
+  'GET /api/usuarios365/ativos': 'admin',
+};
+
+/** The same rules written as DESIGN.md states them, to catch a mistyped row in the table above. */
+function designRule(method: string, path: string): Access {
+  if (path === '/healthz' || path === '/readyz') return 'public';
+  if (method !== 'GET') return 'admin';
+  if (
+    path === '/api/classificacoes/admin' ||
+    path === '/api/paineis/{id}/dados' ||
+    path === '/api/paineis/{id}/configuracoes' ||
+    path.startsWith('/api/paineis/{id}/rls') ||
+    path.startsWith('/api/paineis/{id}/usuarios') ||
+    path === '/api/usuarios365/ativos'
+  ) {
+    return 'admin';
+  }
+  return 'user';
+}
+
+interface Route {
+  key: string;
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  path: string;
+  access: Access;
+}
+
+interface Seed {
+  admin: DemoUser;
+  user: DemoUser;
+  classificacaoId: number;
+  panelId: number;
+}
+
+/** A stand-in for Power BI, so GET /paineis/{id} can answer 200. */
+const embedding: EmbeddingService = {
+  embedFor: async () => ({
+    embedToken: 'token-de-teste',
+    embedUrl: 'https://app.powerbi.com/reportEmbed?reportId=teste',
+    tokenExpiration: new Date(Date.now() + 3_600_000).toISOString(),
+  }),
+};
+
+describe('auth plugin: permissions for every route', () => {
+  const ctx = useTestApp({ embedding });
+  let routes: Route[] = [];
+  let seed: Seed;
+
+  async function seedDatabase(): Promise<Seed> {
+    const admin = await createAdmin(ctx.db);
+    const user = await createUser(ctx.db);
+    const c = await classificacao(ctx.db, 'Comercial');
+    const p = await panel(ctx.db, {
+      classificacaoId: c.id,
+      usaRls: true,
+      rlsConfigurations: [{ roleName: 'Gestor', userEmails: [user.email] }],
+    });
+    await link(ctx.db, p.id, [user.id]);
+    return { admin, user, classificacaoId: c.id, panelId: p.id };
+  }
+
+  beforeAll(async () => {
+    const res = await ctx.request('GET', '/api/docs/json');
+    expect(res.statusCode).toBe(200);
+    const doc = res.json<{ paths: Record<string, Record<string, unknown>> }>();
+    routes = Object.entries(doc.paths).flatMap(([path, operations]) =>
+      Object.keys(operations).map((m) => {
+        const method = m.toUpperCase() as Route['method'];
+        const key = `${method} ${path}`;
+        return { key, method, path, access: EXPECTED[key] ?? 'user' };
+      }),
+    );
+  });
+
+  beforeEach(async () => {
+    seed = await seedDatabase();
+  });
+
+  const protectedRoutes = () => routes.filter((r) => r.access !== 'public');
+
+  function urlOf(route: Route, s: Seed = seed): string {
+    return route.path.replace(/\{(\w+)\}/g, (_, name: string) => {
+      if (name === 'id') return String(route.path.startsWith('/api/classificacoes') ? s.classificacaoId : s.panelId);
+      if (name === 'classificacaoId') return String(s.classificacaoId);
+      if (name === 'role') return 'Gestor';
+      throw new Error(`parâmetro de rota sem valor de teste: {${name}} em ${route.key}`);
+    });
+  }
+
+  /** A valid body for each route that takes one, so no 400 can hide what auth decided. */
+  function bodyOf(route: Route, s: Seed = seed): unknown {
+    const panelBody = {
+      nomePainel: 'Painel de teste',
+      workspaceId: '11111111-1111-4111-8111-111111111111',
+      reportId: '22222222-2222-4222-8222-999999999999',
+      usaRls: false,
+      classificacaoId: s.classificacaoId,
+    };
+    const bodies: Record<string, unknown> = {
+      'POST /api/paineis': panelBody,
+      'PUT /api/paineis/{id}': panelBody,
+      'POST /api/paineis/reorder': [{ painelId: s.panelId, novaOrdem: 2 }],
+      'POST /api/paineis/{id}/rls': [{ roleName: 'Gestor', userEmails: [s.user.email, 'outra.pessoa@empresa.com.br'] }],
+      'POST /api/paineis/{id}/rls/roles/{role}/usuarios': [s.user.email, 'outra.pessoa@empresa.com.br'],
+      'POST /api/paineis/{id}/usuarios': [s.user.id, s.admin.id],
+      'POST /api/classificacoes': { nome: 'Nova classificação', descricao: null },
+      'PUT /api/classificacoes/{id}': { nome: 'Comercial e Vendas', descricao: 'Vendas', ativo: true },
+    };
+    return bodies[route.key];
+  }
+
+  async function call(route: Route, headers: Record<string, string>, method: Route['method'] | 'HEAD' = route.method) {
+    const response = await ctx.app.inject({
+      method,
+      url: urlOf(route),
+      headers,
+      ...(bodyOf(route) === undefined ? {} : { payload: bodyOf(route) as object }),
+    });
+    return response;
+  }
+
+  /** Everything a request could have changed, as one comparable text. */
+  async function snapshot(): Promise<string> {
+    const [row] = await rows<{ state: string }>(
+      ctx.db,
+      sql`
+      select json_build_object(
+        'classificacoes', (select json_agg(json_build_object('id', id, 'nome', nome, 'descricao', descricao, 'ativo', ativo) order by id) from classificacoes),
+        'paineis', (select json_agg(json_build_object('id', id, 'nome', nome_painel, 'report', report_id, 'rls', usa_rls, 'c', classificacao_id, 'ordem', ordem) order by id) from paineis),
+        'links', (select json_agg(json_build_object('p', painel_id, 'u', usuario_id) order by painel_id, usuario_id) from painel_usuarios),
+        'roles', (select json_agg(json_build_object('id', id, 'p', painel_id, 'nome', role_name) order by id) from painel_rls_roles),
+        'emails', (select json_agg(json_build_object('r', role_id, 'e', email) order by role_id, email) from painel_rls_role_emails),
+        'usuarios', (select json_agg(json_build_object('id', id, 'role', role, 'active', active) order by id) from usuarios)
+      )::text as state`,
+    );
+    return row!.state;
+  }
+
+  const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+  const tokenOf = async (user: DemoUser, ttl?: number) => (await signSessionToken(ctx.config.jwt, user, ttl)).token;
+
+  /** A token like the server's, with any part changed. */
+  async function forge(
+    user: DemoUser,
+    changes: {
+      alg?: string;
+      secret?: string;
+      issuer?: string;
+      audience?: string;
+      exp?: number;
+      nbf?: number;
+      jti?: string | null;
+      sub?: string | null;
+    } = {},
+  ): Promise<string> {
+    const now = Math.floor(Date.now() / 1000);
+    const jwt = new SignJWT({
+      name: user.email,
+      unique_name: user.email,
+      email: user.email,
+      role: user.role,
+      displayName: user.displayName,
+    })
+      .setProtectedHeader({ alg: changes.alg ?? 'HS256', typ: 'JWT' })
+      .setIssuer(changes.issuer ?? ctx.config.jwt.issuer)
+      .setAudience(changes.audience ?? ctx.config.jwt.audience)
+      .setIssuedAt(now)
+      .setNotBefore(changes.nbf ?? now)
+      .setExpirationTime(changes.exp ?? now + 3600);
+    if (changes.sub !== null) jwt.setSubject(changes.sub ?? user.id);
+    if (changes.jti !== null) jwt.setJti(changes.jti ?? crypto.randomUUID());
+    return jwt.sign(new TextEncoder().encode(changes.secret ?? TEST_SECRET));
+  }
+
+  it('the OpenAPI document lists exactly the classified routes, and the table follows DESIGN.md', () => {
+    expect(routes.length).toBeGreaterThan(0);
+    expect(routes.map((r) => r.key).sort()).toEqual(Object.keys(EXPECTED).sort());
+    for (const [key, access] of Object.entries(EXPECTED)) {
+      const [method, path] = key.split(' ') as [string, string];
+      expect(access, key).toBe(designRule(method, path));
+    }
+  });
+
+  it('the document says which routes need a session and which need an administrator', async () => {
+    const doc = (await ctx.request('GET', '/api/docs/json')).json<{
+      paths: Record<string, Record<string, { responses: Record<string, unknown> }>>;
+    }>();
+    for (const route of routes) {
+      const responses = Object.keys(doc.paths[route.path]![route.method.toLowerCase()]!.responses);
+      if (route.access !== 'public') expect(responses, route.key).toContain('401');
+      if (route.access === 'admin') expect(responses, route.key).toContain('403');
+    }
+  });
+
+  it('public routes answer without a token, and ignore a bad one', async () => {
+    for (const route of routes.filter((r) => r.access === 'public')) {
+      expect((await call(route, {})).statusCode, route.key).toBe(200);
+      expect((await call(route, { authorization: 'Bearer lixo' })).statusCode, route.key).toBe(200);
+    }
+  });
+
+  describe('every non-public route answers 401 with the session message', () => {
+    const cases: [string, () => Promise<Record<string, string>>][] = [
+      ['no Authorization header', async () => ({})],
+      ['a Basic Authorization header', async () => ({ authorization: 'Basic x' })],
+      ['a Basic header carrying a valid token', async () => ({ authorization: `Basic ${await tokenOf(seed.admin)}` })],
+      ['an empty Bearer', async () => ({ authorization: 'Bearer ' })],
+      ['a Bearer that is not a JWT', async () => ({ authorization: 'Bearer nao-sou-um-jwt' })],
+      [
+        'two tokens in one header',
+        async () => ({ authorization: `Bearer ${await tokenOf(seed.admin)} ${await tokenOf(seed.admin)}` }),
+      ],
+      ['an expired token (server-signed, ttl -10 s)', async () => bearer(await tokenOf(seed.admin, -10))],
+      [
+        'an expired token (exp one minute ago)',
+        async () =>
+          bearer(
+            await forge(seed.admin, {
+              exp: Math.floor(Date.now() / 1000) - 60,
+              nbf: Math.floor(Date.now() / 1000) - 3600,
+            }),
+          ),
+      ],
+      [
+        'a token not valid yet (nbf in an hour)',
+        async () =>
+          bearer(
+            await forge(seed.admin, {
+              nbf: Math.floor(Date.now() / 1000) + 3600,
+              exp: Math.floor(Date.now() / 1000) + 7200,
+            }),
+          ),
+      ],
+      [
+        'a token signed with another secret',
+        async () => bearer(await forge(seed.admin, { secret: 'outro-segredo-com-mais-de-32-caracteres-!!' })),
+      ],
+      [
+        'a token whose signature was tampered with',
+        async () => {
+          const token = await tokenOf(seed.admin);
+          const last = token.at(-1) === 'A' ? 'B' : 'A';
+          return bearer(token.slice(0, -1) + last);
+        },
+      ],
+      [
+        "a token with a user's payload swapped to an admin's",
+        async () => {
+          const [h, , s] = (await tokenOf(seed.user)).split('.');
+          const [, p] = (await tokenOf(seed.admin)).split('.');
+          return bearer(`${h}.${p}.${s}`);
+        },
+      ],
+      [
+        'an unsigned token (alg none)',
+        async () => {
+          const now = Math.floor(Date.now() / 1000);
+          const token = new UnsecuredJWT({ email: seed.admin.email, role: 'Admin' })
+            .setSubject(seed.admin.id)
+            .setJti(crypto.randomUUID())
+            .setIssuer(ctx.config.jwt.issuer)
+            .setAudience(ctx.config.jwt.audience)
+            .setIssuedAt(now)
+            .setExpirationTime(now + 3600)
+            .encode();
+          return bearer(token);
+        },
+      ],
+      [
+        'an HS512 token signed with the right secret (alg is pinned to HS256)',
+        async () => bearer(await forge(seed.admin, { alg: 'HS512' })),
+      ],
+      ['an HS384 token signed with the right secret', async () => bearer(await forge(seed.admin, { alg: 'HS384' }))],
+      ['a token from another issuer', async () => bearer(await forge(seed.admin, { issuer: 'outro-emissor' }))],
+      ['a token for another audience', async () => bearer(await forge(seed.admin, { audience: 'outra-audiencia' }))],
+      ['a token without jti', async () => bearer(await forge(seed.admin, { jti: null }))],
+      ['a token without sub', async () => bearer(await forge(seed.admin, { sub: null }))],
+      [
+        'a revoked token (jti in tokens_revogados)',
+        async () => {
+          const { token, jti, expiresAt } = await signSessionToken(ctx.config.jwt, seed.admin);
+          await ctx.db.execute(
+            sql`insert into tokens_revogados (jti, expira_em) values (${jti}, ${expiresAt.toISOString()})`,
+          );
+          return bearer(token);
+        },
+      ],
+      [
+        'a valid token of an inactive user',
+        async () => {
+          const token = await tokenOf(seed.admin);
+          await ctx.db.execute(sql`update usuarios set active = false where id = ${seed.admin.id}`);
+          return bearer(token);
+        },
+      ],
+      [
+        'a valid token of a deleted user',
+        async () => {
+          const token = await tokenOf(seed.admin);
+          await ctx.db.execute(sql`delete from usuarios where id = ${seed.admin.id}`);
+          return bearer(token);
+        },
+      ],
+      [
+        'a valid token for a user id that never existed',
+        async () => bearer(await tokenOf({ ...seed.admin, id: 'nunca-existiu', email: 'ninguem@empresa.com.br' })),
+      ],
+    ];
+
+    it.each(cases)('%s', async (_name, headersOf) => {
+      const headers = await headersOf();
+      const before = await snapshot();
+      const wrong: string[] = [];
+      for (const route of protectedRoutes()) {
+        const res = await call(route, headers);
+        if (res.statusCode !== 401 || JSON.stringify(res.json()) !== JSON.stringify({ message: SESSION_INVALID })) {
+          wrong.push(`${route.key} → ${res.statusCode} ${res.body}`);
+        }
+        if (route.method === 'GET') {
+          const head = await call(route, headers, 'HEAD');
+          if (head.statusCode !== 401) wrong.push(`HEAD ${route.path} → ${head.statusCode}`);
+        }
+      }
+      expect(wrong).toEqual([]);
+      expect(protectedRoutes().length).toBeGreaterThan(20);
+      // Nothing was changed by requests that were turned away.
+      expect(await snapshot()).toBe(before);
+    });
+  });
+
+  it('a signed-in non-admin gets 403 on every admin route, and changes nothing', async () => {
+    const headers = bearer(await tokenOf(seed.user));
+    const before = await snapshot();
+    const wrong: string[] = [];
+    for (const route of protectedRoutes().filter((r) => r.access === 'admin')) {
+      const res = await call(route, headers);
+      if (res.statusCode !== 403 || JSON.stringify(res.json()) !== JSON.stringify({ message: ADMIN_ONLY })) {
+        wrong.push(`${route.key} → ${res.statusCode} ${res.body}`);
+      }
+      if (route.method === 'GET') {
+        const head = await call(route, headers, 'HEAD');
+        if (head.statusCode !== 403) wrong.push(`HEAD ${route.path} → ${head.statusCode}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+    expect(await snapshot()).toBe(before);
+  });
+
+  it('a signed-in non-admin reaches every route open to any user', async () => {
+    const headers = bearer(await tokenOf(seed.user));
+    const wrong: string[] = [];
+    const userRoutes = protectedRoutes().filter((r) => r.access === 'user');
+    expect(userRoutes.length).toBeGreaterThan(5);
+    for (const route of userRoutes) {
+      const res = await call(route, headers);
+      // The user is linked to the panel and listed in its RLS role: every one of these GETs answers 200.
+      if (res.statusCode !== 200) wrong.push(`${route.key} → ${res.statusCode} ${res.body}`);
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it('an administrator is never turned away (each route on fresh data)', async () => {
+    const wrong: string[] = [];
+    for (const route of protectedRoutes()) {
+      await resetDatabase(ctx.database);
+      const s = await seedDatabase();
+      const res = await ctx.app.inject({
+        method: route.method,
+        url: urlOf(route, s),
+        headers: bearer(await tokenOf(s.admin)),
+        ...(bodyOf(route, s) === undefined ? {} : { payload: bodyOf(route, s) as object }),
+      });
+      const ok = route.method === 'GET' ? res.statusCode === 200 : res.statusCode >= 200 && res.statusCode < 300;
+      if (!ok) wrong.push(`${route.key} → ${res.statusCode} ${res.body}`);
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  describe('the role and the active flag come from the database, not from the token', () => {
+    const adminRoute = '/api/usuarios365/ativos';
+
+    it('a user promoted to Admin in the database is an admin even with a token that says User', async () => {
+      const token = await tokenOf(seed.user);
+      expect((await ctx.request('GET', adminRoute, { token })).statusCode).toBe(403);
+      await ctx.db.execute(sql`update usuarios set role = 'Admin' where id = ${seed.user.id}`);
+      expect((await ctx.request('GET', adminRoute, { token })).statusCode).toBe(200);
+      const created = await ctx.request('POST', '/api/classificacoes', {
+        token,
+        body: { nome: 'Promovido', descricao: null },
+      });
+      expect(created.statusCode).toBe(201);
+    });
+
+    it('a token that claims Admin gives nothing to a user whose stored role is User', async () => {
+      const token = await tokenOf({ ...seed.user, role: 'Admin' });
+      const res = await ctx.request('GET', adminRoute, { token });
+      expect(res.statusCode).toBe(403);
+      expect(res.json()).toEqual({ message: ADMIN_ONLY });
+      const forged = await forge({ ...seed.user, role: 'Admin' });
+      expect((await ctx.request('DELETE', `/api/paineis/${seed.panelId}`, { token: forged })).statusCode).toBe(403);
+      expect((await ctx.request('GET', `/api/paineis/${seed.panelId}`, { token })).statusCode).toBe(200);
+    });
+
+    it('an admin demoted in the database loses admin access at once', async () => {
+      const token = await tokenOf(seed.admin);
+      expect((await ctx.request('GET', adminRoute, { token })).statusCode).toBe(200);
+      await ctx.db.execute(sql`update usuarios set role = 'User' where id = ${seed.admin.id}`);
+      const res = await ctx.request('GET', adminRoute, { token });
+      expect(res.statusCode).toBe(403);
+      expect(res.json()).toEqual({ message: ADMIN_ONLY });
+    });
+
+    it('deactivating a signed-in user ends their session at once', async () => {
+      const token = await tokenOf(seed.user);
+      expect((await ctx.request('GET', '/api/paineis', { token })).statusCode).toBe(200);
+      await ctx.db.execute(sql`update usuarios set active = false where id = ${seed.user.id}`);
+      const res = await ctx.request('GET', '/api/paineis', { token });
+      expect(res.statusCode).toBe(401);
+      expect(res.json()).toEqual({ message: SESSION_INVALID });
+    });
+
+    it("revoking one token leaves the same user's other tokens working", async () => {
+      const first = await signSessionToken(ctx.config.jwt, seed.user);
+      const second = await signSessionToken(ctx.config.jwt, seed.user);
+      await ctx.db.execute(
+        sql`insert into tokens_revogados (jti, expira_em) values (${first.jti}, ${first.expiresAt.toISOString()})`,
+      );
+      expect((await ctx.request('GET', '/api/paineis', { token: first.token })).statusCode).toBe(401);
+      expect((await ctx.request('GET', '/api/paineis', { token: second.token })).statusCode).toBe(200);
+    });
+
+    it('accepts the scheme name in any case, as HTTP allows', async () => {
+      const token = await tokenOf(seed.user);
+      const res = await ctx.request('GET', '/api/paineis', { headers: { authorization: `bearer ${token}` } });
+      expect(res.statusCode).toBe(200);
+    });
+  });
+});

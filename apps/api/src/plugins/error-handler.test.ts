@@ -1,0 +1,271 @@
+import { Writable } from 'node:stream';
+import { sql } from 'drizzle-orm';
+import { z } from 'zod';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { buildApp, type App } from '../app.ts';
+import type { Database } from '../db/client.ts';
+import { signSessionToken } from '../modules/auth/tokens.ts';
+import { testConfig } from '../../test/context.ts';
+import { openTestDatabase, resetDatabase } from '../../test/database.ts';
+import { createAdmin, createUser } from '../../test/fixtures.ts';
+import { SESSION_INVALID } from './auth.ts';
+import { INTERNAL_ERROR } from './error-handler.ts';
+import { ROUTE_NOT_FOUND } from './web-app.ts';
+
+const SECRET_DETAIL = 'detalhe interno: senha=hunter2 em /srv/segredo';
+
+/**
+ * The one error shape of the API, for errors raised by Fastify, by validation, by the database and by
+ * code that fails unexpectedly. The app is the real one plus a few test-only routes that fail on purpose.
+ */
+describe('error handler', () => {
+  const config = testConfig();
+  let database: Database;
+  let app: App;
+  let adminToken: string;
+  let userToken: string;
+  const log: string[] = [];
+
+  beforeAll(async () => {
+    database = await openTestDatabase();
+    const stream = new Writable({
+      write(chunk, _encoding, done) {
+        log.push(String(chunk));
+        done();
+      },
+    });
+    app = await buildApp({ config, database, ownsDatabase: false, logger: { level: 'error', stream } });
+
+    app.get('/api/teste/explode', { config: { public: true } }, async () => {
+      throw new Error(SECRET_DETAIL);
+    });
+    app.get('/api/teste/explode-sincrono', { config: { public: true } }, () => {
+      throw new TypeError(`${SECRET_DETAIL} (síncrono)`);
+    });
+    app.get('/api/teste/erro-com-status-502', { config: { public: true } }, async () => {
+      throw Object.assign(new Error(SECRET_DETAIL), { statusCode: 502, code: 'EPIPE' });
+    });
+    app.get('/api/teste/duplicado', { config: { public: true } }, async () => {
+      await app.db.execute(sql`insert into classificacoes (nome) values ('Duplicada')`);
+      await app.db.execute(sql`insert into classificacoes (nome) values ('duplicada')`);
+      return { ok: true };
+    });
+    app.get('/api/teste/duplicado-em-transacao', { config: { public: true } }, async () => {
+      await app.db.transaction(async (tx) => {
+        await tx.execute(sql`insert into classificacoes (nome) values ('Na transação')`);
+        await tx.execute(sql`insert into classificacoes (nome) values ('NA TRANSAÇÃO')`);
+      });
+      return { ok: true };
+    });
+    app.get('/api/teste/chave-estrangeira', { config: { public: true } }, async () => {
+      await app.db.execute(sql`
+        insert into paineis (nome_painel, workspace_id, report_id, classificacao_id)
+        values ('Órfão', 'w', 'r', 999999)`);
+      return { ok: true };
+    });
+    app.get(
+      '/api/teste/resposta-invalida',
+      { config: { public: true }, schema: { response: { 200: z.object({ ok: z.boolean() }) } } },
+      async () => ({ ok: 'sim' }) as unknown as { ok: boolean },
+    );
+    // No config at all: a new route is protected unless it says otherwise.
+    app.get('/api/teste/sem-configuracao', async () => ({ ok: true }));
+    await app.ready();
+  });
+
+  beforeEach(async () => {
+    await resetDatabase(database);
+    adminToken = (await signSessionToken(config.jwt, await createAdmin(database.db))).token;
+    userToken = (await signSessionToken(config.jwt, await createUser(database.db))).token;
+    log.length = 0;
+  });
+
+  afterAll(async () => {
+    await app?.close();
+    await database?.close();
+  });
+
+  async function send(
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH',
+    url: string,
+    options: { token?: string; headers?: Record<string, string>; payload?: string | Buffer } = {},
+  ) {
+    const res = await app.inject({
+      method,
+      url,
+      headers: { ...(options.token ? { authorization: `Bearer ${options.token}` } : {}), ...options.headers },
+      ...(options.payload === undefined ? {} : { payload: options.payload }),
+    });
+    return res;
+  }
+
+  /** Every error answer: JSON, exactly `{ message }`, the message a non-empty string. */
+  function expectError(res: Awaited<ReturnType<typeof send>>, status: number, message?: string | RegExp) {
+    expect(res.statusCode, res.body).toBe(status);
+    expect(String(res.headers['content-type'])).toMatch(/^application\/json/);
+    const body = res.json();
+    expect(Object.keys(body)).toEqual(['message']);
+    expect(typeof body.message).toBe('string');
+    expect(body.message.length).toBeGreaterThan(0);
+    if (typeof message === 'string') expect(body.message).toBe(message);
+    else if (message) expect(body.message).toMatch(message);
+    return body.message as string;
+  }
+
+  const json = { 'content-type': 'application/json' };
+
+  describe('bodies', () => {
+    it('invalid JSON → 400', async () => {
+      const res = await send('POST', '/api/classificacoes', {
+        token: adminToken,
+        headers: json,
+        payload: '{"nome": "x",',
+      });
+      expectError(res, 400, 'O corpo da requisição não é um JSON válido.');
+    });
+
+    it.each(['application/xml', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x'])(
+      'content type %s → 415',
+      async (type) => {
+        const res = await send('POST', '/api/classificacoes', {
+          token: adminToken,
+          headers: { 'content-type': type },
+          payload: type === 'text/plain' ? '{"nome":"Via texto"}' : 'nome=x',
+        });
+        expectError(res, 415, 'Tipo de conteúdo não suportado: envie application/json.');
+        // Nothing was created from it.
+        const list = await send('GET', '/api/classificacoes', { token: adminToken });
+        expect(list.json()).toEqual([]);
+      },
+    );
+
+    it('JSON with a charset parameter is still JSON', async () => {
+      const res = await send('POST', '/api/classificacoes', {
+        token: adminToken,
+        headers: { 'content-type': 'application/json; charset=utf-8' },
+        payload: JSON.stringify({ nome: 'Com charset' }),
+      });
+      expect(res.statusCode).toBe(201);
+    });
+
+    it('missing body on POST /api/classificacoes → 400 in Portuguese', async () => {
+      const res = await send('POST', '/api/classificacoes', { token: adminToken });
+      expectError(res, 400, 'O corpo da requisição é obrigatório: envie um JSON.');
+    });
+
+    it('an empty body declared as JSON → 400', async () => {
+      const res = await send('POST', '/api/classificacoes', { token: adminToken, headers: json, payload: '' });
+      expectError(res, 400, 'O corpo da requisição está vazio, mas o tipo de conteúdo é JSON.');
+    });
+
+    it('a JSON body of the wrong kind is not reported as missing', async () => {
+      for (const payload of ['[1, 2]', '"texto"', '42']) {
+        const res = await send('POST', '/api/classificacoes', { token: adminToken, headers: json, payload });
+        const message = expectError(res, 400, /^Corpo da requisição: /);
+        expect(message).not.toMatch(/obrigatório/);
+      }
+      const res = await send('POST', '/api/paineis/reorder', { token: adminToken, headers: json, payload: '{}' });
+      expectError(res, 400, 'Corpo da requisição: O corpo deve ser uma lista de { painelId, novaOrdem }.');
+    });
+
+    it('a body missing a field → 400 naming the field', async () => {
+      const res = await send('POST', '/api/classificacoes', { token: adminToken, headers: json, payload: '{}' });
+      expectError(res, 400, /\bnome\b/);
+    });
+
+    it('a body over 5 MB → 413', async () => {
+      const payload = JSON.stringify({ nome: 'x'.repeat(5 * 1024 * 1024 + 10) });
+      const res = await send('POST', '/api/classificacoes', { token: adminToken, headers: json, payload });
+      expectError(res, 413, 'O corpo da requisição é grande demais.');
+    });
+
+    it('a body just under 5 MB is read (and then judged by its content)', async () => {
+      const payload = JSON.stringify({ nome: 'x'.repeat(4 * 1024 * 1024) });
+      const res = await send('POST', '/api/classificacoes', { token: adminToken, headers: json, payload });
+      expectError(res, 400, /nome/);
+    });
+
+    it('a big body without a session is refused before it is read: 401, not 413', async () => {
+      const payload = JSON.stringify({ nome: 'x'.repeat(6 * 1024 * 1024) });
+      const res = await send('POST', '/api/classificacoes', { headers: json, payload });
+      expectError(res, 401, SESSION_INVALID);
+    });
+  });
+
+  describe('addresses', () => {
+    it.each([
+      ['GET', '/api/nao-existe'],
+      ['GET', '/api/paineis/1/inexistente'],
+      ['PATCH', '/api/paineis'],
+      ['POST', '/api/usuarios365/ativos'],
+      ['GET', '/api'],
+      ['GET', '/api/'],
+      ['GET', '/api/PAINEIS'],
+      ['GET', '/arquivo-que-nao-existe.js'],
+    ] as const)('%s %s → 404 Rota não encontrada', async (method, url) => {
+      expectError(await send(method, url), 404, ROUTE_NOT_FOUND);
+      expectError(await send(method, url, { token: userToken }), 404, ROUTE_NOT_FOUND);
+    });
+
+    it('an over-long path parameter → 400, before any other check', async () => {
+      const role = 'a'.repeat(300);
+      for (const token of [adminToken, userToken, undefined]) {
+        expectError(
+          await send('GET', `/api/paineis/1/rls/roles/${role}/usuarios`, { token }),
+          400,
+          /parâmetro longo demais/,
+        );
+      }
+      expectError(await send('GET', `/api/paineis/${'9'.repeat(300)}`, { token: adminToken }), 400);
+    });
+
+    it('a long but acceptable path parameter is validated by the route: 400 naming it', async () => {
+      const res = await send('GET', `/api/paineis/1/rls/roles/${'a'.repeat(150)}/usuarios`, { token: adminToken });
+      expectError(res, 400, /roleName/);
+    });
+
+    it('malformed percent-encoding → 400', async () => {
+      expectError(await send('GET', '/api/paineis/%E0%A4%A', { token: adminToken }), 400);
+    });
+
+    it.each(['abc', '0', '-1', '1.5', '2147483648', '99999999999999999999'])('id %s → 400, never 500', async (id) => {
+      expectError(await send('GET', `/api/paineis/${id}`, { token: adminToken }), 400);
+      expectError(await send('GET', `/api/classificacoes/${id}`, { token: adminToken }), 400);
+      expectError(await send('DELETE', `/api/paineis/${id}`, { token: adminToken }), 400);
+    });
+  });
+
+  describe('unexpected failures', () => {
+    it.each(['/api/teste/explode', '/api/teste/explode-sincrono', '/api/teste/erro-com-status-502'])(
+      '%s → 500 with the generic message; the detail goes to the log only',
+      async (url) => {
+        const res = await send('GET', url);
+        expectError(res, 500, INTERNAL_ERROR);
+        expect(res.body).not.toContain('hunter2');
+        expect(res.body).not.toContain('stack');
+        expect(log.join('')).toContain('hunter2');
+      },
+    );
+
+    it('a response that does not match its schema → 500, nothing leaked', async () => {
+      const res = await send('GET', '/api/teste/resposta-invalida');
+      expectError(res, 500, INTERNAL_ERROR);
+      expect(res.body).not.toContain('sim');
+    });
+
+    it('a unique violation nobody handled → 409, not 500', async () => {
+      expectError(await send('GET', '/api/teste/duplicado'), 409, 'Registro duplicado.');
+      expectError(await send('GET', '/api/teste/duplicado-em-transacao'), 409, 'Registro duplicado.');
+      expect(log.join('')).not.toContain('erro não tratado');
+    });
+
+    it('a foreign-key violation nobody handled → 409, not 500', async () => {
+      expectError(await send('GET', '/api/teste/chave-estrangeira'), 409, 'O registro referenciado não existe mais.');
+    });
+
+    it('a route registered without any config is protected by default', async () => {
+      expectError(await send('GET', '/api/teste/sem-configuracao'), 401, SESSION_INVALID);
+      expect((await send('GET', '/api/teste/sem-configuracao', { token: userToken })).statusCode).toBe(200);
+    });
+  });
+});
