@@ -1,4 +1,5 @@
 import closeWithGrace from 'close-with-grace';
+import { sql } from 'drizzle-orm';
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig, REPO_ROOT } from './config/env.ts';
 import { DataDirInUseError, openDatabase } from './db/client.ts';
@@ -41,6 +42,11 @@ if (config.demoMode) {
     { database: database.kind, demoDataLoaded: loaded },
     'MODO DEMONSTRAÇÃO: sem configuração Microsoft; dados e serviços de demonstração locais',
   );
+}
+
+if (database.kind === 'pglite') {
+  // PGlite runs no autovacuum, so nothing else keeps the planner's statistics fresh.
+  await database.db.execute(sql`analyze`);
 }
 
 closeWithGrace({ delay: 10_000 }, async ({ err, signal }) => {

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
   boolean,
   index,
   integer,
@@ -10,6 +11,9 @@ import {
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
+
+const ACCENTED = 'ÁÀÂÃÄÅáàâãäåÉÈÊËéèêëÍÌÎÏíìîïÓÒÔÕÖóòôõöÚÙÛÜúùûüÇçÑñÝýÿ';
+const PLAIN = 'AAAAAAaaaaaaEEEEeeeeIIIIiiiiOOOOOoooooUUUUuuuuCcNnYyy';
 
 export const classificacoes = pgTable(
   'classificacoes',
@@ -48,6 +52,10 @@ export const usuarios = pgTable(
     id: text('id').primaryKey(),
     email: text('email').notNull(),
     displayName: text('display_name').notNull(),
+    /** How names sort for people (case and accents ignored), kept by the database itself. */
+    nomeOrdenacao: text('nome_ordenacao')
+      .notNull()
+      .generatedAlwaysAs(sql.raw(`lower(translate(display_name, '${ACCENTED}', '${PLAIN}'))`)),
     department: text('department'),
     jobTitle: text('job_title'),
     officeLocation: text('office_location'),
@@ -62,7 +70,7 @@ export const usuarios = pgTable(
   },
   (t) => [
     index('usuarios_email').on(sql`lower(${t.email})`),
-    index('usuarios_ativos_nome').on(t.active, t.displayName),
+    index('usuarios_ativos_nome').on(t.active, t.nomeOrdenacao, t.id),
   ],
 );
 
@@ -112,3 +120,12 @@ export const tokensRevogados = pgTable(
   },
   (t) => [index('tokens_revogados_expira').on(t.expiraEm)],
 );
+
+/**
+ * One row per cached data set, bumped by statement triggers (see the data-versions migration) on every
+ * change to the tables behind it. Every API instance compares it before serving a cached list.
+ */
+export const versoesDados = pgTable('versoes_dados', {
+  nome: text('nome').primaryKey(),
+  versao: bigint('versao', { mode: 'number' }).notNull().default(0),
+});

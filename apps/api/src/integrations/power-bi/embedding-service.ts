@@ -5,6 +5,8 @@ export interface EmbedViewer {
   id: string;
   email: string;
   isAdmin: boolean;
+  /** For a panel with RLS: the roles the report is opened with (the effective identity's roles). */
+  roles: string[];
 }
 
 /** Obtains what the browser needs to embed one panel's report for one user. */

@@ -4,19 +4,14 @@ import type { Db } from '../../db/client.ts';
 import { painelUsuarios, usuarios } from '../../db/schema.ts';
 import { badRequest } from '../../lib/http-error.ts';
 
-/** pt-BR order ('Álvaro' before 'Bruno'), not the database's byte order, which puts accents and lower case after 'Z'. */
-const collator = new Intl.Collator('pt-BR', { sensitivity: 'base', numeric: true });
-const byDisplayName = (a: UsuarioVinculado, b: UsuarioVinculado) =>
-  collator.compare(a.displayName, b.displayName) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
-
 export async function linkedUsers(db: Db, painelId: number): Promise<UsuarioVinculado[]> {
-  const rows = await db
+  // nome_ordenacao: pt-BR reading order ('Álvaro' before 'Bruno'), not byte order.
+  return db
     .select({ id: usuarios.id, email: usuarios.email, displayName: usuarios.displayName })
     .from(painelUsuarios)
     .innerJoin(usuarios, eq(usuarios.id, painelUsuarios.usuarioId))
     .where(eq(painelUsuarios.painelId, painelId))
-    .orderBy(asc(usuarios.displayName), asc(usuarios.id));
-  return rows.sort(byDisplayName);
+    .orderBy(asc(usuarios.nomeOrdenacao), asc(usuarios.id));
 }
 
 /** Replaces the panel's whole set of linked users; every id must be a known user. Call inside a transaction. */

@@ -3,7 +3,8 @@ import { SEM_CLASSIFICACAO_ID, SEM_CLASSIFICACAO_NOME } from '@paineis/contract/
 import type { GrupoPaineis, Painel, PainelDados, ReorderItem } from '@paineis/contract/panels';
 import type { RlsConfiguration } from '@paineis/contract/rls';
 import { rows, type Db } from '../../db/client.ts';
-import { classificacoes, paineis } from '../../db/schema.ts';
+import { classificacoes, paineis, painelUsuarios } from '../../db/schema.ts';
+import { VersionedCache } from '../../db/versioned-cache.ts';
 import { badRequest, notFound } from '../../lib/http-error.ts';
 import { byNome } from '../classifications/classifications.repository.ts';
 import { getRls, replaceRls } from '../rls/rls.repository.ts';
@@ -66,17 +67,48 @@ function selectPanels(db: Db, where: SQL | undefined) {
     .orderBy(paineis.ordem, paineis.id);
 }
 
+/**
+ * Every panel and classification, in screen order (classifications by name, panels by ordem, unclassified
+ * last), loaded once per change of either table. Callers must not modify what it returns.
+ */
+const catalog = new VersionedCache('paineis', async (db) => {
+  const [rows, classes] = await Promise.all([
+    selectPanels(db, undefined),
+    db
+      .select({
+        id: classificacoes.id,
+        nome: classificacoes.nome,
+        descricao: classificacoes.descricao,
+        ativo: classificacoes.ativo,
+      })
+      .from(classificacoes),
+  ]);
+  classes.sort((a, b) => byNome(a, b) || a.id - b.id);
+  const rank = new Map(classes.map((c, i) => [c.id, i]));
+  const rankOf = (p: Painel) => rank.get(p.classificacaoId) ?? classes.length;
+  // Array.prototype.sort is stable, so each group keeps the ordem the query gave it.
+  const panels = rows.map(toPainel).sort((a, b) => rankOf(a) - rankOf(b));
+  return { panels, classes };
+});
+
+/** The ids of the panels linked to a non-admin; null for an admin, who sees everything. */
+async function visibleIds(db: Db, viewer: Viewer): Promise<Set<number> | null> {
+  if (viewer.isAdmin) return null;
+  const linked = await db
+    .select({ id: painelUsuarios.painelId })
+    .from(painelUsuarios)
+    .where(eq(painelUsuarios.usuarioId, viewer.id));
+  return new Set(linked.map((r) => r.id));
+}
+
+async function visibleCatalog(db: Db, viewer: Viewer) {
+  const [{ value }, ids] = await Promise.all([catalog.get(db), visibleIds(db, viewer)]);
+  return { classes: value.classes, panels: ids ? value.panels.filter((p) => ids.has(p.id)) : value.panels };
+}
+
 /** Every visible panel, grouped as the list screen shows them: classifications by name, then by ordem. */
 export async function listPanels(db: Db, viewer: Viewer): Promise<Painel[]> {
-  const rows = (await selectPanels(db, visibleTo(viewer))).map(toPainel);
-  const noClass = (p: Painel) => p.classificacaoId === SEM_CLASSIFICACAO_ID;
-  // Array.prototype.sort is stable, so each group keeps the ordem the query gave it.
-  return rows.sort(
-    (a, b) =>
-      Number(noClass(a)) - Number(noClass(b)) ||
-      byNome({ nome: a.classificacaoNome }, { nome: b.classificacaoNome }) ||
-      a.classificacaoId - b.classificacaoId,
-  );
+  return (await visibleCatalog(db, viewer)).panels;
 }
 
 export async function findPanel(db: Db, id: number, viewer: Viewer): Promise<Painel | null> {
@@ -100,17 +132,7 @@ export async function panelExists(db: Db, id: number): Promise<boolean> {
  * and only when it holds panels.
  */
 export async function groupedPanels(db: Db, viewer: Viewer): Promise<GrupoPaineis[]> {
-  const [panels, classes] = await Promise.all([
-    listPanels(db, viewer),
-    db
-      .select({
-        id: classificacoes.id,
-        nome: classificacoes.nome,
-        descricao: classificacoes.descricao,
-        ativo: classificacoes.ativo,
-      })
-      .from(classificacoes),
-  ]);
+  const { panels, classes } = await visibleCatalog(db, viewer);
   const byClass = new Map<number, Painel[]>();
   for (const p of panels) {
     const list = byClass.get(p.classificacaoId) ?? [];
@@ -119,7 +141,6 @@ export async function groupedPanels(db: Db, viewer: Viewer): Promise<GrupoPainei
   }
   const groups: GrupoPaineis[] = classes
     .filter((c) => viewer.isAdmin || byClass.has(c.id))
-    .sort(byNome)
     .map((c) => {
       const list = byClass.get(c.id) ?? [];
       return { ...c, quantidadePaineis: list.length, paineis: list };
@@ -194,7 +215,19 @@ export async function createPanel(db: Db, input: PanelInput): Promise<Painel> {
 export async function updatePanel(db: Db, id: number, input: PanelInput): Promise<Painel> {
   await db.transaction(async (tx) => {
     const classificacaoId = await resolveClassificacao(tx, input.classificacaoId);
-    const rows = await tx
+    const [current] = await tx
+      .select({ classificacaoId: paineis.classificacaoId })
+      .from(paineis)
+      .where(eq(paineis.id, id))
+      .for('update');
+    if (!current) throw notFound(PAINEL_NAO_ENCONTRADO);
+    // Moved to another classification with no ordem given: it goes last there.
+    const ordem =
+      input.ordem ??
+      (current.classificacaoId === classificacaoId
+        ? undefined
+        : await nextOrdem(tx, classificacaoId ?? SEM_CLASSIFICACAO_ID));
+    await tx
       .update(paineis)
       .set({
         nomePainel: input.nomePainel,
@@ -202,12 +235,10 @@ export async function updatePanel(db: Db, id: number, input: PanelInput): Promis
         reportId: input.reportId,
         usaRls: input.usaRls,
         classificacaoId,
-        ...(input.ordem === undefined ? {} : { ordem: input.ordem }),
+        ...(ordem === undefined ? {} : { ordem }),
         dataAtualizacao: sql`now()`,
       })
-      .where(eq(paineis.id, id))
-      .returning({ id: paineis.id });
-    if (rows.length === 0) throw notFound(PAINEL_NAO_ENCONTRADO);
+      .where(eq(paineis.id, id));
     if (input.rlsConfigurations) await replaceRls(tx, id, input.rlsConfigurations);
   });
   return (await findPanel(db, id, { id: '', isAdmin: true }))!;

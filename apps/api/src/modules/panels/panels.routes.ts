@@ -14,8 +14,8 @@ import {
   reorderBody,
 } from '@paineis/contract/panels';
 import { errorResponses } from '../../lib/route-schema.ts';
-import { notFound } from '../../lib/http-error.ts';
-import { getRls } from '../rls/rls.repository.ts';
+import { HttpError, notFound } from '../../lib/http-error.ts';
+import { getRls, roleNames, rolesOfEmail } from '../rls/rls.repository.ts';
 import { linkedUsers } from '../panel-users/panel-users.repository.ts';
 import {
   createPanel,
@@ -32,6 +32,8 @@ import {
 } from './panels.repository.ts';
 
 const tags = ['Painéis'];
+export const RLS_SEM_PAPEL =
+  'Você não está em nenhum papel de segurança em nível de linha (RLS) deste painel. Peça acesso a um administrador.';
 export const viewerOf = (request: FastifyRequest): Viewer => ({
   id: request.user.id,
   isAdmin: request.user.role === 'Admin',
@@ -101,7 +103,15 @@ export const panelsRoutes: FastifyPluginAsyncZod = async (app) => {
       const viewer = viewerOf(request);
       const panel = await findPanel(app.db, request.params.id, viewer);
       if (!panel) throw notFound(PAINEL_NAO_ENCONTRADO);
-      const embed = await app.embedding.embedFor(panel, { ...viewer, email: request.user.email });
+      let roles: string[] = [];
+      if (panel.usaRls) {
+        // A user sees the data of the roles that list them; an admin previews with every role.
+        roles = viewer.isAdmin
+          ? await roleNames(app.db, panel.id)
+          : await rolesOfEmail(app.db, panel.id, request.user.email);
+        if (!viewer.isAdmin && roles.length === 0) throw new HttpError(403, RLS_SEM_PAPEL);
+      }
+      const embed = await app.embedding.embedFor(panel, { ...viewer, email: request.user.email, roles });
       return { ...panel, ...embed };
     },
   );

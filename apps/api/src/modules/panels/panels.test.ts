@@ -10,6 +10,7 @@ import {
   type EmbeddingService,
 } from '../../integrations/power-bi/embedding-service.ts';
 import { ADMIN_ONLY, SESSION_INVALID } from '../../plugins/auth.ts';
+import { RLS_SEM_PAPEL } from './panels.routes.ts';
 
 const NOT_FOUND = { message: 'Painel não encontrado.' };
 const WORKSPACE = 'aaaaaaaa-bbbb-4ccc-8ddd-eeeeeeeeeeee';
@@ -734,6 +735,24 @@ describe('panels', () => {
       expect(await ordens(ctx)).toEqual({ [p.id]: 5 });
     });
 
+    it('puts a panel moved to another classification without ordem last there', async () => {
+      const vendas = await classificacao(ctx.db, 'Vendas');
+      const rh = await classificacao(ctx.db, 'RH');
+      const p = await panel(ctx.db, { classificacaoId: vendas.id, ordem: 1 });
+      await panel(ctx.db, { classificacaoId: rh.id, ordem: 1 });
+      await panel(ctx.db, { classificacaoId: rh.id, ordem: 4 });
+      const { token } = await signIn(ctx, 'Admin');
+      const res = await ctx.request('PUT', `/api/paineis/${p.id}`, { token, body: body({ classificacaoId: rh.id }) });
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toMatchObject({ classificacaoId: rh.id, ordem: 5 });
+      // An ordem sent with the move is kept as sent.
+      const again = await ctx.request('PUT', `/api/paineis/${p.id}`, {
+        token,
+        body: body({ classificacaoId: vendas.id, ordem: 3 }),
+      });
+      expect(again.json()).toMatchObject({ classificacaoId: vendas.id, ordem: 3 });
+    });
+
     it('moves the panel to Sem Classificação with classificacaoId 0', async () => {
       const vendas = await classificacao(ctx.db, 'Vendas');
       const p = await panel(ctx.db, { classificacaoId: vendas.id });
@@ -1085,7 +1104,8 @@ describe('GET /api/paineis/{id} with Power BI embedding', () => {
     });
     expect(calls).toHaveLength(1);
     expect(calls[0]!.panel).toMatchObject({ id: p.id, workspaceId: p.workspaceId, reportId: p.reportId, usaRls: true });
-    expect(calls[0]!.viewer).toEqual({ id: admin.id, email: 'chefe@empresa.com.br', isAdmin: true });
+    // An RLS panel with no roles yet: the admin previews with all of them, which is none.
+    expect(calls[0]!.viewer).toEqual({ id: admin.id, email: 'chefe@empresa.com.br', isAdmin: true, roles: [] });
   });
 
   it('gives a linked non-admin the embed, passing their e-mail and isAdmin false', async () => {
@@ -1102,7 +1122,65 @@ describe('GET /api/paineis/{id} with Power BI embedding', () => {
       embedToken: 't',
       embedUrl,
     });
-    expect(calls.map((c) => c.viewer)).toEqual([{ id: user.id, email: 'ana@empresa.com.br', isAdmin: false }]);
+    expect(calls.map((c) => c.viewer)).toEqual([
+      { id: user.id, email: 'ana@empresa.com.br', isAdmin: false, roles: [] },
+    ]);
+  });
+
+  describe('on a panel with row-level security', () => {
+    async function rlsPanel() {
+      const p = await panel(ctx.db, { nomePainel: 'Vendas por Região', usaRls: true });
+      const res = await ctx.request('POST', `/api/paineis/${p.id}/rls`, {
+        token: await ctx.tokenFor(await createAdmin(ctx.db, { email: 'config@empresa.com.br' })),
+        body: [
+          { roleName: 'Sul', userEmails: ['ana@empresa.com.br'] },
+          { roleName: 'Norte', userEmails: ['bia@empresa.com.br'] },
+          { roleName: 'Diretoria', userEmails: ['ANA@empresa.com.br'] },
+        ],
+      });
+      expect(res.statusCode).toBe(200);
+      return p;
+    }
+
+    it('opens the report with the roles that list the user, in the panel order', async () => {
+      const p = await rlsPanel();
+      const ana = await createUser(ctx.db, { email: 'ana@empresa.com.br' });
+      await link(ctx.db, p.id, [ana.id]);
+      const res = await ctx.request('GET', `/api/paineis/${p.id}`, { token: await ctx.tokenFor(ana) });
+      expect(res.statusCode).toBe(200);
+      expect(calls.map((c) => c.viewer.roles)).toEqual([['Sul', 'Diretoria']]);
+    });
+
+    it('refuses a linked user who is in no role, with a Portuguese message, and embeds nothing', async () => {
+      const p = await rlsPanel();
+      const carla = await createUser(ctx.db, { email: 'carla@empresa.com.br' });
+      await link(ctx.db, p.id, [carla.id]);
+      const res = await ctx.request('GET', `/api/paineis/${p.id}`, { token: await ctx.tokenFor(carla) });
+      expect(res.statusCode).toBe(403);
+      expect(res.json()).toEqual({ message: RLS_SEM_PAPEL });
+      expect(calls).toHaveLength(0);
+    });
+
+    it('lets an admin preview with every role of the panel', async () => {
+      const p = await rlsPanel();
+      const admin = await createAdmin(ctx.db, { email: 'outra.admin@empresa.com.br' });
+      const res = await ctx.request('GET', `/api/paineis/${p.id}`, { token: await ctx.tokenFor(admin) });
+      expect(res.statusCode).toBe(200);
+      expect(calls.map((c) => c.viewer.roles)).toEqual([['Sul', 'Norte', 'Diretoria']]);
+    });
+
+    it('gives no roles on a panel without RLS, even to a user listed in its (unused) roles', async () => {
+      const p = await rlsPanel();
+      await ctx.request('PUT', `/api/paineis/${p.id}`, {
+        token: await ctx.tokenFor(await createAdmin(ctx.db)),
+        body: { nomePainel: p.nomePainel, workspaceId: p.workspaceId, reportId: p.reportId, usaRls: false },
+      });
+      const ana = await createUser(ctx.db, { email: 'ana@empresa.com.br' });
+      await link(ctx.db, p.id, [ana.id]);
+      const res = await ctx.request('GET', `/api/paineis/${p.id}`, { token: await ctx.tokenFor(ana) });
+      expect(res.statusCode).toBe(200);
+      expect(calls.at(-1)!.viewer.roles).toEqual([]);
+    });
   });
 
   it('answers 404 to a non-admin not linked to the panel without asking for a token', async () => {

@@ -76,6 +76,19 @@ export async function roleNames(db: Db, painelId: number): Promise<string[]> {
   return rows.map((r) => r.roleName);
 }
 
+/** The panel's roles that list this e-mail, in the panel's order. */
+export async function rolesOfEmail(db: Db, painelId: number, email: string): Promise<string[]> {
+  const found = await rows<{ role_name: string }>(
+    db,
+    sql`
+    select r.role_name from painel_rls_roles r
+    join painel_rls_role_emails e on e.role_id = r.id
+    where r.painel_id = ${painelId} and e.email = ${email.toLowerCase()}
+    order by r.posicao, r.id`,
+  );
+  return found.map((r) => r.role_name);
+}
+
 async function findRole(db: Db, painelId: number, roleName: string) {
   const [role] = await db
     .select({ id: painelRlsRoles.id })

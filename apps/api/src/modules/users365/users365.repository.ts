@@ -2,18 +2,11 @@ import { asc, eq } from 'drizzle-orm';
 import type { Usuario365 } from '@paineis/contract/users';
 import type { Db } from '../../db/client.ts';
 import { usuarios } from '../../db/schema.ts';
+import { VersionedCache } from '../../db/versioned-cache.ts';
 
-/**
- * Names sorted as people read them (pt-BR: 'Álvaro' before 'Bruno', 'bruna' before 'Carlos'), not in the
- * database's byte order, which puts accented and lower-case initials after 'Z'. The query's own order
- * leaves the rows nearly sorted, so this sort stays cheap for tens of thousands of users.
- */
-const collator = new Intl.Collator('pt-BR', { sensitivity: 'base', numeric: true });
-const byDisplayName = (a: Usuario365, b: Usuario365) =>
-  collator.compare(a.displayName, b.displayName) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
-
+/** Active users as people read a list of names: case and accents ignored ('Álvaro', 'bruna', 'Carlos'). */
 export async function activeUsers(db: Db): Promise<Usuario365[]> {
-  const rows = await db
+  return db
     .select({
       id: usuarios.id,
       displayName: usuarios.displayName,
@@ -22,6 +15,15 @@ export async function activeUsers(db: Db): Promise<Usuario365[]> {
     })
     .from(usuarios)
     .where(eq(usuarios.active, true))
-    .orderBy(asc(usuarios.displayName), asc(usuarios.id));
-  return rows.sort(byDisplayName);
+    .orderBy(asc(usuarios.nomeOrdenacao), asc(usuarios.id));
+}
+
+const directory = new VersionedCache('usuarios', async (db) => JSON.stringify(await activeUsers(db)));
+
+/**
+ * The same list, already serialised, with the version of the users table: tens of thousands of users are
+ * read and encoded once per change, not once per request, and the version makes a cheap ETag.
+ */
+export function activeUsersJson(db: Db) {
+  return directory.get(db);
 }

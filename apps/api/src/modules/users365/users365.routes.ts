@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { usuario365 } from '@paineis/contract/users';
 import { errorResponses } from '../../lib/route-schema.ts';
-import { activeUsers } from './users365.repository.ts';
+import { activeUsersJson } from './users365.repository.ts';
 
 export const users365Routes: FastifyPluginAsyncZod = async (app) => {
   app.get(
@@ -11,10 +11,17 @@ export const users365Routes: FastifyPluginAsyncZod = async (app) => {
       config: { admin: true },
       schema: {
         tags: ['Usuários'],
-        summary: 'Usuários ativos do diretório, por nome',
-        response: { 200: z.array(usuario365), ...errorResponses(403) },
+        summary: 'Usuários ativos do diretório, por nome (com ETag: 304 quando nada mudou)',
+        response: { 200: z.array(usuario365), 304: z.null(), ...errorResponses(403) },
       },
     },
-    async () => activeUsers(app.db),
+    async (request, reply) => {
+      const { version, value } = await activeUsersJson(app.db);
+      const etag = `"usuarios-${version}"`;
+      void reply.header('etag', etag).header('cache-control', 'private, no-cache');
+      if (request.headers['if-none-match'] === etag) return reply.code(304).send(null);
+      // Already serialised from the schema's own types (see activeUsersJson): sent as it is.
+      return reply.type('application/json; charset=utf-8').send(value as unknown as z.infer<typeof usuario365>[]);
+    },
   );
 };
