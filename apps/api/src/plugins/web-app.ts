@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import fp from 'fastify-plugin';
 import fastifyStatic from '@fastify/static';
@@ -13,27 +14,37 @@ export default fp<{ distDir: string }>(
   async (app, { distDir }) => {
     const hasWebApp = existsSync(path.join(distDir, 'index.html'));
     if (hasWebApp) {
-      await app.register(fastifyStatic, {
-        root: distDir,
-        wildcard: false,
-        index: false,
-        // Vite fingerprints everything under assets/, so those may be cached for good.
-        setHeaders: (res, file: string) => {
-          res.header(
-            'cache-control',
-            file.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache',
-          );
-        },
+      // Its own context, so that only the static files are public: everything else stays behind the session.
+      await app.register(async (web) => {
+        web.addHook('onRoute', (route) => {
+          route.config = { ...(route.config as object), public: true };
+        });
+        await web.register(fastifyStatic, {
+          root: distDir,
+          wildcard: false,
+          index: false,
+          // Vite fingerprints everything under assets/, so those may be cached for good.
+          setHeaders: (res, file: string) => {
+            res.header(
+              'cache-control',
+              file.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache',
+            );
+          },
+        });
       });
     } else {
       app.log.warn({ distDir }, 'aplicação web não compilada: rode npm run build');
     }
-    app.setNotFoundHandler((request, reply) => {
+    app.setNotFoundHandler(async (request, reply) => {
       const url = request.url.split('?')[0] ?? '';
       const wantsPage =
         request.method === 'GET' && !url.startsWith('/api/') && url !== '/api' && path.extname(url) === '';
       if (hasWebApp && wantsPage) {
-        return reply.header('cache-control', 'no-cache').sendFile('index.html');
+        // Read each time (it is tiny): a rebuilt app is served without a restart.
+        return reply
+          .header('cache-control', 'no-cache')
+          .type('text/html; charset=utf-8')
+          .send(await readFile(path.join(distDir, 'index.html')));
       }
       return reply.code(404).send({ message: ROUTE_NOT_FOUND });
     });

@@ -1,0 +1,45 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { testConfig, useTestApp } from '../../test/context.ts';
+import { createAdmin } from '../../test/fixtures.ts';
+
+const dist = mkdtempSync(path.join(tmpdir(), 'paineis-web-'));
+mkdirSync(path.join(dist, 'assets'));
+writeFileSync(path.join(dist, 'index.html'), '<!doctype html><html><body><div id="root"></div></body></html>');
+writeFileSync(path.join(dist, 'assets', 'index-abc123.js'), 'console.log("app")');
+
+describe('the built web app', () => {
+  const ctx = useTestApp({ config: testConfig({ WEB_DIST_DIR: dist }) });
+  afterAll(() => rmSync(dist, { recursive: true, force: true }));
+
+  it('serves its files to anyone: the page must load before anyone can sign in', async () => {
+    const js = await ctx.request('GET', '/assets/index-abc123.js');
+    expect(js.statusCode).toBe(200);
+    expect(js.body).toBe('console.log("app")');
+    expect(js.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+  });
+
+  it.each(['/', '/login', '/visualizar/3', '/editar/12', '/classificacoes'])(
+    'answers the app route %s with index.html, never cached',
+    async (url) => {
+      const res = await ctx.request('GET', url);
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-type']).toMatch(/^text\/html/);
+      expect(res.body).toContain('<div id="root">');
+      expect(res.headers['cache-control']).toBe('no-cache');
+    },
+  );
+
+  it('keeps the API behind the session and answers unknown API paths and missing files with JSON 404', async () => {
+    expect((await ctx.request('GET', '/api/paineis')).statusCode).toBe(401);
+    const token = await ctx.tokenFor(await createAdmin(ctx.db));
+    const unknown = await ctx.request('GET', '/api/nao-existe', { token });
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json()).toEqual({ message: 'Rota não encontrada.' });
+    const missing = await ctx.request('GET', '/assets/nao-existe.js');
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json()).toEqual({ message: 'Rota não encontrada.' });
+  });
+});
