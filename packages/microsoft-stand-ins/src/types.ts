@@ -1,0 +1,87 @@
+/**
+ * Local stand-ins for the Microsoft services the portal talks to: Entra ID (OpenID Connect), Microsoft Graph
+ * (users) and, later, Power BI. They run on loopback for the demo and the tests; the portal's real HTTP
+ * clients talk to them exactly as they would to Microsoft.
+ */
+
+/** A person of the stand-in directory (Graph) who may also sign in (Entra ID). */
+export interface StandInPerson {
+  /** Entra object id (the `oid` claim and Graph `id`). */
+  id: string;
+  displayName: string;
+  /** Graph `mail`; may be null for accounts without a mailbox (Graph then still has userPrincipalName). */
+  mail: string | null;
+  userPrincipalName: string;
+  department?: string | null;
+  jobTitle?: string | null;
+  officeLocation?: string | null;
+  /** Disabled accounts are left out by Graph's `$filter=accountEnabled eq true` and cannot sign in. */
+  accountEnabled?: boolean;
+  /** Entra app roles assigned to the person, sent in the ID token's `roles` claim (e.g. ['Admin']). */
+  appRoles?: string[];
+  /** Listed as a button on the stand-in's sign-in page. */
+  showOnSignIn?: boolean;
+}
+
+/** Ways the identity provider can be told to fail, once each, for tests of the portal's error paths. */
+export type IdentityFailure =
+  /** authorize redirects back with error=access_denied (as when the person cancels). */
+  | 'access_denied'
+  /** the token endpoint answers 400 invalid_grant. */
+  | 'invalid_grant'
+  /** the ID token is signed with a key that is not in the JWKS. */
+  | 'bad_signature'
+  /** the ID token's `aud` is another application. */
+  | 'wrong_audience'
+  /** the ID token's `nonce` is not the one the portal sent. */
+  | 'wrong_nonce'
+  /** the ID token expired an hour ago. */
+  | 'expired_id_token';
+
+export interface GraphRequestLog {
+  url: string;
+  status: number;
+  /** Whether the request carried a valid stand-in access token for Graph. */
+  authorized: boolean;
+}
+
+export interface StandInsOptions {
+  /** Default '00000000-0000-4000-8000-000000000001' (any GUID-like string). */
+  tenantId?: string;
+  /** The portal's app registration. Defaults: 'paineis-demo' / 'segredo-demo'. */
+  clientId?: string;
+  clientSecret?: string;
+  /** The directory. */
+  people: StandInPerson[];
+  /** Loopback port; 0 (default) picks a free one. */
+  port?: number;
+  /** Lifetime of ID and access tokens in seconds (default 3600). */
+  tokenLifetimeSeconds?: number;
+}
+
+export interface StandIns {
+  /** e.g. http://127.0.0.1:41234 — plays https://login.microsoftonline.com. */
+  authorityHost: string;
+  /** Exactly `${authorityHost}/${tenantId}/v2.0`, as Entra ID spells its issuer. */
+  issuer: string;
+  /** Plays https://graph.microsoft.com (serves /v1.0/users). */
+  graphUrl: string;
+  tenantId: string;
+  clientId: string;
+  clientSecret: string;
+  identity: {
+    /** The next sign-in fails in this way (once). */
+    failNext(failure: IdentityFailure): void;
+  };
+  graph: {
+    /** Replaces the directory (for tests: add, remove, disable people between syncs). */
+    setPeople(people: StandInPerson[]): void;
+    /** The next `times` requests to /v1.0/users answer 429 with `Retry-After: retryAfterSeconds`. */
+    throttleNext(retryAfterSeconds: number, times?: number): void;
+    /** The next `times` requests to /v1.0/users answer this status (e.g. 500, 503) with a Graph error body. */
+    failNext(status: number, times?: number): void;
+    /** Every request to /v1.0/users, in order. */
+    readonly requests: GraphRequestLog[];
+  };
+  close(): Promise<void>;
+}
