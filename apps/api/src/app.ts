@@ -1,5 +1,7 @@
 import Fastify, { type FastifyReply, type FastifyServerOptions } from 'fastify';
+import { createHmac } from 'node:crypto';
 import compress from '@fastify/compress';
+import cookie from '@fastify/cookie';
 import helmet from '@fastify/helmet';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -15,6 +17,11 @@ import type { Database } from './db/client.ts';
 import type { EmbeddingService } from './integrations/power-bi/embedding-service.ts';
 import { UnavailableEmbeddingService } from './integrations/power-bi/embedding-service.ts';
 import authPlugin from './plugins/auth.ts';
+import backgroundJobs from './plugins/background-jobs.ts';
+import { authRoutes } from './modules/auth/auth.routes.ts';
+import { DirectorySync } from './modules/users365/directory-sync.ts';
+import { EntraClient } from './integrations/microsoft-identity/entra-client.ts';
+import { GraphClient, type GraphClientOptions } from './integrations/microsoft-graph/graph-client.ts';
 import databasePlugin from './plugins/database.ts';
 import errorHandler from './plugins/error-handler.ts';
 import webApp from './plugins/web-app.ts';
@@ -29,6 +36,9 @@ declare module 'fastify' {
   interface FastifyInstance {
     config: Config;
     embedding: EmbeddingService;
+    /** Null without Microsoft configuration. */
+    entra: EntraClient | null;
+    directorySync: DirectorySync | null;
   }
 }
 
@@ -39,10 +49,14 @@ export interface AppDependencies {
   ownsDatabase?: boolean;
   embedding?: EmbeddingService;
   logger?: FastifyServerOptions['logger'];
+  /** Run a directory sync as soon as the app is ready (server.ts); tests sync on demand. Default false. */
+  syncDirectoryAtStart?: boolean;
+  /** Overrides for the Graph client (tests shorten its waits). */
+  graphOptions?: GraphClientOptions;
 }
 
 /** Every module of the API, in one visible list. Each is mounted under /api. */
-const apiModules = [panelsRoutes, classificationsRoutes, rlsRoutes, panelUsersRoutes, users365Routes];
+const apiModules = [authRoutes, panelsRoutes, classificationsRoutes, rlsRoutes, panelUsersRoutes, users365Routes];
 
 /** Builds the whole server (API, docs, web app) without listening: server.ts listens, tests inject. */
 export async function buildApp(deps: AppDependencies) {
@@ -67,6 +81,14 @@ export async function buildApp(deps: AppDependencies) {
   app.removeContentTypeParser('text/plain');
   app.decorate('config', config);
   app.decorate('embedding', deps.embedding ?? new UnavailableEmbeddingService());
+  const entra = config.microsoft ? new EntraClient(config.microsoft) : null;
+  app.decorate('entra', entra);
+  app.decorate(
+    'directorySync',
+    entra && config.microsoft
+      ? new DirectorySync(deps.database, new GraphClient(config.microsoft.graphUrl, entra, deps.graphOptions), app.log)
+      : null,
+  );
 
   await app.register(errorHandler);
   await app.register(helmet, {
@@ -81,6 +103,9 @@ export async function buildApp(deps: AppDependencies) {
   await app.register(compress, { threshold: 1024 });
   await app.register(databasePlugin, { database: deps.database, owned: deps.ownsDatabase ?? true });
   await app.register(authPlugin);
+  // Signs the short-lived cookie that carries a Microsoft sign-in's state, nonce and PKCE verifier.
+  await app.register(cookie, { secret: createHmac('sha256', config.jwt.secret).update('cookies').digest('hex') });
+  await app.register(backgroundJobs, { syncAtStart: deps.syncDirectoryAtStart ?? false });
 
   // The docs are public so they can be read before signing in; they describe, they do not answer data.
   app.addHook('onRoute', (route) => {

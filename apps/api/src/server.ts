@@ -1,10 +1,12 @@
 import closeWithGrace from 'close-with-grace';
 import { sql } from 'drizzle-orm';
 import { buildApp } from './app.ts';
-import { ConfigError, loadConfig, REPO_ROOT } from './config/env.ts';
+import { ConfigError, loadConfig, REPO_ROOT, type Config } from './config/env.ts';
 import { DataDirInUseError, openDatabase } from './db/client.ts';
 import { migrateDatabase } from './db/migrate.ts';
 import { DEMO_ADMIN, DEMO_USER, loadDemoData } from './db/demo-data.ts';
+import { demoDirectory } from './db/demo-directory.ts';
+import { ensureLocalAccounts } from './modules/auth/bootstrap-accounts.ts';
 import { signSessionToken } from './modules/auth/tokens.ts';
 import path from 'node:path';
 import { existsSync } from 'node:fs';
@@ -12,7 +14,7 @@ import { existsSync } from 'node:fs';
 const envFile = path.join(REPO_ROOT, '.env');
 if (existsSync(envFile)) process.loadEnvFile(envFile);
 
-let config;
+let config: Config;
 try {
   config = loadConfig();
 } catch (error) {
@@ -34,15 +36,35 @@ try {
   throw error;
 }
 await migrateDatabase(database);
-const app = await buildApp({ config, database });
+// Demo mode: local stand-ins play Entra ID and Graph, and the real clients talk to them.
+const standIns = config.demoMode
+  ? await (await import('@paineis/microsoft-stand-ins/stand-ins')).startStandIns({ people: demoDirectory() })
+  : null;
+if (standIns) {
+  config = {
+    ...config,
+    microsoft: {
+      tenantId: standIns.tenantId,
+      clientId: standIns.clientId,
+      clientSecret: standIns.clientSecret,
+      authorityHost: standIns.authorityHost,
+      graphUrl: standIns.graphUrl,
+    },
+  };
+}
+
+const app = await buildApp({ config, database, syncDirectoryAtStart: true });
+if (standIns) app.addHook('onClose', () => standIns.close());
 
 if (config.demoMode) {
   const loaded = await loadDemoData(database.db);
   app.log.info(
-    { database: database.kind, demoDataLoaded: loaded },
-    'MODO DEMONSTRAÇÃO: sem configuração Microsoft; dados e serviços de demonstração locais',
+    { database: database.kind, demoDataLoaded: loaded, entraStandIn: standIns?.issuer },
+    'MODO DEMONSTRAÇÃO: sem configuração Microsoft; dados, contas e serviços Microsoft simulados localmente',
   );
 }
+const accounts = await ensureLocalAccounts(database.db, config);
+if (accounts.length > 0) app.log.info({ accounts }, 'contas locais criadas ou atualizadas');
 
 if (database.kind === 'pglite') {
   // PGlite runs no autovacuum, so nothing else keeps the planner's statistics fresh.
@@ -59,13 +81,14 @@ await app.listen({ port: config.port, host: config.host });
 
 if (config.demoMode) {
   const url = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${config.port}`;
-  const admin = await signSessionToken(config.jwt, DEMO_ADMIN);
-  const user = await signSessionToken(config.jwt, DEMO_USER);
+  const admin = await signSessionToken(config.jwt, { ...DEMO_ADMIN, username: 'demo.admin' });
+  const user = await signSessionToken(config.jwt, { ...DEMO_USER, username: 'demo.usuario' });
   // Printed plainly (not as a log line) so it can be copied into curl.
   console.log(
     [
       '',
       `Painéis (demonstração) em ${url}  —  documentação da API em ${url}/api/docs`,
+      `Entrar: ${url}/api/auth/microsoft-login (escolha uma pessoa), ou usuário demo.admin / demo.usuario com a senha demo`,
       `Token de administrador (${DEMO_ADMIN.email}):`,
       admin.token,
       `Token de usuário (${DEMO_USER.email}):`,

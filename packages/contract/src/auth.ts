@@ -15,3 +15,33 @@ export const tokenClaims = z.object({
   exp: z.number(),
 });
 export type TokenClaims = z.infer<typeof tokenClaims>;
+
+export const loginBody = z.object({
+  username: z
+    .string({ error: 'Usuário (username) é obrigatório.' })
+    .trim()
+    .min(1, 'Usuário (username) é obrigatório.')
+    .max(200, 'Usuário (username) deve ter no máximo 200 caracteres.'),
+  password: z
+    .string({ error: 'Senha (password) é obrigatória.' })
+    .min(1, 'Senha (password) é obrigatória.')
+    .max(200, 'Senha (password) deve ter no máximo 200 caracteres.'),
+});
+export type LoginBody = z.infer<typeof loginBody>;
+
+export const sessionUser = z
+  .object({
+    id: z.string(),
+    username: z.string(),
+    displayName: z.string(),
+    email: z.string(),
+    role: z.enum(['Admin', 'User']),
+  })
+  .meta({ id: 'UsuarioSessao' });
+export type SessionUser = z.infer<typeof sessionUser>;
+
+export const loginResponse = z.object({ token: z.string(), user: sessionUser }).meta({ id: 'Login' });
+export type LoginResponse = z.infer<typeof loginResponse>;
+
+/** Codes the sign-in callback puts in /login?erro=... for the web app to show. */
+export const LOGIN_ERROR_MICROSOFT = 'microsoft';

@@ -31,3 +31,8 @@ export const linkUsersBody = z
 
 export const ROLES = ['Admin', 'User'] as const;
 export type Role = (typeof ROLES)[number];
+
+export const syncResult = z
+  .object({ ativos: z.number().int(), desativados: z.number().int(), duracaoMs: z.number().int() })
+  .meta({ id: 'ResultadoSincronizacao' });
+export type SyncResult = z.infer<typeof syncResult>;

@@ -20,6 +20,11 @@ const emailList = z
   )
   .pipe(z.array(z.email({ error: (i) => `'${String(i.input)}' não é um e-mail` })));
 
+/** An http(s) base URL, kept without its trailing slash. */
+const httpUrl = z
+  .url({ protocol: /^https?$/, error: 'deve ser uma URL http:// ou https://' })
+  .transform((u) => u.replace(/\/+$/, ''));
+
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
   PORT: z.coerce.number().int().min(0).max(65_535).default(3000),
@@ -44,6 +49,19 @@ const envSchema = z.object({
   AZURE_TENANT_ID: z.string().min(1).optional(),
   AZURE_CLIENT_ID: z.string().min(1).optional(),
   AZURE_CLIENT_SECRET: z.string().min(1).optional(),
+  AZURE_AUTHORITY_HOST: httpUrl.default('https://login.microsoftonline.com'),
+  GRAPH_API_URL: httpUrl.default('https://graph.microsoft.com'),
+  GRAPH_SYNC_INTERVAL_MINUTES: z.coerce
+    .number()
+    .min(0)
+    .max(7 * 24 * 60)
+    .default(60),
+  PUBLIC_URL: httpUrl.optional(),
+  PORTAL_ADMIN_USERNAME: z.string().trim().min(3).max(100).optional(),
+  PORTAL_ADMIN_PASSWORD: z.string().min(8, { error: 'deve ter ao menos 8 caracteres' }).max(200).optional(),
+  PORTAL_ADMIN_EMAIL: z.email().optional(),
+  LOGIN_MAX_FAILURES_PER_USER: z.coerce.number().int().min(1).max(1000).default(5),
+  LOGIN_MAX_FAILURES_PER_ADDRESS: z.coerce.number().int().min(1).max(10_000).default(20),
   WEB_DIST_DIR: z.string().min(1).optional(),
   TRUST_PROXY: flag.default(false),
 });
@@ -58,9 +76,25 @@ export interface Config {
   jwt: { secret: string; issuer: string; audience: string; ttlSeconds: number };
   demoMode: boolean;
   adminEmails: string[];
-  microsoft: { tenantId: string; clientId: string; clientSecret: string } | null;
+  /** Entra ID and Graph: from the environment, or (demo mode) pointed at the local stand-ins by server.ts. */
+  microsoft: MicrosoftSettings | null;
+  graphSyncIntervalMinutes: number;
+  /** The address people use to reach the portal; derived from each request when unset. */
+  publicUrl: string | null;
+  bootstrapAdmin: { username: string; password: string; email: string } | null;
+  loginLimits: { perUser: number; perAddress: number };
   webDistDir: string;
   trustProxy: boolean;
+}
+
+export interface MicrosoftSettings {
+  tenantId: string;
+  clientId: string;
+  clientSecret: string;
+  /** https://login.microsoftonline.com, or a stand-in. */
+  authorityHost: string;
+  /** https://graph.microsoft.com, or a stand-in. */
+  graphUrl: string;
 }
 
 export class ConfigError extends Error {
@@ -90,7 +124,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const microsoft =
     azureSet === 3
-      ? { tenantId: e.AZURE_TENANT_ID!, clientId: e.AZURE_CLIENT_ID!, clientSecret: e.AZURE_CLIENT_SECRET! }
+      ? {
+          tenantId: e.AZURE_TENANT_ID!,
+          clientId: e.AZURE_CLIENT_ID!,
+          clientSecret: e.AZURE_CLIENT_SECRET!,
+          authorityHost: e.AZURE_AUTHORITY_HOST,
+          graphUrl: e.GRAPH_API_URL,
+        }
       : null;
   if (microsoft && e.DEMO_MODE === true) {
     problems.push('DEMO_MODE: o modo demonstração não pode ser ligado com a configuração Microsoft definida');
@@ -102,6 +142,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!secret) {
     if (demoMode || e.NODE_ENV !== 'production') secret = demoSecret(dataDir);
     else problems.push('JWT_SECRET: obrigatório fora do modo demonstração (ao menos 32 caracteres aleatórios)');
+  }
+  if (Boolean(e.PORTAL_ADMIN_USERNAME) !== Boolean(e.PORTAL_ADMIN_PASSWORD)) {
+    problems.push(
+      'PORTAL_ADMIN_USERNAME e PORTAL_ADMIN_PASSWORD: defina os dois para criar o administrador local, ou nenhum',
+    );
   }
   if (problems.length > 0) throw new ConfigError(problems);
 
@@ -124,6 +169,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     demoMode,
     adminEmails: e.ADMIN_EMAILS,
     microsoft,
+    graphSyncIntervalMinutes: e.GRAPH_SYNC_INTERVAL_MINUTES,
+    publicUrl: e.PUBLIC_URL ?? null,
+    bootstrapAdmin:
+      e.PORTAL_ADMIN_USERNAME && e.PORTAL_ADMIN_PASSWORD
+        ? {
+            username: e.PORTAL_ADMIN_USERNAME,
+            password: e.PORTAL_ADMIN_PASSWORD,
+            email: (e.PORTAL_ADMIN_EMAIL ?? `${e.PORTAL_ADMIN_USERNAME}@paineis.local`).toLowerCase(),
+          }
+        : null,
+    loginLimits: { perUser: e.LOGIN_MAX_FAILURES_PER_USER, perAddress: e.LOGIN_MAX_FAILURES_PER_ADDRESS },
     webDistDir: path.resolve(REPO_ROOT, e.WEB_DIST_DIR ?? 'apps/web/dist'),
     trustProxy: e.TRUST_PROXY,
   };

@@ -129,3 +129,29 @@ export const versoesDados = pgTable('versoes_dados', {
   nome: text('nome').primaryKey(),
   versao: bigint('versao', { mode: 'number' }).notNull().default(0),
 });
+
+/** Username and password sign-in for a user (the bootstrap admin, the demo accounts). */
+export const contasLocais = pgTable(
+  'contas_locais',
+  {
+    usuarioId: text('usuario_id')
+      .primaryKey()
+      .references(() => usuarios.id, { onDelete: 'cascade' }),
+    username: text('username').notNull(),
+    /** argon2id, PHC string. */
+    senhaHash: text('senha_hash').notNull(),
+    dataAtualizacao: timestamp('data_atualizacao', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('contas_locais_username').on(sql`lower(${t.username})`)],
+);
+
+/** Failed sign-ins, per username and per client address, for the rate limit every instance shares. */
+export const tentativasLogin = pgTable(
+  'tentativas_login',
+  {
+    id: serial('id').primaryKey(),
+    chave: text('chave').notNull(),
+    momento: timestamp('momento', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('tentativas_login_chave_momento').on(t.chave, t.momento)],
+);

@@ -5,6 +5,8 @@ import type { Config } from '../../config/env.ts';
 
 export interface TokenSubject {
   id: string;
+  /** For local accounts; Microsoft accounts use their e-mail. */
+  username?: string;
   email: string;
   displayName: string;
   role: 'Admin' | 'User';
@@ -22,8 +24,8 @@ export async function signSessionToken(jwt: Config['jwt'], user: TokenSubject, t
   const now = Math.floor(Date.now() / 1000);
   const jti = randomUUID();
   const token = await new SignJWT({
-    name: user.email,
-    unique_name: user.email,
+    name: user.username ?? user.email,
+    unique_name: user.username ?? user.email,
     email: user.email,
     role: user.role,
     displayName: user.displayName,

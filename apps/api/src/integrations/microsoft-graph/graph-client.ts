@@ -1,0 +1,107 @@
+import type { EntraClient } from '../microsoft-identity/entra-client.ts';
+
+export interface GraphUser {
+  id: string;
+  displayName: string | null;
+  mail: string | null;
+  userPrincipalName: string | null;
+  department: string | null;
+  accountEnabled: boolean | null;
+}
+
+export const GRAPH_SCOPE = 'https://graph.microsoft.com/.default';
+
+export interface GraphClientOptions {
+  /** Per request (a page); default 30 s. */
+  timeoutMs?: number;
+  /** Retries of one page on 429 or 5xx before giving up; default 6. */
+  maxRetries?: number;
+  /** Longest wait honoured for Retry-After; default 120 s. */
+  maxRetryAfterMs?: number;
+  /** For tests: how to wait. */
+  sleep?: (ms: number) => Promise<void>;
+}
+
+export class GraphError extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+    readonly code: string | undefined,
+    readonly requestId: string | null,
+  ) {
+    super(message);
+  }
+}
+
+const SELECT = 'id,displayName,mail,userPrincipalName,department,accountEnabled';
+
+/** Microsoft Graph over plain fetch, with the service principal's token. */
+export class GraphClient {
+  private readonly timeoutMs: number;
+  private readonly maxRetries: number;
+  private readonly maxRetryAfterMs: number;
+  private readonly sleep: (ms: number) => Promise<void>;
+
+  constructor(
+    private readonly graphUrl: string,
+    private readonly entra: EntraClient,
+    options: GraphClientOptions = {},
+  ) {
+    this.timeoutMs = options.timeoutMs ?? 30_000;
+    this.maxRetries = options.maxRetries ?? 6;
+    this.maxRetryAfterMs = options.maxRetryAfterMs ?? 120_000;
+    this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+  }
+
+  /** Every enabled user of the directory, following @odata.nextLink to the last page. */
+  async listActiveUsers(): Promise<GraphUser[]> {
+    const params = new URLSearchParams({ $select: SELECT, $filter: 'accountEnabled eq true', $top: '999' });
+    let next: string | undefined = `${this.graphUrl}/v1.0/users?${params.toString()}`;
+    const users: GraphUser[] = [];
+    while (next) {
+      const page = (await this.get(next)) as { value?: GraphUser[]; '@odata.nextLink'?: string };
+      if (!Array.isArray(page.value))
+        throw new GraphError('Resposta do Graph sem a lista de usuários.', 502, undefined, null);
+      users.push(...page.value);
+      next = page['@odata.nextLink'];
+    }
+    return users;
+  }
+
+  /** One GET, retried on throttling (honouring Retry-After) and on server errors (with backoff). */
+  private async get(url: string): Promise<unknown> {
+    for (let attempt = 0; ; attempt++) {
+      const token = await this.entra.appToken(GRAPH_SCOPE);
+      let response: Response;
+      try {
+        response = await fetch(url, {
+          headers: { authorization: `Bearer ${token}`, accept: 'application/json' },
+          signal: AbortSignal.timeout(this.timeoutMs),
+        });
+      } catch (error) {
+        if (attempt >= this.maxRetries) throw error;
+        await this.sleep(backoff(attempt));
+        continue;
+      }
+      if (response.ok) return response.json();
+      const retryable = response.status === 429 || response.status >= 500;
+      if (retryable && attempt < this.maxRetries) {
+        const retryAfter = Number(response.headers.get('retry-after'));
+        const wait = Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter * 1000 : backoff(attempt);
+        await response.body?.cancel();
+        await this.sleep(Math.min(wait, this.maxRetryAfterMs));
+        continue;
+      }
+      const body = (await response.json().catch(() => ({}))) as { error?: { code?: string; message?: string } };
+      throw new GraphError(
+        `Graph respondeu ${response.status}: ${body.error?.message ?? response.statusText}`,
+        response.status,
+        body.error?.code,
+        response.headers.get('request-id'),
+      );
+    }
+  }
+}
+
+/** 1 s, 2 s, 4 s... up to 30 s. */
+const backoff = (attempt: number) => Math.min(30_000, 1000 * 2 ** attempt);

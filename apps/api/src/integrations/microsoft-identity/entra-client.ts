@@ -1,0 +1,119 @@
+import * as oidc from 'openid-client';
+import type { MicrosoftSettings } from '../../config/env.ts';
+
+/** What the portal keeps of a Microsoft sign-in (from the validated ID token). */
+export interface EntraIdentity {
+  oid: string;
+  email: string;
+  displayName: string;
+  department: string | null;
+  jobTitle: string | null;
+  officeLocation: string | null;
+  appRoles: string[];
+}
+
+export interface SignInChecks {
+  state: string;
+  nonce: string;
+  codeVerifier: string;
+}
+
+/** Plain http is only ever allowed for a stand-in on this machine. */
+export function isLoopback(url: string): boolean {
+  const { protocol, hostname } = new URL(url);
+  return protocol === 'http:' && (hostname === '127.0.0.1' || hostname === 'localhost' || hostname === '[::1]');
+}
+
+const text = (value: unknown): string | null => (typeof value === 'string' && value.trim() ? value.trim() : null);
+
+/**
+ * Entra ID through openid-client: discovery of the tenant's v2.0 issuer (cached; retried after a failure),
+ * the authorization-code flow with PKCE, state and nonce, and client-credentials tokens for APIs.
+ */
+export class EntraClient {
+  private configuration: Promise<oidc.Configuration> | null = null;
+  private readonly appTokens = new Map<string, Promise<{ token: string; expiresAt: number }>>();
+
+  constructor(private readonly settings: MicrosoftSettings) {}
+
+  get issuer(): string {
+    return `${this.settings.authorityHost}/${this.settings.tenantId}/v2.0`;
+  }
+
+  private config(): Promise<oidc.Configuration> {
+    this.configuration ??= oidc
+      .discovery(new URL(this.issuer), this.settings.clientId, this.settings.clientSecret, undefined, {
+        execute: isLoopback(this.issuer) ? [oidc.allowInsecureRequests] : [],
+        timeout: 10,
+      })
+      .catch((error: unknown) => {
+        this.configuration = null;
+        throw error;
+      });
+    return this.configuration;
+  }
+
+  static newChecks(): SignInChecks {
+    return { state: oidc.randomState(), nonce: oidc.randomNonce(), codeVerifier: oidc.randomPKCECodeVerifier() };
+  }
+
+  async authorizationUrl(redirectUri: string, checks: SignInChecks): Promise<URL> {
+    return oidc.buildAuthorizationUrl(await this.config(), {
+      redirect_uri: redirectUri,
+      scope: 'openid profile email',
+      response_type: 'code',
+      response_mode: 'query',
+      code_challenge: await oidc.calculatePKCECodeChallenge(checks.codeVerifier),
+      code_challenge_method: 'S256',
+      state: checks.state,
+      nonce: checks.nonce,
+      prompt: 'select_account',
+    });
+  }
+
+  /** Redeems the code the browser brought back; throws unless the ID token is valid for this sign-in. */
+  async completeSignIn(callbackUrl: URL, checks: SignInChecks): Promise<EntraIdentity> {
+    const tokens = await oidc.authorizationCodeGrant(await this.config(), callbackUrl, {
+      pkceCodeVerifier: checks.codeVerifier,
+      expectedState: checks.state,
+      expectedNonce: checks.nonce,
+      idTokenExpected: true,
+    });
+    const claims = tokens.claims();
+    const oid = text(claims?.oid);
+    const email = text(claims?.email) ?? text(claims?.preferred_username);
+    if (!claims || !oid || !email) throw new Error('O token de identidade não traz oid e e-mail.');
+    return {
+      oid,
+      email: email.toLowerCase(),
+      displayName: text(claims.name) ?? email,
+      department: text(claims.department),
+      jobTitle: text(claims.jobTitle),
+      officeLocation: text(claims.officeLocation),
+      appRoles: Array.isArray(claims.roles) ? claims.roles.filter((r): r is string => typeof r === 'string') : [],
+    };
+  }
+
+  /**
+   * A service-principal token for an API (Graph, Power BI), kept until five minutes before it expires;
+   * callers asking at the same time share one request.
+   */
+  async appToken(scope: string): Promise<string> {
+    const cached = this.appTokens.get(scope);
+    if (cached) {
+      const { token, expiresAt } = await cached.catch(() => ({ token: '', expiresAt: 0 }));
+      if (token && expiresAt - Date.now() > 5 * 60_000) return token;
+    }
+    const request = this.config()
+      .then((config) => oidc.clientCredentialsGrant(config, { scope }))
+      .then((response) => ({
+        token: response.access_token,
+        expiresAt: Date.now() + (response.expires_in ?? 3600) * 1000,
+      }));
+    this.appTokens.set(scope, request);
+    request.catch(() => {
+      if (this.appTokens.get(scope) === request) this.appTokens.delete(scope);
+    });
+    return (await request).token;
+  }
+}

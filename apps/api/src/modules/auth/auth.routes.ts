@@ -1,0 +1,193 @@
+import { sql } from 'drizzle-orm';
+import { z } from 'zod';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { FastifyRequest } from 'fastify';
+import { LOGIN_ERROR_MICROSOFT, loginBody, loginResponse } from '@paineis/contract/auth';
+import { errorResponse } from '@paineis/contract/fields';
+import { EntraClient, type SignInChecks } from '../../integrations/microsoft-identity/entra-client.ts';
+import { HttpError } from '../../lib/http-error.ts';
+import { rows } from '../../db/client.ts';
+import { addressKey, recentFailures, recordFailure, userKey } from './login-attempts.repository.ts';
+import { findLocalAccount } from './local-accounts.repository.ts';
+import { verifyPassword } from './passwords.ts';
+import { revokeToken } from './revocations.repository.ts';
+import { signSessionToken, verifySessionToken } from './tokens.ts';
+
+const tags = ['Autenticação'];
+const config = { public: true };
+const STATE_COOKIE = 'paineis_oidc';
+const CALLBACK_PATH = '/api/auth/microsoft-callback';
+
+export const LOGIN_INVALID = 'Usuário ou senha inválidos.';
+export const LOGIN_THROTTLED = 'Muitas tentativas de login. Aguarde um minuto e tente novamente.';
+
+export const authRoutes: FastifyPluginAsyncZod = async (app) => {
+  const entra = app.entra;
+  /** Where people reach the portal: PUBLIC_URL, else this request's own scheme and host. */
+  const publicBase = (request: FastifyRequest) => app.config.publicUrl ?? `${request.protocol}://${request.host}`;
+  const loginPage = (request: FastifyRequest, query: Record<string, string>) =>
+    `${publicBase(request)}/login?${new URLSearchParams(query).toString()}`;
+
+  app.get(
+    '/auth/microsoft-login',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Começa o login com a conta Microsoft (OIDC, código com PKCE) e redireciona ao Entra ID',
+        response: { 302: z.null() },
+      },
+    },
+    async (request, reply) => {
+      if (!entra) return reply.redirect(loginPage(request, { erro: LOGIN_ERROR_MICROSOFT }));
+      const checks = EntraClient.newChecks();
+      let url: URL;
+      try {
+        url = await entra.authorizationUrl(publicBase(request) + CALLBACK_PATH, checks);
+      } catch (error) {
+        request.log.error({ err: error }, 'Entra ID indisponível para iniciar o login');
+        return reply.redirect(loginPage(request, { erro: LOGIN_ERROR_MICROSOFT }));
+      }
+      void reply.setCookie(STATE_COOKIE, JSON.stringify(checks), {
+        signed: true,
+        httpOnly: true,
+        // Lax: the cookie must come back on the top-level redirect from Microsoft, and on nothing else.
+        sameSite: 'lax',
+        secure: publicBase(request).startsWith('https:'),
+        path: '/api/auth',
+        maxAge: 600,
+      });
+      return reply.redirect(url.href);
+    },
+  );
+
+  app.get(
+    '/auth/microsoft-callback',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Volta do Entra ID: valida o token de identidade e redireciona a /login?token=...',
+        response: { 302: z.null() },
+      },
+    },
+    async (request, reply) => {
+      const fail = (reason: string, error?: unknown) => {
+        request.log.warn({ err: error, reason }, 'login Microsoft recusado');
+        void reply.clearCookie(STATE_COOKIE, { path: '/api/auth' });
+        return reply.redirect(loginPage(request, { erro: LOGIN_ERROR_MICROSOFT }));
+      };
+      if (!entra) return fail('Microsoft não configurado');
+      const raw = request.cookies[STATE_COOKIE];
+      const unsigned = raw ? request.unsignCookie(raw) : null;
+      if (!unsigned?.valid || !unsigned.value) return fail('sem cookie de estado válido');
+      let checks: SignInChecks;
+      try {
+        checks = JSON.parse(unsigned.value) as SignInChecks;
+      } catch (error) {
+        return fail('cookie de estado ilegível', error);
+      }
+      const callbackUrl = new URL(publicBase(request) + request.url);
+      let identity;
+      try {
+        identity = await entra.completeSignIn(callbackUrl, checks);
+      } catch (error) {
+        return fail('resposta do Entra ID recusada', error);
+      }
+      const isAdmin = identity.appRoles.includes('Admin') || app.config.adminEmails.includes(identity.email);
+      const [user] = await rows<{ id: string; email: string; display_name: string; role: 'Admin' | 'User' }>(
+        app.db,
+        sql`
+        insert into usuarios (id, email, display_name, department, job_title, office_location, role, source, active)
+        values (${identity.oid}, ${identity.email}, ${identity.displayName}, ${identity.department},
+                ${identity.jobTitle}, ${identity.officeLocation}, ${isAdmin ? 'Admin' : 'User'}, 'entra', true)
+        on conflict (id) do update set
+          email = excluded.email, display_name = excluded.display_name,
+          department = coalesce(excluded.department, usuarios.department),
+          job_title = coalesce(excluded.job_title, usuarios.job_title),
+          office_location = coalesce(excluded.office_location, usuarios.office_location),
+          role = case when excluded.role = 'Admin' then 'Admin' else usuarios.role end,
+          active = true, data_atualizacao = now()
+        returning id, email, display_name, role`,
+      );
+      const { token } = await signSessionToken(app.config.jwt, {
+        id: user!.id,
+        email: user!.email,
+        displayName: user!.display_name,
+        role: user!.role,
+        department: identity.department,
+        jobTitle: identity.jobTitle,
+        officeLocation: identity.officeLocation,
+      });
+      void reply.clearCookie(STATE_COOKIE, { path: '/api/auth' });
+      request.log.info({ userId: user!.id, role: user!.role }, 'login Microsoft');
+      return reply.redirect(loginPage(request, { token }));
+    },
+  );
+
+  app.post(
+    '/auth/login',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Login com usuário e senha (contas locais)',
+        body: loginBody,
+        response: { 200: loginResponse, 400: errorResponse, 401: errorResponse, 429: errorResponse },
+      },
+    },
+    async (request) => {
+      const { username, password } = request.body;
+      const keys = [userKey(username), addressKey(request.ip)];
+      const failures = await recentFailures(app.db, keys);
+      if (
+        (failures.get(keys[0]!) ?? 0) >= app.config.loginLimits.perUser ||
+        (failures.get(keys[1]!) ?? 0) >= app.config.loginLimits.perAddress
+      ) {
+        throw new HttpError(429, LOGIN_THROTTLED);
+      }
+      const account = await findLocalAccount(app.db, username);
+      const ok = await verifyPassword(account?.senhaHash ?? null, password);
+      if (!account || !ok || !account.active) {
+        await recordFailure(app.db, keys);
+        throw new HttpError(401, LOGIN_INVALID);
+      }
+      const { token } = await signSessionToken(app.config.jwt, { ...account, username: account.username });
+      return {
+        token,
+        user: {
+          id: account.id,
+          username: account.username,
+          displayName: account.displayName,
+          email: account.email,
+          role: account.role,
+        },
+      };
+    },
+  );
+
+  app.post(
+    '/auth/logout-complete',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Encerra a sessão: o token deixa de valer em todas as instâncias até expirar',
+        response: { 204: z.null() },
+      },
+    },
+    async (request, reply) => {
+      // Always 204: signing out must work even with a token that is already invalid.
+      const match = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '');
+      if (match?.[1]) {
+        try {
+          const claims = await verifySessionToken(app.config.jwt, match[1]);
+          await revokeToken(app.db, claims.jti, new Date(claims.exp * 1000));
+        } catch {
+          // An invalid or expired token needs no revoking.
+        }
+      }
+      return reply.code(204).send(null);
+    },
+  );
+};

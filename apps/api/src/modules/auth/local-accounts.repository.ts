@@ -1,0 +1,75 @@
+import { sql } from 'drizzle-orm';
+import { rows, type Db } from '../../db/client.ts';
+import { hashPassword } from './passwords.ts';
+
+export interface LocalAccount {
+  id: string;
+  username: string;
+  senhaHash: string;
+  email: string;
+  displayName: string;
+  role: 'Admin' | 'User';
+  active: boolean;
+  department: string | null;
+  jobTitle: string | null;
+  officeLocation: string | null;
+}
+
+export async function findLocalAccount(db: Db, username: string): Promise<LocalAccount | null> {
+  const [row] = await rows<{
+    id: string;
+    username: string;
+    senha_hash: string;
+    email: string;
+    display_name: string;
+    role: 'Admin' | 'User';
+    active: boolean;
+    department: string | null;
+    job_title: string | null;
+    office_location: string | null;
+  }>(
+    db,
+    sql`
+    select u.id, c.username, c.senha_hash, u.email, u.display_name, u.role, u.active,
+           u.department, u.job_title, u.office_location
+    from contas_locais c join usuarios u on u.id = c.usuario_id
+    where lower(c.username) = lower(${username})`,
+  );
+  if (!row) return null;
+  return {
+    id: row.id,
+    username: row.username,
+    senhaHash: row.senha_hash,
+    email: row.email,
+    displayName: row.display_name,
+    role: row.role,
+    active: row.active,
+    department: row.department,
+    jobTitle: row.job_title,
+    officeLocation: row.office_location,
+  };
+}
+
+export interface LocalAccountInput {
+  username: string;
+  password: string;
+  /** The user the account signs in as; created when missing. */
+  user: { id: string; email: string; displayName: string; role: 'Admin' | 'User'; source: string };
+}
+
+/** Creates or updates a local account and its user (the bootstrap admin, the demo accounts). */
+export async function upsertLocalAccount(db: Db, input: LocalAccountInput): Promise<void> {
+  const senhaHash = await hashPassword(input.password);
+  const { user } = input;
+  await db.transaction(async (tx) => {
+    await tx.execute(sql`
+      insert into usuarios (id, email, display_name, role, source)
+      values (${user.id}, ${user.email}, ${user.displayName}, ${user.role}, ${user.source})
+      on conflict (id) do update set role = excluded.role, active = true, data_atualizacao = now()`);
+    await tx.execute(sql`
+      insert into contas_locais (usuario_id, username, senha_hash)
+      values (${user.id}, ${input.username}, ${senhaHash})
+      on conflict (usuario_id) do update
+        set username = excluded.username, senha_hash = excluded.senha_hash, data_atualizacao = now()`);
+  });
+}
