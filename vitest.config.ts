@@ -42,6 +42,10 @@ export default defineConfig({
     environment: 'node',
     projects: [
       { extends: true, test: { name: 'contract', root: 'packages/contract', include: ['src/**/*.test.ts'] } },
+      {
+        extends: true,
+        test: { name: 'stand-ins', root: 'packages/microsoft-stand-ins', include: ['src/**/*.test.ts'] },
+      },
       apiProject('api:pglite', { database: 'pglite' }),
       ...(withPostgres ? [apiProject('api:postgres', { database: 'postgres', postgresUrl })] : []),
     ],

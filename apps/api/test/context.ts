@@ -36,9 +36,13 @@ export interface TestContext {
  * The real app over a database of this file's own, emptied before each test. Extra dependencies (a fake
  * Power BI, say) can be passed for the whole file.
  */
-export function useTestApp(deps: Partial<AppDependencies> = {}): TestContext {
+export function useTestApp(
+  dependencies: Partial<AppDependencies> | (() => Partial<AppDependencies>) = {},
+): TestContext {
   const ctx = {} as TestContext;
   beforeAll(async () => {
+    // A function is read only now, so it can use what earlier beforeAll hooks started (the stand-ins).
+    const deps = typeof dependencies === 'function' ? dependencies() : dependencies;
     ctx.config = deps.config ?? testConfig();
     ctx.database = await openTestDatabase();
     ctx.db = ctx.database.db;

@@ -76,10 +76,15 @@ export interface StandIns {
   graph: {
     /** Replaces the directory (for tests: add, remove, disable people between syncs). */
     setPeople(people: StandInPerson[]): void;
-    /** The next `times` requests to /v1.0/users answer 429 with `Retry-After: retryAfterSeconds`. */
-    throttleNext(retryAfterSeconds: number, times?: number): void;
-    /** The next `times` requests to /v1.0/users answer this status (e.g. 500, 503) with a Graph error body. */
-    failNext(status: number, times?: number): void;
+    /**
+     * After `afterRequests` more requests (default 0) are served normally, the following `times` requests to
+     * /v1.0/users answer 429 with `Retry-After: retryAfterSeconds` (a throttle part-way through paging).
+     */
+    throttleNext(retryAfterSeconds: number, times?: number, afterRequests?: number): void;
+    /** Likewise, with this status (e.g. 500, 503) and a Graph error body. */
+    failNext(status: number, times?: number, afterRequests?: number): void;
+    /** Forgets queued failures and the request log (between tests sharing one instance). */
+    reset(): void;
     /** Every request to /v1.0/users, in order. */
     readonly requests: GraphRequestLog[];
   };

@@ -209,8 +209,47 @@ describe('loadConfig', () => {
         tenantId: AZURE.AZURE_TENANT_ID,
         clientId: AZURE.AZURE_CLIENT_ID,
         clientSecret: AZURE.AZURE_CLIENT_SECRET,
+        authorityHost: 'https://login.microsoftonline.com',
+        graphUrl: 'https://graph.microsoft.com',
       });
       expect(loadConfig({ DATA_DIR: dataDir, JWT_SECRET: SECRET, ...AZURE, DEMO_MODE: 'false' }).demoMode).toBe(false);
+    });
+
+    it('Microsoft hosts can point elsewhere (sovereign clouds, stand-ins), without a trailing slash', () => {
+      const config = loadConfig({
+        DATA_DIR: dataDir,
+        JWT_SECRET: SECRET,
+        ...AZURE,
+        AZURE_AUTHORITY_HOST: 'https://login.microsoftonline.us/',
+        GRAPH_API_URL: 'https://graph.microsoft.us',
+      });
+      expect(config.microsoft).toMatchObject({
+        authorityHost: 'https://login.microsoftonline.us',
+        graphUrl: 'https://graph.microsoft.us',
+      });
+      expect(
+        configError({ DATA_DIR: dataDir, JWT_SECRET: SECRET, ...AZURE, GRAPH_API_URL: 'ftp://x' }).message,
+      ).toContain('GRAPH_API_URL');
+    });
+
+    it('the bootstrap admin needs both username and password, and a password of 8 or more characters', () => {
+      const base = { DATA_DIR: dataDir, JWT_SECRET: SECRET };
+      expect(loadConfig(base).bootstrapAdmin).toBeNull();
+      expect(
+        configError({ ...base, PORTAL_ADMIN_USERNAME: 'ti', PORTAL_ADMIN_PASSWORD: '12345678' }).message,
+      ).toContain('PORTAL_ADMIN_USERNAME');
+      expect(configError({ ...base, PORTAL_ADMIN_USERNAME: 'admin.ti' }).message).toContain('PORTAL_ADMIN_PASSWORD');
+      expect(
+        configError({ ...base, PORTAL_ADMIN_USERNAME: 'admin.ti', PORTAL_ADMIN_PASSWORD: 'curta' }).message,
+      ).toContain('PORTAL_ADMIN_PASSWORD');
+      expect(
+        loadConfig({
+          ...base,
+          PORTAL_ADMIN_USERNAME: 'admin.ti',
+          PORTAL_ADMIN_PASSWORD: 'senha-longa',
+          PORTAL_ADMIN_EMAIL: 'TI@Empresa.com.br',
+        }).bootstrapAdmin,
+      ).toEqual({ username: 'admin.ti', password: 'senha-longa', email: 'ti@empresa.com.br' });
     });
 
     it('Azure configuration in production without JWT_SECRET → ConfigError naming JWT_SECRET', () => {

@@ -43,7 +43,10 @@ export class EntraClient {
   private config(): Promise<oidc.Configuration> {
     this.configuration ??= oidc
       .discovery(new URL(this.issuer), this.settings.clientId, this.settings.clientSecret, undefined, {
-        execute: isLoopback(this.issuer) ? [oidc.allowInsecureRequests] : [],
+        // Signature checks on the ID token too: openid-client otherwise relies on TLS alone for the code flow.
+        execute: isLoopback(this.issuer)
+          ? [oidc.allowInsecureRequests, oidc.enableNonRepudiationChecks]
+          : [oidc.enableNonRepudiationChecks],
         timeout: 10,
       })
       .catch((error: unknown) => {

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { SyncResult } from '@paineis/contract/users';
 import type { Database } from '../../db/client.ts';
-import { GraphError, type GraphClient, type GraphUser } from '../../integrations/microsoft-graph/graph-client.ts';
+import { type GraphError, type GraphClient, type GraphUser } from '../../integrations/microsoft-graph/graph-client.ts';
 
 interface DirectoryRow {
   id: string;
@@ -89,7 +89,7 @@ export class DirectorySync {
         update usuarios set active = false, data_atualizacao = now()
         where source = 'entra' and active and not (id = any(${sql.param(ids)}::text[]))
         returning id`);
-      return (gone as unknown as { rows: unknown[] }).rows.length;
+      return (gone as { rows: unknown[] }).rows.length;
     });
     const result = { ativos: list.length, desativados, duracaoMs: Date.now() - started };
     this.log.info(result, 'diretório sincronizado com o Microsoft Graph');

@@ -1,0 +1,272 @@
+import { sql } from 'drizzle-orm';
+import { decodeJwt } from 'jose';
+import { describe, expect, it } from 'vitest';
+import type { IdentityFailure } from '@paineis/microsoft-stand-ins/types';
+import { useTestApp, type TestContext } from '../../../test/context.ts';
+import { microsoftConfig, person, useStandIns } from '../../../test/microsoft.ts';
+import { link, panel } from '../../../test/fixtures.ts';
+import { rows } from '../../db/client.ts';
+
+const PORTAL = 'http://portal.empresa.test';
+
+const people = [
+  person('a1b2c3d4-0000-4000-8000-000000000001', 'Ana Gestora', {
+    appRoles: ['Admin'],
+    department: 'Controladoria',
+    jobTitle: 'Gerente',
+    officeLocation: 'São Paulo',
+  }),
+  person('a1b2c3d4-0000-4000-8000-000000000002', 'Bruno Analista', { department: 'Comercial' }),
+  person('a1b2c3d4-0000-4000-8000-000000000003', 'Carla Listada', { mail: 'Carla.Listada@Empresa.com.br' }),
+  person('a1b2c3d4-0000-4000-8000-000000000004', 'Davi Sem Caixa', {
+    mail: null,
+    userPrincipalName: 'davi@empresa.com.br',
+  }),
+];
+
+/**
+ * One browser's sign-in, step by step: the portal's route (through inject, with the browser's cookie), the
+ * stand-in's pages (through fetch), and back. Returns where the portal finally sends the browser.
+ */
+async function signIn(
+  ctx: TestContext,
+  choose: { personId: string } | { cancel: true },
+  tamper: (callback: URL, cookie: string) => { callback: URL; cookie: string } = (callback, cookie) => ({
+    callback,
+    cookie,
+  }),
+) {
+  const start = await ctx.app.inject({ url: '/api/auth/microsoft-login', headers: { host: 'portal.empresa.test' } });
+  expect(start.statusCode).toBe(302);
+  const cookie = String(start.headers['set-cookie']).split(';')[0]!;
+  const authorize = new URL(String(start.headers.location));
+  const page = await fetch(authorize, { redirect: 'manual' });
+  if (page.status === 302) return { final: new URL(String(page.headers.get('location'))), authorize, cookie };
+  const html = await page.text();
+  const action = /<form method="post" action="([^"]+)"/.exec(html)![1]!.replaceAll('&amp;', '&');
+  const requestId = /name="request" value="([^"]+)"/.exec(html)![1]!;
+  const form = new URLSearchParams({ request: requestId });
+  if ('cancel' in choose) form.set('action', 'cancel');
+  else form.set('person', choose.personId);
+  const chosen = await fetch(new URL(action, authorize), { method: 'POST', body: form, redirect: 'manual' });
+  expect(chosen.status).toBe(302);
+  const back = tamper(new URL(String(chosen.headers.get('location'))), cookie);
+  expect(back.callback.origin).toBe(PORTAL);
+  const callback = await ctx.app.inject({
+    url: back.callback.pathname + back.callback.search,
+    headers: { host: 'portal.empresa.test', cookie: back.cookie },
+  });
+  expect(callback.statusCode).toBe(302);
+  return { final: new URL(String(callback.headers.location)), authorize, cookie, callback: back.callback, html };
+}
+
+const tokenOf = (final: URL) => {
+  expect(final.origin + final.pathname).toBe(`${PORTAL}/login`);
+  const token = final.searchParams.get('token');
+  expect(token).toBeTruthy();
+  return token!;
+};
+const expectLoginError = (final: URL) => {
+  expect(final.origin + final.pathname).toBe(`${PORTAL}/login`);
+  expect(Object.fromEntries(final.searchParams)).toEqual({ erro: 'microsoft' });
+};
+
+describe('Microsoft sign-in through the stand-in Entra ID', () => {
+  const standIns = useStandIns({ people });
+  const ctx = useTestApp(() => ({
+    config: microsoftConfig(standIns.current, { ADMIN_EMAILS: 'carla.listada@empresa.com.br' }),
+  }));
+
+  it('sends the browser to the tenant with PKCE, state and nonce, keeping them in a signed HttpOnly cookie', async () => {
+    const start = await ctx.app.inject({ url: '/api/auth/microsoft-login', headers: { host: 'portal.empresa.test' } });
+    expect(start.statusCode).toBe(302);
+    const url = new URL(String(start.headers.location));
+    expect(url.origin + url.pathname).toBe(`${standIns.current.issuer.replace('/v2.0', '')}/oauth2/v2.0/authorize`);
+    expect(Object.fromEntries(url.searchParams)).toMatchObject({
+      client_id: standIns.current.clientId,
+      redirect_uri: `${PORTAL}/api/auth/microsoft-callback`,
+      response_type: 'code',
+      code_challenge_method: 'S256',
+      scope: 'openid profile email',
+    });
+    for (const p of ['state', 'nonce', 'code_challenge']) expect(url.searchParams.get(p)).toMatch(/^[\w-]{20,}$/);
+    const cookie = String(start.headers['set-cookie']);
+    expect(cookie).toMatch(/^paineis_oidc=/);
+    expect(cookie).toMatch(/HttpOnly/i);
+    expect(cookie).toMatch(/SameSite=Lax/i);
+    expect(cookie).toMatch(/Path=\/api\/auth/);
+    expect(cookie).toMatch(/Max-Age=600/);
+  });
+
+  it('signs a person in: the callback validates the ID token, stores the user and lands on /login?token=', async () => {
+    const { final, html } = await signIn(ctx, { personId: people[1]!.id });
+    // The stand-in's page offered the people, with their roles.
+    expect(html).toContain('Ana Gestora');
+    expect(html).toContain('Administrador');
+    const token = tokenOf(final);
+    const claims = decodeJwt(token);
+    expect(claims).toMatchObject({
+      sub: people[1]!.id,
+      name: people[1]!.mail,
+      unique_name: people[1]!.mail,
+      email: people[1]!.mail,
+      displayName: 'Bruno Analista',
+      role: 'User',
+      department: 'Comercial',
+      iss: ctx.config.jwt.issuer,
+      aud: ctx.config.jwt.audience,
+    });
+    expect(claims.jti).toEqual(expect.any(String));
+
+    const [row] = await rows(
+      ctx.db,
+      sql`select id, email, display_name, department, role, source, active from usuarios`,
+    );
+    expect(row).toEqual({
+      id: people[1]!.id,
+      email: people[1]!.mail,
+      display_name: 'Bruno Analista',
+      department: 'Comercial',
+      role: 'User',
+      source: 'entra',
+      active: true,
+    });
+
+    // The token works, and shows what is linked to this person.
+    const p = await panel(ctx.db, { nomePainel: 'Metas Comerciais' });
+    await link(ctx.db, p.id, [people[1]!.id]);
+    const list = await ctx.request('GET', '/api/paineis', { token });
+    expect(list.statusCode).toBe(200);
+    expect(list.json()).toMatchObject([{ nomePainel: 'Metas Comerciais' }]);
+  });
+
+  it('makes an admin of an Entra app role Admin, with the optional claims', async () => {
+    const token = tokenOf((await signIn(ctx, { personId: people[0]!.id })).final);
+    expect(decodeJwt(token)).toMatchObject({ role: 'Admin', jobTitle: 'Gerente', officeLocation: 'São Paulo' });
+    expect((await ctx.request('GET', '/api/classificacoes/admin', { token })).statusCode).toBe(200);
+  });
+
+  it('makes an admin of a person listed in ADMIN_EMAILS (e-mails compared in lower case)', async () => {
+    const token = tokenOf((await signIn(ctx, { personId: people[2]!.id })).final);
+    expect(decodeJwt(token)).toMatchObject({ role: 'Admin', email: 'carla.listada@empresa.com.br' });
+  });
+
+  it('uses preferred_username when the account has no e-mail', async () => {
+    const token = tokenOf((await signIn(ctx, { personId: people[3]!.id })).final);
+    expect(decodeJwt(token)).toMatchObject({ email: 'davi@empresa.com.br', role: 'User' });
+  });
+
+  it('keeps a role stored in the portal, and updates name and e-mail on the next sign-in', async () => {
+    await signIn(ctx, { personId: people[1]!.id });
+    await ctx.db.execute(
+      sql`update usuarios set role = 'Admin', display_name = 'Nome antigo' where id = ${people[1]!.id}`,
+    );
+    const token = tokenOf((await signIn(ctx, { personId: people[1]!.id })).final);
+    expect(decodeJwt(token)).toMatchObject({ role: 'Admin', displayName: 'Bruno Analista' });
+    expect(await rows(ctx.db, sql`select count(*)::int as n from usuarios`)).toEqual([{ n: 1 }]);
+  });
+
+  it('reactivates a person marked inactive by the directory sync when Entra lets them sign in again', async () => {
+    await signIn(ctx, { personId: people[1]!.id });
+    await ctx.db.execute(sql`update usuarios set active = false`);
+    const token = tokenOf((await signIn(ctx, { personId: people[1]!.id })).final);
+    expect((await ctx.request('GET', '/api/paineis', { token })).statusCode).toBe(200);
+  });
+
+  describe('every failure lands on /login?erro=microsoft, never on an error page, and signs no one in', () => {
+    it('the person cancels on the Microsoft page', async () => {
+      expectLoginError((await signIn(ctx, { cancel: true })).final);
+    });
+
+    it.each<IdentityFailure>([
+      'access_denied',
+      'invalid_grant',
+      'bad_signature',
+      'wrong_audience',
+      'wrong_nonce',
+      'expired_id_token',
+    ])('the identity provider fails with %s', async (failure) => {
+      standIns.current.identity.failNext(failure);
+      const { final, authorize } = await signIn(ctx, { personId: people[1]!.id });
+      if (failure === 'access_denied') {
+        // Microsoft sent the browser straight back with the error; the portal turns it into its own.
+        const back = await ctx.app.inject({
+          url: final.pathname + final.search,
+          headers: { host: 'portal.empresa.test' },
+        });
+        expectLoginError(new URL(String(back.headers.location)));
+        expect(authorize.searchParams.get('state')).toBe(final.searchParams.get('state'));
+      } else {
+        expectLoginError(final);
+      }
+      expect(await rows(ctx.db, sql`select id from usuarios`)).toEqual([]);
+    });
+
+    it('the state in the address is not the one the browser was given', async () => {
+      const { final } = await signIn(ctx, { personId: people[1]!.id }, (callback, cookie) => {
+        callback.searchParams.set('state', 'estado-forjado');
+        return { callback, cookie };
+      });
+      expectLoginError(final);
+    });
+
+    it('the browser comes back without the cookie (another browser, or after ten minutes)', async () => {
+      expectLoginError(
+        (await signIn(ctx, { personId: people[1]!.id }, (callback) => ({ callback, cookie: '' }))).final,
+      );
+    });
+
+    it('the cookie was altered', async () => {
+      const { final } = await signIn(ctx, { personId: people[1]!.id }, (callback, cookie) => ({
+        callback,
+        cookie: cookie.replace(/.$/, (c) => (c === 'a' ? 'b' : 'a')),
+      }));
+      expectLoginError(final);
+    });
+
+    it('the same code is replayed', async () => {
+      const first = await signIn(ctx, { personId: people[1]!.id });
+      tokenOf(first.final);
+      const replay = await ctx.app.inject({
+        url: first.callback!.pathname + first.callback!.search,
+        headers: { host: 'portal.empresa.test', cookie: first.cookie },
+      });
+      expectLoginError(new URL(String(replay.headers.location)));
+    });
+
+    it('the callback is opened with nothing at all', async () => {
+      const res = await ctx.app.inject({
+        url: '/api/auth/microsoft-callback',
+        headers: { host: 'portal.empresa.test' },
+      });
+      expectLoginError(new URL(String(res.headers.location)));
+    });
+  });
+});
+
+describe('Microsoft sign-in without Microsoft configuration', () => {
+  const ctx = useTestApp();
+
+  it('sends the browser back to /login with the error instead of failing', async () => {
+    const res = await ctx.app.inject({ url: '/api/auth/microsoft-login', headers: { host: 'portal.empresa.test' } });
+    expect(res.statusCode).toBe(302);
+    expectLoginError(new URL(String(res.headers.location)));
+  });
+});
+
+describe('Microsoft sign-in when Entra ID cannot be reached', () => {
+  const ctx = useTestApp(() => ({
+    config: microsoftConfig({
+      tenantId: 't',
+      clientId: 'c',
+      clientSecret: 's',
+      authorityHost: 'http://127.0.0.1:9',
+      graphUrl: 'http://127.0.0.1:9',
+    } as never),
+  }));
+
+  it('sends the browser back to /login with the error', async () => {
+    const res = await ctx.app.inject({ url: '/api/auth/microsoft-login', headers: { host: 'portal.empresa.test' } });
+    expectLoginError(new URL(String(res.headers.location)));
+  });
+});

@@ -1,0 +1,176 @@
+import { sql } from 'drizzle-orm';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { StandInPerson } from '@paineis/microsoft-stand-ins/types';
+import { useTestApp } from '../../../test/context.ts';
+import { createAdmin, createUser, link, panel } from '../../../test/fixtures.ts';
+import { microsoftConfig, person, useStandIns } from '../../../test/microsoft.ts';
+import { rows } from '../../db/client.ts';
+import { SYNC_FAILED, SYNC_NOT_CONFIGURED } from './users365.routes.ts';
+
+const directory = (count: number): StandInPerson[] =>
+  Array.from({ length: count }, (_, i) =>
+    person(`00000000-0000-4000-8000-${String(i).padStart(12, '0')}`, `Pessoa ${String(i).padStart(5, '0')}`, {
+      department: i % 7 === 0 ? null : `Departamento ${i % 12}`,
+      showOnSignIn: false,
+    }),
+  );
+
+describe('directory sync from Microsoft Graph', () => {
+  const standIns = useStandIns({ people: [] });
+  const waits: number[] = [];
+  const ctx = useTestApp(() => ({
+    config: microsoftConfig(standIns.current),
+    // Retry-After is honoured, but the test records the wait instead of sleeping through it.
+    graphOptions: { sleep: async (ms) => void waits.push(ms) },
+  }));
+  let token: string;
+
+  beforeEach(async () => {
+    waits.length = 0;
+    standIns.current.graph.reset();
+    standIns.current.graph.setPeople([]);
+    token = await ctx.tokenFor(await createAdmin(ctx.db, { id: 'admin-local' }));
+  });
+
+  const sync = () => ctx.request('POST', '/api/usuarios365/sincronizar', { token });
+  const entraUsers = () =>
+    rows<{ id: string; email: string; display_name: string; department: string | null; active: boolean }>(
+      ctx.db,
+      sql`select id, email, display_name, department, active from usuarios where source = 'entra' order by id`,
+    );
+
+  it('reads all 25,000 people page by page, with the service principal token, into the users table', async () => {
+    const people = directory(25_000);
+    standIns.current.graph.setPeople(people);
+    const res = await sync();
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ ativos: 25_000, desativados: 0, duracaoMs: expect.any(Number) });
+
+    const requests = standIns.current.graph.requests;
+    expect(requests).toHaveLength(Math.ceil(25_000 / 999));
+    expect(requests.every((r) => r.status === 200 && r.authorized)).toBe(true);
+    const first = new URL(requests[0]!.url);
+    expect(first.pathname).toBe('/v1.0/users');
+    expect(Object.fromEntries(first.searchParams)).toEqual({
+      $select: 'id,displayName,mail,userPrincipalName,department,accountEnabled',
+      $filter: 'accountEnabled eq true',
+      $top: '999',
+    });
+
+    const stored = await entraUsers();
+    expect(stored).toHaveLength(25_000);
+    expect(stored[7]).toEqual({
+      id: people[7]!.id,
+      email: people[7]!.mail,
+      display_name: 'Pessoa 00007',
+      department: null,
+      active: true,
+    });
+    // The directory the links modal reads has them all (plus the local admin).
+    const listed = await ctx.request('GET', '/api/usuarios365/ativos', { token });
+    expect(listed.json<unknown[]>()).toHaveLength(25_001);
+  });
+
+  it('waits as Graph asks when it throttles part-way, then carries on where it was', async () => {
+    standIns.current.graph.setPeople(directory(3_000));
+    standIns.current.graph.throttleNext(7, 2, 2); // pages 1 and 2 pass, then two 429s
+    const res = await sync();
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ ativos: 3_000 });
+    expect(waits).toEqual([7000, 7000]);
+    expect(standIns.current.graph.requests.map((r) => r.status)).toEqual([200, 200, 429, 429, 200, 200]);
+    expect(await entraUsers()).toHaveLength(3_000);
+  });
+
+  it('marks people who left or were disabled as inactive, keeping their links, and brings them back', async () => {
+    const people = directory(5);
+    standIns.current.graph.setPeople(people);
+    await sync();
+    const p = await panel(ctx.db, { nomePainel: 'Metas' });
+    await link(ctx.db, p.id, [people[1]!.id, people[2]!.id]);
+    const leaverToken = await ctx.tokenFor({ ...people[1]!, email: people[1]!.mail!, role: 'User' });
+    expect((await ctx.request('GET', '/api/paineis', { token: leaverToken })).statusCode).toBe(200);
+
+    // Person 1 left; person 2 was disabled; person 3 was renamed; a newcomer arrived.
+    const newcomer = person('00000000-0000-4000-8000-999999999999', 'Recém Chegada');
+    standIns.current.graph.setPeople([
+      people[0]!,
+      { ...people[2]!, accountEnabled: false },
+      { ...people[3]!, displayName: 'Pessoa Renomeada' },
+      people[4]!,
+      newcomer,
+    ]);
+    const res = await sync();
+    expect(res.json()).toMatchObject({ ativos: 4, desativados: 2 });
+    const stored = new Map((await entraUsers()).map((u) => [u.id, u]));
+    expect(stored.get(people[1]!.id)?.active).toBe(false);
+    expect(stored.get(people[2]!.id)?.active).toBe(false);
+    expect(stored.get(people[3]!.id)).toMatchObject({ active: true, display_name: 'Pessoa Renomeada' });
+    expect(stored.get(newcomer.id)?.active).toBe(true);
+    // Links are kept; the person's session ends; the directory no longer offers them.
+    expect(await rows(ctx.db, sql`select usuario_id from painel_usuarios order by usuario_id`)).toEqual([
+      { usuario_id: people[1]!.id },
+      { usuario_id: people[2]!.id },
+    ]);
+    expect((await ctx.request('GET', '/api/paineis', { token: leaverToken })).statusCode).toBe(401);
+    const listed = (await ctx.request('GET', '/api/usuarios365/ativos', { token })).json<{ id: string }[]>();
+    expect(listed.map((u) => u.id)).not.toContain(people[1]!.id);
+
+    standIns.current.graph.setPeople(people);
+    await sync();
+    expect((await ctx.request('GET', '/api/paineis', { token: leaverToken })).json()).toMatchObject([
+      { nomePainel: 'Metas' },
+    ]);
+  });
+
+  it('never deactivates local accounts or people the portal did not get from Microsoft', async () => {
+    const local = await createUser(ctx.db, { id: 'pessoa-local' });
+    standIns.current.graph.setPeople(directory(3));
+    await sync();
+    standIns.current.graph.setPeople([]);
+    const res = await sync();
+    expect(res.json()).toMatchObject({ ativos: 0, desativados: 3 });
+    expect(await rows(ctx.db, sql`select active from usuarios where id in (${local.id}, 'admin-local')`)).toEqual([
+      { active: true },
+      { active: true },
+    ]);
+  });
+
+  it('leaves the previous data exactly as it was when Graph fails part-way, and says so', async () => {
+    standIns.current.graph.setPeople(directory(3_000));
+    await sync();
+    const before = await entraUsers();
+    standIns.current.graph.setPeople(directory(2_000).map((p) => ({ ...p, displayName: 'Mudou' })));
+    standIns.current.graph.failNext(503, 20, 1); // page 1 passes, then Graph stays down past every retry
+    const res = await sync();
+    expect(res.statusCode).toBe(502);
+    expect(res.json()).toEqual({ message: SYNC_FAILED });
+    expect(await entraUsers()).toEqual(before);
+    expect(waits.length).toBeGreaterThan(0);
+  });
+
+  it('runs one sync for requests that arrive together', async () => {
+    standIns.current.graph.setPeople(directory(1_500));
+    const [a, b] = await Promise.all([sync(), sync()]);
+    expect(a.json()).toEqual(b.json());
+    expect(standIns.current.graph.requests).toHaveLength(2);
+  });
+
+  it('is for administrators only', async () => {
+    const user = await createUser(ctx.db);
+    const res = await ctx.request('POST', '/api/usuarios365/sincronizar', { token: await ctx.tokenFor(user) });
+    expect(res.statusCode).toBe(403);
+    expect(standIns.current.graph.requests).toHaveLength(0);
+  });
+});
+
+describe('directory sync without Microsoft configuration', () => {
+  const ctx = useTestApp();
+
+  it('answers 503 with a clear message', async () => {
+    const token = await ctx.tokenFor(await createAdmin(ctx.db));
+    const res = await ctx.request('POST', '/api/usuarios365/sincronizar', { token });
+    expect(res.statusCode).toBe(503);
+    expect(res.json()).toEqual({ message: SYNC_NOT_CONFIGURED });
+  });
+});

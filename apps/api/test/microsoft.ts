@@ -1,0 +1,35 @@
+import { beforeAll, afterAll } from 'vitest';
+import { startStandIns } from '@paineis/microsoft-stand-ins/stand-ins';
+import type { StandIns, StandInPerson, StandInsOptions } from '@paineis/microsoft-stand-ins/types';
+import type { Config } from '../src/config/env.ts';
+import { testConfig } from './context.ts';
+
+/** Starts the Microsoft stand-ins for this test file; read `.current` inside tests and useTestApp's function. */
+export function useStandIns(options: Partial<StandInsOptions> & { people: StandInPerson[] }) {
+  const holder = {} as { current: StandIns };
+  beforeAll(async () => {
+    holder.current = await startStandIns(options);
+  });
+  afterAll(async () => {
+    await holder.current?.close();
+  });
+  return holder;
+}
+
+/** The portal's configuration pointed at the stand-ins, as demo mode does. */
+export function microsoftConfig(standIns: StandIns, overrides: Record<string, string> = {}): Config {
+  return testConfig({
+    AZURE_TENANT_ID: standIns.tenantId,
+    AZURE_CLIENT_ID: standIns.clientId,
+    AZURE_CLIENT_SECRET: standIns.clientSecret,
+    AZURE_AUTHORITY_HOST: standIns.authorityHost,
+    GRAPH_API_URL: standIns.graphUrl,
+    GRAPH_SYNC_INTERVAL_MINUTES: '0',
+    ...overrides,
+  });
+}
+
+export function person(id: string, displayName: string, extra: Partial<StandInPerson> = {}): StandInPerson {
+  const mail = `${id}@empresa.com.br`;
+  return { id, displayName, mail, userPrincipalName: mail, showOnSignIn: true, ...extra };
+}

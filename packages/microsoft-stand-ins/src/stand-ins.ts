@@ -1,0 +1,45 @@
+import formbody from '@fastify/formbody';
+import Fastify from 'fastify';
+import type { AddressInfo } from 'node:net';
+import { registerGraph } from './graph.ts';
+import { registerIdentityProvider } from './identity-provider.ts';
+import { createSigningKeys } from './signing-keys.ts';
+import type { StandInContext } from './stand-in-context.ts';
+import type { StandIns, StandInsOptions } from './types.ts';
+
+/** Starts Entra ID (OpenID Connect) and Microsoft Graph (users) stand-ins on one loopback server. */
+export async function startStandIns(options: StandInsOptions): Promise<StandIns> {
+  const ctx: StandInContext = {
+    tenantId: options.tenantId ?? '00000000-0000-4000-8000-000000000001',
+    clientId: options.clientId ?? 'paineis-demo',
+    clientSecret: options.clientSecret ?? 'segredo-demo',
+    tokenLifetimeSeconds: options.tokenLifetimeSeconds ?? 3600,
+    authorityHost: '',
+    issuer: '',
+    keys: await createSigningKeys(),
+    people: [...options.people],
+  };
+
+  // No logger: the stand-ins run inside tests and the demo, whose own output matters.
+  const app = Fastify({ logger: false, forceCloseConnections: true });
+  await app.register(formbody);
+  const identity = registerIdentityProvider(app, ctx);
+  const graph = registerGraph(app, ctx);
+
+  await app.listen({ host: '127.0.0.1', port: options.port ?? 0 });
+  const { port } = app.server.address() as AddressInfo;
+  ctx.authorityHost = `http://127.0.0.1:${port}`;
+  ctx.issuer = `${ctx.authorityHost}/${ctx.tenantId}/v2.0`;
+
+  return {
+    authorityHost: ctx.authorityHost,
+    issuer: ctx.issuer,
+    graphUrl: ctx.authorityHost,
+    tenantId: ctx.tenantId,
+    clientId: ctx.clientId,
+    clientSecret: ctx.clientSecret,
+    identity,
+    graph,
+    close: () => app.close(),
+  };
+}
