@@ -244,6 +244,22 @@ describe('Microsoft sign-in through the stand-in Entra ID', () => {
   });
 });
 
+describe('Microsoft sign-in behind a proxy, with PUBLIC_URL', () => {
+  const standIns = useStandIns({ people });
+  const ctx = useTestApp(() => ({
+    config: microsoftConfig(standIns.current, { PUBLIC_URL: 'https://paineis.empresa.com.br/' }),
+  }));
+
+  it('uses PUBLIC_URL, not the Host header, for the callback, a Secure cookie and the landing page', async () => {
+    const start = await ctx.app.inject({ url: '/api/auth/microsoft-login', headers: { host: 'interno:3000' } });
+    const url = new URL(String(start.headers.location));
+    expect(url.searchParams.get('redirect_uri')).toBe('https://paineis.empresa.com.br/api/auth/microsoft-callback');
+    expect(String(start.headers['set-cookie'])).toMatch(/Secure/);
+    const failed = await ctx.app.inject({ url: '/api/auth/microsoft-callback', headers: { host: 'interno:3000' } });
+    expect(String(failed.headers.location)).toBe('https://paineis.empresa.com.br/login?erro=microsoft');
+  });
+});
+
 describe('Microsoft sign-in without Microsoft configuration', () => {
   const ctx = useTestApp();
 

@@ -174,3 +174,26 @@ describe('directory sync without Microsoft configuration', () => {
     expect(res.json()).toEqual({ message: SYNC_NOT_CONFIGURED });
   });
 });
+
+describe('directory sync at start', () => {
+  const standIns = useStandIns({ people: directory(1_200) });
+  const ctx = useTestApp(() => ({ config: microsoftConfig(standIns.current), syncDirectoryAtStart: true }));
+
+  it('runs by itself once the server is ready, without holding up the start', async () => {
+    // useTestApp truncates tables before each test, so run the start-up hook again on a fresh app.
+    const { buildApp } = await import('../../app.ts');
+    const app = await buildApp({
+      config: ctx.config,
+      database: ctx.database,
+      ownsDatabase: false,
+      logger: false,
+      syncDirectoryAtStart: true,
+    });
+    await app.ready();
+    await app.close(); // close waits for the sync under way
+    expect(standIns.current.graph.requests.filter((r) => r.status === 200).length).toBeGreaterThanOrEqual(2);
+    expect(await rows(ctx.db, sql`select count(*)::int as n from usuarios where source = 'entra' and active`)).toEqual([
+      { n: 1_200 },
+    ]);
+  });
+});
