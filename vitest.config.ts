@@ -46,6 +46,17 @@ export default defineConfig({
         extends: true,
         test: { name: 'stand-ins', root: 'packages/microsoft-stand-ins', include: ['src/**/*.test.ts'] },
       },
+      {
+        extends: true,
+        test: {
+          name: 'web',
+          root: 'apps/web',
+          environment: 'jsdom',
+          environmentOptions: { jsdom: { url: 'http://localhost:3000/' } },
+          include: ['src/**/*.test.{ts,tsx}'],
+          setupFiles: ['src/test/setup.ts'],
+        },
+      },
       apiProject('api:pglite', { database: 'pglite' }),
       ...(withPostgres ? [apiProject('api:postgres', { database: 'postgres', postgresUrl })] : []),
     ],

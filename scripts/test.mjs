@@ -60,6 +60,21 @@ step('Formatação (prettier)', bin('prettier'), ['--check', '.', '--log-level',
 const report = path.join(mkdtempSync(path.join(tmpdir(), 'paineis-vitest-')), 'report.json');
 step('Testes (vitest)', bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`]);
 
+// Browser journeys: Debian's Chromium driven by Playwright against the real server (demo mode).
+const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+if (!existsSync(chromium) && existsSync('/usr/bin/apt-get')) {
+  console.log('\nInstalando o Chromium do Debian (apt-get install chromium)...');
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  spawnSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env });
+  spawnSync('apt-get', ['install', '-y', '-qq', 'chromium'], { stdio: 'inherit', env });
+}
+const e2eReport = path.join(path.dirname(report), 'e2e.json');
+if (step('Build da aplicação web (vite)', 'npm', ['run', 'build', '--silent'])) {
+  step('Navegador (playwright + chromium)', bin('playwright'), ['test', '-c', 'e2e/playwright.config.ts'], {
+    env: { ...process.env, E2E_JSON: e2eReport },
+  });
+}
+
 let passed = 0;
 let failed = 0;
 if (existsSync(report)) {
@@ -69,8 +84,15 @@ if (existsSync(report)) {
 } else {
   failed += 1;
 }
+if (existsSync(e2eReport)) {
+  const { stats } = JSON.parse(readFileSync(e2eReport, 'utf8'));
+  passed += stats.expected + stats.flaky;
+  failed += stats.unexpected;
+} else {
+  failed += 1;
+}
 // A check that failed counts as a failed test, so the closing line never reads green over a red step.
-failed += failures.filter((f) => !f.startsWith('Testes')).length;
+failed += failures.filter((f) => !f.startsWith('Testes') && !f.startsWith('Navegador')).length;
 
 console.log(failures.length ? `\nFalhou: ${failures.join(', ')}` : '\nTudo certo.');
 console.log(`tests: ${passed} passed, ${failed} failed`);

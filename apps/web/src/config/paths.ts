@@ -1,0 +1,9 @@
+/** Every route of the web app (SPEC.md section 2); no other routes exist. */
+export const paths = {
+  login: '/login',
+  home: '/',
+  newPanel: '/cadastro',
+  editPanel: (id: number | string) => `/editar/${id}`,
+  viewer: (id: number | string) => `/visualizar/${id}`,
+  classifications: '/classificacoes',
+} as const;

@@ -1,0 +1,25 @@
+import { createContext, useContext } from 'react';
+import type { StoredUser } from '../../lib/session-storage.ts';
+
+export type AuthStatus = 'loading' | 'authenticated' | 'unauthenticated';
+
+export interface AuthContextValue {
+  status: AuthStatus;
+  isAuthenticated: boolean;
+  isAdmin: boolean;
+  user: StoredUser | null;
+  token: string | null;
+  /** Username and password sign-in; throws on failure (SPEC.md shows no message for it). */
+  login: (username: string, password: string) => Promise<void>;
+  /** Takes a token returned by the Microsoft sign-in; throws with the spec's message when it is refused. */
+  loginWithToken: (token: string) => void;
+  logout: () => Promise<void>;
+}
+
+export const AuthContext = createContext<AuthContextValue | null>(null);
+
+export function useAuth(): AuthContextValue {
+  const value = useContext(AuthContext);
+  if (!value) throw new Error('useAuth must be used within an AuthProvider');
+  return value;
+}

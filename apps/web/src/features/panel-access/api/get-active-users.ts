@@ -1,0 +1,15 @@
+import { useQuery } from '@tanstack/react-query';
+import type { Usuario365 } from '@paineis/contract/users';
+import { api } from '../../../lib/api-client.ts';
+import { queryKeys } from '../../../lib/query-keys.ts';
+
+/** GET /usuarios365/ativos: the directory's active users. The browser revalidates it by ETag (304 when unchanged). */
+export async function getActiveUsers(): Promise<Usuario365[]> {
+  const { data } = await api.get<Usuario365[]>('/usuarios365/ativos');
+  return data;
+}
+
+export function useActiveUsers() {
+  // Tens of thousands of rows that change rarely: reopening the modal within minutes reuses them.
+  return useQuery({ queryKey: queryKeys.activeUsers, queryFn: getActiveUsers, staleTime: 5 * 60_000 });
+}

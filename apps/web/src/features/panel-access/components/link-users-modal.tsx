@@ -1,0 +1,145 @@
+import { useDeferredValue, useId, useMemo, useState } from 'react';
+import Button from 'react-bootstrap/Button';
+import Form from 'react-bootstrap/Form';
+import Modal from 'react-bootstrap/Modal';
+import Spinner from 'react-bootstrap/Spinner';
+import type { Painel } from '@paineis/contract/panels';
+import type { Usuario365, UsuarioVinculado } from '@paineis/contract/users';
+import { errorMessage } from '../../../lib/api-client.ts';
+import { useActiveUsers } from '../api/get-active-users.ts';
+import { useLinkedUsers } from '../api/get-linked-users.ts';
+import { useLinkUsers } from '../api/link-users.ts';
+import { useShownPanel } from '../hooks/use-shown-panel.ts';
+import { filterUsers, preparePickerUsers, selectedFirst } from '../utils/picker-users.ts';
+import { ModalLoadError } from './modal-load-error.tsx';
+import { ModalLoading } from './modal-loading.tsx';
+import { UserTable } from './user-table.tsx';
+
+/** Shown while `painel` is set. */
+export interface PanelModalProps {
+  painel: Painel | null;
+  onHide: () => void;
+}
+
+export const LOAD_USERS_ERROR = 'Erro ao carregar usuários';
+
+/** 'Vincular Usuários ao Painel' (SPEC.md section 2): choose who may see a panel. */
+export function LinkUsersModal({ painel, onHide }: PanelModalProps) {
+  const shown = useShownPanel(painel);
+  const titleId = useId();
+  return (
+    <Modal show={painel !== null} onHide={onHide} size="lg" aria-labelledby={titleId}>
+      <Modal.Header closeButton closeLabel="Fechar">
+        <Modal.Title id={titleId}>Vincular Usuários ao Painel</Modal.Title>
+      </Modal.Header>
+      {shown && <LinkUsersContent key={shown.id} painel={shown} onHide={onHide} />}
+    </Modal>
+  );
+}
+
+function LinkUsersContent({ painel, onHide }: { painel: Painel; onHide: () => void }) {
+  const users = useActiveUsers();
+  const linked = useLinkedUsers(painel.id);
+  // The selection starts from the links as they are now (not a cached copy being refreshed), once.
+  const [ready, setReady] = useState(false);
+  if (!ready && users.isSuccess && linked.isSuccess && !linked.isFetching) setReady(true);
+
+  if (ready && users.data && linked.data) {
+    return <UserPicker painel={painel} activeUsers={users.data} linkedUsers={linked.data} onHide={onHide} />;
+  }
+  const failed = users.isError ? users : linked.isError ? linked : null;
+  return (
+    <>
+      {failed ? (
+        <ModalLoadError
+          message={errorMessage(failed.error, LOAD_USERS_ERROR)}
+          onRetry={() => {
+            if (users.isError) void users.refetch();
+            if (linked.isError) void linked.refetch();
+          }}
+        />
+      ) : (
+        <ModalLoading />
+      )}
+      <Modal.Footer>
+        <Button variant="outline-secondary" onClick={onHide}>
+          Cancelar
+        </Button>
+      </Modal.Footer>
+    </>
+  );
+}
+
+interface UserPickerProps {
+  painel: Painel;
+  activeUsers: Usuario365[];
+  linkedUsers: UsuarioVinculado[];
+  onHide: () => void;
+}
+
+function UserPicker({ painel, activeUsers, linkedUsers, onHide }: UserPickerProps) {
+  const searchId = useId();
+  const link = useLinkUsers();
+  const all = useMemo(() => preparePickerUsers(activeUsers, linkedUsers), [activeUsers, linkedUsers]);
+  const [selected, setSelected] = useState<ReadonlySet<string>>(() => new Set(linkedUsers.map((u) => u.id)));
+  const [query, setQuery] = useState('');
+  // Typing stays responsive: the list follows the query at a lower priority.
+  const deferredQuery = useDeferredValue(query);
+  const ordered = useMemo(() => selectedFirst(all, selected), [all, selected]);
+  const visible = useMemo(() => filterUsers(ordered, deferredQuery), [ordered, deferredQuery]);
+
+  const toggle = (id: string) =>
+    setSelected((current) => {
+      const next = new Set(current);
+      if (!next.delete(id)) next.add(id);
+      return next;
+    });
+
+  const save = async () => {
+    try {
+      await link.mutateAsync({ id: painel.id, userIds: all.filter((u) => selected.has(u.id)).map((u) => u.id) });
+      onHide();
+    } catch (error) {
+      // SPEC.md section 8: a link failure is only logged; the modal stays open to try again.
+      console.error('Erro ao vincular usuários ao painel', error);
+    }
+  };
+
+  const count = selected.size;
+  return (
+    <>
+      <Modal.Body>
+        <p className="text-body-secondary mb-3">
+          Painel: <span className="fw-semibold text-body">{painel.nomePainel}</span>
+        </p>
+        <Form.Label htmlFor={searchId} visuallyHidden>
+          Buscar usuário
+        </Form.Label>
+        <Form.Control
+          id={searchId}
+          type="search"
+          placeholder="Buscar usuário..."
+          value={query}
+          onChange={(event) => setQuery(event.target.value)}
+          autoComplete="off"
+          className="mb-2"
+        />
+        <div className="small text-body-secondary mb-2" aria-live="polite">
+          {visible.length.toLocaleString('pt-BR')} de {all.length.toLocaleString('pt-BR')}{' '}
+          {all.length === 1 ? 'usuário' : 'usuários'} · {count.toLocaleString('pt-BR')}{' '}
+          {count === 1 ? 'selecionado' : 'selecionados'}
+        </div>
+        <UserTable users={visible} selected={selected} onToggle={toggle} />
+      </Modal.Body>
+      <Modal.Footer>
+        <Button variant="outline-secondary" onClick={onHide} disabled={link.isPending}>
+          Cancelar
+        </Button>
+        <Button variant={count === 0 ? 'danger' : 'primary'} onClick={() => void save()} disabled={link.isPending}>
+          {link.isPending && <Spinner as="span" animation="border" size="sm" className="me-2" aria-hidden="true" />}
+          {count === 0 ? 'Desvincular Todos' : `Vincular (${count})`}
+        </Button>
+      </Modal.Footer>
+    </>
+  );
+}

@@ -1,0 +1,309 @@
+import { QueryClientProvider } from '@tanstack/react-query';
+import { render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { delay, http, HttpResponse } from 'msw';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Painel } from '@paineis/contract/panels';
+import type { RlsConfiguration } from '@paineis/contract/rls';
+import type { UsuarioVinculado } from '@paineis/contract/users';
+import { createQueryClient } from '../../../lib/query-client.ts';
+import { server } from '../../../test/server.ts';
+import { ADMIN, signIn } from '../../../test/session.ts';
+import { RlsModal } from './rls-modal.tsx';
+
+const PAINEL: Painel = {
+  id: 9,
+  nomePainel: 'Indicadores Financeiros',
+  workspaceId: '11111111-1111-1111-1111-111111111111',
+  reportId: '22222222-2222-2222-2222-222222222222',
+  usaRls: true,
+  classificacaoId: 2,
+  classificacaoNome: 'Financeiro',
+  ordem: 3,
+  dataCadastro: '2024-03-01T12:00:00.000Z',
+  dataAtualizacao: null,
+};
+
+const LINKED: UsuarioVinculado[] = [
+  { id: 'u-ana', email: 'ana@empresa.com.br', displayName: 'Ana Costa' },
+  { id: 'u-bruno', email: 'bruno@empresa.com.br', displayName: 'Bruno Dias' },
+  { id: 'u-carla', email: 'carla@empresa.com.br', displayName: 'Carla Melo' },
+];
+const ROLES: RlsConfiguration[] = [
+  { roleName: 'Gerentes', userEmails: ['ana@empresa.com.br'] },
+  { roleName: 'Analistas', userEmails: ['bruno@empresa.com.br', 'antigo@empresa.com.br'] },
+];
+
+/** Answers the two loads; returns the bodies of the POSTs. */
+function api({
+  rls = ROLES,
+  linked = LINKED,
+}: { rls?: RlsConfiguration[] | { configuracoes: RlsConfiguration[] }; linked?: UsuarioVinculado[] } = {}) {
+  const posts: unknown[] = [];
+  server.use(
+    http.get('/api/paineis/9/rls', () => HttpResponse.json(rls)),
+    http.get('/api/paineis/9/usuarios', () => HttpResponse.json(linked)),
+    http.post('/api/paineis/9/rls', async ({ request }) => {
+      const body = await request.json();
+      posts.push(body);
+      return HttpResponse.json(body as RlsConfiguration[]);
+    }),
+  );
+  return { posts };
+}
+
+function renderModal(painel: Painel | null = PAINEL) {
+  const onHide = vi.fn();
+  const user = userEvent.setup();
+  render(
+    <QueryClientProvider client={createQueryClient()}>
+      <RlsModal painel={painel} onHide={onHide} />
+    </QueryClientProvider>,
+  );
+  return { user, onHide };
+}
+
+const dialog = () => screen.findByRole('dialog', { name: 'Configuração RLS - Indicadores Financeiros' });
+const editorReady = () => screen.findByRole('button', { name: 'Salvar Configurações' });
+/** The card of one role. */
+const role = (name: string) =>
+  screen.getByRole('button', { name: `Remover papel ${name}` }).closest('.card') as HTMLElement;
+const roleNames = () =>
+  screen.queryAllByRole('button', { name: /^Remover papel / }).map((b) => b.getAttribute('aria-label')!.slice(14));
+const newRoleInput = () => screen.getByRole('textbox', { name: 'Novo papel' });
+const options = (name: string) =>
+  within(within(role(name)).getByRole('combobox', { name: `Usuário para adicionar ao papel ${name}` }))
+    .getAllByRole('option')
+    .map((o) => o.textContent);
+
+async function save(user: ReturnType<typeof userEvent.setup>) {
+  await user.click(screen.getByRole('button', { name: 'Salvar Configurações' }));
+}
+
+beforeEach(() => signIn(ADMIN));
+
+describe('Configuração RLS', () => {
+  it('is titled with the panel name and shows the spinner until both the roles and the linked users load', async () => {
+    server.use(
+      http.get('/api/paineis/9/rls', () => HttpResponse.json(ROLES)),
+      http.get('/api/paineis/9/usuarios', async () => {
+        await delay(80);
+        return HttpResponse.json(LINKED);
+      }),
+    );
+    renderModal();
+    const modal = await dialog();
+    expect(within(modal).getByText('Carregando...')).toBeInTheDocument();
+    expect(within(modal).queryByText('Gerentes')).not.toBeInTheDocument();
+    await editorReady();
+    expect(within(modal).queryByText('Carregando...')).not.toBeInTheDocument();
+    expect(roleNames()).toEqual(['Gerentes', 'Analistas']);
+    expect(within(modal).getByRole('button', { name: 'Fechar' })).toBeInTheDocument();
+  });
+
+  it('is not shown without a panel', () => {
+    renderModal(null);
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+  });
+
+  it('shows each role with its users: display names when known, e-mails always', async () => {
+    api();
+    renderModal();
+    await editorReady();
+    const gerentes = role('Gerentes');
+    expect(within(gerentes).getByText('Ana Costa')).toBeInTheDocument();
+    expect(within(gerentes).getByText('ana@empresa.com.br')).toBeInTheDocument();
+    expect(within(gerentes).getByText('1 usuário')).toBeInTheDocument();
+    const analistas = role('Analistas');
+    expect(within(analistas).getByText('Bruno Dias')).toBeInTheDocument();
+    expect(within(analistas).getByText('antigo@empresa.com.br')).toBeInTheDocument();
+    expect(within(analistas).getByText('Não vinculado a este painel')).toBeInTheDocument();
+    expect(within(analistas).getByText('2 usuários')).toBeInTheDocument();
+    expect(screen.queryByText(/Nenhum usuário está vinculado/)).not.toBeInTheDocument();
+  });
+
+  it('accepts the other answer shape, an object with a configuracoes array', async () => {
+    api({ rls: { configuracoes: [{ roleName: 'Diretoria', userEmails: ['carla@empresa.com.br'] }] } });
+    renderModal();
+    await editorReady();
+    expect(roleNames()).toEqual(['Diretoria']);
+    expect(within(role('Diretoria')).getByText('Carla Melo')).toBeInTheDocument();
+  });
+
+  it('warns when no user is linked to the panel', async () => {
+    api({ rls: [], linked: [] });
+    renderModal();
+    await editorReady();
+    expect(screen.getByRole('alert')).toHaveTextContent(
+      'Nenhum usuário está vinculado a este painel. Vincule usuários antes de configurar o RLS.',
+    );
+    expect(screen.getByText('Nenhum papel RLS configurado.')).toBeInTheDocument();
+  });
+
+  it('adds roles by button and by Enter, trimmed; ignores empty names and refuses duplicates', async () => {
+    const { posts } = api();
+    const { user, onHide } = renderModal();
+    await editorReady();
+
+    await user.type(newRoleInput(), '   Vendas Sul  ');
+    await user.click(screen.getByRole('button', { name: 'Adicionar' }));
+    expect(roleNames()).toEqual(['Gerentes', 'Analistas', 'Vendas Sul']);
+    expect(newRoleInput()).toHaveValue('');
+
+    await user.type(newRoleInput(), 'Diretoria{Enter}');
+    expect(roleNames()).toEqual(['Gerentes', 'Analistas', 'Vendas Sul', 'Diretoria']);
+
+    await user.type(newRoleInput(), '    ');
+    await user.click(screen.getByRole('button', { name: 'Adicionar' }));
+    await user.type(newRoleInput(), '{Enter}');
+    expect(roleNames()).toHaveLength(4);
+    expect(screen.queryByText('Já existe um papel com este nome.')).not.toBeInTheDocument();
+
+    await user.clear(newRoleInput());
+    await user.type(newRoleInput(), ' gerentes {Enter}');
+    expect(roleNames()).toHaveLength(4);
+    expect(newRoleInput()).toBeInvalid();
+    expect(screen.getByText('Já existe um papel com este nome.')).toBeInTheDocument();
+    // Typing again clears the message.
+    await user.type(newRoleInput(), 'x');
+    expect(newRoleInput()).toBeValid();
+    expect(screen.queryByText('Já existe um papel com este nome.')).not.toBeInTheDocument();
+
+    expect(posts).toEqual([]);
+    await save(user);
+    await waitFor(() => expect(onHide).toHaveBeenCalledTimes(1));
+    expect(posts).toEqual([
+      [
+        { roleName: 'Gerentes', userEmails: ['ana@empresa.com.br'] },
+        { roleName: 'Analistas', userEmails: ['bruno@empresa.com.br', 'antigo@empresa.com.br'] },
+        { roleName: 'Vendas Sul', userEmails: [] },
+        { roleName: 'Diretoria', userEmails: [] },
+      ],
+    ]);
+  });
+
+  it('removes a role', async () => {
+    const { posts } = api();
+    const { user, onHide } = renderModal();
+    await editorReady();
+    await user.click(screen.getByRole('button', { name: 'Remover papel Gerentes' }));
+    expect(roleNames()).toEqual(['Analistas']);
+    await save(user);
+    await waitFor(() => expect(onHide).toHaveBeenCalled());
+    expect(posts).toEqual([[{ roleName: 'Analistas', userEmails: ['bruno@empresa.com.br', 'antigo@empresa.com.br'] }]]);
+  });
+
+  it('offers only the linked users not yet in the role, and adds and removes users in it', async () => {
+    const { posts } = api();
+    const { user, onHide } = renderModal();
+    await editorReady();
+
+    expect(options('Gerentes')).toEqual([
+      'Selecione um usuário vinculado...',
+      'Bruno Dias (bruno@empresa.com.br)',
+      'Carla Melo (carla@empresa.com.br)',
+    ]);
+    expect(options('Analistas')).toEqual([
+      'Selecione um usuário vinculado...',
+      'Ana Costa (ana@empresa.com.br)',
+      'Carla Melo (carla@empresa.com.br)',
+    ]);
+    const addToGerentes = screen.getByRole('button', { name: 'Adicionar usuário ao papel Gerentes' });
+    expect(addToGerentes).toBeDisabled();
+
+    await user.selectOptions(
+      screen.getByRole('combobox', { name: 'Usuário para adicionar ao papel Gerentes' }),
+      'carla@empresa.com.br',
+    );
+    await user.click(addToGerentes);
+    expect(within(role('Gerentes')).getByText('Carla Melo')).toBeInTheDocument();
+    expect(options('Gerentes')).toEqual(['Selecione um usuário vinculado...', 'Bruno Dias (bruno@empresa.com.br)']);
+
+    await user.selectOptions(
+      screen.getByRole('combobox', { name: 'Usuário para adicionar ao papel Gerentes' }),
+      'bruno@empresa.com.br',
+    );
+    await user.click(addToGerentes);
+    expect(
+      within(role('Gerentes')).getByText('Todos os usuários vinculados já estão neste papel.'),
+    ).toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: 'Remover ana@empresa.com.br do papel Gerentes' }));
+    expect(within(role('Gerentes')).queryByText('Ana Costa')).not.toBeInTheDocument();
+    expect(options('Gerentes')).toEqual(['Selecione um usuário vinculado...', 'Ana Costa (ana@empresa.com.br)']);
+
+    await user.click(screen.getByRole('button', { name: 'Remover antigo@empresa.com.br do papel Analistas' }));
+
+    await save(user);
+    await waitFor(() => expect(onHide).toHaveBeenCalled());
+    expect(posts).toEqual([
+      [
+        { roleName: 'Gerentes', userEmails: ['carla@empresa.com.br', 'bruno@empresa.com.br'] },
+        { roleName: 'Analistas', userEmails: ['bruno@empresa.com.br'] },
+      ],
+    ]);
+  });
+
+  it('treats e-mails without regard to case: a linked user already in the role is not offered again', async () => {
+    api({ rls: [{ roleName: 'Gerentes', userEmails: ['ANA@empresa.com.br'] }] });
+    renderModal();
+    await editorReady();
+    expect(within(role('Gerentes')).getByText('Ana Costa')).toBeInTheDocument();
+    expect(options('Gerentes')).toEqual([
+      'Selecione um usuário vinculado...',
+      'Bruno Dias (bruno@empresa.com.br)',
+      'Carla Melo (carla@empresa.com.br)',
+    ]);
+  });
+
+  it('Cancelar closes without sending anything', async () => {
+    const { posts } = api();
+    const { user, onHide } = renderModal();
+    await editorReady();
+    await user.click(screen.getByRole('button', { name: 'Remover papel Gerentes' }));
+    await user.click(screen.getByRole('button', { name: 'Cancelar' }));
+    expect(onHide).toHaveBeenCalledTimes(1);
+    expect(posts).toEqual([]);
+  });
+
+  it("shows 'Erro ao carregar configurações RLS' when a load fails, with a way to try again", async () => {
+    let fail = true;
+    server.use(
+      http.get('/api/paineis/9/rls', () => (fail ? HttpResponse.json({}, { status: 500 }) : HttpResponse.json(ROLES))),
+      http.get('/api/paineis/9/usuarios', () => HttpResponse.json(LINKED)),
+    );
+    const { user } = renderModal();
+    expect(await screen.findByRole('alert')).toHaveTextContent('Erro ao carregar configurações RLS');
+    expect(screen.queryByRole('button', { name: 'Salvar Configurações' })).not.toBeInTheDocument();
+    fail = false;
+    await user.click(screen.getByRole('button', { name: 'Tentar novamente' }));
+    await editorReady();
+    expect(roleNames()).toEqual(['Gerentes', 'Analistas']);
+  });
+
+  it("shows 'Erro ao carregar configurações RLS' when the linked users fail to load", async () => {
+    server.use(
+      http.get('/api/paineis/9/rls', () => HttpResponse.json(ROLES)),
+      http.get('/api/paineis/9/usuarios', () => HttpResponse.json({}, { status: 500 })),
+    );
+    renderModal();
+    expect(await screen.findByRole('alert')).toHaveTextContent('Erro ao carregar configurações RLS');
+  });
+
+  it("shows 'Erro ao salvar configurações RLS' in the modal when saving fails, and stays open", async () => {
+    api();
+    server.use(
+      http.post('/api/paineis/9/rls', () =>
+        HttpResponse.json({ message: "userEmails: 'x' não é um e-mail válido." }, { status: 400 }),
+      ),
+    );
+    const { user, onHide } = renderModal();
+    await editorReady();
+    await save(user);
+    const alert = await screen.findByRole('alert');
+    expect(within(alert).getByText('Erro ao salvar configurações RLS')).toBeInTheDocument();
+    expect(within(alert).getByText("userEmails: 'x' não é um e-mail válido.")).toBeInTheDocument();
+    expect(onHide).not.toHaveBeenCalled();
+    expect(screen.getByRole('button', { name: 'Salvar Configurações' })).toBeEnabled();
+  });
+});

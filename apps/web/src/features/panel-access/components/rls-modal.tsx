@@ -1,0 +1,202 @@
+import { useId, useMemo, useState, type FormEvent } from 'react';
+import Alert from 'react-bootstrap/Alert';
+import Button from 'react-bootstrap/Button';
+import Form from 'react-bootstrap/Form';
+import InputGroup from 'react-bootstrap/InputGroup';
+import Modal from 'react-bootstrap/Modal';
+import Spinner from 'react-bootstrap/Spinner';
+import type { Painel } from '@paineis/contract/panels';
+import type { RlsConfiguration } from '@paineis/contract/rls';
+import type { UsuarioVinculado } from '@paineis/contract/users';
+import { errorMessage } from '../../../lib/api-client.ts';
+import { useLinkedUsers } from '../api/get-linked-users.ts';
+import { useRls } from '../api/get-rls.ts';
+import { useSaveRls } from '../api/save-rls.ts';
+import { useShownPanel } from '../hooks/use-shown-panel.ts';
+import { emailKey } from '../utils/email-key.ts';
+import type { PanelModalProps } from './link-users-modal.tsx';
+import { ModalLoadError } from './modal-load-error.tsx';
+import { ModalLoading } from './modal-loading.tsx';
+import { RlsRoleCard } from './rls-role-card.tsx';
+
+export const RLS_LOAD_ERROR = 'Erro ao carregar configurações RLS';
+export const RLS_SAVE_ERROR = 'Erro ao salvar configurações RLS';
+export const NO_LINKED_USERS =
+  'Nenhum usuário está vinculado a este painel. Vincule usuários antes de configurar o RLS.';
+export const DUPLICATE_ROLE = 'Já existe um papel com este nome.';
+
+// Power BI compares role names without regard to case, and so does the server.
+const roleKey = (name: string) => name.toLocaleLowerCase('pt-BR');
+
+/** 'Configuração RLS - {panel name}' (SPEC.md section 4): the panel's roles and who is in each. */
+export function RlsModal({ painel, onHide }: PanelModalProps) {
+  const shown = useShownPanel(painel);
+  const titleId = useId();
+  return (
+    <Modal show={painel !== null} onHide={onHide} size="lg" scrollable aria-labelledby={titleId}>
+      <Modal.Header closeButton closeLabel="Fechar">
+        <Modal.Title id={titleId} className="text-break">
+          Configuração RLS - {shown?.nomePainel}
+        </Modal.Title>
+      </Modal.Header>
+      {shown && <RlsContent key={shown.id} painel={shown} onHide={onHide} />}
+    </Modal>
+  );
+}
+
+function RlsContent({ painel, onHide }: { painel: Painel; onHide: () => void }) {
+  // Loaded together: the editor starts once both have answered (fresh, not a cached copy being refreshed).
+  const rls = useRls(painel.id);
+  const linked = useLinkedUsers(painel.id);
+  const [ready, setReady] = useState(false);
+  if (!ready && rls.isSuccess && linked.isSuccess && !rls.isFetching && !linked.isFetching) setReady(true);
+
+  if (ready && rls.data && linked.data) {
+    return <RlsEditor painel={painel} initialRoles={rls.data} linkedUsers={linked.data} onHide={onHide} />;
+  }
+  return (
+    <>
+      {rls.isError || linked.isError ? (
+        <ModalLoadError
+          message={RLS_LOAD_ERROR}
+          onRetry={() => {
+            if (rls.isError) void rls.refetch();
+            if (linked.isError) void linked.refetch();
+          }}
+        />
+      ) : (
+        <ModalLoading />
+      )}
+      <Modal.Footer>
+        <Button variant="outline-secondary" onClick={onHide}>
+          Cancelar
+        </Button>
+      </Modal.Footer>
+    </>
+  );
+}
+
+interface RlsEditorProps {
+  painel: Painel;
+  initialRoles: RlsConfiguration[];
+  linkedUsers: UsuarioVinculado[];
+  onHide: () => void;
+}
+
+function RlsEditor({ painel, initialRoles, linkedUsers, onHide }: RlsEditorProps) {
+  const roleInputId = useId();
+  const save = useSaveRls();
+  const [roles, setRoles] = useState<RlsConfiguration[]>(initialRoles);
+  const [newRole, setNewRole] = useState('');
+  const [duplicate, setDuplicate] = useState(false);
+  const [saveError, setSaveError] = useState<string | null>(null);
+  const namesByEmail = useMemo(
+    () => new Map(linkedUsers.map((u) => [emailKey(u.email), u.displayName] as const)),
+    [linkedUsers],
+  );
+
+  const addRole = (event: FormEvent) => {
+    event.preventDefault();
+    const name = newRole.trim();
+    if (!name) return;
+    if (roles.some((r) => roleKey(r.roleName) === roleKey(name))) {
+      setDuplicate(true);
+      return;
+    }
+    setRoles([...roles, { roleName: name, userEmails: [] }]);
+    setNewRole('');
+  };
+
+  const updateRole = (roleName: string, change: (emails: string[]) => string[]) =>
+    setRoles((current) =>
+      current.map((r) => (r.roleName === roleName ? { ...r, userEmails: change(r.userEmails) } : r)),
+    );
+
+  const addUser = (roleName: string, email: string) =>
+    updateRole(roleName, (emails) =>
+      emails.some((e) => emailKey(e) === emailKey(email)) ? emails : [...emails, email],
+    );
+
+  const removeUser = (roleName: string, email: string) =>
+    updateRole(roleName, (emails) => emails.filter((e) => e !== email));
+
+  const submit = async () => {
+    setSaveError(null);
+    try {
+      await save.mutateAsync({ id: painel.id, configs: roles });
+      onHide();
+    } catch (error) {
+      // The spec's message, with the server's reason (a bad e-mail, say) beneath it when there is one.
+      setSaveError(errorMessage(error, ''));
+    }
+  };
+
+  return (
+    <>
+      <Modal.Body>
+        {linkedUsers.length === 0 && <Alert variant="warning">{NO_LINKED_USERS}</Alert>}
+        <Form onSubmit={addRole} className="mb-4" noValidate>
+          <Form.Label htmlFor={roleInputId} className="fw-semibold">
+            Novo papel
+          </Form.Label>
+          <InputGroup hasValidation>
+            <Form.Control
+              id={roleInputId}
+              value={newRole}
+              onChange={(event) => {
+                setNewRole(event.target.value);
+                setDuplicate(false);
+              }}
+              placeholder="Nome do papel (ex.: Vendas)"
+              maxLength={100}
+              autoComplete="off"
+              isInvalid={duplicate}
+              aria-invalid={duplicate}
+              aria-describedby={duplicate ? `${roleInputId}-erro` : undefined}
+            />
+            <Button type="submit" variant="outline-primary">
+              Adicionar
+            </Button>
+            {duplicate && (
+              <Form.Control.Feedback type="invalid" id={`${roleInputId}-erro`}>
+                {DUPLICATE_ROLE}
+              </Form.Control.Feedback>
+            )}
+          </InputGroup>
+        </Form>
+
+        {roles.length === 0 ? (
+          <p className="text-body-secondary">Nenhum papel RLS configurado.</p>
+        ) : (
+          roles.map((role) => (
+            <RlsRoleCard
+              key={role.roleName}
+              role={role}
+              linkedUsers={linkedUsers}
+              namesByEmail={namesByEmail}
+              onRemoveRole={() => setRoles((current) => current.filter((r) => r.roleName !== role.roleName))}
+              onAddUser={(email) => addUser(role.roleName, email)}
+              onRemoveUser={(email) => removeUser(role.roleName, email)}
+            />
+          ))
+        )}
+      </Modal.Body>
+      <Modal.Footer>
+        {/* In the footer, which never scrolls away, so it is seen however long the list of roles is. */}
+        {saveError !== null && (
+          <Alert variant="danger" className="w-100 mb-2">
+            <div className="fw-semibold">{RLS_SAVE_ERROR}</div>
+            {saveError && <div className="small">{saveError}</div>}
+          </Alert>
+        )}
+        <Button variant="outline-secondary" onClick={onHide} disabled={save.isPending}>
+          Cancelar
+        </Button>
+        <Button variant="primary" onClick={() => void submit()} disabled={save.isPending}>
+          {save.isPending && <Spinner as="span" animation="border" size="sm" className="me-2" aria-hidden="true" />}
+          Salvar Configurações
+        </Button>
+      </Modal.Footer>
+    </>
+  );
+}

@@ -1,0 +1,121 @@
+import { useId, useState } from 'react';
+import Badge from 'react-bootstrap/Badge';
+import Button from 'react-bootstrap/Button';
+import Card from 'react-bootstrap/Card';
+import Form from 'react-bootstrap/Form';
+import InputGroup from 'react-bootstrap/InputGroup';
+import ListGroup from 'react-bootstrap/ListGroup';
+import type { RlsConfiguration } from '@paineis/contract/rls';
+import type { UsuarioVinculado } from '@paineis/contract/users';
+import { emailKey } from '../utils/email-key.ts';
+
+interface RlsRoleCardProps {
+  role: RlsConfiguration;
+  /** The panel's linked users: the only ones that may be added to a role. */
+  linkedUsers: UsuarioVinculado[];
+  /** Display names of the linked users, by `emailKey`. */
+  namesByEmail: ReadonlyMap<string, string>;
+  onRemoveRole: () => void;
+  onAddUser: (email: string) => void;
+  onRemoveUser: (email: string) => void;
+}
+
+/** One RLS role: its users, a remove button per user, and the linked users not yet in it to add. */
+export function RlsRoleCard({
+  role,
+  linkedUsers,
+  namesByEmail,
+  onRemoveRole,
+  onAddUser,
+  onRemoveUser,
+}: RlsRoleCardProps) {
+  const selectId = useId();
+  const [choice, setChoice] = useState('');
+  const inRole = new Set(role.userEmails.map(emailKey));
+  const available = linkedUsers.filter((u) => !inRole.has(emailKey(u.email)));
+  const total = role.userEmails.length;
+
+  return (
+    <Card className="mb-3">
+      <Card.Header className="d-flex flex-wrap align-items-center gap-2 bg-body-tertiary">
+        <span className="fw-semibold text-break">{role.roleName}</span>
+        <Badge bg="secondary" pill>
+          {total} {total === 1 ? 'usuário' : 'usuários'}
+        </Badge>
+        <Button
+          variant="outline-danger"
+          size="sm"
+          className="ms-auto flex-shrink-0"
+          onClick={onRemoveRole}
+          aria-label={`Remover papel ${role.roleName}`}
+        >
+          Remover papel
+        </Button>
+      </Card.Header>
+      {/* A role may hold hundreds of e-mails: its list scrolls, so the other roles stay within reach. */}
+      <ListGroup variant="flush" style={{ maxHeight: 260, overflowY: 'auto' }}>
+        {total === 0 && (
+          <ListGroup.Item className="small text-body-secondary">Nenhum usuário neste papel.</ListGroup.Item>
+        )}
+        {role.userEmails.map((email) => {
+          const name = namesByEmail.get(emailKey(email));
+          return (
+            <ListGroup.Item key={email} className="d-flex align-items-center gap-2 py-1">
+              <div className="d-flex flex-wrap column-gap-2 align-items-baseline" style={{ minWidth: 0 }}>
+                <span className="text-truncate">{name ?? email}</span>
+                {name ? (
+                  <span className="small text-body-secondary text-truncate">{email}</span>
+                ) : (
+                  <span className="small text-body-secondary">Não vinculado a este painel</span>
+                )}
+              </div>
+              <Button
+                variant="link"
+                size="sm"
+                className="ms-auto text-danger flex-shrink-0"
+                onClick={() => onRemoveUser(email)}
+                aria-label={`Remover ${email} do papel ${role.roleName}`}
+              >
+                Remover
+              </Button>
+            </ListGroup.Item>
+          );
+        })}
+      </ListGroup>
+      {linkedUsers.length > 0 && (
+        <Card.Body className="py-2">
+          {available.length === 0 ? (
+            <div className="small text-body-secondary">Todos os usuários vinculados já estão neste papel.</div>
+          ) : (
+            <>
+              <Form.Label htmlFor={selectId} visuallyHidden>
+                Usuário para adicionar ao papel {role.roleName}
+              </Form.Label>
+              <InputGroup size="sm">
+                <Form.Select id={selectId} value={choice} onChange={(event) => setChoice(event.target.value)}>
+                  <option value="">Selecione um usuário vinculado...</option>
+                  {available.map((u) => (
+                    <option key={u.id} value={u.email}>
+                      {u.displayName} ({u.email})
+                    </option>
+                  ))}
+                </Form.Select>
+                <Button
+                  variant="outline-primary"
+                  disabled={!choice}
+                  onClick={() => {
+                    onAddUser(choice);
+                    setChoice('');
+                  }}
+                  aria-label={`Adicionar usuário ao papel ${role.roleName}`}
+                >
+                  Adicionar
+                </Button>
+              </InputGroup>
+            </>
+          )}
+        </Card.Body>
+      )}
+    </Card>
+  );
+}

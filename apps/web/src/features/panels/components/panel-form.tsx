@@ -1,0 +1,206 @@
+import { useRef, useState, type CSSProperties, type FormEvent, type ReactNode } from 'react';
+import { useNavigate } from 'react-router';
+import Alert from 'react-bootstrap/Alert';
+import Button from 'react-bootstrap/Button';
+import Card from 'react-bootstrap/Card';
+import Form from 'react-bootstrap/Form';
+import Spinner from 'react-bootstrap/Spinner';
+import { SEM_CLASSIFICACAO_ID, SEM_CLASSIFICACAO_NOME } from '@paineis/contract/classifications';
+import { paths } from '../../../config/paths.ts';
+
+export interface PanelFormValues {
+  nomePainel: string;
+  /** 0: 'Sem Classificação'. */
+  classificacaoId: number;
+  workspaceId: string;
+  reportId: string;
+  usaRls: boolean;
+}
+
+export interface ClassificationOption {
+  id: number;
+  nome: string;
+}
+
+type FieldErrors = Partial<Record<'nomePainel' | 'workspaceId' | 'reportId', string>>;
+
+const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const GUID_EXAMPLE = '00000000-0000-0000-0000-000000000000';
+const NOME_MAX = 200;
+
+const trimmed = (values: PanelFormValues): PanelFormValues => ({
+  ...values,
+  nomePainel: values.nomePainel.trim(),
+  workspaceId: values.workspaceId.trim(),
+  reportId: values.reportId.trim(),
+});
+
+function guidError(label: string, value: string): string | undefined {
+  if (!value) return `${label} é obrigatório.`;
+  // The server only accepts GUIDs; saying so here spares a round trip.
+  if (!GUID.test(value)) return `${label} deve ser um GUID, como ${GUID_EXAMPLE}.`;
+  return undefined;
+}
+
+/** SPEC.md section 5: name, workspace ID and report ID are required; the IDs are GUIDs. */
+export function validatePanelForm(values: PanelFormValues): FieldErrors {
+  const v = trimmed(values);
+  const errors: FieldErrors = {};
+  if (!v.nomePainel) errors.nomePainel = 'Nome do painel é obrigatório.';
+  const workspace = guidError('Workspace ID', v.workspaceId);
+  if (workspace) errors.workspaceId = workspace;
+  const report = guidError('Report ID', v.reportId);
+  if (report) errors.reportId = report;
+  return errors;
+}
+
+export interface PanelFormProps {
+  title: string;
+  submitLabel: string;
+  values: PanelFormValues;
+  onChange: (values: PanelFormValues) => void;
+  /** The classifications offered; 'Sem Classificação' is always added last. */
+  classifications: ClassificationOption[];
+  saving: boolean;
+  /** The spec's failure message for this form, when the save failed. */
+  error: string | null;
+  /** The server's own explanation of the failure, shown under the spec's message. */
+  errorDetail?: string | null;
+  /** Shown between the title and the fields (the edit form's info box). */
+  info?: ReactNode;
+  /** Called with trimmed values, only when they are valid. */
+  onSubmit: (values: PanelFormValues) => void;
+}
+
+// The theme's body colour is the page's light grey; inside the form, cards and fields are white so they stand
+// out from the page (Bootstrap derives both from this variable).
+const frameStyle = { maxWidth: 720, '--bs-body-bg': '#fff' } as CSSProperties;
+
+/** Both panel pages: a centred column as wide as a comfortable form. */
+export function PanelFormFrame({ children }: { children: ReactNode }) {
+  return (
+    <div className="container py-3 py-sm-4">
+      <div className="mx-auto" style={frameStyle}>
+        {children}
+      </div>
+    </div>
+  );
+}
+
+/** The panel form shared by /cadastro and /editar/{id}. */
+export function PanelForm({
+  title,
+  submitLabel,
+  values,
+  onChange,
+  classifications,
+  saving,
+  error,
+  errorDetail,
+  info,
+  onSubmit,
+}: PanelFormProps) {
+  // Messages appear after the first submit and then follow every keystroke.
+  const [submitted, setSubmitted] = useState(false);
+  const navigate = useNavigate();
+  const fields = useRef<Partial<Record<keyof FieldErrors, HTMLInputElement | null>>>({});
+  const errors = submitted ? validatePanelForm(values) : {};
+
+  const set = <K extends keyof PanelFormValues>(key: K, value: PanelFormValues[K]) =>
+    onChange({ ...values, [key]: value });
+
+  function handleSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (saving) return;
+    setSubmitted(true);
+    const found = validatePanelForm(values);
+    const first = (['nomePainel', 'workspaceId', 'reportId'] as const).find((key) => found[key]);
+    if (first) {
+      fields.current[first]?.focus();
+      return;
+    }
+    onSubmit(trimmed(values));
+  }
+
+  const textField = (
+    key: keyof FieldErrors,
+    label: string,
+    extra: { placeholder?: string; maxLength?: number; autoComplete?: string; spellCheck?: boolean },
+  ) => (
+    <Form.Group className="mb-3" controlId={`painel-${key}`}>
+      <Form.Label>{label}</Form.Label>
+      <Form.Control
+        ref={(element: HTMLInputElement | null) => {
+          fields.current[key] = element;
+        }}
+        type="text"
+        value={values[key]}
+        onChange={(event) => set(key, event.target.value)}
+        isInvalid={Boolean(errors[key])}
+        aria-describedby={errors[key] ? `painel-${key}-erro` : undefined}
+        required
+        {...extra}
+      />
+      <Form.Control.Feedback type="invalid" id={`painel-${key}-erro`}>
+        {errors[key]}
+      </Form.Control.Feedback>
+    </Form.Group>
+  );
+
+  return (
+    <Card className="shadow-sm">
+      <Card.Body className="p-3 p-sm-4">
+        <Card.Title as="h1" className="h4 mb-3">
+          {title}
+        </Card.Title>
+        {info}
+        {error && (
+          <Alert variant="danger">
+            <div className="fw-semibold">{error}</div>
+            {errorDetail && <div className="small mt-1">{errorDetail}</div>}
+          </Alert>
+        )}
+        <Form noValidate onSubmit={handleSubmit}>
+          {textField('nomePainel', 'Nome do painel', { maxLength: NOME_MAX, autoComplete: 'off' })}
+          <Form.Group className="mb-3" controlId="painel-classificacaoId">
+            <Form.Label>Classificação</Form.Label>
+            <Form.Select
+              value={String(values.classificacaoId)}
+              onChange={(event) => set('classificacaoId', Number(event.target.value))}
+            >
+              {classifications.map((c) => (
+                <option key={c.id} value={c.id}>
+                  {c.nome}
+                </option>
+              ))}
+              <option value={SEM_CLASSIFICACAO_ID}>{SEM_CLASSIFICACAO_NOME}</option>
+            </Form.Select>
+          </Form.Group>
+          {textField('workspaceId', 'Workspace ID', {
+            placeholder: GUID_EXAMPLE,
+            autoComplete: 'off',
+            spellCheck: false,
+          })}
+          {textField('reportId', 'Report ID', { placeholder: GUID_EXAMPLE, autoComplete: 'off', spellCheck: false })}
+          <Form.Check
+            className="mb-4"
+            type="checkbox"
+            id="painel-usaRls"
+            label="Usa RLS (Row Level Security)"
+            checked={values.usaRls}
+            onChange={(event) => set('usaRls', event.target.checked)}
+          />
+          <div className="d-flex flex-column-reverse flex-sm-row justify-content-end gap-2">
+            <Button variant="outline-secondary" onClick={() => void navigate(paths.home)}>
+              Cancelar
+            </Button>
+            <Button type="submit" variant="primary" disabled={saving}>
+              {saving && <Spinner as="span" animation="border" size="sm" className="me-2" aria-hidden="true" />}
+              {submitLabel}
+            </Button>
+          </div>
+        </Form>
+      </Card.Body>
+    </Card>
+  );
+}

@@ -1,0 +1,126 @@
+import { memo, useMemo } from 'react';
+import { useDroppable } from '@dnd-kit/core';
+import { SortableContext, verticalListSortingStrategy } from '@dnd-kit/sortable';
+import { SEM_CLASSIFICACAO_ID } from '@paineis/contract/classifications';
+import type { GrupoPaineis } from '@paineis/contract/panels';
+import Badge from 'react-bootstrap/Badge';
+import Button from 'react-bootstrap/Button';
+import Card from 'react-bootstrap/Card';
+import ListGroup from 'react-bootstrap/ListGroup';
+import { PanelRow, SortablePanelRow, type PanelActions } from './panel-row.tsx';
+import { groupDropId } from './reorder.ts';
+
+/** 'N painéis'; one panel reads '1 painel', as Portuguese has it. */
+export const panelCount = (n: number) => `${n.toLocaleString('pt-BR')} ${n === 1 ? 'painel' : 'painéis'}`;
+
+/** While searching, how many of the classification's panels match: '2 de 8 painéis'. */
+const matchCount = (shown: number, total: number) => `${shown.toLocaleString('pt-BR')} de ${panelCount(total)}`;
+
+interface PanelGroupCardProps extends PanelActions {
+  grupo: GrupoPaineis;
+  /** Its place in the list shown. */
+  groupIndex: number;
+  isAdmin: boolean;
+  /** The group holds only the panels matching a search. */
+  searching: boolean;
+  dragDisabled: boolean;
+  onEditGroup: () => void;
+  onDeleteGroup: (grupo: GrupoPaineis) => void;
+}
+
+/** An admin can drop a panel into a classification that has none yet. */
+function EmptyGroupDropZone({ grupoId, disabled }: { grupoId: number; disabled: boolean }) {
+  const { setNodeRef, isOver } = useDroppable({ id: groupDropId(grupoId), disabled });
+  return (
+    <div
+      ref={setNodeRef}
+      data-grupo-drop={grupoId}
+      className={`m-3 p-3 text-center small text-body-secondary rounded border border-2${isOver ? ' border-primary bg-primary-subtle' : ''}`}
+      style={{ borderStyle: 'dashed' }}
+    >
+      Nenhum painel nesta classificação. Arraste um painel para cá.
+    </div>
+  );
+}
+
+/** One classification: heading, count, description and its panels (SPEC.md section 2). */
+export const PanelGroupCard = memo(function PanelGroupCard({
+  grupo,
+  groupIndex,
+  isAdmin,
+  searching,
+  dragDisabled,
+  onEditGroup,
+  onDeleteGroup,
+  ...actions
+}: PanelGroupCardProps) {
+  const ids = useMemo(() => grupo.paineis.map((p) => p.id), [grupo.paineis]);
+  const titleId = `grupo-${grupo.id}-titulo`;
+  // 'Sem Classificação' is not a real classification: nothing to edit or delete.
+  const manageable = isAdmin && grupo.id !== SEM_CLASSIFICACAO_ID;
+
+  return (
+    <Card as="section" className="shadow-sm mb-4" aria-labelledby={titleId}>
+      <Card.Header className="bg-body py-3">
+        <div className="d-flex flex-wrap align-items-center gap-2">
+          <h2 id={titleId} className="h5 mb-0">
+            {grupo.nome}
+          </h2>
+          <Badge bg="secondary-subtle" text="secondary-emphasis" pill>
+            {searching
+              ? matchCount(grupo.paineis.length, grupo.quantidadePaineis)
+              : panelCount(grupo.quantidadePaineis)}
+          </Badge>
+          {manageable && (
+            <div className="d-flex gap-1 ms-auto">
+              <Button
+                size="sm"
+                variant="outline-secondary"
+                onClick={onEditGroup}
+                aria-label={`Editar classificação ${grupo.nome}`}
+              >
+                Editar
+              </Button>
+              <Button
+                size="sm"
+                variant="outline-danger"
+                onClick={() => onDeleteGroup(grupo)}
+                aria-label={`Excluir classificação ${grupo.nome}`}
+              >
+                Excluir
+              </Button>
+            </div>
+          )}
+        </div>
+        {grupo.descricao && <p className="small text-body-secondary mb-0 mt-1">{grupo.descricao}</p>}
+      </Card.Header>
+      {grupo.paineis.length === 0 ? (
+        isAdmin ? (
+          <EmptyGroupDropZone grupoId={grupo.id} disabled={dragDisabled} />
+        ) : (
+          <Card.Body className="small text-body-secondary">Nenhum painel nesta classificação.</Card.Body>
+        )
+      ) : isAdmin ? (
+        <SortableContext id={`lista-${grupo.id}`} items={ids} strategy={verticalListSortingStrategy}>
+          <ListGroup as="ul" variant="flush" aria-labelledby={titleId} data-grupo-id={grupo.id}>
+            {grupo.paineis.map((painel) => (
+              <SortablePanelRow
+                key={painel.id}
+                painel={painel}
+                groupIndex={groupIndex}
+                dragDisabled={dragDisabled}
+                {...actions}
+              />
+            ))}
+          </ListGroup>
+        </SortableContext>
+      ) : (
+        <ListGroup as="ul" variant="flush" aria-labelledby={titleId}>
+          {grupo.paineis.map((painel) => (
+            <PanelRow key={painel.id} painel={painel} isAdmin={false} {...actions} />
+          ))}
+        </ListGroup>
+      )}
+    </Card>
+  );
+});

@@ -1,0 +1,90 @@
+import { screen } from '@testing-library/react';
+import { http, HttpResponse } from 'msw';
+import { describe, expect, it } from 'vitest';
+import type { PainelComEmbed } from '@paineis/contract/panels';
+import { renderApp } from '../../../test/render-app.tsx';
+import { server } from '../../../test/server.ts';
+import { signIn, USER } from '../../../test/session.ts';
+
+const painel: PainelComEmbed = {
+  id: 7,
+  nomePainel: 'Vendas por Região',
+  workspaceId: '11111111-1111-4111-8111-111111111111',
+  reportId: '22222222-2222-4222-8222-222222222222',
+  usaRls: true,
+  classificacaoId: 2,
+  classificacaoNome: 'Comercial',
+  ordem: 1,
+  dataCadastro: '2026-11-01T10:00:00.000Z',
+  dataAtualizacao: null,
+  embedToken: 'token-de-embed',
+  embedUrl: 'https://app.powerbi.com/reportEmbed?reportId=22222222-2222-4222-8222-222222222222',
+  tokenExpiration: '2026-11-21T12:00:00.000Z',
+};
+
+describe('/visualizar/{id}', () => {
+  it('shows the panel name, a Voltar link to the list and the RLS banner', async () => {
+    signIn(USER);
+    server.use(http.get('/api/paineis/7', () => HttpResponse.json(painel)));
+    renderApp('/visualizar/7');
+    expect(await screen.findByRole('heading', { name: 'Vendas por Região' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: /Voltar/ })).toHaveAttribute('href', '/');
+    expect(screen.getByText('Este painel utiliza Row Level Security (RLS)')).toBeInTheDocument();
+    expect(screen.getByRole('navigation', { name: 'Páginas do relatório' })).toBeInTheDocument();
+  });
+
+  it('shows no RLS banner for a panel without RLS', async () => {
+    signIn(USER);
+    server.use(http.get('/api/paineis/7', () => HttpResponse.json({ ...painel, usaRls: false })));
+    renderApp('/visualizar/7');
+    expect(await screen.findByRole('heading', { name: 'Vendas por Região' })).toBeInTheDocument();
+    expect(screen.queryByText('Este painel utiliza Row Level Security (RLS)')).not.toBeInTheDocument();
+  });
+
+  it("shows 'Painel não encontrado' with 'Voltar para Lista' for an unknown panel", async () => {
+    signIn(USER);
+    server.use(
+      http.get('/api/paineis/99', () => HttpResponse.json({ message: 'Painel não encontrado.' }, { status: 404 })),
+    );
+    renderApp('/visualizar/99');
+    expect(await screen.findByRole('heading', { name: 'Painel não encontrado' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Voltar para Lista' })).toHaveAttribute('href', '/');
+  });
+
+  it("shows 'Painel não encontrado' for an id that is not a number, without asking the server", async () => {
+    signIn(USER);
+    renderApp('/visualizar/abc');
+    expect(await screen.findByRole('heading', { name: 'Painel não encontrado' })).toBeInTheDocument();
+  });
+
+  it("shows 'Erro ao carregar painel' with the server's reason, a retry and 'Voltar para Lista'", async () => {
+    signIn(USER);
+    let calls = 0;
+    server.use(
+      http.get('/api/paineis/7', () => {
+        calls += 1;
+        return calls === 1
+          ? HttpResponse.json(
+              { message: 'A incorporação de relatórios do Power BI ainda não está disponível.' },
+              { status: 503 },
+            )
+          : HttpResponse.json(painel);
+      }),
+    );
+    const { user } = renderApp('/visualizar/7');
+    expect(await screen.findByRole('heading', { name: 'Erro ao carregar painel' })).toBeInTheDocument();
+    expect(screen.getByText('A incorporação de relatórios do Power BI ainda não está disponível.')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Voltar para Lista' })).toHaveAttribute('href', '/');
+    await user.click(screen.getByRole('button', { name: 'Tentar novamente' }));
+    expect(await screen.findByRole('heading', { name: 'Vendas por Região' })).toBeInTheDocument();
+  });
+
+  it('shows the report error panel with debug info when the panel comes without an embed token', async () => {
+    signIn(USER);
+    server.use(http.get('/api/paineis/7', () => HttpResponse.json({ ...painel, embedToken: '' })));
+    renderApp('/visualizar/7');
+    expect(await screen.findByRole('heading', { name: 'Erro ao carregar relatório' })).toBeInTheDocument();
+    expect(screen.getByText('Token de embed não fornecido')).toBeInTheDocument();
+    expect(screen.getByText(painel.reportId)).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,15 @@
+/**
+ * Query keys shared across features, so that a change in one (a classification deleted) can refresh
+ * another (the grouped panel list) without the features importing each other.
+ */
+export const queryKeys = {
+  panels: ['paineis'] as const,
+  groupedPanels: ['paineis', 'agrupados'] as const,
+  panel: (id: number) => ['paineis', id] as const,
+  panelData: (id: number) => ['paineis', id, 'dados'] as const,
+  linkedUsers: (id: number) => ['paineis', id, 'usuarios'] as const,
+  rls: (id: number) => ['paineis', id, 'rls'] as const,
+  classifications: ['classificacoes'] as const,
+  adminClassifications: ['classificacoes', 'admin'] as const,
+  activeUsers: ['usuarios365', 'ativos'] as const,
+};

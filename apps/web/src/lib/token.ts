@@ -1,0 +1,52 @@
+import { jwtDecode } from 'jwt-decode';
+import type { StoredUser } from './session-storage.ts';
+
+/** Claims the web app reads from its session token (SPEC.md section 3). */
+interface TokenClaims {
+  sub?: string;
+  name?: string;
+  unique_name?: string;
+  email?: string;
+  role?: string;
+  displayName?: string;
+  department?: string | null;
+  jobTitle?: string | null;
+  officeLocation?: string | null;
+  exp?: number;
+}
+
+/** Used when a token names nobody at all (SPEC.md: a default Microsoft-style placeholder address). */
+export const PLACEHOLDER_USERNAME = 'usuario@empresa.onmicrosoft.com';
+
+export function decodeToken(token: string): TokenClaims {
+  return jwtDecode<TokenClaims>(token);
+}
+
+/**
+ * Expired: cannot be decoded, has no exp, or exp is earlier than now in seconds (SPEC.md section 5).
+ * Failures are logged and treated as expired (section 8).
+ */
+export function isTokenExpired(token: string, nowSeconds = Math.floor(Date.now() / 1000)): boolean {
+  try {
+    const { exp } = decodeToken(token);
+    return typeof exp !== 'number' || exp < nowSeconds;
+  } catch (error) {
+    console.warn('Não foi possível verificar a validade do token', error);
+    return true;
+  }
+}
+
+/** The session user a token describes; throws when the token cannot be read. */
+export function userFromToken(token: string): StoredUser {
+  const claims = decodeToken(token);
+  return {
+    ...(claims.sub ? { id: claims.sub } : {}),
+    username: claims.name || claims.unique_name || claims.email || PLACEHOLDER_USERNAME,
+    role: claims.role || 'User',
+    ...(claims.displayName ? { displayName: claims.displayName } : {}),
+    ...(claims.email ? { email: claims.email } : {}),
+    department: claims.department ?? null,
+    jobTitle: claims.jobTitle ?? null,
+    officeLocation: claims.officeLocation ?? null,
+  };
+}

@@ -1,0 +1,27 @@
+import { test as base, expect, type Page } from '@playwright/test';
+
+/** Every journey fails on a browser console error or an uncaught page error. */
+export const test = base.extend<{ consoleErrors: string[] }>({
+  consoleErrors: [
+    async ({ page }, use) => {
+      const errors: string[] = [];
+      page.on('console', (message) => {
+        if (message.type() === 'error') errors.push(message.text());
+      });
+      page.on('pageerror', (error) => errors.push(error.message));
+      await use(errors);
+      expect(errors, 'erros no console do navegador').toEqual([]);
+    },
+    { auto: true },
+  ],
+});
+export { expect };
+
+/** Signs in through the Microsoft button and the stand-in's page, as a person would. */
+export async function signInAs(page: Page, person: string) {
+  await page.goto('/login');
+  await page.getByRole('button', { name: 'Entrar com Microsoft' }).click();
+  await page.getByRole('button', { name: new RegExp(person) }).click();
+  await page.waitForURL((url) => url.pathname === '/');
+  await expect(page.getByRole('button', { name: person })).toBeVisible();
+}
