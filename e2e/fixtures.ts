@@ -1,16 +1,21 @@
 import { test as base, expect, type Page } from '@playwright/test';
 
-/** Every journey fails on a browser console error or an uncaught page error. */
-export const test = base.extend<{ consoleErrors: string[] }>({
+/**
+ * Every journey fails on a browser console error or an uncaught page error, except those a test says it
+ * expects (`consoleErrors.allow(/.../)`), such as the browser's own line for an answer the test provokes.
+ */
+export const test = base.extend<{ consoleErrors: { allow: (pattern: RegExp) => void } }>({
   consoleErrors: [
     async ({ page }, use) => {
       const errors: string[] = [];
+      const allowed: RegExp[] = [];
       page.on('console', (message) => {
         if (message.type() === 'error') errors.push(message.text());
       });
       page.on('pageerror', (error) => errors.push(error.message));
-      await use(errors);
-      expect(errors, 'erros no console do navegador').toEqual([]);
+      await use({ allow: (pattern) => void allowed.push(pattern) });
+      const unexpected = errors.filter((e) => !allowed.some((pattern) => pattern.test(e)));
+      expect(unexpected, 'erros no console do navegador').toEqual([]);
     },
     { auto: true },
   ],

@@ -1,0 +1,72 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Page } from '@playwright/test';
+import { expect, signInAs, test } from './fixtures.ts';
+
+// `npm run screenshots` refreshes docs/screenshots from the real app; the normal test run skips this file.
+test.skip(!process.env.SCREENSHOTS, 'só com npm run screenshots');
+
+const dir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'docs', 'screenshots');
+const shot = (page: Page, name: string, fullPage = false) =>
+  page.screenshot({ path: path.join(dir, `${name}.png`), fullPage });
+
+test('every screen', async ({ page, consoleErrors }) => {
+  consoleErrors.allow(/status of 503/); // the viewer until Power BI embedding lands
+  await page.setViewportSize({ width: 1280, height: 860 });
+  await page.goto('/login');
+  await expect(page.getByRole('button', { name: 'Entrar com Microsoft' })).toBeVisible();
+  await shot(page, 'login');
+
+  await page.getByRole('button', { name: 'Entrar com Microsoft' }).click();
+  await expect(page.getByRole('button', { name: /Ana Demonstração/ })).toBeVisible();
+  await shot(page, 'stand-in-sign-in');
+  await page.getByRole('button', { name: /Ana Demonstração/ }).click();
+  await page.waitForURL((url) => url.pathname === '/');
+  await expect(page.getByRole('link', { name: 'Visualizar painel Vendas por Região' })).toBeVisible();
+  await shot(page, 'lista-paineis-admin');
+
+  await page.getByRole('button', { name: 'Usuários do painel Vendas por Região' }).click();
+  await expect(page.getByRole('checkbox').first()).toBeVisible();
+  await shot(page, 'vincular-usuarios');
+  await page.getByRole('button', { name: 'Cancelar' }).click();
+
+  await page.getByRole('button', { name: 'RLS do painel Vendas por Região' }).click();
+  await expect(page.getByRole('button', { name: 'Salvar Configurações' })).toBeVisible();
+  await expect(page.getByRole('button', { name: /^Remover papel/ }).first()).toBeVisible();
+  await shot(page, 'configuracao-rls');
+  await page.getByRole('button', { name: 'Cancelar' }).click();
+
+  await page.getByRole('button', { name: 'Excluir painel Funil de Oportunidades' }).click();
+  await expect(page.getByRole('dialog')).toBeVisible();
+  await shot(page, 'confirmar-exclusao');
+  await page.getByRole('dialog').getByRole('button', { name: 'Cancelar' }).click();
+
+  await page.getByRole('link', { name: 'Novo Painel' }).click();
+  await expect(page.getByRole('heading', { name: 'Novo Painel' })).toBeVisible();
+  await shot(page, 'novo-painel');
+
+  await page.goto('/editar/1');
+  await expect(page.getByRole('heading', { name: 'Editar Painel' })).toBeVisible();
+  await expect(page.getByLabel('Nome do painel')).not.toHaveValue('');
+  await shot(page, 'editar-painel');
+
+  await page.goto('/classificacoes');
+  await expect(page.getByRole('cell', { name: /^Comercial/ })).toBeVisible();
+  await shot(page, 'classificacoes');
+
+  await page.goto('/visualizar/8');
+  await expect(page.getByRole('heading').first()).toBeVisible();
+  await shot(page, 'visualizar-painel');
+
+  await page.setViewportSize({ width: 375, height: 780 });
+  await page.goto('/');
+  await expect(page.getByRole('link', { name: 'Visualizar painel Vendas por Região' })).toBeVisible();
+  await shot(page, 'lista-paineis-celular');
+
+  await page.setViewportSize({ width: 1280, height: 860 });
+  await page.getByRole('button', { name: 'Ana Demonstração' }).click();
+  await page.getByRole('button', { name: 'Sair' }).click();
+  await signInAs(page, 'Bruno Demonstração');
+  await expect(page.getByRole('link', { name: 'Visualizar painel Vendas por Região' })).toBeVisible();
+  await shot(page, 'lista-paineis-usuario');
+});
