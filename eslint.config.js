@@ -45,5 +45,31 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'error' },
   },
+  // Features do not import each other (only app/ composes them), and shared code imports no feature.
+  {
+    files: ['apps/web/src/features/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(\\.\\./)+(auth|panels|panel-access|classifications|viewer)/',
+              message: 'Uma feature não importa outra: componha-as em app/.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['apps/web/src/{components,lib,config,styles}/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ regex: 'features/', message: 'Código compartilhado não importa features.' }] },
+      ],
+    },
+  },
   prettier,
 );
