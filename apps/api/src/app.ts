@@ -16,6 +16,8 @@ import type { Config } from './config/env.ts';
 import type { Database } from './db/client.ts';
 import type { EmbeddingService } from './integrations/power-bi/embedding-service.ts';
 import { UnavailableEmbeddingService } from './integrations/power-bi/embedding-service.ts';
+import { PowerBiClient, type PowerBiClientOptions } from './integrations/power-bi/power-bi-client.ts';
+import { PowerBiEmbeddingService } from './integrations/power-bi/power-bi-embedding-service.ts';
 import authPlugin from './plugins/auth.ts';
 import backgroundJobs from './plugins/background-jobs.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
@@ -53,6 +55,8 @@ export interface AppDependencies {
   syncDirectoryAtStart?: boolean;
   /** Overrides for the Graph client (tests shorten its waits). */
   graphOptions?: GraphClientOptions;
+  /** Overrides for the Power BI client (tests shorten its timeout and waits). */
+  powerBiOptions?: PowerBiClientOptions;
 }
 
 /** Every module of the API, in one visible list. Each is mounted under /api. */
@@ -80,8 +84,16 @@ export async function buildApp(deps: AppDependencies) {
   // The API speaks JSON only: Fastify's default text/plain parser would let a JSON text through as a string.
   app.removeContentTypeParser('text/plain');
   app.decorate('config', config);
-  app.decorate('embedding', deps.embedding ?? new UnavailableEmbeddingService());
   const entra = config.microsoft ? new EntraClient(config.microsoft) : null;
+  // Demo mode keeps the honest 503 until the stand-in embed host and the powerbi-client viewer land.
+  const powerBi =
+    entra && config.microsoft && !config.demoMode
+      ? new PowerBiEmbeddingService(
+          new PowerBiClient(config.microsoft.powerBiApiUrl, entra, deps.powerBiOptions),
+          app.log,
+        )
+      : null;
+  app.decorate('embedding', deps.embedding ?? powerBi ?? new UnavailableEmbeddingService());
   app.decorate('entra', entra);
   app.decorate(
     'directorySync',

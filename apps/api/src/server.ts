@@ -49,6 +49,7 @@ if (standIns) {
       clientSecret: standIns.clientSecret,
       authorityHost: standIns.authorityHost,
       graphUrl: standIns.graphUrl,
+      powerBiApiUrl: standIns.powerBiApiUrl,
     },
   };
 }

@@ -24,6 +24,7 @@ export function microsoftConfig(standIns: StandIns, overrides: Record<string, st
     AZURE_CLIENT_SECRET: standIns.clientSecret,
     AZURE_AUTHORITY_HOST: standIns.authorityHost,
     GRAPH_API_URL: standIns.graphUrl,
+    POWERBI_API_URL: standIns.powerBiApiUrl,
     GRAPH_SYNC_INTERVAL_MINUTES: '0',
     ...overrides,
   });

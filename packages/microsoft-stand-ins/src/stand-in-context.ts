@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { SigningKeys } from './signing-keys.ts';
-import type { StandInPerson } from './types.ts';
+import type { StandInPerson, StandInReport } from './types.ts';
 
 /** What the identity provider and Graph share: the app registration, the directory and the keys. */
 export interface StandInContext {
@@ -13,11 +13,17 @@ export interface StandInContext {
   issuer: string;
   keys: SigningKeys;
   people: StandInPerson[];
+  /** Power BI: the REST API and the embed host page both read the current reports. */
+  reports: StandInReport[];
+  embedTokenLifetimeSeconds: number;
 }
 
 export const GRAPH_RESOURCE = 'https://graph.microsoft.com';
 /** Graph's application id, which Entra also accepts as the resource and puts in `aud`. */
 export const GRAPH_APP_ID = '00000003-0000-0000-c000-000000000000';
+
+/** The Power BI REST API's resource (the `aud` of the access tokens it accepts). */
+export const POWER_BI_RESOURCE = 'https://analysis.windows.net/powerbi/api';
 
 export function nowSeconds(): number {
   return Math.floor(Date.now() / 1000);

@@ -1,13 +1,15 @@
 import formbody from '@fastify/formbody';
 import Fastify from 'fastify';
 import type { AddressInfo } from 'node:net';
+import { registerEmbedHost } from './embed-host.ts';
 import { registerGraph } from './graph.ts';
 import { registerIdentityProvider } from './identity-provider.ts';
+import { registerPowerBi } from './power-bi.ts';
 import { createSigningKeys } from './signing-keys.ts';
 import type { StandInContext } from './stand-in-context.ts';
 import type { StandIns, StandInsOptions } from './types.ts';
 
-/** Starts Entra ID (OpenID Connect) and Microsoft Graph (users) stand-ins on one loopback server. */
+/** Starts Entra ID (OpenID Connect), Microsoft Graph (users) and Power BI (REST and embed page) stand-ins on one loopback server. */
 export async function startStandIns(options: StandInsOptions): Promise<StandIns> {
   const ctx: StandInContext = {
     tenantId: options.tenantId ?? '00000000-0000-4000-8000-000000000001',
@@ -18,6 +20,8 @@ export async function startStandIns(options: StandInsOptions): Promise<StandIns>
     issuer: '',
     keys: await createSigningKeys(),
     people: [...options.people],
+    reports: [...(options.reports ?? [])],
+    embedTokenLifetimeSeconds: options.embedTokenLifetimeSeconds ?? 3600,
   };
 
   // No logger: the stand-ins run inside tests and the demo, whose own output matters.
@@ -25,6 +29,8 @@ export async function startStandIns(options: StandInsOptions): Promise<StandIns>
   await app.register(formbody);
   const identity = registerIdentityProvider(app, ctx);
   const graph = registerGraph(app, ctx);
+  const powerBi = registerPowerBi(app, ctx);
+  registerEmbedHost(app, ctx);
 
   await app.listen({ host: '127.0.0.1', port: options.port ?? 0 });
   const { port } = app.server.address() as AddressInfo;
@@ -40,6 +46,9 @@ export async function startStandIns(options: StandInsOptions): Promise<StandIns>
     clientSecret: ctx.clientSecret,
     identity,
     graph,
+    powerBiApiUrl: ctx.authorityHost,
+    embedHostUrl: `${ctx.authorityHost}/reportEmbed`,
+    powerBi,
     close: () => app.close(),
   };
 }

@@ -45,6 +45,28 @@ export interface GraphRequestLog {
   authorized: boolean;
 }
 
+/** A Power BI report the stand-in serves, in a workspace, over one dataset. */
+export interface StandInReport {
+  workspaceId: string;
+  reportId: string;
+  name: string;
+  datasetId: string;
+  /** The dataset has RLS roles: GenerateToken then requires an effective identity, and refuses one otherwise. */
+  rls: boolean;
+  /** Report pages; visibility 0 = visible, 1 = hidden. Default: three visible pages and one hidden. */
+  pages?: { name: string; displayName: string; visibility: 0 | 1 }[];
+}
+
+/** One call to the stand-in Power BI REST API, for tests to inspect. */
+export interface PowerBiRequestLog {
+  method: string;
+  /** Path and query, e.g. /v1.0/myorg/GenerateToken. */
+  path: string;
+  status: number;
+  /** The parsed JSON body, when there was one. */
+  body?: unknown;
+}
+
 export interface StandInsOptions {
   /** Default '00000000-0000-4000-8000-000000000001' (any GUID-like string). */
   tenantId?: string;
@@ -57,6 +79,10 @@ export interface StandInsOptions {
   port?: number;
   /** Lifetime of ID and access tokens in seconds (default 3600). */
   tokenLifetimeSeconds?: number;
+  /** The Power BI reports (default none). */
+  reports?: StandInReport[];
+  /** Lifetime of Power BI embed tokens in seconds (default 3600; short in tests of token refresh). */
+  embedTokenLifetimeSeconds?: number;
 }
 
 export interface StandIns {
@@ -87,6 +113,22 @@ export interface StandIns {
     reset(): void;
     /** Every request to /v1.0/users, in order. */
     readonly requests: GraphRequestLog[];
+  };
+  /** Plays https://api.powerbi.com (serves /v1.0/myorg/...). */
+  powerBiApiUrl: string;
+  /**
+   * The embed host page that speaks powerbi-client's postMessage protocol, as
+   * https://app.powerbi.com/reportEmbed does (browser tests route that address to it).
+   */
+  embedHostUrl: string;
+  powerBi: {
+    setReports(reports: StandInReport[]): void;
+    /** After `afterRequests` more requests (default 0), the next `times` answer this status with Power BI's error shape. */
+    failNext(status: number, times?: number, afterRequests?: number): void;
+    /** Every later request waits this long before answering (0 turns it off). */
+    setLatency(ms: number): void;
+    reset(): void;
+    readonly requests: PowerBiRequestLog[];
   };
   close(): Promise<void>;
 }

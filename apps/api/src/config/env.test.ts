@@ -211,6 +211,7 @@ describe('loadConfig', () => {
         clientSecret: AZURE.AZURE_CLIENT_SECRET,
         authorityHost: 'https://login.microsoftonline.com',
         graphUrl: 'https://graph.microsoft.com',
+        powerBiApiUrl: 'https://api.powerbi.com',
       });
       expect(loadConfig({ DATA_DIR: dataDir, JWT_SECRET: SECRET, ...AZURE, DEMO_MODE: 'false' }).demoMode).toBe(false);
     });

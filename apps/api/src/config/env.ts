@@ -51,6 +51,7 @@ const envSchema = z.object({
   AZURE_CLIENT_SECRET: z.string().min(1).optional(),
   AZURE_AUTHORITY_HOST: httpUrl.default('https://login.microsoftonline.com'),
   GRAPH_API_URL: httpUrl.default('https://graph.microsoft.com'),
+  POWERBI_API_URL: httpUrl.default('https://api.powerbi.com'),
   GRAPH_SYNC_INTERVAL_MINUTES: z.coerce
     .number()
     .min(0)
@@ -95,6 +96,8 @@ export interface MicrosoftSettings {
   authorityHost: string;
   /** https://graph.microsoft.com, or a stand-in. */
   graphUrl: string;
+  /** https://api.powerbi.com, or a stand-in. */
+  powerBiApiUrl: string;
 }
 
 export class ConfigError extends Error {
@@ -130,6 +133,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           clientSecret: e.AZURE_CLIENT_SECRET!,
           authorityHost: e.AZURE_AUTHORITY_HOST,
           graphUrl: e.GRAPH_API_URL,
+          powerBiApiUrl: e.POWERBI_API_URL,
         }
       : null;
   if (microsoft && e.DEMO_MODE === true) {

@@ -7,6 +7,7 @@ import {
   painel,
   painelBody,
   painelComEmbed,
+  embedInfo,
   painelConfiguracoes,
   painelDados,
   proximaOrdem,
@@ -40,6 +41,23 @@ export const viewerOf = (request: FastifyRequest): Viewer => ({
 });
 
 export const panelsRoutes: FastifyPluginAsyncZod = async (app) => {
+  /** The panel if this person may open it, and what the browser needs to embed its report for them. */
+  async function embedFor(request: FastifyRequest, id: number) {
+    const viewer = viewerOf(request);
+    const panel = await findPanel(app.db, id, viewer);
+    if (!panel) throw notFound(PAINEL_NAO_ENCONTRADO);
+    let roles: string[] = [];
+    if (panel.usaRls) {
+      // A user sees the data of the roles that list them; an admin previews with every role.
+      roles = viewer.isAdmin
+        ? await roleNames(app.db, panel.id)
+        : await rolesOfEmail(app.db, panel.id, request.user.email);
+      if (!viewer.isAdmin && roles.length === 0) throw new HttpError(403, RLS_SEM_PAPEL);
+    }
+    const embed = await app.embedding.embedFor(panel, { ...viewer, email: request.user.email, roles });
+    return { panel, embed };
+  }
+
   app.get(
     '/paineis',
     {
@@ -96,24 +114,26 @@ export const panelsRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: 'Um painel, com o token para incorporar o relatório',
         params: idParams,
-        response: { 200: painelComEmbed, ...errorResponses(400, 403, 404, 503) },
+        response: { 200: painelComEmbed, ...errorResponses(400, 403, 404, 409, 502, 503, 504) },
       },
     },
     async (request) => {
-      const viewer = viewerOf(request);
-      const panel = await findPanel(app.db, request.params.id, viewer);
-      if (!panel) throw notFound(PAINEL_NAO_ENCONTRADO);
-      let roles: string[] = [];
-      if (panel.usaRls) {
-        // A user sees the data of the roles that list them; an admin previews with every role.
-        roles = viewer.isAdmin
-          ? await roleNames(app.db, panel.id)
-          : await rolesOfEmail(app.db, panel.id, request.user.email);
-        if (!viewer.isAdmin && roles.length === 0) throw new HttpError(403, RLS_SEM_PAPEL);
-      }
-      const embed = await app.embedding.embedFor(panel, { ...viewer, email: request.user.email, roles });
+      const { panel, embed } = await embedFor(request, request.params.id);
       return { ...panel, ...embed };
     },
+  );
+
+  app.get(
+    '/paineis/:id/token',
+    {
+      schema: {
+        tags,
+        summary: 'Um novo token de incorporação do painel (para renová-lo sem recarregar o relatório)',
+        params: idParams,
+        response: { 200: embedInfo, ...errorResponses(400, 403, 404, 409, 502, 503, 504) },
+      },
+    },
+    async (request) => (await embedFor(request, request.params.id)).embed,
   );
 
   app.get(

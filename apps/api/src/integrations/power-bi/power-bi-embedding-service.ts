@@ -1,0 +1,96 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { EmbedInfo, Painel } from '@paineis/contract/panels';
+import { HttpError } from '../../lib/http-error.ts';
+import type { EmbeddingService, EmbedViewer } from './embedding-service.ts';
+import { PowerBiError, type EmbedToken, type PowerBiClient, type PowerBiReport } from './power-bi-client.ts';
+
+export const POWER_BI_TIMEOUT = 'O Power BI não respondeu a tempo. Tente novamente em instantes.';
+export const POWER_BI_UNAVAILABLE = 'O Power BI está indisponível no momento. Tente novamente em instantes.';
+export const POWER_BI_REFUSED =
+  'O Power BI recusou o acesso a este relatório. Verifique o workspace, o relatório e o RLS do painel.';
+export const RLS_WITHOUT_ROLES = 'Este painel usa RLS, mas ainda não tem papéis configurados.';
+
+/** A token is reused until this long before it expires. */
+const REFRESH_MARGIN_MS = 5 * 60_000;
+/** Report details (embed URL, dataset) change rarely. */
+const REPORT_TTL_MS = 60 * 60_000;
+
+interface Entry<T> {
+  value: Promise<T>;
+  /** ms since epoch after which the value must not be used. */
+  until: number;
+}
+
+/**
+ * Embed tokens from Power BI for one panel and one person: the report's details and the token are cached
+ * (the token until shortly before it expires), and identical requests made together share one upstream
+ * call. The identity (e-mail and roles) is part of the token's key, so a change in a panel's RLS roles or
+ * links is never served a token made for the old ones.
+ */
+export class PowerBiEmbeddingService implements EmbeddingService {
+  private readonly reports = new Map<string, Entry<PowerBiReport>>();
+  private readonly tokens = new Map<string, Entry<EmbedToken>>();
+
+  constructor(
+    private readonly client: PowerBiClient,
+    private readonly log: FastifyBaseLogger,
+  ) {}
+
+  /** Forgets every cached report and token (tests start each case from nothing). */
+  clear(): void {
+    this.reports.clear();
+    this.tokens.clear();
+  }
+
+  async embedFor(panel: Painel, viewer: EmbedViewer): Promise<EmbedInfo> {
+    try {
+      const report = await this.cached(this.reports, `${panel.workspaceId}/${panel.reportId}`, async () => ({
+        value: await this.client.getReport(panel.workspaceId, panel.reportId),
+        until: Date.now() + REPORT_TTL_MS,
+      }));
+      const identity = panel.usaRls ? { username: viewer.email, roles: [...viewer.roles].sort() } : null;
+      if (identity && identity.roles.length === 0) throw new HttpError(409, RLS_WITHOUT_ROLES);
+      const key = JSON.stringify([panel.workspaceId, report.id, report.datasetId, identity]);
+      const token = await this.cached(this.tokens, key, async () => {
+        const value = await this.client.generateToken({
+          reports: [{ id: report.id }],
+          datasets: [{ id: report.datasetId }],
+          targetWorkspaces: [{ id: panel.workspaceId }],
+          ...(identity ? { identities: [{ ...identity, datasets: [report.datasetId] }] } : {}),
+        });
+        return { value, until: Date.parse(value.expiration) - REFRESH_MARGIN_MS };
+      });
+      return { embedToken: token.token, embedUrl: report.embedUrl, tokenExpiration: token.expiration };
+    } catch (error) {
+      if (!(error instanceof PowerBiError)) throw error;
+      this.log.error(
+        { powerBiStatus: error.status, powerBiCode: error.code, powerBiRequestId: error.requestId, painelId: panel.id },
+        'Power BI recusou ou falhou ao gerar a incorporação',
+      );
+      if (error.status === 'timeout') throw new HttpError(504, POWER_BI_TIMEOUT);
+      if (error.status === 'network' || error.status === 429 || error.status >= 500) {
+        throw new HttpError(503, POWER_BI_UNAVAILABLE);
+      }
+      throw new HttpError(502, POWER_BI_REFUSED);
+    }
+  }
+
+  /** A value per key, shared by callers arriving together, kept until its `until`; failures are not kept. */
+  private async cached<T>(map: Map<string, Entry<T>>, key: string, load: () => Promise<{ value: T; until: number }>) {
+    const hit = map.get(key);
+    if (hit && Date.now() < hit.until) return hit.value;
+    const entry: Entry<T> = {
+      value: load().then(({ value, until }) => {
+        entry.until = until;
+        return value;
+      }),
+      // Until it settles, callers asking for the same key wait on this one load.
+      until: Number.POSITIVE_INFINITY,
+    };
+    map.set(key, entry);
+    entry.value.catch(() => {
+      if (map.get(key) === entry) map.delete(key);
+    });
+    return entry.value;
+  }
+}

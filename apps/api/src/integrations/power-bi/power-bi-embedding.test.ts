@@ -1,0 +1,196 @@
+import { decodeJwt } from 'jose';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { StandInReport } from '@paineis/microsoft-stand-ins/types';
+import { useTestApp } from '../../../test/context.ts';
+import { createAdmin, createUser, link, panel } from '../../../test/fixtures.ts';
+import { microsoftConfig, useStandIns } from '../../../test/microsoft.ts';
+import { RLS_SEM_PAPEL } from '../../modules/panels/panels.routes.ts';
+import {
+  type PowerBiEmbeddingService,
+  POWER_BI_REFUSED,
+  POWER_BI_TIMEOUT,
+  POWER_BI_UNAVAILABLE,
+  RLS_WITHOUT_ROLES,
+} from './power-bi-embedding-service.ts';
+
+const WORKSPACE = '0a0a0a0a-0000-4000-8000-000000000001';
+const vendas: StandInReport = {
+  workspaceId: WORKSPACE,
+  reportId: '0b0b0b0b-0000-4000-8000-000000000001',
+  name: 'Vendas',
+  datasetId: '0c0c0c0c-0000-4000-8000-000000000001',
+  rls: false,
+};
+const regional: StandInReport = {
+  workspaceId: WORKSPACE,
+  reportId: '0b0b0b0b-0000-4000-8000-000000000002',
+  name: 'Vendas por Região',
+  datasetId: '0c0c0c0c-0000-4000-8000-000000000002',
+  rls: true,
+};
+
+describe('embedding Power BI reports through the stand-in Power BI service', () => {
+  const standIns = useStandIns({ people: [], reports: [vendas, regional] });
+  const ctx = useTestApp(() => ({
+    config: microsoftConfig(standIns.current),
+    // The stand-in shares this process, whose event loop 100 concurrent requests keep busy: allow 2 s.
+    powerBiOptions: { timeoutMs: 2000, sleep: async () => undefined },
+  }));
+  beforeEach(() => {
+    standIns.current.powerBi.reset();
+    standIns.current.powerBi.setReports([vendas, regional]);
+    (ctx.app.embedding as PowerBiEmbeddingService).clear();
+  });
+
+  const generateTokenBodies = () =>
+    standIns.current.powerBi.requests.filter((r) => r.path === '/v1.0/myorg/GenerateToken').map((r) => r.body);
+
+  async function setup() {
+    const admin = await createAdmin(ctx.db, { email: 'admin@empresa.com.br' });
+    const ana = await createUser(ctx.db, { email: 'ana@empresa.com.br' });
+    const plain = await panel(ctx.db, { nomePainel: 'Vendas', workspaceId: WORKSPACE, reportId: vendas.reportId });
+    const rls = await panel(ctx.db, {
+      nomePainel: 'Vendas por Região',
+      workspaceId: WORKSPACE,
+      reportId: regional.reportId,
+      usaRls: true,
+      rlsConfigurations: [
+        { roleName: 'Sul', userEmails: ['ana@empresa.com.br'] },
+        { roleName: 'Norte', userEmails: ['bia@empresa.com.br'] },
+        { roleName: 'Diretoria', userEmails: ['ana@empresa.com.br'] },
+      ],
+    });
+    await link(ctx.db, plain.id, [ana.id]);
+    await link(ctx.db, rls.id, [ana.id]);
+    return { admin: await ctx.tokenFor(admin), ana: await ctx.tokenFor(ana), plain, rls };
+  }
+
+  it('embeds a report without RLS: the report’s embed URL and a token for it, with no identity', async () => {
+    const s = await setup();
+    const res = await ctx.request('GET', `/api/paineis/${s.plain.id}`, { token: s.ana });
+    expect(res.statusCode).toBe(200);
+    const body = res.json<{ embedToken: string; embedUrl: string; tokenExpiration: string; nomePainel: string }>();
+    expect(body.nomePainel).toBe('Vendas');
+    expect(body.embedUrl).toMatch(
+      /^https:\/\/app\.powerbi\.com\/reportEmbed\?reportId=0b0b0b0b-0000-4000-8000-000000000001/,
+    );
+    expect(Date.parse(body.tokenExpiration)).toBeGreaterThan(Date.now());
+    expect(generateTokenBodies()).toEqual([
+      {
+        reports: [{ id: vendas.reportId }],
+        datasets: [{ id: vendas.datasetId }],
+        targetWorkspaces: [{ id: WORKSPACE }],
+      },
+    ]);
+    expect(decodeJwt(body.embedToken)).toMatchObject({ reports: expect.anything() });
+  });
+
+  it('gives a user of an RLS panel an identity with exactly their roles', async () => {
+    const s = await setup();
+    const res = await ctx.request('GET', `/api/paineis/${s.rls.id}`, { token: s.ana });
+    expect(res.statusCode).toBe(200);
+    expect(generateTokenBodies()).toEqual([
+      {
+        reports: [{ id: regional.reportId }],
+        datasets: [{ id: regional.datasetId }],
+        targetWorkspaces: [{ id: WORKSPACE }],
+        identities: [{ username: 'ana@empresa.com.br', roles: ['Diretoria', 'Sul'], datasets: [regional.datasetId] }],
+      },
+    ]);
+  });
+
+  it('lets an admin preview an RLS panel with all its roles, and refuses one with no roles configured', async () => {
+    const s = await setup();
+    expect((await ctx.request('GET', `/api/paineis/${s.rls.id}`, { token: s.admin })).statusCode).toBe(200);
+    expect(generateTokenBodies()[0]).toMatchObject({
+      identities: [{ username: 'admin@empresa.com.br', roles: ['Diretoria', 'Norte', 'Sul'] }],
+    });
+    await ctx.request('DELETE', `/api/paineis/${s.rls.id}/rls`, { token: s.admin });
+    const none = await ctx.request('GET', `/api/paineis/${s.rls.id}`, { token: s.admin });
+    expect(none.statusCode).toBe(409);
+    expect(none.json()).toEqual({ message: RLS_WITHOUT_ROLES });
+  });
+
+  it('refuses a linked user in no role of an RLS panel, without asking Power BI', async () => {
+    const s = await setup();
+    const carla = await createUser(ctx.db, { email: 'carla@empresa.com.br' });
+    await link(ctx.db, s.rls.id, [carla.id]);
+    const res = await ctx.request('GET', `/api/paineis/${s.rls.id}`, { token: await ctx.tokenFor(carla) });
+    expect(res.statusCode).toBe(403);
+    expect(res.json()).toEqual({ message: RLS_SEM_PAPEL });
+    expect(generateTokenBodies()).toEqual([]);
+  });
+
+  it('shares one upstream call among 100 identical requests, and caches the token for the next ones', async () => {
+    const s = await setup();
+    standIns.current.powerBi.setLatency(150);
+    const answers = await Promise.all(
+      Array.from({ length: 100 }, () => ctx.request('GET', `/api/paineis/${s.plain.id}/token`, { token: s.ana })),
+    );
+    standIns.current.powerBi.setLatency(0);
+    expect(new Set(answers.map((a) => `${a.statusCode} ${a.statusCode === 200 ? '' : a.body}`))).toEqual(
+      new Set(['200 ']),
+    );
+    expect(new Set(answers.map((a) => a.json<{ embedToken: string }>().embedToken)).size).toBe(1);
+    expect(generateTokenBodies()).toHaveLength(1);
+    expect(standIns.current.powerBi.requests.filter((r) => r.method === 'GET')).toHaveLength(1);
+    await ctx.request('GET', `/api/paineis/${s.plain.id}`, { token: s.admin });
+    expect(generateTokenBodies()).toHaveLength(1);
+    // Another identity is another token.
+    await ctx.request('GET', `/api/paineis/${s.rls.id}`, { token: s.ana });
+    expect(generateTokenBodies()).toHaveLength(2);
+  });
+
+  it('answers the lighter token route with only what the viewer needs to renew', async () => {
+    const s = await setup();
+    const res = await ctx.request('GET', `/api/paineis/${s.plain.id}/token`, { token: s.ana });
+    expect(Object.keys(res.json()).sort()).toEqual(['embedToken', 'embedUrl', 'tokenExpiration']);
+  });
+
+  it('retries Power BI’s 429 and 5xx, then says it is unavailable (503) without its details', async () => {
+    const s = await setup();
+    standIns.current.powerBi.failNext(429, 1);
+    expect((await ctx.request('GET', `/api/paineis/${s.plain.id}`, { token: s.ana })).statusCode).toBe(200);
+    standIns.current.powerBi.reset();
+    standIns.current.powerBi.failNext(500, 20);
+    const down = await ctx.request('GET', `/api/paineis/${s.rls.id}`, { token: s.ana });
+    expect(down.statusCode).toBe(503);
+    expect(down.json()).toEqual({ message: POWER_BI_UNAVAILABLE });
+    expect(standIns.current.powerBi.requests.length).toBe(4); // the first try and 3 retries
+  });
+
+  it('answers 504 when Power BI does not answer in time', async () => {
+    const s = await setup();
+    standIns.current.powerBi.setLatency(3_000);
+    const res = await ctx.request('GET', `/api/paineis/${s.plain.id}`, { token: s.ana });
+    standIns.current.powerBi.setLatency(0);
+    expect(res.statusCode).toBe(504);
+    expect(res.json()).toEqual({ message: POWER_BI_TIMEOUT });
+  });
+
+  it('answers 502 when Power BI refuses the report, without its error code or request id', async () => {
+    const s = await setup();
+    standIns.current.powerBi.setReports([regional]);
+    const res = await ctx.request('GET', `/api/paineis/${s.plain.id}`, { token: s.ana });
+    expect(res.statusCode).toBe(502);
+    expect(res.json()).toEqual({ message: POWER_BI_REFUSED });
+  });
+});
+
+describe('embed tokens close to their expiry', () => {
+  // Power BI tokens of one minute: always inside the five minutes before expiry, so never reused.
+  const standIns = useStandIns({ people: [], reports: [vendas], embedTokenLifetimeSeconds: 60 });
+  const ctx = useTestApp(() => ({ config: microsoftConfig(standIns.current) }));
+
+  it('are renewed instead of served again', async () => {
+    const user = await createUser(ctx.db);
+    const p = await panel(ctx.db, { workspaceId: WORKSPACE, reportId: vendas.reportId });
+    await link(ctx.db, p.id, [user.id]);
+    const token = await ctx.tokenFor(user);
+    const first = await ctx.request('GET', `/api/paineis/${p.id}/token`, { token });
+    const second = await ctx.request('GET', `/api/paineis/${p.id}/token`, { token });
+    expect(first.statusCode).toBe(200);
+    expect(second.json<{ embedToken: string }>().embedToken).not.toBe(first.json<{ embedToken: string }>().embedToken);
+    expect(standIns.current.powerBi.requests.filter((r) => r.path === '/v1.0/myorg/GenerateToken')).toHaveLength(2);
+  });
+});

@@ -1,0 +1,408 @@
+/* global window, document */
+// The script of the stand-in https://app.powerbi.com/reportEmbed page, served inline by embed-host.ts.
+// It answers powerbi-client's postMessage requests ({method, url, headers: {id, uid}, body}) with
+// {statusCode, headers: {id}, body} and sends events as POST /reports/{uid}/events/{name}, as Power BI does.
+(function () {
+  'use strict';
+
+  const EMBED_TOKEN_AUDIENCE = 'https://app.powerbi.com';
+  const TOKEN_TYPE_EMBED = 1;
+  const BACKGROUND_TRANSPARENT = 1;
+  const TRACE_FATAL = 6;
+  // Long enough for the load answer to reach the host before 'loaded', short enough for tests.
+  const LOAD_DELAY_MS = 30;
+  // setTimeout's longest delay; a later expiry is re-armed when the timer fires.
+  const MAX_TIMER_MS = 2147483647;
+
+  const data = JSON.parse(document.getElementById('dados-relatorio').textContent);
+  const report = data.report;
+  const byId = (id) => document.getElementById(id);
+
+  const state = {
+    uid: new URLSearchParams(window.location.search).get('uid') || '',
+    /** Bumped by every load, so a late timer of an older load does nothing. */
+    generation: 0,
+    config: null,
+    /** idle | loading | prepared | loaded | failed */
+    phase: 'idle',
+    phased: false,
+    token: null,
+    claims: null,
+    expired: false,
+    activePage: null,
+    expiryTimer: null,
+    settings: {},
+    sent: 0,
+  };
+
+  function randomId() {
+    const bytes = new Uint8Array(16);
+    window.crypto.getRandomValues(bytes);
+    return Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
+  }
+
+  function sameId(a, b) {
+    return typeof a === 'string' && typeof b === 'string' && a.toLowerCase() === b.toLowerCase();
+  }
+
+  /** The token's claims; the page cannot check the signature, only what the token says. */
+  function decodeToken(token) {
+    if (typeof token !== 'string') return null;
+    const parts = token.split('.');
+    if (parts.length !== 3) return null;
+    try {
+      const base64 = parts[1].replace(/-/g, '+').replace(/_/g, '/');
+      const padded = base64 + '='.repeat((4 - (base64.length % 4)) % 4);
+      const bytes = Uint8Array.from(atob(padded), (char) => char.charCodeAt(0));
+      const claims = JSON.parse(new TextDecoder().decode(bytes));
+      return claims && typeof claims === 'object' ? claims : null;
+    } catch {
+      return null;
+    }
+  }
+
+  /** Power BI's IError. */
+  function powerBiError(message, detailedMessage, errorCode) {
+    return { message, detailedMessage, errorCode, level: TRACE_FATAL, technicalDetails: { requestId: randomId() } };
+  }
+
+  function tokenExpiredError() {
+    return powerBiError('TokenExpired', 'Access token has expired, resubmit with a new access token', '403');
+  }
+
+  function identityIn(claims) {
+    if (!report || !Array.isArray(claims.identities)) return null;
+    return (
+      claims.identities.find(
+        (identity) => Array.isArray(identity.datasets) && identity.datasets.some((id) => sameId(id, report.datasetId)),
+      ) || null
+    );
+  }
+
+  /** {claims} when the token opens this report now, else {error} (an IError) and the claims if readable. */
+  function checkToken(token, reportId, tokenType) {
+    if (tokenType !== TOKEN_TYPE_EMBED) {
+      return {
+        error: powerBiError(
+          'LoadReportFailed',
+          'This stand-in only takes embed tokens: set tokenType to models.TokenType.Embed (1).',
+          '403',
+        ),
+      };
+    }
+    const claims = decodeToken(token);
+    if (!claims || claims.aud !== EMBED_TOKEN_AUDIENCE || !Array.isArray(claims.reports) || !(claims.exp > 0)) {
+      return { error: powerBiError('LoadReportFailed', 'Fail to initialize - Could not resolve cluster', '403') };
+    }
+    if (!report || !sameId(reportId, report.reportId)) {
+      return {
+        error: powerBiError(
+          'LoadReportFailed',
+          'Get report failed: the embed URL and the id name no known report.',
+          '404',
+        ),
+      };
+    }
+    if (!claims.reports.some((id) => sameId(id, report.reportId))) {
+      return {
+        error: powerBiError(
+          'LoadReportFailed',
+          'Get report failed: the embed token does not cover this report.',
+          '403',
+        ),
+      };
+    }
+    if (claims.exp * 1000 <= Date.now()) return { error: tokenExpiredError(), claims };
+    if (report.rls && !identityIn(claims)) {
+      return {
+        error: powerBiError(
+          'LoadReportFailed',
+          "The report's dataset uses row-level security and the embed token has no effective identity for it.",
+          '403',
+        ),
+      };
+    }
+    return { claims };
+  }
+
+  // --- drawing -------------------------------------------------------------------------------------------
+
+  function pageByName(name) {
+    return (report ? report.pages : []).find((page) => page.name === name) || null;
+  }
+
+  function showOnly(panel) {
+    for (const id of ['estado', 'relatorio']) byId(id).hidden = id !== panel;
+  }
+
+  function showStatus(text) {
+    byId('estado-texto').textContent = text;
+    showOnly('estado');
+  }
+
+  function showError(error) {
+    const title =
+      error.message === 'TokenExpired' ? 'O token de acesso expirou' : 'Não foi possível carregar o relatório';
+    byId('erro-titulo').textContent = title;
+    byId('erro-detalhe').textContent = `${error.message}: ${error.detailedMessage}`;
+    byId('erro').hidden = false;
+  }
+
+  function hideError() {
+    byId('erro').hidden = true;
+  }
+
+  function drawIdentity() {
+    const identity = state.claims && identityIn(state.claims);
+    byId('identidade').hidden = !identity;
+    if (!identity) return;
+    byId('identidade-usuario').textContent = `Identidade: ${identity.username}`;
+    byId('identidade-papeis').textContent = `Papéis: ${(identity.roles || []).join(', ')}`;
+  }
+
+  function drawPage() {
+    for (const section of document.querySelectorAll('[data-pagina]')) {
+      const isActive = section.getAttribute('data-pagina') === state.activePage;
+      if (section.tagName === 'SECTION') section.hidden = !isActive;
+      else section.setAttribute('aria-current', isActive ? 'page' : 'false');
+    }
+    showOnly('relatorio');
+  }
+
+  function applySettings(settings) {
+    if (!settings || typeof settings !== 'object') return;
+    state.settings = Object.assign({}, state.settings, settings);
+    const panes = state.settings.panes || {};
+    const filtersVisible =
+      panes.filters && typeof panes.filters.visible === 'boolean'
+        ? panes.filters.visible
+        : state.settings.filterPaneEnabled !== false;
+    const navigationVisible =
+      panes.pageNavigation && typeof panes.pageNavigation.visible === 'boolean'
+        ? panes.pageNavigation.visible
+        : state.settings.navContentPaneEnabled !== false;
+    byId('filtros').hidden = !filtersVisible;
+    byId('abas').hidden = !navigationVisible;
+    document.documentElement.classList.toggle('transparente', state.settings.background === BACKGROUND_TRANSPARENT);
+  }
+
+  // --- messaging ----------------------------------------------------------------------------------------
+
+  function fire(eventName, body) {
+    // Opened on its own, there is no host to tell (and posting to itself would only echo).
+    if (window.parent === window) return;
+    state.sent += 1;
+    window.parent.postMessage(
+      {
+        method: 'POST',
+        url: `/reports/${state.uid}/events/${eventName}`,
+        headers: { id: `stand-in-${state.sent}-${randomId()}` },
+        body,
+      },
+      '*',
+    );
+  }
+
+  function pageModel(page) {
+    return {
+      name: page.name,
+      displayName: page.displayName,
+      isActive: page.name === state.activePage,
+      visibility: page.visibility,
+      defaultSize: { width: 1280, height: 720, type: 0 },
+      defaultDisplayOption: 0,
+    };
+  }
+
+  function setActivePage(name, initiator) {
+    const changed = name !== state.activePage;
+    state.activePage = name;
+    drawPage();
+    // Power BI says nothing when the page asked for is already the active one.
+    if (changed) fire('pageChanged', { initiator, newPage: pageModel(pageByName(name)) });
+  }
+
+  function scheduleExpiry() {
+    clearTimeout(state.expiryTimer);
+    const generation = state.generation;
+    const wait = state.claims.exp * 1000 - Date.now();
+    state.expiryTimer = setTimeout(
+      () => {
+        if (generation !== state.generation) return;
+        if (state.claims.exp * 1000 > Date.now()) return scheduleExpiry();
+        state.expired = true;
+        const error = tokenExpiredError();
+        showError(error);
+        fire('error', error);
+      },
+      Math.min(Math.max(wait, 0), MAX_TIMER_MS),
+    );
+  }
+
+  function render() {
+    state.phase = 'loaded';
+    drawPage();
+    // After the drawing, as in Power BI; a timer, not a frame callback, which Chromium holds back in off-screen frames.
+    setTimeout(() => fire('rendered', null), 0);
+  }
+
+  /** Opens the report with the current token, or fails with the reason Power BI would give. */
+  function completeLoad() {
+    const checked = checkToken(state.token, state.config.id, state.config.tokenType);
+    state.claims = checked.claims || null;
+    if (checked.error) {
+      state.phase = 'failed';
+      state.expired = checked.error.message === 'TokenExpired';
+      showStatus('Não foi possível carregar o relatório.');
+      showError(checked.error);
+      fire('error', checked.error);
+      return;
+    }
+    state.expired = false;
+    hideError();
+    const requested = pageByName(state.config.pageName);
+    const firstVisible = report.pages.find((page) => page.visibility === 0) || report.pages[0];
+    state.activePage = (requested || firstVisible).name;
+    drawIdentity();
+    scheduleExpiry();
+    fire('loaded', { initiator: 'sdk' });
+    if (state.phased) state.phase = 'prepared';
+    else render();
+  }
+
+  function load(request, reply, phased) {
+    const config = request.body;
+    if (
+      !config ||
+      typeof config !== 'object' ||
+      typeof config.accessToken !== 'string' ||
+      typeof config.id !== 'string'
+    ) {
+      return reply(400, [{ message: 'accessToken and id are required' }]);
+    }
+    if (request.headers && typeof request.headers.uid === 'string') state.uid = request.headers.uid;
+    state.generation += 1;
+    clearTimeout(state.expiryTimer);
+    Object.assign(state, { config, phase: 'loading', phased, token: config.accessToken, claims: null });
+    applySettings(config.settings);
+    hideError();
+    showStatus('Carregando relatório…');
+    reply(202, null);
+    const generation = state.generation;
+    setTimeout(() => {
+      if (generation === state.generation) completeLoad();
+    }, LOAD_DELAY_MS);
+  }
+
+  function setToken(request, reply) {
+    const body = request.body;
+    const token = typeof body === 'string' ? body : body && body.accessToken;
+    if (typeof token !== 'string' || !token) return reply(400, [{ message: 'accessToken is required' }]);
+    if (!state.config) return reply(400, powerBiError('LoadReportFailed', 'No report has been loaded yet.', '400'));
+    const checked = checkToken(token, state.config.id, state.config.tokenType);
+    if (checked.error) return reply(400, checked.error);
+    state.token = token;
+    reply(202, null);
+    if (state.phase === 'failed') {
+      // A load that failed on its token completes with the new one, without reloading the page.
+      state.generation += 1;
+      completeLoad();
+      return;
+    }
+    if (state.phase === 'loading') return;
+    state.claims = checked.claims;
+    state.expired = false;
+    hideError();
+    drawIdentity();
+    scheduleExpiry();
+  }
+
+  function requireLoaded(reply) {
+    if (state.phase === 'loaded' || state.phase === 'prepared') return true;
+    reply(400, powerBiError('ReportNotLoaded', 'The report has not loaded (yet).', '400'));
+    return false;
+  }
+
+  const routes = [
+    ['POST', /^\/report\/load$/, (request, reply) => load(request, reply, false)],
+    ['POST', /^\/report\/prepare$/, (request, reply) => load(request, reply, true)],
+    [
+      'POST',
+      /^\/report\/render$/,
+      (_request, reply) => {
+        if (state.phase !== 'prepared')
+          return reply(400, powerBiError('RenderFailed', 'Nothing prepared to render.', '400'));
+        reply(202, null);
+        render();
+      },
+    ],
+    ['POST', /^\/report\/token$/, setToken],
+    [
+      'GET',
+      /^\/report\/pages$/,
+      (_request, reply) => {
+        if (requireLoaded(reply)) reply(200, report.pages.map(pageModel));
+      },
+    ],
+    [
+      'PUT',
+      /^\/report\/pages\/active$/,
+      (request, reply) => {
+        if (!requireLoaded(reply)) return;
+        const name = request.body && request.body.name;
+        const page = pageByName(name);
+        if (!page) return reply(400, powerBiError('PageNotFound', `Page ${String(name)} was not found.`, '400'));
+        reply(202, null);
+        setActivePage(page.name, 'sdk');
+      },
+    ],
+    [
+      'PATCH',
+      /^\/report\/settings$/,
+      (request, reply) => {
+        applySettings(request.body);
+        reply(202, null);
+      },
+    ],
+    // Harmless answers for what hosts (powerbi-client-react among them) send around filters and refresh.
+    ['GET', /^\/report\/filters$/, (_request, reply) => reply(200, [])],
+    ['GET', /^\/report\/pages\/[^/]+\/filters$/, (_request, reply) => reply(200, [])],
+    ['POST', /^\/report\/filters$/, (_request, reply) => reply(202, null)],
+    ['PUT', /^\/report\/filters$/, (_request, reply) => reply(202, null)],
+    ['POST', /^\/report\/refresh$/, (_request, reply) => reply(202, null)],
+    ['GET', /^\/getCorrelationId$/, (_request, reply) => reply(200, randomId())],
+  ];
+
+  window.addEventListener('message', (event) => {
+    const request = event.data;
+    // Requests only: the host's answers to our events ({statusCode, headers}) need nothing.
+    if (
+      !request ||
+      typeof request !== 'object' ||
+      typeof request.method !== 'string' ||
+      typeof request.url !== 'string'
+    ) {
+      return;
+    }
+    const source = event.source;
+    const id = request.headers && request.headers.id;
+    const reply = (statusCode, body) => {
+      if (source) source.postMessage({ statusCode, headers: { id }, body }, '*');
+    };
+    const path = request.url.split('?')[0];
+    const route = routes.find(([method, pattern]) => method === request.method && pattern.test(path));
+    if (!route) {
+      reply(404, powerBiError('NotFound', `The stand-in does not implement ${request.method} ${path}.`, '404'));
+      return;
+    }
+    route[2](request, reply);
+  });
+
+  for (const tab of document.querySelectorAll('nav [data-pagina]')) {
+    tab.addEventListener('click', () => {
+      if (state.phase === 'loaded') setActivePage(tab.getAttribute('data-pagina'), 'user');
+    });
+  }
+
+  if (!report) showStatus('Relatório não encontrado nesta simulação.');
+})();

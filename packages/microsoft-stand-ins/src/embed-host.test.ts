@@ -1,0 +1,365 @@
+import { createHash } from 'node:crypto';
+import { createRequire } from 'node:module';
+import { chromium, type Browser, type BrowserContext, type Frame, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pagesOf } from './power-bi.ts';
+import { startStandIns } from './stand-ins.ts';
+import type { StandInReport, StandIns } from './types.ts';
+
+const WORKSPACE = 'aaaaaaaa-0000-4000-8000-000000000001';
+const vendas: StandInReport = {
+  workspaceId: WORKSPACE,
+  reportId: 'bbbbbbbb-0000-4000-8000-000000000001',
+  name: 'Vendas',
+  datasetId: 'cccccccc-0000-4000-8000-000000000001',
+  rls: false,
+};
+const financeiro: StandInReport = {
+  workspaceId: WORKSPACE,
+  reportId: 'bbbbbbbb-0000-4000-8000-000000000002',
+  name: 'Financeiro <&>',
+  datasetId: 'cccccccc-0000-4000-8000-000000000002',
+  rls: true,
+  pages: [
+    { name: 'ReportSectionResumo', displayName: 'Resumo', visibility: 0 },
+    { name: 'ReportSectionOculta', displayName: 'Oculta', visibility: 1 },
+  ],
+};
+const reports = [vendas, financeiro];
+const ANA = 'ana.souza@contoso.com.br';
+
+async function powerBiToken(s: StandIns): Promise<string> {
+  const response = await fetch(`${s.authorityHost}/${s.tenantId}/oauth2/v2.0/token`, {
+    method: 'POST',
+    body: new URLSearchParams({
+      grant_type: 'client_credentials',
+      client_id: s.clientId,
+      client_secret: s.clientSecret,
+      scope: 'https://analysis.windows.net/powerbi/api/.default',
+    }),
+  });
+  return ((await response.json()) as { access_token: string }).access_token;
+}
+
+async function embedToken(s: StandIns, report: StandInReport, roles?: string[]): Promise<string> {
+  const response = await fetch(`${s.powerBiApiUrl}/v1.0/myorg/GenerateToken`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${await powerBiToken(s)}`, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      datasets: [{ id: report.datasetId }],
+      reports: [{ id: report.reportId }],
+      targetWorkspaces: [{ id: report.workspaceId }],
+      ...(roles ? { identities: [{ username: ANA, roles, datasets: [report.datasetId] }] } : {}),
+    }),
+  });
+  if (!response.ok) throw new Error(`GenerateToken answered ${response.status}: ${await response.text()}`);
+  return ((await response.json()) as { token: string }).token;
+}
+
+async function embedUrlOf(s: StandIns, report: StandInReport): Promise<string> {
+  const response = await fetch(
+    `${s.powerBiApiUrl}/v1.0/myorg/groups/${report.workspaceId}/reports/${report.reportId}`,
+    {
+      headers: { authorization: `Bearer ${await powerBiToken(s)}` },
+    },
+  );
+  return ((await response.json()) as { embedUrl: string }).embedUrl;
+}
+
+describe('embed host page', () => {
+  let s: StandIns;
+
+  beforeAll(async () => {
+    s = await startStandIns({ people: [], reports });
+  });
+  afterAll(() => s.close());
+
+  const pageFor = (report: Pick<StandInReport, 'reportId' | 'workspaceId'>) =>
+    fetch(`${s.embedHostUrl}?reportId=${report.reportId}&groupId=${report.workspaceId}&config=abc&uid=x1`);
+
+  it('is served at /reportEmbed, locked down to its own inline script and style', async () => {
+    expect(s.embedHostUrl).toBe(`${s.authorityHost}/reportEmbed`);
+    const response = await pageFor(vendas);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toContain('text/html');
+    const csp = response.headers.get('content-security-policy')!;
+    const html = await response.text();
+    const script = /<script>([\s\S]*?)<\/script>/.exec(html)![1]!;
+    const style = /<style>([\s\S]*?)<\/style>/.exec(html)![1]!;
+    const hash = (text: string) => createHash('sha256').update(text).digest('base64');
+    expect(csp).toContain("default-src 'none'");
+    expect(csp).toContain(`script-src 'sha256-${hash(script)}'`);
+    expect(csp).toContain(`style-src 'sha256-${hash(style)}'`);
+    expect(csp).not.toContain('unsafe-inline');
+    expect(csp).not.toContain('frame-ancestors');
+    expect(response.headers.get('x-frame-options')).toBeNull();
+    // No address at all, so the page works wherever it is served from (https://app.powerbi.com in browser tests).
+    expect(html).not.toMatch(/\s(src|href|action)=/);
+    expect(html).not.toMatch(/https?:\/\/(?!app\.powerbi\.com)/);
+  });
+
+  it("draws every page of the report, each with its own title and numbers, and carries the report's metadata", async () => {
+    const html = await (await pageFor(vendas)).text();
+    const pages = pagesOf(vendas);
+    expect(pages.map((page) => page.visibility)).toEqual([0, 0, 0, 1]);
+    for (const page of pages) {
+      expect(html).toContain(`data-pagina="${page.name}"`);
+      expect(html).toContain(`<h1>${page.displayName} — Vendas</h1>`);
+    }
+    const numbers = [...html.matchAll(/<strong>([^<]+)<\/strong>/g)].map((match) => match[1]);
+    expect(new Set(numbers).size).toBe(numbers.length);
+    const data = JSON.parse(/<script type="application\/json" id="dados-relatorio">([^<]*)</.exec(html)![1]!);
+    expect(data.report).toMatchObject({ reportId: vendas.reportId, datasetId: vendas.datasetId, rls: false });
+    expect(data.report.pages).toHaveLength(4);
+  });
+
+  it('escapes report and page names', async () => {
+    const html = await (await pageFor(financeiro)).text();
+    expect(html).toContain('Resumo — Financeiro &#60;&#38;&#62;');
+    expect(html).not.toContain('Financeiro <&>');
+    expect(html).toContain('\\u003c&>');
+  });
+
+  it('serves a not-found page for an unknown report or the wrong workspace', async () => {
+    for (const report of [
+      { reportId: 'bbbbbbbb-0000-4000-8000-00000000ffff', workspaceId: WORKSPACE },
+      { reportId: vendas.reportId, workspaceId: 'aaaaaaaa-0000-4000-8000-00000000ffff' },
+    ]) {
+      const html = await (await pageFor(report)).text();
+      expect(html).toContain('"report":null');
+      expect(html).not.toContain('<section');
+    }
+  });
+});
+
+/** The host page's helpers: embed with the real powerbi-client and record the events, as the viewer will. */
+const HOST_SCRIPT = `
+window.eventos = {};
+window.embutir = (id, accessToken, embedUrl, reportId) => {
+  const { models } = window['powerbi-client'];
+  const report = window.powerbi.embed(document.getElementById(id), {
+    type: 'report',
+    tokenType: models.TokenType.Embed,
+    accessToken,
+    embedUrl,
+    id: reportId,
+    settings: { panes: { filters: { visible: true }, pageNavigation: { visible: false } }, background: models.BackgroundType.Transparent },
+  });
+  const eventos = (window.eventos[id] = []);
+  for (const name of ['loaded', 'rendered', 'error', 'pageChanged']) {
+    report.on(name, (event) => {
+      const detail = name === 'pageChanged'
+        ? { newPage: { name: event.detail.newPage.name, displayName: event.detail.newPage.displayName } }
+        : event.detail;
+      eventos.push({ name, detail });
+    });
+  }
+};
+window.relatorio = (id) => window.powerbi.get(document.getElementById(id));
+window.paginas = async (id) =>
+  (await window.relatorio(id).getPages()).map(({ name, displayName, isActive, visibility }) => ({ name, displayName, isActive, visibility }));
+window.resultado = (promise) => promise.then(() => ({ ok: true }), (error) => ({ ok: false, error }));
+`;
+
+const HOST_PAGE = `<!doctype html><html><head><meta charset="utf-8"><title>Portal</title></head>
+<body style="margin:0;display:flex;flex-wrap:wrap;gap:4px">
+${['a', 'b', 'c', 'd', 'e'].map((id) => `<div id="${id}" style="width:520px;height:320px"></div>`).join('')}
+</body></html>`;
+
+interface RecordedEvent {
+  name: string;
+  detail: any;
+}
+
+describe('embed host page with the real powerbi-client', () => {
+  let s: StandIns;
+  /** Same reports, embed tokens that live 3 s: for expiry. */
+  let short: StandIns;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  let vendasUrl: string;
+  let financeiroUrl: string;
+
+  beforeAll(async () => {
+    [s, short] = await Promise.all([
+      startStandIns({ people: [], reports }),
+      startStandIns({ people: [], reports, embedTokenLifetimeSeconds: 3 }),
+    ]);
+    [vendasUrl, financeiroUrl] = await Promise.all([embedUrlOf(s, vendas), embedUrlOf(s, financeiro)]);
+    browser = await chromium.launch({
+      executablePath: '/usr/bin/chromium',
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    });
+    context = await browser.newContext({ viewport: { width: 1600, height: 700 } });
+    context.setDefaultTimeout(8000);
+    // powerbi-client only embeds Power BI addresses: the real one is answered by the stand-in's page.
+    // Nothing leaves the machine (routes registered later take precedence over this one).
+    await context.route('**/*', (route) => route.abort());
+    await context.route('https://app.powerbi.com/reportEmbed*', async (route) => {
+      const response = await fetch(`${s.embedHostUrl}${new URL(route.request().url()).search}`);
+      await route.fulfill({
+        status: response.status,
+        headers: {
+          'content-type': response.headers.get('content-type')!,
+          'content-security-policy': response.headers.get('content-security-policy')!,
+        },
+        body: await response.text(),
+      });
+    });
+    await context.route('https://portal.example/**', (route) =>
+      route.fulfill({ contentType: 'text/html; charset=utf-8', body: HOST_PAGE }),
+    );
+    page = await context.newPage();
+    await page.goto('https://portal.example/');
+    const require = createRequire(import.meta.url);
+    await page.addScriptTag({ path: require.resolve('powerbi-client/dist/powerbi.min.js') });
+    await page.addScriptTag({ content: HOST_SCRIPT });
+  }, 30_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await Promise.all([s?.close(), short?.close()]);
+  });
+
+  const embed = (id: string, token: string, embedUrl: string, reportId: string) =>
+    page.evaluate(
+      ([id, token, url, reportId]) => (globalThis as any).embutir(id, token, url, reportId),
+      [id, token, embedUrl, reportId],
+    );
+
+  const events = (id: string): Promise<RecordedEvent[]> => page.evaluate((id) => (globalThis as any).eventos[id], id);
+
+  async function waitForEvent(id: string, name: string, count = 1): Promise<RecordedEvent> {
+    await page.waitForFunction(
+      ([id, name, count]) =>
+        ((globalThis as any).eventos[id] ?? []).filter((event: RecordedEvent) => event.name === name).length >= count,
+      [id, name, count] as const,
+    );
+    return (await events(id)).filter((event) => event.name === name)[count - 1]!;
+  }
+
+  const pages = (id: string) => page.evaluate((id) => (globalThis as any).paginas(id), id);
+  const call = (id: string, method: 'setPage' | 'setAccessToken' | 'updateSettings', argument: unknown) =>
+    page.evaluate(
+      ([id, method, argument]) => (globalThis as any).resultado((globalThis as any).relatorio(id)[method](argument)),
+      [id, method, argument] as const,
+    );
+
+  async function reportFrame(id: string): Promise<Frame> {
+    const frame = await (await page.locator(`#${id} iframe`).elementHandle())?.contentFrame();
+    if (!frame) throw new Error(`no report frame in #${id}`);
+    return frame;
+  }
+
+  const visibleTitle = (frame: Frame) => frame.locator('section:not([hidden]) h1').textContent();
+
+  it('loads, renders, lists the pages with visibility and switches pages', async () => {
+    const token = await embedToken(s, vendas);
+    await embed('a', token, vendasUrl, vendas.reportId);
+    await waitForEvent('a', 'loaded');
+    await waitForEvent('a', 'rendered');
+    expect((await events('a')).some((event) => event.name === 'error')).toBe(false);
+
+    const expected = pagesOf(vendas);
+    expect(await pages('a')).toEqual(
+      expected.map((reportPage, index) => ({
+        name: reportPage.name,
+        displayName: reportPage.displayName,
+        isActive: index === 0,
+        visibility: reportPage.visibility,
+      })),
+    );
+    const frame = await reportFrame('a');
+    expect(await visibleTitle(frame)).toBe('Visão geral — Vendas');
+    expect(await frame.locator('#identidade').isHidden()).toBe(true);
+    expect(await frame.locator('#filtros').isVisible()).toBe(true);
+    expect(await frame.locator('#abas').isHidden()).toBe(true);
+    expect(await frame.locator('html').getAttribute('class')).toBe('transparente');
+
+    expect(await call('a', 'setPage', expected[1]!.name)).toEqual({ ok: true });
+    const changed = await waitForEvent('a', 'pageChanged');
+    expect(changed.detail).toEqual({ newPage: { name: expected[1]!.name, displayName: 'Detalhes' } });
+    expect(await visibleTitle(frame)).toBe('Detalhes — Vendas');
+    expect((await pages('a')).find((reportPage: any) => reportPage.isActive).name).toBe(expected[1]!.name);
+
+    expect(await call('a', 'updateSettings', { panes: { pageNavigation: { visible: true } } })).toEqual({ ok: true });
+    expect(await frame.locator('#abas').isVisible()).toBe(true);
+    await frame.getByRole('button', { name: 'Tendências' }).click();
+    expect((await waitForEvent('a', 'pageChanged', 2)).detail.newPage.name).toBe(expected[2]!.name);
+    expect(await visibleTitle(frame)).toBe('Tendências — Vendas');
+
+    const missing = await call('a', 'setPage', 'ReportSectionQueNaoExiste');
+    expect(missing).toMatchObject({ ok: false, error: { message: 'PageNotFound' } });
+  }, 20_000);
+
+  it('shows the effective identity and roles of an RLS token', async () => {
+    await embed('b', await embedToken(s, financeiro, ['Vendedor', 'Gerente']), financeiroUrl, financeiro.reportId);
+    await waitForEvent('b', 'loaded');
+    const frame = await reportFrame('b');
+    expect(await visibleTitle(frame)).toBe('Resumo — Financeiro <&>');
+    const banner = frame.locator('#identidade');
+    expect(await banner.isVisible()).toBe(true);
+    expect(await frame.locator('#identidade-usuario').textContent()).toBe(`Identidade: ${ANA}`);
+    expect(await frame.locator('#identidade-papeis').textContent()).toBe('Papéis: Vendedor, Gerente');
+  }, 20_000);
+
+  it("fires LoadReportFailed for a token that does not cover the report, or that isn't an embed token", async () => {
+    await embed('c', await embedToken(s, vendas), financeiroUrl, financeiro.reportId);
+    const failed = await waitForEvent('c', 'error');
+    expect(failed.detail).toMatchObject({ message: 'LoadReportFailed', errorCode: '403', level: 6 });
+    expect((await events('c')).some((event) => event.name === 'loaded')).toBe(false);
+    expect(await call('c', 'setAccessToken', 'nao-e-um-jwt')).toMatchObject({
+      ok: false,
+      error: { message: 'LoadReportFailed' },
+    });
+    expect(await (await reportFrame('c')).locator('#erro').isVisible()).toBe(true);
+  }, 20_000);
+
+  it('fires TokenExpired when the token expires and recovers with setAccessToken, without reloading', async () => {
+    const expiring = await embedToken(short, vendas);
+    await embed('d', expiring, vendasUrl, vendas.reportId);
+    await waitForEvent('d', 'loaded');
+    const frame = await reportFrame('d');
+    const expired = await waitForEvent('d', 'error');
+    expect(expired.detail).toMatchObject({
+      message: 'TokenExpired',
+      detailedMessage: expect.any(String),
+      errorCode: '403',
+      level: 6,
+    });
+    expect(await frame.locator('#erro').textContent()).toContain('O token de acesso expirou');
+    const navigated = new Set<Frame>();
+    page.on('framenavigated', (each) => navigated.add(each));
+
+    expect(await call('d', 'setAccessToken', await embedToken(s, vendas))).toEqual({ ok: true });
+    expect(await frame.locator('#erro').isHidden()).toBe(true);
+    expect(await visibleTitle(frame)).toBe('Visão geral — Vendas');
+    expect((await pages('d')).length).toBe(4);
+    expect(navigated.has(frame)).toBe(false);
+
+    // An already expired token fails the load with TokenExpired; a fresh one completes it in place.
+    await embed('e', expiring, vendasUrl, vendas.reportId);
+    const atLoad = await waitForEvent('e', 'error');
+    const frameE = await reportFrame('e');
+    navigated.clear();
+    expect(atLoad.detail).toMatchObject({ message: 'TokenExpired' });
+    expect((await events('e')).some((event) => event.name === 'loaded')).toBe(false);
+    const expiredAgain = await call('e', 'setAccessToken', expiring);
+    expect(expiredAgain).toMatchObject({ ok: false, error: { message: 'TokenExpired' } });
+    expect(await call('e', 'setAccessToken', await embedToken(s, vendas))).toEqual({ ok: true });
+    await waitForEvent('e', 'loaded');
+    await waitForEvent('e', 'rendered');
+    expect(await visibleTitle(frameE)).toBe('Visão geral — Vendas');
+    expect(navigated.has(frame) || navigated.has(frameE)).toBe(false);
+  }, 20_000);
+});

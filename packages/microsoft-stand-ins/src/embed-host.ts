@@ -1,0 +1,166 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import type { FastifyInstance } from 'fastify';
+import { findReport, pagesOf, type ReportPage } from './power-bi.ts';
+import { escapeHtml } from './sign-in-pages.ts';
+import { single, type StandInContext } from './stand-in-context.ts';
+import type { StandInReport } from './types.ts';
+
+const SCRIPT = readFileSync(new URL('./embed-host-page.js', import.meta.url), 'utf8');
+
+const STYLES = `
+*{box-sizing:border-box}
+[hidden]{display:none!important}
+html{background:#fff}
+html.transparente,html.transparente body{background:transparent}
+body{margin:0;height:100vh;display:flex;flex-direction:column;font-family:"Segoe UI",system-ui,-apple-system,Roboto,Arial,sans-serif;
+color:#252423;overflow:hidden}
+#erro{margin:8px 12px 0;padding:10px 14px;border:1px solid #f1bbbc;border-left:4px solid #a4262c;background:#fde7e9;
+color:#a4262c;border-radius:4px;font-size:14px}
+#erro strong{display:block}
+#erro p{margin:4px 0 0;color:#605e5c;font-size:12px;overflow-wrap:anywhere}
+#estado{flex:1;display:flex;align-items:center;justify-content:center;color:#605e5c;font-size:15px}
+#relatorio{flex:1;display:flex;flex-direction:column;min-height:0}
+.corpo{flex:1;display:flex;min-height:0}
+.paginas{flex:1;overflow:auto;padding:16px 20px}
+#identidade{margin:0 0 12px;padding:8px 12px;background:#fff4ce;border:1px solid #f2d675;border-radius:4px;color:#5c4400;
+font-size:14px;font-weight:600}
+#identidade span+span{margin-left:16px}
+h1{margin:0 0 14px;font-size:22px;font-weight:600}
+.kpis{display:grid;grid-template-columns:repeat(3,minmax(0,1fr));gap:12px;margin-bottom:16px}
+.kpi{background:rgba(255,255,255,.85);border:1px solid #e1dfdd;border-top:4px solid var(--cor);border-radius:4px;padding:12px 14px}
+.kpi span{display:block;color:#605e5c;font-size:13px}
+.kpi strong{display:block;margin-top:4px;font-size:28px;font-weight:600;color:var(--cor)}
+figure{margin:0;background:rgba(255,255,255,.85);border:1px solid #e1dfdd;border-radius:4px;padding:10px 14px;max-width:520px}
+figcaption{font-size:13px;color:#605e5c;margin-bottom:6px}
+svg{display:block;width:100%;height:auto}
+svg rect{fill:var(--cor)}
+svg text{font-size:11px;fill:#605e5c}
+.tema-0{--cor:#118dff}.tema-1{--cor:#e66c37}.tema-2{--cor:#6b007b}.tema-3{--cor:#1aab40}.tema-4{--cor:#d9b300}.tema-5{--cor:#c83d95}
+#filtros{width:190px;border-left:1px solid #e1dfdd;padding:14px;font-size:13px;background:rgba(250,249,248,.9)}
+#filtros h2{margin:0 0 8px;font-size:15px;font-weight:600}
+#filtros p{margin:0;color:#605e5c}
+#abas{display:flex;gap:2px;border-top:1px solid #e1dfdd;padding:0 8px;background:rgba(243,242,241,.95)}
+#abas button{font:inherit;font-size:13px;border:0;background:transparent;padding:6px 12px;cursor:pointer;color:#252423}
+#abas button[aria-current=page]{border-bottom:3px solid #f2c811;font-weight:600}
+.marca{margin:0;padding:4px 12px;font-size:11px;color:#8a8886;text-align:right}
+`;
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('base64');
+
+/**
+ * Only the page's own inline script and stylesheet run; no frame-ancestors, since any portal may embed it, as
+ * it may embed Power BI. No URLs at all, so the page works when served as https://app.powerbi.com/reportEmbed.
+ */
+const HEADERS = {
+  'content-type': 'text/html; charset=utf-8',
+  'content-security-policy': `default-src 'none'; script-src 'sha256-${sha256(SCRIPT)}'; style-src 'sha256-${sha256(STYLES)}'; base-uri 'none'; form-action 'none'`,
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+  'cache-control': 'no-store',
+};
+
+const MONTHS = ['Jan', 'Fev', 'Mar', 'Abr', 'Mai', 'Jun'];
+
+/** Numbers that depend only on the page name, so every page looks different and the same page always alike. */
+export function pageFigures(pageName: string): { revenue: number; orders: number; margin: number; bars: number[] } {
+  const bytes = createHash('sha256').update(pageName).digest();
+  const at = (index: number) => bytes[index]!;
+  return {
+    revenue: 100_000 + ((at(0) << 16) | (at(1) << 8) | at(2)) * 0.6,
+    orders: 100 + (((at(3) << 8) | at(4)) % 20_000),
+    margin: 5 + (at(5) % 400) / 10,
+    bars: MONTHS.map((_, index) => 15 + (at(6 + index) % 86)),
+  };
+}
+
+function renderPage(report: StandInReport, page: ReportPage): string {
+  const figures = pageFigures(page.name);
+  const theme = createHash('sha256').update(page.name).digest()[31]! % 6;
+  const money = new Intl.NumberFormat('pt-BR', { style: 'currency', currency: 'BRL', maximumFractionDigits: 0 });
+  const whole = new Intl.NumberFormat('pt-BR');
+  const percent = new Intl.NumberFormat('pt-BR', { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+  const barWidth = 40;
+  const gap = 16;
+  const bars = figures.bars
+    .map((value, index) => {
+      const x = 8 + index * (barWidth + gap);
+      const height = value * 1.2;
+      return (
+        `<rect x="${x}" y="${130 - height}" width="${barWidth}" height="${height}" rx="2"><title>${MONTHS[index]}: ${value}</title></rect>` +
+        `<text x="${x + barWidth / 2}" y="146" text-anchor="middle">${MONTHS[index]}</text>`
+      );
+    })
+    .join('');
+  return `<section class="tema-${theme}" data-pagina="${escapeHtml(page.name)}" hidden>
+<h1>${escapeHtml(page.displayName)} — ${escapeHtml(report.name)}</h1>
+<div class="kpis">
+<div class="kpi"><span>Receita</span><strong>${money.format(Math.round(figures.revenue))}</strong></div>
+<div class="kpi"><span>Pedidos</span><strong>${whole.format(figures.orders)}</strong></div>
+<div class="kpi"><span>Margem</span><strong>${percent.format(figures.margin)}%</strong></div>
+</div>
+<figure><figcaption>Vendas por mês (mil unidades)</figcaption>
+<svg viewBox="0 0 344 150" role="img" aria-label="Vendas por mês">${bars}</svg>
+</figure>
+</section>`;
+}
+
+/** The page Power BI would serve at /reportEmbed?reportId=…&groupId=…, with the report's metadata built in. */
+export function renderEmbedHostPage(report: StandInReport | undefined): string {
+  const pages = report ? pagesOf(report) : [];
+  const data = {
+    report: report
+      ? {
+          reportId: report.reportId,
+          workspaceId: report.workspaceId,
+          name: report.name,
+          datasetId: report.datasetId,
+          rls: report.rls,
+          pages: pages.map(({ name, displayName, visibility }) => ({ name, displayName, visibility })),
+        }
+      : null,
+  };
+  const tabs = pages
+    .filter((page) => page.visibility === 0)
+    .map(
+      (page) => `<button type="button" data-pagina="${escapeHtml(page.name)}">${escapeHtml(page.displayName)}</button>`,
+    )
+    .join('');
+  return `<!doctype html>
+<html lang="pt-BR">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(report ? `${report.name} — Power BI (simulação)` : 'Power BI (simulação)')}</title>
+<style>${STYLES}</style>
+</head>
+<body>
+<div id="erro" role="alert" hidden><strong id="erro-titulo"></strong><p id="erro-detalhe"></p></div>
+<div id="estado" role="status"><span id="estado-texto">Aguardando o relatório…</span></div>
+<div id="relatorio" hidden>
+<div class="corpo">
+<div class="paginas">
+<p id="identidade" hidden><span id="identidade-usuario"></span><span id="identidade-papeis"></span></p>
+${report ? pages.map((page) => renderPage(report, page)).join('\n') : ''}
+</div>
+<aside id="filtros" hidden><h2>Filtros</h2><p>Nenhum filtro aplicado nesta página.</p></aside>
+</div>
+<nav id="abas" aria-label="Páginas" hidden>${tabs}</nav>
+</div>
+<p class="marca">Simulação local do Power BI</p>
+<script type="application/json" id="dados-relatorio">${JSON.stringify(data).replace(/</g, '\\u003c')}</script>
+<script>${SCRIPT}</script>
+</body>
+</html>
+`;
+}
+
+/** GET /reportEmbed: plays https://app.powerbi.com/reportEmbed for powerbi-client. */
+export function registerEmbedHost(app: FastifyInstance, ctx: StandInContext): void {
+  app.get<{ Querystring: Record<string, unknown> }>('/reportEmbed', async (request, reply) => {
+    const reportId = single(request.query.reportId);
+    const groupId = single(request.query.groupId);
+    const report = reportId === undefined ? undefined : findReport(ctx, reportId, groupId);
+    return reply.code(200).headers(HEADERS).send(renderEmbedHostPage(report));
+  });
+}

@@ -1,0 +1,351 @@
+import { createHash, randomUUID } from 'node:crypto';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { createLocalJWKSet, errors as joseErrors, jwtVerify, type JWTPayload } from 'jose';
+import { nowSeconds, POWER_BI_RESOURCE, type StandInContext } from './stand-in-context.ts';
+import type { StandIns, StandInReport } from './types.ts';
+
+/** The `aud` of stand-in embed tokens: what the embed host page checks (it cannot check signatures). */
+export const EMBED_TOKEN_AUDIENCE = 'https://app.powerbi.com';
+/**
+ * The `config` parameter real embed URLs carry (base64 of the cluster URL), copied as Power BI spells it.
+ * powerbi-client only embeds https URLs on Power BI hosts, so the stand-in hands out the real shape.
+ */
+const EMBED_URL_CONFIG =
+  'eyJjbHVzdGVyVXJsIjoiaHR0cHM6Ly9XQUJJLUJSQVpJTC1TT1VUSC1CLVBSSU1BUlktcmVkaXJlY3QuYW5hbHlzaXMud2luZG93cy5uZXQiLCJlbWJlZEZlYXR1cmVzIjp7fX0%3d';
+
+export type ReportPage = NonNullable<StandInReport['pages']>[number];
+
+/** What an embed token opens. */
+export interface EmbedTokenGrant {
+  reports: string[];
+  datasets: string[];
+  targetWorkspaces: string[];
+  identities: { username: string; roles: string[]; datasets: string[] }[];
+}
+
+export interface EmbedTokenClaims extends JWTPayload, EmbedTokenGrant {
+  tokenId: string;
+}
+
+interface PowerBiError {
+  status: number;
+  code: string;
+  message: string;
+}
+
+type QueuedFailure = { kind: 'fail'; status: number } | { kind: 'pass' };
+
+export function embedUrlFor(report: Pick<StandInReport, 'reportId' | 'workspaceId'>): string {
+  return `https://app.powerbi.com/reportEmbed?reportId=${report.reportId}&groupId=${report.workspaceId}&config=${EMBED_URL_CONFIG}`;
+}
+
+/** Page names look like Power BI's (ReportSection + hex) and differ per report, so each report draws its own numbers. */
+export function pagesOf(report: StandInReport): ReportPage[] {
+  if (report.pages) return report.pages;
+  const name = (index: number) =>
+    `ReportSection${createHash('sha256').update(`${report.reportId}|${index}`).digest('hex').slice(0, 20)}`;
+  return [
+    { name: name(1), displayName: 'Visão geral', visibility: 0 },
+    { name: name(2), displayName: 'Detalhes', visibility: 0 },
+    { name: name(3), displayName: 'Tendências', visibility: 0 },
+    { name: name(4), displayName: 'Notas internas', visibility: 1 },
+  ];
+}
+
+/** Power BI compares GUIDs without regard to case. */
+export function sameId(a: string, b: string): boolean {
+  return a.toLowerCase() === b.toLowerCase();
+}
+
+export function findReport(ctx: StandInContext, reportId: string, workspaceId?: string): StandInReport | undefined {
+  return ctx.reports.find(
+    (report) =>
+      sameId(report.reportId, reportId) && (workspaceId === undefined || sameId(report.workspaceId, workspaceId)),
+  );
+}
+
+function errorCodeFor(status: number): string {
+  const codes: Record<number, string> = {
+    400: 'InvalidRequest',
+    401: 'PowerBINotAuthorizedException',
+    403: 'PowerBINotAuthorizedException',
+    404: 'PowerBIEntityNotFound',
+    429: 'TooManyRequests',
+    500: 'InternalServerError',
+    502: 'BadGateway',
+    503: 'ServiceUnavailable',
+    504: 'GatewayTimeout',
+  };
+  return codes[status] ?? 'UnknownError';
+}
+
+function sendError(reply: FastifyReply, { status, code, message }: PowerBiError): FastifyReply {
+  return reply.code(status).send({ error: { code, message } });
+}
+
+const invalid = (message: string): PowerBiError => ({ status: 400, code: 'InvalidRequest', message });
+const notFound = (message: string): PowerBiError => ({ status: 404, code: 'PowerBIEntityNotFound', message });
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** `[{id}]` lists of the GenerateToken body; null when the shape is wrong. */
+function idList(value: unknown): string[] | null {
+  if (value === undefined || value === null) return [];
+  if (!Array.isArray(value)) return null;
+  const ids: string[] = [];
+  for (const item of value) {
+    if (!isRecord(item) || typeof item.id !== 'string' || !item.id) return null;
+    ids.push(item.id);
+  }
+  return ids;
+}
+
+interface Identity {
+  username: string;
+  roles: string[];
+  datasets: string[];
+}
+
+function identityList(value: unknown): Identity[] | null {
+  if (value === undefined || value === null) return [];
+  if (!Array.isArray(value)) return null;
+  const identities: Identity[] = [];
+  for (const item of value) {
+    if (!isRecord(item)) return null;
+    const { username, roles, datasets } = item;
+    const strings = (list: unknown) => Array.isArray(list) && list.every((entry) => typeof entry === 'string');
+    if (typeof username !== 'string' || !strings(datasets) || (roles !== undefined && !strings(roles))) return null;
+    identities.push({ username, roles: roles ?? [], datasets });
+  }
+  return identities;
+}
+
+/** The claims of an embed token, or why Power BI would refuse to generate it. */
+export function checkGenerateToken(
+  reports: StandInReport[],
+  body: unknown,
+): { claims: EmbedTokenGrant } | { error: PowerBiError } {
+  const badRequest = (message: string) => ({ error: invalid(message) });
+  const missing = (message: string) => ({ error: notFound(message) });
+  if (!isRecord(body)) return badRequest('The request body must be a GenerateTokenRequestV2 JSON object.');
+  const reportIds = idList(body.reports);
+  const datasetIds = idList(body.datasets);
+  const workspaceIds = idList(body.targetWorkspaces);
+  const identities = identityList(body.identities);
+  if (!reportIds || !datasetIds || !workspaceIds) {
+    return badRequest("'reports', 'datasets' and 'targetWorkspaces' must be arrays of {id}.");
+  }
+  if (!identities) return badRequest("'identities' must be an array of {username, roles, datasets}.");
+  if (!reportIds.length && !datasetIds.length) return badRequest('Specify at least one report or dataset.');
+
+  const requestedReports: StandInReport[] = [];
+  for (const id of reportIds) {
+    const report = reports.find((candidate) => sameId(candidate.reportId, id));
+    if (!report) return missing(`Report ${id} was not found.`);
+    requestedReports.push(report);
+  }
+  // A dataset's RLS is the dataset's: any report over it that says rls makes it an RLS dataset.
+  const datasetHasRls = (id: string): boolean | undefined => {
+    const over = reports.filter((report) => sameId(report.datasetId, id));
+    return over.length ? over.some((report) => report.rls) : undefined;
+  };
+  const datasets: string[] = [];
+  for (const id of datasetIds) {
+    const report = reports.find((candidate) => sameId(candidate.datasetId, id));
+    if (!report) return missing(`Dataset ${id} was not found.`);
+    datasets.push(report.datasetId);
+  }
+  const targetWorkspaces: string[] = [];
+  for (const id of workspaceIds) {
+    const report = reports.find((candidate) => sameId(candidate.workspaceId, id));
+    if (!report) return missing(`Workspace ${id} was not found.`);
+    targetWorkspaces.push(report.workspaceId);
+  }
+  // V2 tokens only open what they list: a report without its dataset could not query anything.
+  for (const report of requestedReports) {
+    if (!datasets.some((id) => sameId(id, report.datasetId))) {
+      return badRequest(
+        `Creating embed token for accessing report ${report.reportId} requires dataset ${report.datasetId} to be included in 'datasets'.`,
+      );
+    }
+  }
+
+  const claimedIdentities: Identity[] = [];
+  for (const identity of identities) {
+    if (!identity.username.trim()) return badRequest('Effective identity username must not be empty.');
+    if (!identity.datasets.length) return badRequest('Effective identity must list the datasets it applies to.');
+    const identityDatasets: string[] = [];
+    for (const id of identity.datasets) {
+      const rls = datasetHasRls(id);
+      if (rls === undefined) return missing(`Dataset ${id} was not found.`);
+      const dataset = datasets.find((candidate) => sameId(candidate, id));
+      if (!dataset) return badRequest(`Effective identity refers to dataset ${id}, which is not in 'datasets'.`);
+      if (!rls) return badRequest(`Creating embed token for accessing dataset ${id} shouldn't have effective identity`);
+      if (!identity.roles.length) {
+        return badRequest(
+          `Creating embed token for accessing dataset ${id} requires roles to be included in provided effective identity`,
+        );
+      }
+      identityDatasets.push(dataset);
+    }
+    claimedIdentities.push({ username: identity.username, roles: identity.roles, datasets: identityDatasets });
+  }
+  for (const id of datasets) {
+    if (datasetHasRls(id) && !claimedIdentities.some((identity) => identity.datasets.includes(id))) {
+      return badRequest(`Creating embed token for accessing dataset ${id} requires effective identity to be provided`);
+    }
+  }
+
+  return {
+    claims: {
+      reports: requestedReports.map((report) => report.reportId),
+      datasets,
+      targetWorkspaces,
+      identities: claimedIdentities,
+    },
+  };
+}
+
+/** Power BI REST (https://api.powerbi.com/v1.0/myorg/...) on the stand-in server. */
+export function registerPowerBi(app: FastifyInstance, ctx: StandInContext): StandIns['powerBi'] {
+  const queue: QueuedFailure[] = [];
+  const requests: StandIns['powerBi']['requests'] = [];
+  let latencyMs = 0;
+  const jwks = createLocalJWKSet(ctx.keys.jwks);
+
+  async function authorize(header: string | undefined): Promise<PowerBiError | null> {
+    const token = /^Bearer\s+(\S+)$/i.exec(header ?? '')?.[1];
+    const denied = (message: string): PowerBiError => ({ status: 403, code: 'PowerBINotAuthorizedException', message });
+    if (!token) return denied('The request has no bearer access token.');
+    try {
+      await jwtVerify(token, jwks, { issuer: ctx.issuer, audience: POWER_BI_RESOURCE, algorithms: ['RS256'] });
+      return null;
+    } catch (error) {
+      // jose checks the signature before the claims, so only a genuine stand-in token reads as expired.
+      if (error instanceof joseErrors.JWTExpired) {
+        return {
+          status: 403,
+          code: 'TokenExpired',
+          message: 'Access token has expired, resubmit with a new access token',
+        };
+      }
+      return denied(`The access token is not valid for ${POWER_BI_RESOURCE}.`);
+    }
+  }
+
+  app.register(
+    async (api) => {
+      api.addHook('onRequest', async (_request, reply) => {
+        reply.header('RequestId', randomUUID()).header('cache-control', 'no-store, must-revalidate, no-cache');
+        if (latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, latencyMs));
+      });
+      api.addHook('onSend', async (request, reply, payload) => {
+        requests.push({
+          method: request.method,
+          path: request.url,
+          status: reply.statusCode,
+          ...(request.body === undefined ? {} : { body: request.body }),
+        });
+        return payload;
+      });
+      api.addHook('preHandler', async (request, reply) => {
+        const denied = await authorize(request.headers.authorization);
+        if (denied) return sendError(reply, denied);
+        // Only callers Power BI would serve use up queued failures, as with Graph.
+        const failure = queue.shift();
+        if (failure?.kind === 'fail') {
+          if (failure.status === 429) reply.header('Retry-After', '1');
+          return sendError(reply, {
+            status: failure.status,
+            code: errorCodeFor(failure.status),
+            message: `The service answered ${failure.status} (simulated failure).`,
+          });
+        }
+      });
+      api.setErrorHandler((error: FastifyError, _request, reply) => {
+        const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
+        return sendError(reply, { status, code: errorCodeFor(status), message: error.message });
+      });
+      api.setNotFoundHandler((request, reply) =>
+        sendError(reply, {
+          status: 404,
+          code: 'NotFound',
+          message: `No API answers ${request.method} ${request.url}.`,
+        }),
+      );
+
+      type ReportRoute = { Params: { workspaceId: string; reportId: string } };
+      api.get<ReportRoute>('/groups/:workspaceId/reports/:reportId', async (request, reply) => {
+        const { workspaceId, reportId } = request.params;
+        const report = findReport(ctx, reportId, workspaceId);
+        if (!report) return sendError(reply, notFound(`Report ${reportId} was not found in workspace ${workspaceId}.`));
+        return {
+          '@odata.context': `${ctx.authorityHost}/v1.0/myorg/groups/${report.workspaceId}/$metadata#reports/$entity`,
+          id: report.reportId,
+          reportType: 'PowerBIReport',
+          name: report.name,
+          webUrl: `https://app.powerbi.com/groups/${report.workspaceId}/reports/${report.reportId}`,
+          embedUrl: embedUrlFor(report),
+          isFromPbix: true,
+          isOwnedByMe: false,
+          datasetId: report.datasetId,
+          datasetWorkspaceId: report.workspaceId,
+          users: [],
+          subscriptions: [],
+        };
+      });
+
+      api.post('/GenerateToken', async (request: FastifyRequest, reply) => {
+        const checked = checkGenerateToken(ctx.reports, request.body);
+        if ('error' in checked) return sendError(reply, checked.error);
+        const tokenId = randomUUID();
+        const now = nowSeconds();
+        const exp = now + ctx.embedTokenLifetimeSeconds;
+        const token = await ctx.keys.sign({
+          iss: ctx.authorityHost,
+          aud: EMBED_TOKEN_AUDIENCE,
+          iat: now,
+          nbf: now,
+          exp,
+          tokenId,
+          ...checked.claims,
+        } satisfies EmbedTokenClaims);
+        return {
+          '@odata.context': `${ctx.authorityHost}/v1.0/myorg/$metadata#Microsoft.PowerBI.ServiceContracts.Api.V1.EmbedToken`,
+          token,
+          tokenId,
+          // Power BI writes whole seconds: 2024-05-01T12:00:00Z.
+          expiration: new Date(exp * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z'),
+        };
+      });
+    },
+    { prefix: '/v1.0/myorg' },
+  );
+
+  return {
+    setReports(reports) {
+      const ids = reports.map((report) => report.reportId.toLowerCase());
+      if (new Set(ids).size !== ids.length) throw new RangeError('report ids must be unique');
+      ctx.reports = [...reports];
+    },
+    failNext(status, times = 1, afterRequests = 0) {
+      if (!Number.isInteger(status) || status < 400 || status > 599) {
+        throw new RangeError('status must be an HTTP error status (400–599)');
+      }
+      for (let i = 0; i < afterRequests; i++) queue.push({ kind: 'pass' });
+      for (let i = 0; i < times; i++) queue.push({ kind: 'fail', status });
+    },
+    setLatency(ms) {
+      if (!Number.isFinite(ms) || ms < 0) throw new RangeError('latency must be 0 or more milliseconds');
+      latencyMs = ms;
+    },
+    reset() {
+      queue.length = 0;
+      requests.length = 0;
+      latencyMs = 0;
+    },
+    requests,
+  };
+}
