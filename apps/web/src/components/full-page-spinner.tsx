@@ -1,12 +1,6 @@
-import Spinner from 'react-bootstrap/Spinner';
+import { LoadingSpinner } from './loading-spinner.tsx';
 
 /** The full-height centred spinner shown while the session initialises (SPEC.md section 2). */
 export function FullPageSpinner() {
-  return (
-    <div className="d-flex vh-100 align-items-center justify-content-center">
-      <Spinner animation="border" variant="primary" role="status">
-        <span className="visually-hidden">Carregando...</span>
-      </Spinner>
-    </div>
-  );
+  return <LoadingSpinner className="d-flex vh-100 align-items-center justify-content-center" />;
 }

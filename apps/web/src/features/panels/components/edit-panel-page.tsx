@@ -3,10 +3,10 @@ import { useNavigate, useParams } from 'react-router';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
-import Spinner from 'react-bootstrap/Spinner';
 import type { Classificacao } from '@paineis/contract/classifications';
 import { SEM_CLASSIFICACAO_ID } from '@paineis/contract/classifications';
 import type { PainelDados } from '@paineis/contract/panels';
+import { LoadingSpinner } from '../../../components/loading-spinner.tsx';
 import { paths } from '../../../config/paths.ts';
 import { errorMessage, statusOf } from '../../../lib/api-client.ts';
 import { usePrefetchNextOrder, useResolveNextOrder } from '../api/get-next-order.ts';
@@ -54,11 +54,7 @@ function EditPanel({ id, classifications }: { id: number; classifications: Class
   if (!data) {
     return (
       <PanelFormFrame>
-        <div className="d-flex justify-content-center py-5">
-          <Spinner animation="border" variant="primary" role="status">
-            <span className="visually-hidden">Carregando...</span>
-          </Spinner>
-        </div>
+        <LoadingSpinner />
       </PanelFormFrame>
     );
   }

@@ -19,8 +19,9 @@ import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Container from 'react-bootstrap/Container';
 import Form from 'react-bootstrap/Form';
-import Spinner from 'react-bootstrap/Spinner';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
+import Spinner from 'react-bootstrap/Spinner';
+import { LoadingSpinner } from '../../../components/loading-spinner.tsx';
 import { paths } from '../../../config/paths.ts';
 import { errorMessage, statusOf } from '../../../lib/api-client.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
@@ -65,16 +66,6 @@ const measuring: MeasuringConfiguration = {
 };
 
 type PendingDelete = { kind: 'painel'; painel: Painel } | { kind: 'classificacao'; grupo: GrupoPaineis };
-
-function LoadingSpinner() {
-  return (
-    <div className="d-flex justify-content-center py-5">
-      <Spinner animation="border" variant="primary" role="status">
-        <span className="visually-hidden">Carregando...</span>
-      </Spinner>
-    </div>
-  );
-}
 
 /** '/': 'Painéis Power BI', the panels by classification (SPEC.md section 2); admins also manage and reorder. */
 export function PanelListPage({ isAdmin, onManageUsers, onManageRls, onDeleteClassification }: PanelListPageProps) {
