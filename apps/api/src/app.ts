@@ -85,9 +85,8 @@ export async function buildApp(deps: AppDependencies) {
   app.removeContentTypeParser('text/plain');
   app.decorate('config', config);
   const entra = config.microsoft ? new EntraClient(config.microsoft) : null;
-  // Demo mode keeps the honest 503 until the stand-in embed host and the powerbi-client viewer land.
   const powerBi =
-    entra && config.microsoft && !config.demoMode
+    entra && config.microsoft
       ? new PowerBiEmbeddingService(
           new PowerBiClient(config.microsoft.powerBiApiUrl, entra, deps.powerBiOptions),
           app.log,
@@ -106,8 +105,13 @@ export async function buildApp(deps: AppDependencies) {
   await app.register(helmet, {
     contentSecurityPolicy: {
       directives: {
-        // Power BI reports are embedded in iframes from its own hosts.
-        'frame-src': ["'self'", 'https://app.powerbi.com', 'https://*.powerbi.com'],
+        // Power BI reports are embedded in iframes from its own hosts; the demo's from the local stand-in.
+        'frame-src': [
+          "'self'",
+          'https://app.powerbi.com',
+          'https://*.powerbi.com',
+          ...(config.demoMode && config.microsoft ? [new URL(config.microsoft.authorityHost).origin] : []),
+        ],
         'img-src': ["'self'", 'data:'],
       },
     },

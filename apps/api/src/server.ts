@@ -5,7 +5,7 @@ import { ConfigError, loadConfig, REPO_ROOT, type Config } from './config/env.ts
 import { DataDirInUseError, openDatabase } from './db/client.ts';
 import { migrateDatabase } from './db/migrate.ts';
 import { DEMO_ADMIN, DEMO_USER, loadDemoData } from './db/demo-data.ts';
-import { demoDirectory } from './db/demo-directory.ts';
+import { demoDirectory, demoReports } from './db/demo-directory.ts';
 import { ensureLocalAccounts } from './modules/auth/bootstrap-accounts.ts';
 import { signSessionToken } from './modules/auth/tokens.ts';
 import path from 'node:path';
@@ -38,7 +38,9 @@ try {
 await migrateDatabase(database);
 // Demo mode: local stand-ins play Entra ID and Graph, and the real clients talk to them.
 const standIns = config.demoMode
-  ? await (await import('@paineis/microsoft-stand-ins/stand-ins')).startStandIns({ people: demoDirectory() })
+  ? await (
+      await import('@paineis/microsoft-stand-ins/stand-ins')
+    ).startStandIns({ people: demoDirectory(), reports: demoReports() })
   : null;
 if (standIns) {
   config = {

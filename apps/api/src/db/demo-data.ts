@@ -4,6 +4,8 @@ import { rows, type Db } from './client.ts';
 import { classificacoes, paineis, painelRlsRoleEmails, painelRlsRoles } from './schema.ts';
 
 export const DEMO_DOMAIN = 'contoso.com.br';
+/** The one Power BI workspace of the demo panels. */
+export const DEMO_WORKSPACE_ID = demoGuid('workspace:Painéis Corporativos');
 export const DEMO_ADMIN = {
   id: 'demo-admin',
   email: `demo.admin@${DEMO_DOMAIN}`,
@@ -21,7 +23,7 @@ export const DEMO_USER = {
   jobTitle: 'Analista comercial',
 };
 
-const CLASSIFICACOES: { nome: string; descricao: string | null; ativo: boolean; paineis: string[] }[] = [
+export const CLASSIFICACOES: { nome: string; descricao: string | null; ativo: boolean; paineis: string[] }[] = [
   {
     nome: 'Financeiro',
     descricao: 'Resultados, fluxo de caixa e orçamento da empresa.',
@@ -96,10 +98,10 @@ const CLASSIFICACOES: { nome: string; descricao: string | null; ativo: boolean; 
   },
 ];
 
-const SEM_CLASSIFICACAO = ['Painel de Testes da Equipe de BI'];
+export const SEM_CLASSIFICACAO = ['Painel de Testes da Equipe de BI'];
 
 /** Panels that use RLS, and their roles: each role sees its own slice of the report's data. */
-const RLS_ROLES: Record<string, string[]> = {
+export const RLS_ROLES: Record<string, string[]> = {
   'Vendas por Região': ['Gerente Regional', 'Vendedor', 'Diretoria'],
   'Metas da Equipe Comercial': ['Gerente Regional', 'Vendedor'],
   'Inadimplência por Região': ['Sul', 'Sudeste', 'Nordeste'],
@@ -316,7 +318,7 @@ export async function loadDemoData(db: Db, userCount = 300): Promise<boolean> {
     );
     await insertUsers(tx, people, 'demo');
 
-    const workspaceId = demoGuid('workspace:Painéis Corporativos');
+    const workspaceId = DEMO_WORKSPACE_ID;
     const panelIds: { id: number; nome: string }[] = [];
     const groups = [
       ...CLASSIFICACOES.map((c) => ({ ...c })),

@@ -1,7 +1,20 @@
+import { useEffect, useRef, useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
+import Badge from 'react-bootstrap/Badge';
+import ListGroup from 'react-bootstrap/ListGroup';
+import Spinner from 'react-bootstrap/Spinner';
 import type { PainelComEmbed } from '@paineis/contract/panels';
+import { getPanelToken } from '../api/get-panel-token.ts';
+import { createReportEmbedder, demoHostUrl } from './create-report-embedder.ts';
+import {
+  EMBED_TOKEN_MISSING,
+  EmbedderError,
+  isTokenExpired,
+  REPORT_INIT_ERROR,
+  type EmbedderFactory,
+  type ReportPage,
+} from './report-embedder.ts';
 
-export const EMBED_TOKEN_MISSING = 'Token de embed não fornecido';
 export const REPORT_ERROR_TITLE = 'Erro ao carregar relatório';
 
 /** The error panel of SPEC.md section 8: a title, the message and what helps to debug it. */
@@ -33,16 +46,180 @@ export function ReportError({ message, painel }: { message: string; painel: Pain
   );
 }
 
+/** Renew the embed token this long before it expires. */
+export const TOKEN_REFRESH_MARGIN_MS = 5 * 60 * 1000;
+/** setTimeout's longest delay; a later expiry is re-armed when the timer fires. */
+const MAX_TIMER_MS = 2_147_483_647;
+export const DEMO_BADGE = 'Demonstração';
+
+interface ReportAreaProps {
+  painel: PainelComEmbed;
+  /** Tests pass a fake; by default the embedder is chosen from the token (powerbi-client, or the demo host). */
+  createEmbedder?: EmbedderFactory;
+  refreshMarginMs?: number;
+}
+
 /**
- * Where the report goes: a 220 px sidebar of report pages beside the embedded report, using the full height
- * below the header. The embedding itself (powerbi-client) lives here when it lands.
+ * Where the report goes: a 220 px sidebar of the visible report pages beside the embedded report, using the
+ * full height below the header (SPEC.md sections 2 and 4).
  */
-export function ReportArea({ painel }: { painel: PainelComEmbed }) {
+export function ReportArea({ painel, ...options }: ReportAreaProps) {
   if (!painel.embedToken) return <ReportError message={EMBED_TOKEN_MISSING} painel={painel} />;
+  return <EmbeddedReport painel={painel} {...options} />;
+}
+
+function EmbeddedReport({
+  painel,
+  createEmbedder = createReportEmbedder,
+  refreshMarginMs = TOKEN_REFRESH_MARGIN_MS,
+}: ReportAreaProps) {
+  const containerRef = useRef<HTMLDivElement>(null);
+  const embedderRef = useRef<{ setPage(name: string): Promise<void> } | null>(null);
+  // The embed starts from the token the panel came with; later tokens go to the live report, never re-embed.
+  const initial = useRef({ token: painel.embedToken, expiration: painel.tokenExpiration });
+  const [loaded, setLoaded] = useState(false);
+  const [failure, setFailure] = useState<string | null>(null);
+  const [pages, setPages] = useState<ReportPage[]>([]);
+  const [activePage, setActivePage] = useState<string | null>(null);
+  const [demo] = useState(() => demoHostUrl(painel.embedToken, painel.embedUrl) !== null);
+  const { id: panelId, reportId, embedUrl } = painel;
+
+  useEffect(() => {
+    const container = containerRef.current;
+    if (!container) return;
+    const { token, expiration: firstExpiration } = initial.current;
+    let expiration = firstExpiration;
+    let disposed = false;
+    let refreshing = false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const embedder = createEmbedder({ reportId, embedUrl, accessToken: token });
+    embedderRef.current = embedder;
+
+    const untilRefresh = () => Date.parse(expiration) - Date.now() - refreshMarginMs;
+
+    const refresh = async () => {
+      if (refreshing || disposed) return;
+      refreshing = true;
+      try {
+        const renewed = await getPanelToken(panelId);
+        if (disposed) return;
+        await embedder.setAccessToken(renewed.embedToken);
+        expiration = renewed.tokenExpiration;
+        schedule();
+      } catch (error) {
+        // The next expiry event or return to the tab tries again.
+        console.warn('Não foi possível renovar o token do relatório', error);
+      } finally {
+        refreshing = false;
+      }
+    };
+
+    function schedule() {
+      clearTimeout(timer);
+      const wait = untilRefresh();
+      if (Number.isNaN(wait)) return;
+      timer = setTimeout(
+        () => {
+          if (untilRefresh() > 0) schedule();
+          else void refresh();
+        },
+        Math.min(Math.max(wait, 0), MAX_TIMER_MS),
+      );
+    }
+
+    const onVisibility = () => {
+      if (document.visibilityState === 'visible' && untilRefresh() <= 0) void refresh();
+    };
+
+    embedder.on('loaded', () => {
+      if (disposed) return;
+      setLoaded(true);
+      void (async () => {
+        try {
+          const visible = (await embedder.getPages()).filter((page) => page.visibility === 0);
+          if (disposed) return;
+          setPages(visible);
+          const first = visible[0];
+          if (first) {
+            await embedder.setPage(first.name);
+            if (!disposed) setActivePage(first.name);
+          }
+        } catch (error) {
+          console.warn('Não foi possível ler as páginas do relatório', error);
+        }
+      })();
+    });
+    embedder.on('pageChanged', (detail) => {
+      const name = (detail as { newPage?: { name?: unknown } } | null)?.newPage?.name;
+      if (!disposed && typeof name === 'string') setActivePage(name);
+    });
+    embedder.on('error', (detail) => {
+      if (isTokenExpired(detail)) void refresh();
+      // SPEC.md section 8: report error events are only logged.
+      else console.warn('Erro do relatório Power BI', detail);
+    });
+
+    document.addEventListener('visibilitychange', onVisibility);
+    schedule();
+    embedder.load(container, { reportId, embedUrl, accessToken: token }).catch((error: unknown) => {
+      if (!disposed) setFailure(error instanceof EmbedderError ? error.message : REPORT_INIT_ERROR);
+    });
+
+    return () => {
+      disposed = true;
+      clearTimeout(timer);
+      document.removeEventListener('visibilitychange', onVisibility);
+      embedderRef.current = null;
+      embedder.destroy();
+    };
+  }, [createEmbedder, refreshMarginMs, panelId, reportId, embedUrl]);
+
+  const choosePage = (name: string) => {
+    const embedder = embedderRef.current;
+    if (!embedder || name === activePage) return;
+    embedder.setPage(name).then(
+      () => setActivePage(name),
+      (error: unknown) => console.warn('Não foi possível trocar a página do relatório', error),
+    );
+  };
+
+  if (failure) return <ReportError message={failure} painel={painel} />;
   return (
     <div className="report-layout flex-grow-1 d-flex">
-      <nav className="report-pages border-end bg-white" aria-label="Páginas do relatório" />
-      <div className="report-frame flex-grow-1" />
+      <nav className="report-pages border-end bg-white" aria-label="Páginas do relatório">
+        {demo && (
+          <div className="px-3 pt-2">
+            <Badge bg="warning" text="dark">
+              {DEMO_BADGE}
+            </Badge>
+          </div>
+        )}
+        <ListGroup variant="flush" className="py-2">
+          {pages.map((page) => (
+            <ListGroup.Item
+              key={page.name}
+              as="button"
+              type="button"
+              action
+              active={page.name === activePage}
+              aria-current={page.name === activePage ? 'page' : undefined}
+              onClick={() => choosePage(page.name)}
+            >
+              {page.displayName}
+            </ListGroup.Item>
+          ))}
+        </ListGroup>
+      </nav>
+      <div className="report-frame flex-grow-1 position-relative">
+        <div ref={containerRef} className="position-absolute top-0 start-0 w-100 h-100" />
+        {!loaded && (
+          <div className="position-absolute top-0 start-0 w-100 h-100 d-flex align-items-center justify-content-center bg-body">
+            <Spinner animation="border" variant="primary" role="status">
+              <span className="visually-hidden">Carregando...</span>
+            </Spinner>
+          </div>
+        )}
+      </div>
     </div>
   );
 }

@@ -1,0 +1,11 @@
+import type { EmbedInfo } from '@paineis/contract/panels';
+import { api } from '../../../lib/api-client.ts';
+
+/**
+ * GET /paineis/{id}/token: a fresh embed token for the panel's report, to hand to the embedded report without
+ * reloading it. No query hook: the viewer calls it from timers and events, and a cached token would defeat it.
+ */
+export async function getPanelToken(id: number): Promise<EmbedInfo> {
+  const { data } = await api.get<EmbedInfo>(`/paineis/${id}/token`);
+  return data;
+}

@@ -1,0 +1,128 @@
+import {
+  EMBED_TOKEN_MISSING,
+  EmbedderError,
+  REPORT_INIT_ERROR,
+  type EmbedTarget,
+  type ReportEmbedder,
+  type ReportEventName,
+  type ReportPage,
+} from './report-embedder.ts';
+
+const TOKEN_TYPE_EMBED = 1;
+const BACKGROUND_TRANSPARENT = 1;
+
+interface HostMessage {
+  method?: unknown;
+  url?: unknown;
+  statusCode?: unknown;
+  headers?: { id?: unknown };
+  body?: unknown;
+}
+
+function randomId(): string {
+  // getRandomValues, unlike randomUUID, also works outside secure contexts.
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
+}
+
+/**
+ * The demo's embedder: an iframe on the local stand-in embed host, driven with the postMessage protocol that
+ * powerbi-client speaks ({method, url, headers: {id, uid}, body} answered by {statusCode, headers: {id}, body};
+ * events arrive as POST /reports/{uid}/events/{name}). powerbi-client itself refuses non-Power BI hosts.
+ */
+export class DemoEmbedder implements ReportEmbedder {
+  readonly demo = true;
+  private readonly uid = randomId();
+  private iframe: HTMLIFrameElement | null = null;
+  private readonly handlers = new Map<string, ((detail: unknown) => void)[]>();
+  private readonly pending = new Map<string, { resolve: (body: unknown) => void; reject: (error: Error) => void }>();
+  private readonly onMessage = (event: MessageEvent<unknown>) => this.receive(event);
+
+  constructor(private readonly hostUrl: string) {}
+
+  load(container: HTMLElement, { reportId, embedUrl, accessToken }: EmbedTarget): Promise<void> {
+    if (!accessToken) return Promise.reject(new EmbedderError(EMBED_TOKEN_MISSING));
+    try {
+      const src = new URL(this.hostUrl);
+      src.searchParams.set('uid', this.uid);
+      const iframe = document.createElement('iframe');
+      iframe.src = src.toString();
+      iframe.title = 'Relatório (demonstração)';
+      iframe.style.cssText = 'width:100%;height:100%;border:0';
+      iframe.addEventListener('load', () => {
+        this.request('POST', '/report/load', {
+          type: 'report',
+          id: reportId,
+          embedUrl,
+          accessToken,
+          tokenType: TOKEN_TYPE_EMBED,
+          settings: {
+            panes: { filters: { visible: true }, pageNavigation: { visible: false } },
+            navContentPaneEnabled: false,
+            bars: { actionBar: { visible: false } },
+            background: BACKGROUND_TRANSPARENT,
+          },
+        }).catch((error: unknown) => console.warn('Relatório de demonstração recusou a carga', error));
+      });
+      window.addEventListener('message', this.onMessage);
+      container.append(iframe);
+      this.iframe = iframe;
+    } catch {
+      return Promise.reject(new EmbedderError(REPORT_INIT_ERROR));
+    }
+    return Promise.resolve();
+  }
+
+  on(event: ReportEventName, handler: (detail: unknown) => void): void {
+    this.handlers.set(event, [...(this.handlers.get(event) ?? []), handler]);
+  }
+
+  async getPages(): Promise<ReportPage[]> {
+    const body = await this.request('GET', '/report/pages', undefined);
+    return Array.isArray(body) ? (body as ReportPage[]) : [];
+  }
+
+  async setPage(name: string): Promise<void> {
+    await this.request('PUT', '/report/pages/active', { name, displayName: null });
+  }
+
+  async setAccessToken(token: string): Promise<void> {
+    await this.request('POST', '/report/token', token);
+  }
+
+  destroy(): void {
+    window.removeEventListener('message', this.onMessage);
+    this.iframe?.remove();
+    this.iframe = null;
+    this.pending.clear();
+  }
+
+  private request(method: string, url: string, body: unknown): Promise<unknown> {
+    const target = this.iframe?.contentWindow;
+    if (!target) return Promise.reject(new Error('O relatório de demonstração não está aberto.'));
+    const id = randomId();
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      target.postMessage({ method, url, headers: { id, uid: this.uid }, body }, '*');
+    });
+  }
+
+  private receive(event: MessageEvent<unknown>) {
+    if (!this.iframe || event.source !== this.iframe.contentWindow) return;
+    const message = event.data as HostMessage | null;
+    if (!message || typeof message !== 'object') return;
+    if (typeof message.statusCode === 'number' && typeof message.headers?.id === 'string') {
+      const waiting = this.pending.get(message.headers.id);
+      if (!waiting) return;
+      this.pending.delete(message.headers.id);
+      if (message.statusCode >= 400) waiting.reject(new Error(JSON.stringify(message.body)));
+      else waiting.resolve(message.body);
+      return;
+    }
+    if (message.method === 'POST' && typeof message.url === 'string') {
+      const prefix = `/reports/${this.uid}/events/`;
+      if (!message.url.startsWith(prefix)) return;
+      for (const handler of this.handlers.get(message.url.slice(prefix.length)) ?? []) handler(message.body);
+    }
+  }
+}

@@ -1,0 +1,235 @@
+import { act, render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { http, HttpResponse } from 'msw';
+import { describe, expect, it, vi } from 'vitest';
+import type { PainelComEmbed } from '@paineis/contract/panels';
+import { server } from '../../../test/server.ts';
+import { fakeToken } from '../../../test/session.ts';
+import { ReportArea } from './report-area.tsx';
+import {
+  EmbedderError,
+  POWER_BI_MODELS_MISSING,
+  POWER_BI_UNAVAILABLE,
+  REPORT_INIT_ERROR,
+  type EmbedTarget,
+  type ReportEmbedder,
+  type ReportEventName,
+  type ReportPage,
+} from './report-embedder.ts';
+
+const inAnHour = () => new Date(Date.now() + 3_600_000).toISOString();
+
+const painel = (overrides: Partial<PainelComEmbed> = {}): PainelComEmbed => ({
+  id: 7,
+  nomePainel: 'Vendas por Região',
+  workspaceId: '11111111-1111-4111-8111-111111111111',
+  reportId: '22222222-2222-4222-8222-222222222222',
+  usaRls: false,
+  classificacaoId: 2,
+  classificacaoNome: 'Comercial',
+  ordem: 1,
+  dataCadastro: '2026-11-01T10:00:00.000Z',
+  dataAtualizacao: null,
+  embedToken: 'token-de-embed',
+  embedUrl: 'https://app.powerbi.com/reportEmbed?reportId=22222222-2222-4222-8222-222222222222',
+  tokenExpiration: inAnHour(),
+  ...overrides,
+});
+
+const PAGES: ReportPage[] = [
+  { name: 'ReportSectionOculta', displayName: 'Rascunho', visibility: 1 },
+  { name: 'ReportSection1', displayName: 'Visão geral', visibility: 0 },
+  { name: 'ReportSection2', displayName: 'Detalhes', visibility: 0 },
+];
+
+/** Stands where powerbi-client (or the demo host) would: records calls, fires events on demand. */
+class FakeEmbedder implements ReportEmbedder {
+  demo = false;
+  loadError: Error | null = null;
+  readonly handlers = new Map<string, ((detail: unknown) => void)[]>();
+  readonly loads: EmbedTarget[] = [];
+  readonly setPage = vi.fn((_name: string) => Promise.resolve());
+  readonly setAccessToken = vi.fn((_token: string) => Promise.resolve());
+  readonly destroy = vi.fn();
+  readonly getPages = vi.fn(() => Promise.resolve(PAGES));
+
+  load(_container: HTMLElement, target: EmbedTarget): Promise<void> {
+    this.loads.push(target);
+    return this.loadError ? Promise.reject(this.loadError) : Promise.resolve();
+  }
+
+  on(event: ReportEventName, handler: (detail: unknown) => void): void {
+    this.handlers.set(event, [...(this.handlers.get(event) ?? []), handler]);
+  }
+
+  emit(event: ReportEventName, detail: unknown = null) {
+    act(() => {
+      for (const handler of this.handlers.get(event) ?? []) handler(detail);
+    });
+  }
+}
+
+function renderArea(props: Partial<PainelComEmbed> = {}, refreshMarginMs?: number) {
+  const fake = new FakeEmbedder();
+  const createEmbedder = vi.fn(() => fake);
+  const view = render(
+    <ReportArea painel={painel(props)} createEmbedder={createEmbedder} refreshMarginMs={refreshMarginMs} />,
+  );
+  return { fake, createEmbedder, ...view };
+}
+
+/** Answers GET /api/paineis/7/token with new tokens and counts the calls. */
+function tokenEndpoint(expiration = inAnHour) {
+  const calls: number[] = [];
+  server.use(
+    http.get('/api/paineis/7/token', () => {
+      calls.push(Date.now());
+      return HttpResponse.json({
+        embedToken: `novo-token-${calls.length}`,
+        embedUrl: painel().embedUrl,
+        tokenExpiration: expiration(),
+      });
+    }),
+  );
+  return calls;
+}
+
+const pagesNav = () => screen.getByRole('navigation', { name: 'Páginas do relatório' });
+
+describe('ReportArea', () => {
+  it('embeds the report with its id, URL and token, showing a loading overlay until the loaded event', async () => {
+    const { fake, createEmbedder } = renderArea();
+    expect(screen.getByRole('status')).toHaveTextContent('Carregando...');
+    expect(createEmbedder).toHaveBeenCalledTimes(1);
+    expect(fake.loads).toEqual([
+      { reportId: painel().reportId, embedUrl: painel().embedUrl, accessToken: 'token-de-embed' },
+    ]);
+    fake.emit('loaded');
+    expect(screen.queryByRole('status')).not.toBeInTheDocument();
+    expect(await within(pagesNav()).findByRole('button', { name: 'Visão geral' })).toBeInTheDocument();
+  });
+
+  it('lists only the visible pages in the 220 px sidebar and selects the first visible one', async () => {
+    const { fake } = renderArea();
+    fake.emit('loaded');
+    const first = await within(pagesNav()).findByRole('button', { name: 'Visão geral' });
+    expect(pagesNav()).toHaveClass('report-pages'); // 220 px in styles/theme.css
+    expect(
+      within(pagesNav())
+        .getAllByRole('button')
+        .map((button) => button.textContent),
+    ).toEqual(['Visão geral', 'Detalhes']);
+    expect(screen.queryByText('Rascunho')).not.toBeInTheDocument();
+    await waitFor(() => expect(first).toHaveAttribute('aria-current', 'page'));
+    expect(fake.setPage).toHaveBeenCalledWith('ReportSection1');
+    expect(screen.getByRole('button', { name: 'Detalhes' })).not.toHaveAttribute('aria-current');
+  });
+
+  it('switches the report page when a page is clicked', async () => {
+    const { fake } = renderArea();
+    fake.emit('loaded');
+    const first = await screen.findByRole('button', { name: 'Visão geral' });
+    await waitFor(() => expect(first).toHaveAttribute('aria-current', 'page'));
+    await userEvent.click(screen.getByRole('button', { name: 'Detalhes' }));
+    expect(fake.setPage).toHaveBeenLastCalledWith('ReportSection2');
+    await waitFor(() =>
+      expect(screen.getByRole('button', { name: 'Detalhes' })).toHaveAttribute('aria-current', 'page'),
+    );
+    expect(first).not.toHaveAttribute('aria-current');
+  });
+
+  it('follows page changes made inside the report', async () => {
+    const { fake } = renderArea();
+    fake.emit('loaded');
+    const first = await screen.findByRole('button', { name: 'Visão geral' });
+    await waitFor(() => expect(first).toHaveAttribute('aria-current', 'page'));
+    fake.emit('pageChanged', { newPage: { name: 'ReportSection2', displayName: 'Detalhes' } });
+    expect(screen.getByRole('button', { name: 'Detalhes' })).toHaveAttribute('aria-current', 'page');
+  });
+
+  it('renews the token on a TokenExpired error without reloading the report', async () => {
+    const calls = tokenEndpoint();
+    const { fake, createEmbedder } = renderArea();
+    fake.emit('loaded');
+    fake.emit('error', { message: 'TokenExpired', detailedMessage: 'Access token has expired' });
+    await waitFor(() => expect(fake.setAccessToken).toHaveBeenCalledWith('novo-token-1'));
+    expect(calls).toHaveLength(1);
+    expect(createEmbedder).toHaveBeenCalledTimes(1);
+    expect(fake.loads).toHaveLength(1);
+    expect(fake.destroy).not.toHaveBeenCalled();
+  });
+
+  it('only logs other report errors', () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const { fake } = renderArea();
+    const error = { message: 'LoadReportFailed', detailedMessage: 'Could not resolve cluster' };
+    fake.emit('error', error);
+    expect(warn).toHaveBeenCalledWith(expect.any(String), error);
+    expect(fake.setAccessToken).not.toHaveBeenCalled();
+    expect(screen.queryByRole('heading', { name: 'Erro ao carregar relatório' })).not.toBeInTheDocument();
+  });
+
+  it('renews the token a few minutes before it expires and schedules the next renewal from the new expiry', async () => {
+    const calls = tokenEndpoint();
+    // Five minutes is the default margin; this token reaches it 100 ms from now.
+    const { fake } = renderArea({ tokenExpiration: new Date(Date.now() + 5 * 60_000 + 100).toISOString() });
+    expect(fake.setAccessToken).not.toHaveBeenCalled();
+    await waitFor(() => expect(fake.setAccessToken).toHaveBeenCalledWith('novo-token-1'));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(calls).toHaveLength(1);
+    expect(fake.loads).toHaveLength(1);
+  });
+
+  it('renews a token that expired while the tab was hidden when the tab becomes visible again', async () => {
+    const calls = tokenEndpoint();
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      const { fake } = renderArea();
+      document.dispatchEvent(new Event('visibilitychange'));
+      expect(calls).toHaveLength(0);
+      vi.setSystemTime(Date.now() + 2 * 3_600_000);
+      document.dispatchEvent(new Event('visibilitychange'));
+      await waitFor(() => expect(fake.setAccessToken).toHaveBeenCalledWith('novo-token-1'));
+      expect(calls).toHaveLength(1);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it.each([POWER_BI_UNAVAILABLE, POWER_BI_MODELS_MISSING, REPORT_INIT_ERROR])(
+    "shows '%s' in the report error panel when embedding fails so",
+    async (message) => {
+      const fake = new FakeEmbedder();
+      fake.loadError = new EmbedderError(message);
+      render(<ReportArea painel={painel()} createEmbedder={() => fake} />);
+      expect(await screen.findByRole('heading', { name: 'Erro ao carregar relatório' })).toBeInTheDocument();
+      expect(screen.getByText(message)).toBeInTheDocument();
+      expect(screen.getByText(painel().reportId)).toBeInTheDocument();
+    },
+  );
+
+  it("shows 'Token de embed não fornecido' without embedding when there is no token", () => {
+    const { createEmbedder } = renderArea({ embedToken: '' });
+    expect(screen.getByRole('heading', { name: 'Erro ao carregar relatório' })).toBeInTheDocument();
+    expect(screen.getByText('Token de embed não fornecido')).toBeInTheDocument();
+    expect(createEmbedder).not.toHaveBeenCalled();
+  });
+
+  it('destroys the embed and stops renewing on unmount', async () => {
+    tokenEndpoint();
+    const { fake, unmount } = renderArea({ tokenExpiration: new Date(Date.now() + 5 * 60_000 + 100).toISOString() });
+    unmount();
+    expect(fake.destroy).toHaveBeenCalledTimes(1);
+    document.dispatchEvent(new Event('visibilitychange'));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(fake.setAccessToken).not.toHaveBeenCalled();
+  });
+
+  it('marks the demonstration when the token comes from the local stand-in, and not otherwise', () => {
+    const { unmount } = renderArea({ embedToken: fakeToken({ iss: 'http://127.0.0.1:4010' }) });
+    expect(within(pagesNav()).getByText('Demonstração')).toBeInTheDocument();
+    unmount();
+    renderArea({ embedToken: fakeToken({ iss: 'https://login.microsoftonline.com/x/' }) });
+    expect(screen.queryByText('Demonstração')).not.toBeInTheDocument();
+  });
+});

@@ -1,0 +1,174 @@
+import { describe, expect, it, vi } from 'vitest';
+import { fakeToken } from '../../../test/session.ts';
+import { createReportEmbedder, demoHostUrl } from './create-report-embedder.ts';
+import { DemoEmbedder } from './demo-embedder.ts';
+import { PowerBiEmbedder } from './power-bi-embedder.ts';
+import { POWER_BI_MODELS_MISSING, POWER_BI_UNAVAILABLE, REPORT_INIT_ERROR } from './report-embedder.ts';
+
+const EMBED_URL =
+  'https://app.powerbi.com/reportEmbed?reportId=22222222-2222-4222-8222-222222222222&groupId=11111111-1111-4111-8111-111111111111';
+const target = { reportId: '22222222-2222-4222-8222-222222222222', embedUrl: EMBED_URL, accessToken: 'token' };
+
+describe('choosing the embedder', () => {
+  it('uses the demo host for tokens issued by the local stand-in, with the embed URL query', () => {
+    const token = fakeToken({ iss: 'http://127.0.0.1:4010' });
+    expect(demoHostUrl(token, EMBED_URL)).toBe(`http://127.0.0.1:4010/reportEmbed?${EMBED_URL.split('?')[1]}`);
+    expect(demoHostUrl(fakeToken({ iss: 'http://localhost:4010/' }), EMBED_URL)).toMatch(
+      /^http:\/\/localhost:4010\/reportEmbed\?reportId=/,
+    );
+    const embedder = createReportEmbedder({ ...target, accessToken: token });
+    expect(embedder).toBeInstanceOf(DemoEmbedder);
+    expect(embedder.demo).toBe(true);
+  });
+
+  it('uses powerbi-client for any other token', () => {
+    for (const token of [fakeToken({ iss: 'https://sts.windows.net/tenant/' }), fakeToken(), 'não-é-jwt']) {
+      expect(demoHostUrl(token, EMBED_URL)).toBeNull();
+      expect(createReportEmbedder({ ...target, accessToken: token })).toBeInstanceOf(PowerBiEmbedder);
+    }
+  });
+});
+
+describe('PowerBiEmbedder errors (SPEC.md section 8)', () => {
+  const container = () => document.createElement('div');
+
+  it('says Power BI is unavailable when the library cannot be loaded or has no service', async () => {
+    await expect(
+      new PowerBiEmbedder(() => Promise.reject(new Error('chunk'))).load(container(), target),
+    ).rejects.toThrow(POWER_BI_UNAVAILABLE);
+    await expect(new PowerBiEmbedder(() => Promise.resolve({})).load(container(), target)).rejects.toThrow(
+      POWER_BI_UNAVAILABLE,
+    );
+  });
+
+  it('says the models are missing when the library comes without them', async () => {
+    const { service, factories } = await import('powerbi-client');
+    await expect(
+      new PowerBiEmbedder(() => Promise.resolve({ service, factories })).load(container(), target),
+    ).rejects.toThrow(POWER_BI_MODELS_MISSING);
+  });
+
+  it('says the report could not be initialised when embedding throws', async () => {
+    const library = await import('powerbi-client');
+    vi.spyOn(library.service.Service.prototype, 'embed').mockImplementation(() => {
+      throw new Error('Invalid embed URL');
+    });
+    await expect(new PowerBiEmbedder(() => Promise.resolve(library)).load(container(), target)).rejects.toThrow(
+      REPORT_INIT_ERROR,
+    );
+  });
+});
+
+describe('PowerBiEmbedder', () => {
+  it('embeds with the configuration of SPEC.md section 4 and forwards event details', async () => {
+    const library = await import('powerbi-client');
+    const on = vi.fn();
+    const embed = vi
+      .spyOn(library.service.Service.prototype, 'embed')
+      .mockImplementation(() => ({ on }) as unknown as ReturnType<typeof embed>);
+    const embedder = new PowerBiEmbedder(() => Promise.resolve(library));
+    const loaded = vi.fn();
+    embedder.on('loaded', loaded);
+    const container = document.createElement('div');
+    await embedder.load(container, target);
+    expect(embed).toHaveBeenCalledWith(container, {
+      type: 'report',
+      id: target.reportId,
+      embedUrl: EMBED_URL,
+      accessToken: 'token',
+      tokenType: library.models.TokenType.Embed,
+      settings: {
+        panes: { filters: { visible: true }, pageNavigation: { visible: false } },
+        navContentPaneEnabled: false,
+        bars: { actionBar: { visible: false } },
+        background: library.models.BackgroundType.Transparent,
+      },
+    });
+    const [[event, handler]] = on.mock.calls as [[string, (custom: { detail: unknown }) => void]];
+    expect(event).toBe('loaded');
+    handler({ detail: 'detalhe' });
+    expect(loaded).toHaveBeenCalledWith('detalhe');
+  });
+});
+
+describe('DemoEmbedder', () => {
+  it('speaks the powerbi-client protocol with the demo host iframe', async () => {
+    const container = document.createElement('div');
+    document.body.append(container);
+    const embedder = new DemoEmbedder('http://127.0.0.1:4010/reportEmbed?reportId=r1&groupId=g1');
+    const loaded = vi.fn();
+    embedder.on('loaded', loaded);
+    await embedder.load(container, target);
+    const iframe = container.querySelector('iframe');
+    if (!iframe?.contentWindow) throw new Error('no iframe');
+    const host = iframe.contentWindow;
+    const uid = new URL(iframe.src).searchParams.get('uid');
+    expect(iframe.src).toMatch(/^http:\/\/127\.0\.0\.1:4010\/reportEmbed\?reportId=r1&groupId=g1&uid=/);
+    const posted = vi.spyOn(host, 'postMessage').mockImplementation(() => undefined);
+    const reply = (body: unknown) => {
+      const [request] = posted.mock.lastCall as [{ headers: { id: string } }];
+      window.dispatchEvent(
+        new MessageEvent('message', {
+          source: host,
+          data: { statusCode: 200, headers: { id: request.headers.id }, body },
+        }),
+      );
+    };
+
+    iframe.dispatchEvent(new Event('load'));
+    expect(posted).toHaveBeenLastCalledWith(
+      {
+        method: 'POST',
+        url: '/report/load',
+        headers: { id: expect.any(String) as string, uid },
+        body: expect.objectContaining({
+          id: target.reportId,
+          accessToken: 'token',
+          tokenType: 1,
+          settings: expect.objectContaining({
+            panes: { filters: { visible: true }, pageNavigation: { visible: false } },
+          }) as object,
+        }) as object,
+      },
+      '*',
+    );
+    reply(null);
+
+    window.dispatchEvent(
+      new MessageEvent('message', {
+        source: host,
+        data: { method: 'POST', url: `/reports/${uid}/events/loaded`, headers: { id: 'e1' }, body: null },
+      }),
+    );
+    expect(loaded).toHaveBeenCalledTimes(1);
+
+    const pages = embedder.getPages();
+    expect(posted).toHaveBeenLastCalledWith(expect.objectContaining({ method: 'GET', url: '/report/pages' }), '*');
+    reply([{ name: 'p1', displayName: 'Página 1', isActive: true, visibility: 0 }]);
+    await expect(pages).resolves.toEqual([{ name: 'p1', displayName: 'Página 1', isActive: true, visibility: 0 }]);
+
+    const page = embedder.setPage('p1');
+    expect(posted).toHaveBeenLastCalledWith(
+      expect.objectContaining({
+        method: 'PUT',
+        url: '/report/pages/active',
+        body: expect.objectContaining({ name: 'p1' }) as object,
+      }),
+      '*',
+    );
+    reply(null);
+    await page;
+
+    const token = embedder.setAccessToken('novo');
+    expect(posted).toHaveBeenLastCalledWith(
+      expect.objectContaining({ method: 'POST', url: '/report/token', body: 'novo' }),
+      '*',
+    );
+    reply(null);
+    await token;
+
+    embedder.destroy();
+    expect(container.querySelector('iframe')).toBeNull();
+    container.remove();
+  });
+});
