@@ -141,6 +141,21 @@ describe('embedding Power BI reports through the stand-in Power BI service', () 
     expect(generateTokenBodies()).toHaveLength(2);
   });
 
+  it('never serves a cached token made for roles the person no longer has', async () => {
+    const s = await setup();
+    expect((await ctx.request('GET', `/api/paineis/${s.rls.id}`, { token: s.ana })).statusCode).toBe(200);
+    await ctx.request('POST', `/api/paineis/${s.rls.id}/rls/roles/Diretoria/usuarios`, { token: s.admin, body: [] });
+    expect((await ctx.request('GET', `/api/paineis/${s.rls.id}`, { token: s.ana })).statusCode).toBe(200);
+    const identities = generateTokenBodies().map(
+      (b) => (b as { identities: { roles: string[] }[] }).identities[0]!.roles,
+    );
+    expect(identities).toEqual([['Diretoria', 'Sul'], ['Sul']]);
+    // Out of every role: refused, and Power BI is not asked at all.
+    await ctx.request('POST', `/api/paineis/${s.rls.id}/rls/roles/Sul/usuarios`, { token: s.admin, body: [] });
+    expect((await ctx.request('GET', `/api/paineis/${s.rls.id}`, { token: s.ana })).statusCode).toBe(403);
+    expect(generateTokenBodies()).toHaveLength(2);
+  });
+
   it('answers the lighter token route with only what the viewer needs to renew', async () => {
     const s = await setup();
     const res = await ctx.request('GET', `/api/paineis/${s.plain.id}/token`, { token: s.ana });
