@@ -11,8 +11,7 @@ import { useLinkedUsers } from '../api/get-linked-users.ts';
 import { useLinkUsers } from '../api/link-users.ts';
 import { useShownPanel } from '../hooks/use-shown-panel.ts';
 import { filterUsers, preparePickerUsers, selectedFirst } from '../utils/picker-users.ts';
-import { ModalLoadError } from './modal-load-error.tsx';
-import { ModalLoading } from './modal-loading.tsx';
+import { ModalPending } from './modal-pending.tsx';
 import { UserTable } from './user-table.tsx';
 
 /** Shown while `painel` is set. */
@@ -47,26 +46,12 @@ function LinkUsersContent({ painel, onHide }: { painel: Painel; onHide: () => vo
   if (ready && users.data && linked.data) {
     return <UserPicker painel={painel} activeUsers={users.data} linkedUsers={linked.data} onHide={onHide} />;
   }
-  const failed = users.isError ? users : linked.isError ? linked : null;
   return (
-    <>
-      {failed ? (
-        <ModalLoadError
-          message={errorMessage(failed.error, LOAD_USERS_ERROR)}
-          onRetry={() => {
-            if (users.isError) void users.refetch();
-            if (linked.isError) void linked.refetch();
-          }}
-        />
-      ) : (
-        <ModalLoading />
-      )}
-      <Modal.Footer>
-        <Button variant="outline-secondary" onClick={onHide}>
-          Cancelar
-        </Button>
-      </Modal.Footer>
-    </>
+    <ModalPending
+      queries={[users, linked]}
+      message={(error) => errorMessage(error, LOAD_USERS_ERROR)}
+      onHide={onHide}
+    />
   );
 }
 

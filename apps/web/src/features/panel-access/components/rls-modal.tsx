@@ -15,8 +15,7 @@ import { useSaveRls } from '../api/save-rls.ts';
 import { useShownPanel } from '../hooks/use-shown-panel.ts';
 import { emailKey } from '../utils/email-key.ts';
 import type { PanelModalProps } from './link-users-modal.tsx';
-import { ModalLoadError } from './modal-load-error.tsx';
-import { ModalLoading } from './modal-loading.tsx';
+import { ModalPending } from './modal-pending.tsx';
 import { RlsRoleCard } from './rls-role-card.tsx';
 
 export const RLS_LOAD_ERROR = 'Erro ao carregar configurações RLS';
@@ -54,26 +53,7 @@ function RlsContent({ painel, onHide }: { painel: Painel; onHide: () => void }) 
   if (ready && rls.data && linked.data) {
     return <RlsEditor painel={painel} initialRoles={rls.data} linkedUsers={linked.data} onHide={onHide} />;
   }
-  return (
-    <>
-      {rls.isError || linked.isError ? (
-        <ModalLoadError
-          message={RLS_LOAD_ERROR}
-          onRetry={() => {
-            if (rls.isError) void rls.refetch();
-            if (linked.isError) void linked.refetch();
-          }}
-        />
-      ) : (
-        <ModalLoading />
-      )}
-      <Modal.Footer>
-        <Button variant="outline-secondary" onClick={onHide}>
-          Cancelar
-        </Button>
-      </Modal.Footer>
-    </>
-  );
+  return <ModalPending queries={[rls, linked]} message={() => RLS_LOAD_ERROR} onHide={onHide} />;
 }
 
 interface RlsEditorProps {
