@@ -1,3 +1,4 @@
+import { fetchWithRetry, type RetryPolicy } from '../../lib/fetch-with-retry.ts';
 import type { EntraClient } from '../microsoft-identity/entra-client.ts';
 
 export interface GraphUser {
@@ -37,20 +38,22 @@ const SELECT = 'id,displayName,mail,userPrincipalName,department,accountEnabled'
 
 /** Microsoft Graph over plain fetch, with the service principal's token. */
 export class GraphClient {
-  private readonly timeoutMs: number;
-  private readonly maxRetries: number;
-  private readonly maxRetryAfterMs: number;
-  private readonly sleep: (ms: number) => Promise<void>;
+  private readonly retry: RetryPolicy;
 
   constructor(
     private readonly graphUrl: string,
     private readonly entra: EntraClient,
     options: GraphClientOptions = {},
   ) {
-    this.timeoutMs = options.timeoutMs ?? 30_000;
-    this.maxRetries = options.maxRetries ?? 6;
-    this.maxRetryAfterMs = options.maxRetryAfterMs ?? 120_000;
-    this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+    // A background job: it may wait, and retries timeouts too.
+    this.retry = {
+      timeoutMs: options.timeoutMs ?? 30_000,
+      maxRetries: options.maxRetries ?? 6,
+      maxRetryAfterMs: options.maxRetryAfterMs ?? 120_000,
+      backoff: (attempt) => Math.min(30_000, 1000 * 2 ** attempt),
+      retryTimeouts: true,
+      sleep: options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
+    };
   }
 
   /** Every enabled user of the directory, following @odata.nextLink to the last page. */
@@ -68,40 +71,22 @@ export class GraphClient {
     return users;
   }
 
-  /** One GET, retried on throttling (honouring Retry-After) and on server errors (with backoff). */
+  /** One GET, retried on throttling (honouring Retry-After), server and network errors (with backoff). */
   private async get(url: string): Promise<unknown> {
-    for (let attempt = 0; ; attempt++) {
-      const token = await this.entra.appToken(GRAPH_SCOPE);
-      let response: Response;
-      try {
-        response = await fetch(url, {
-          headers: { authorization: `Bearer ${token}`, accept: 'application/json' },
-          signal: AbortSignal.timeout(this.timeoutMs),
-        });
-      } catch (error) {
-        if (attempt >= this.maxRetries) throw error;
-        await this.sleep(backoff(attempt));
-        continue;
-      }
-      if (response.ok) return response.json();
-      const retryable = response.status === 429 || response.status >= 500;
-      if (retryable && attempt < this.maxRetries) {
-        const retryAfter = Number(response.headers.get('retry-after'));
-        const wait = Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter * 1000 : backoff(attempt);
-        await response.body?.cancel();
-        await this.sleep(Math.min(wait, this.maxRetryAfterMs));
-        continue;
-      }
-      const body = (await response.json().catch(() => ({}))) as { error?: { code?: string; message?: string } };
-      throw new GraphError(
-        `Graph respondeu ${response.status}: ${body.error?.message ?? response.statusText}`,
-        response.status,
-        body.error?.code,
-        response.headers.get('request-id'),
-      );
-    }
+    const response = await fetchWithRetry(
+      async () => [
+        url,
+        { headers: { authorization: `Bearer ${await this.entra.appToken(GRAPH_SCOPE)}`, accept: 'application/json' } },
+      ],
+      this.retry,
+    );
+    if (response.ok) return response.json();
+    const body = (await response.json().catch(() => ({}))) as { error?: { code?: string; message?: string } };
+    throw new GraphError(
+      `Graph respondeu ${response.status}: ${body.error?.message ?? response.statusText}`,
+      response.status,
+      body.error?.code,
+      response.headers.get('request-id'),
+    );
   }
 }
-
-/** 1 s, 2 s, 4 s... up to 30 s. */
-const backoff = (attempt: number) => Math.min(30_000, 1000 * 2 ** attempt);

@@ -1,3 +1,4 @@
+import { fetchWithRetry, type RetryPolicy } from '../../lib/fetch-with-retry.ts';
 import type { EntraClient } from '../microsoft-identity/entra-client.ts';
 
 export const POWER_BI_SCOPE = 'https://analysis.windows.net/powerbi/api/.default';
@@ -49,18 +50,22 @@ export interface PowerBiClientOptions {
 
 /** Power BI REST over plain fetch, as the service principal. */
 export class PowerBiClient {
-  private readonly timeoutMs: number;
-  private readonly maxRetries: number;
-  private readonly sleep: (ms: number) => Promise<void>;
+  private readonly retry: RetryPolicy;
 
   constructor(
     private readonly apiUrl: string,
     private readonly entra: EntraClient,
     options: PowerBiClientOptions = {},
   ) {
-    this.timeoutMs = options.timeoutMs ?? 8000;
-    this.maxRetries = options.maxRetries ?? 3;
-    this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+    // A person is waiting for the report: short waits, and a timeout is answered at once, not retried.
+    this.retry = {
+      timeoutMs: options.timeoutMs ?? 8000,
+      maxRetries: options.maxRetries ?? 3,
+      maxRetryAfterMs: 30_000,
+      backoff: (attempt) => Math.min(8000, 500 * 2 ** attempt),
+      retryTimeouts: false,
+      sleep: options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
+    };
   }
 
   async getReport(workspaceId: string, reportId: string): Promise<PowerBiReport> {
@@ -73,53 +78,39 @@ export class PowerBiClient {
   }
 
   private async call(method: 'GET' | 'POST', path: string, body?: unknown): Promise<unknown> {
-    for (let attempt = 0; ; attempt++) {
-      const token = await this.entra.appToken(POWER_BI_SCOPE);
-      let response: Response;
-      try {
-        response = await fetch(this.apiUrl + path, {
-          method,
-          headers: {
-            authorization: `Bearer ${token}`,
-            accept: 'application/json',
-            ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    let response: Response;
+    try {
+      response = await fetchWithRetry(
+        async () => [
+          this.apiUrl + path,
+          {
+            method,
+            headers: {
+              authorization: `Bearer ${await this.entra.appToken(POWER_BI_SCOPE)}`,
+              accept: 'application/json',
+              ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+            },
+            ...(body === undefined ? {} : { body: JSON.stringify(body) }),
           },
-          ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-          signal: AbortSignal.timeout(this.timeoutMs),
-        });
-      } catch (error) {
-        const timedOut = (error as Error).name === 'TimeoutError';
-        if (attempt < this.maxRetries && !timedOut) {
-          await this.sleep(backoff(attempt));
-          continue;
-        }
-        throw new PowerBiError(
-          `Power BI: ${(error as Error).message}`,
-          timedOut ? 'timeout' : 'network',
-          undefined,
-          null,
-        );
-      }
-      if (response.ok) return response.json();
-      const requestId = response.headers.get('requestid') ?? response.headers.get('request-id');
-      if ((response.status === 429 || response.status >= 500) && attempt < this.maxRetries) {
-        const retryAfter = Number(response.headers.get('retry-after'));
-        await response.body?.cancel();
-        await this.sleep(
-          Number.isFinite(retryAfter) && retryAfter > 0 ? Math.min(retryAfter * 1000, 30_000) : backoff(attempt),
-        );
-        continue;
-      }
-      const error = (await response.json().catch(() => ({}))) as { error?: { code?: string; message?: string } };
+        ],
+        this.retry,
+      );
+    } catch (error) {
+      const timedOut = (error as Error).name === 'TimeoutError';
       throw new PowerBiError(
-        `Power BI respondeu ${response.status}: ${error.error?.message ?? response.statusText}`,
-        response.status,
-        error.error?.code,
-        requestId,
+        `Power BI: ${(error as Error).message}`,
+        timedOut ? 'timeout' : 'network',
+        undefined,
+        null,
       );
     }
+    if (response.ok) return response.json();
+    const error = (await response.json().catch(() => ({}))) as { error?: { code?: string; message?: string } };
+    throw new PowerBiError(
+      `Power BI respondeu ${response.status}: ${error.error?.message ?? response.statusText}`,
+      response.status,
+      error.error?.code,
+      response.headers.get('requestid') ?? response.headers.get('request-id'),
+    );
   }
 }
-
-/** 0.5 s, 1 s, 2 s... up to 8 s: the person is waiting for the report. */
-const backoff = (attempt: number) => Math.min(8000, 500 * 2 ** attempt);
