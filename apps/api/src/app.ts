@@ -90,6 +90,7 @@ export async function buildApp(deps: AppDependencies) {
       ? new PowerBiEmbeddingService(
           new PowerBiClient(config.microsoft.powerBiApiUrl, entra, deps.powerBiOptions),
           app.log,
+          { demoEmbedHost: config.microsoft.demoEmbedHost },
         )
       : null;
   app.decorate('embedding', deps.embedding ?? powerBi ?? new UnavailableEmbeddingService());
@@ -110,7 +111,7 @@ export async function buildApp(deps: AppDependencies) {
           "'self'",
           'https://app.powerbi.com',
           'https://*.powerbi.com',
-          ...(config.demoMode && config.microsoft ? [new URL(config.microsoft.authorityHost).origin] : []),
+          ...(config.microsoft?.demoEmbedHost ? [new URL(config.microsoft.demoEmbedHost).origin] : []),
         ],
         'img-src': ["'self'", 'data:'],
       },

@@ -52,6 +52,7 @@ if (standIns) {
       authorityHost: standIns.authorityHost,
       graphUrl: standIns.graphUrl,
       powerBiApiUrl: standIns.powerBiApiUrl,
+      demoEmbedHost: standIns.embedHostUrl,
     },
   };
 }

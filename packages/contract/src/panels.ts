@@ -29,8 +29,27 @@ export const embedInfo = z.object({
   embedToken: z.string(),
   embedUrl: z.string(),
   tokenExpiration: isoDate,
+  /**
+   * Only in demo mode: the local stand-in page that plays `embedUrl` (powerbi-client embeds nothing but Power BI
+   * hosts, so the viewer shows this one through its demo adapter). Absent with real Microsoft configuration.
+   */
+  demoEmbedUrl: z.string().optional(),
 });
 export type EmbedInfo = z.infer<typeof embedInfo>;
+
+/**
+ * `?papel=` on GET /paineis/{id} and /paineis/{id}/token: an administrator previews an RLS panel as one of its
+ * roles instead of all of them.
+ */
+export const embedQuery = z.object({
+  papel: z
+    .string({ error: 'Papel RLS (papel) deve ser um texto.' })
+    .trim()
+    .min(1, 'Papel RLS (papel) não pode ser vazio.')
+    .max(100, 'Papel RLS (papel) deve ter no máximo 100 caracteres.')
+    .optional(),
+});
+export type EmbedQuery = z.infer<typeof embedQuery>;
 
 export const painelComEmbed = painel.extend(embedInfo.shape).meta({ id: 'PainelComEmbed' });
 export type PainelComEmbed = z.infer<typeof painelComEmbed>;

@@ -98,6 +98,11 @@ export interface MicrosoftSettings {
   graphUrl: string;
   /** https://api.powerbi.com, or a stand-in. */
   powerBiApiUrl: string;
+  /**
+   * Demo mode only: the stand-in page that plays https://app.powerbi.com/reportEmbed, which the web app shows
+   * instead (powerbi-client embeds nothing but Power BI hosts). Never set from the environment.
+   */
+  demoEmbedHost?: string;
 }
 
 export class ConfigError extends Error {

@@ -9,8 +9,8 @@ import { Root } from './root.tsx';
 import { EditPanelRoute, NewPanelRoute } from './routes/panel-form-routes.tsx';
 import { PanelListRoute } from './routes/panel-list-route.tsx';
 
-// The viewer (and the Power BI library it will load) is its own chunk, fetched only on that route.
-const ViewerPage = lazy(() => import('../features/viewer/components/viewer-page.tsx'));
+// The viewer (and the Power BI library it loads) is its own chunk, fetched only on that route.
+const ViewerRoute = lazy(() => import('./routes/viewer-route.tsx'));
 
 /** SPEC.md section 2: these routes and no others. */
 export const routes: RouteObject[] = [
@@ -29,7 +29,7 @@ export const routes: RouteObject[] = [
                 path: '/visualizar/:id',
                 element: (
                   <Suspense fallback={<FullPageSpinner />}>
-                    <ViewerPage />
+                    <ViewerRoute />
                   </Suspense>
                 ),
               },

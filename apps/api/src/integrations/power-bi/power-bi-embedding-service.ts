@@ -21,6 +21,17 @@ interface Entry<T> {
   until: number;
 }
 
+/** The demo host's address for a report: the stand-in page reads the same reportId and groupId as Power BI's. */
+function demoEmbedUrl(host: string, embedUrl: string): string {
+  const url = new URL(host);
+  try {
+    url.search = new URL(embedUrl).search;
+  } catch {
+    // No usable embed URL: the host then says it knows no such report.
+  }
+  return url.toString();
+}
+
 /**
  * Embed tokens from Power BI for one panel and one person: the report's details and the token are cached
  * (the token until shortly before it expires), and identical requests made together share one upstream
@@ -34,6 +45,7 @@ export class PowerBiEmbeddingService implements EmbeddingService {
   constructor(
     private readonly client: PowerBiClient,
     private readonly log: FastifyBaseLogger,
+    private readonly options: { demoEmbedHost?: string | undefined } = {},
   ) {}
 
   /** Forgets every cached report and token (tests start each case from nothing). */
@@ -60,7 +72,14 @@ export class PowerBiEmbeddingService implements EmbeddingService {
         });
         return { value, until: Date.parse(value.expiration) - REFRESH_MARGIN_MS };
       });
-      return { embedToken: token.token, embedUrl: report.embedUrl, tokenExpiration: token.expiration };
+      return {
+        embedToken: token.token,
+        embedUrl: report.embedUrl,
+        tokenExpiration: token.expiration,
+        ...(this.options.demoEmbedHost
+          ? { demoEmbedUrl: demoEmbedUrl(this.options.demoEmbedHost, report.embedUrl) }
+          : {}),
+      };
     } catch (error) {
       if (!(error instanceof PowerBiError)) throw error;
       this.log.error(

@@ -4,7 +4,12 @@ import type { StandInReport } from '@paineis/microsoft-stand-ins/types';
 import { useTestApp } from '../../../test/context.ts';
 import { createAdmin, createUser, link, panel } from '../../../test/fixtures.ts';
 import { microsoftConfig, useStandIns } from '../../../test/microsoft.ts';
-import { RLS_SEM_PAPEL } from '../../modules/panels/panels.routes.ts';
+import {
+  PAPEL_SEM_RLS,
+  PAPEL_SOMENTE_ADMIN,
+  papelInexistente,
+  RLS_SEM_PAPEL,
+} from '../../modules/panels/panels.routes.ts';
 import {
   type PowerBiEmbeddingService,
   POWER_BI_REFUSED,
@@ -111,6 +116,56 @@ describe('embedding Power BI reports through the stand-in Power BI service', () 
     expect(none.json()).toEqual({ message: RLS_WITHOUT_ROLES });
   });
 
+  it('lets an admin preview an RLS panel as one role they choose, on the panel and the token route', async () => {
+    const s = await setup();
+    const res = await ctx.request('GET', `/api/paineis/${s.rls.id}?papel=norte`, { token: s.admin });
+    expect(res.statusCode).toBe(200);
+    const renewed = await ctx.request('GET', `/api/paineis/${s.rls.id}/token?papel=${encodeURIComponent(' Sul ')}`, {
+      token: s.admin,
+    });
+    expect(renewed.statusCode).toBe(200);
+    // The role as the panel spells it, whatever the case asked for.
+    expect(generateTokenBodies()).toMatchObject([
+      { identities: [{ username: 'admin@empresa.com.br', roles: ['Norte'] }] },
+      { identities: [{ username: 'admin@empresa.com.br', roles: ['Sul'] }] },
+    ]);
+    expect(decodeJwt(res.json<{ embedToken: string }>().embedToken)).toMatchObject({
+      identities: [{ username: 'admin@empresa.com.br', roles: ['Norte'] }],
+    });
+  });
+
+  it('refuses a role choice that cannot be honoured, without asking Power BI', async () => {
+    const s = await setup();
+    const cases: [string, string, number, string][] = [
+      [s.admin, `/api/paineis/${s.rls.id}?papel=Leste`, 400, papelInexistente('Leste')],
+      [s.admin, `/api/paineis/${s.rls.id}/token?papel=Leste`, 400, papelInexistente('Leste')],
+      [s.admin, `/api/paineis/${s.plain.id}?papel=Sul`, 400, PAPEL_SEM_RLS],
+      [s.admin, `/api/paineis/${s.rls.id}?papel=`, 400, 'Papel RLS (papel) não pode ser vazio.'],
+      [
+        s.admin,
+        `/api/paineis/${s.rls.id}?papel=${'x'.repeat(101)}`,
+        400,
+        'Papel RLS (papel) deve ter no máximo 100 caracteres.',
+      ],
+      [s.admin, `/api/paineis/${s.rls.id}?papel=Sul&papel=Norte`, 400, 'Papel RLS (papel) deve ser um texto.'],
+      // Only admins choose: a user cannot pick a role of theirs, nor another's.
+      [s.ana, `/api/paineis/${s.rls.id}?papel=Sul`, 403, PAPEL_SOMENTE_ADMIN],
+      [s.ana, `/api/paineis/${s.rls.id}/token?papel=Norte`, 403, PAPEL_SOMENTE_ADMIN],
+    ];
+    for (const [token, url, status, message] of cases) {
+      const res = await ctx.request('GET', url, { token });
+      expect([url, res.statusCode, res.json()]).toEqual([url, status, { message }]);
+    }
+    expect(generateTokenBodies()).toEqual([]);
+  });
+
+  it('answers a user asking for a role on a panel they are not linked to as if it did not exist', async () => {
+    const s = await setup();
+    const carla = await createUser(ctx.db, { email: 'carla@empresa.com.br' });
+    const res = await ctx.request('GET', `/api/paineis/${s.rls.id}?papel=Sul`, { token: await ctx.tokenFor(carla) });
+    expect(res.statusCode).toBe(404);
+  });
+
   it('refuses a linked user in no role of an RLS panel, without asking Power BI', async () => {
     const s = await setup();
     const carla = await createUser(ctx.db, { email: 'carla@empresa.com.br' });
@@ -160,6 +215,9 @@ describe('embedding Power BI reports through the stand-in Power BI service', () 
     const s = await setup();
     const res = await ctx.request('GET', `/api/paineis/${s.plain.id}/token`, { token: s.ana });
     expect(Object.keys(res.json()).sort()).toEqual(['embedToken', 'embedUrl', 'tokenExpiration']);
+    // With Microsoft configured, only Power BI's own hosts may be framed.
+    const csp = String(res.headers['content-security-policy']);
+    expect(csp).toMatch(/frame-src 'self' https:\/\/app\.powerbi\.com https:\/\/\*\.powerbi\.com(;|$)/);
   });
 
   it('retries Power BI’s 429 and 5xx, then says it is unavailable (503) without its details', async () => {
@@ -189,6 +247,33 @@ describe('embedding Power BI reports through the stand-in Power BI service', () 
     const res = await ctx.request('GET', `/api/paineis/${s.plain.id}`, { token: s.ana });
     expect(res.statusCode).toBe(502);
     expect(res.json()).toEqual({ message: POWER_BI_REFUSED });
+  });
+});
+
+describe('embedding in demo mode', () => {
+  const standIns = useStandIns({ people: [], reports: [vendas] });
+  const ctx = useTestApp(() => {
+    const config = microsoftConfig(standIns.current);
+    return { config: { ...config, microsoft: { ...config.microsoft!, demoEmbedHost: standIns.current.embedHostUrl } } };
+  });
+
+  it('also names the stand-in page that plays the embed URL, with the same report and workspace', async () => {
+    const user = await createUser(ctx.db);
+    const p = await panel(ctx.db, { workspaceId: WORKSPACE, reportId: vendas.reportId });
+    await link(ctx.db, p.id, [user.id]);
+    const token = await ctx.tokenFor(user);
+    for (const url of [`/api/paineis/${p.id}`, `/api/paineis/${p.id}/token`]) {
+      const body = (await ctx.request('GET', url, { token })).json<{ embedUrl: string; demoEmbedUrl: string }>();
+      const demo = new URL(body.demoEmbedUrl);
+      expect(`${demo.origin}${demo.pathname}`).toBe(standIns.current.embedHostUrl);
+      expect(demo.search).toBe(new URL(body.embedUrl).search);
+      expect(demo.searchParams.get('reportId')).toBe(vendas.reportId);
+    }
+  });
+
+  it('lets the web app frame the stand-in page, which only demo mode does', async () => {
+    const csp = (await ctx.request('GET', '/healthz')).headers['content-security-policy'];
+    expect(csp).toMatch(new RegExp(`frame-src [^;]*${new URL(standIns.current.embedHostUrl).origin}`));
   });
 });
 

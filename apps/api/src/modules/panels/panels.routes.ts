@@ -8,6 +8,7 @@ import {
   painelBody,
   painelComEmbed,
   embedInfo,
+  embedQuery,
   painelConfiguracoes,
   painelDados,
   proximaOrdem,
@@ -35,24 +36,38 @@ import {
 const tags = ['Painéis'];
 export const RLS_SEM_PAPEL =
   'Você não está em nenhum papel de segurança em nível de linha (RLS) deste painel. Peça acesso a um administrador.';
+export const PAPEL_SOMENTE_ADMIN = 'Somente administradores podem visualizar um painel como um papel RLS escolhido.';
+export const PAPEL_SEM_RLS = 'Este painel não usa RLS: não há papel a escolher.';
+export const papelInexistente = (papel: string) => `O papel RLS "${papel}" não existe neste painel.`;
 export const viewerOf = (request: FastifyRequest): Viewer => ({
   id: request.user.id,
   isAdmin: request.user.role === 'Admin',
 });
 
 export const panelsRoutes: FastifyPluginAsyncZod = async (app) => {
-  /** The panel if this person may open it, and what the browser needs to embed its report for them. */
-  async function embedFor(request: FastifyRequest, id: number) {
+  /**
+   * The panel if this person may open it, and what the browser needs to embed its report for them. An admin
+   * may preview an RLS panel as one of its roles (`papel`); by default an admin sees it with all of them.
+   */
+  async function embedFor(request: FastifyRequest, id: number, papel: string | undefined) {
     const viewer = viewerOf(request);
     const panel = await findPanel(app.db, id, viewer);
     if (!panel) throw notFound(PAINEL_NAO_ENCONTRADO);
+    if (papel !== undefined && !viewer.isAdmin) throw new HttpError(403, PAPEL_SOMENTE_ADMIN);
+    if (papel !== undefined && !panel.usaRls) throw new HttpError(400, PAPEL_SEM_RLS);
     let roles: string[] = [];
-    if (panel.usaRls) {
-      // A user sees the data of the roles that list them; an admin previews with every role.
-      roles = viewer.isAdmin
-        ? await roleNames(app.db, panel.id)
-        : await rolesOfEmail(app.db, panel.id, request.user.email);
-      if (!viewer.isAdmin && roles.length === 0) throw new HttpError(403, RLS_SEM_PAPEL);
+    if (panel.usaRls && viewer.isAdmin) {
+      roles = await roleNames(app.db, panel.id);
+      if (papel !== undefined) {
+        // Role names are unique per panel ignoring case, as they are saved.
+        const chosen = roles.find((role) => role.toLowerCase() === papel.toLowerCase());
+        if (chosen === undefined) throw new HttpError(400, papelInexistente(papel));
+        roles = [chosen];
+      }
+    } else if (panel.usaRls) {
+      // A user sees the data of the roles that list them.
+      roles = await rolesOfEmail(app.db, panel.id, request.user.email);
+      if (roles.length === 0) throw new HttpError(403, RLS_SEM_PAPEL);
     }
     const embed = await app.embedding.embedFor(panel, { ...viewer, email: request.user.email, roles });
     return { panel, embed };
@@ -113,12 +128,15 @@ export const panelsRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         summary: 'Um painel, com o token para incorporar o relatório',
+        description:
+          'Num painel com RLS, a identidade efetiva leva os papéis do usuário; administradores veem todos os papéis, ou só o papel pedido em `papel`.',
         params: idParams,
+        querystring: embedQuery,
         response: { 200: painelComEmbed, ...errorResponses(400, 403, 404, 409, 502, 503, 504) },
       },
     },
     async (request) => {
-      const { panel, embed } = await embedFor(request, request.params.id);
+      const { panel, embed } = await embedFor(request, request.params.id, request.query.papel);
       return { ...panel, ...embed };
     },
   );
@@ -130,10 +148,11 @@ export const panelsRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: 'Um novo token de incorporação do painel (para renová-lo sem recarregar o relatório)',
         params: idParams,
+        querystring: embedQuery,
         response: { 200: embedInfo, ...errorResponses(400, 403, 404, 409, 502, 503, 504) },
       },
     },
-    async (request) => (await embedFor(request, request.params.id)).embed,
+    async (request) => (await embedFor(request, request.params.id, request.query.papel)).embed,
   );
 
   app.get(

@@ -169,15 +169,55 @@ describe('ReportArea', () => {
     expect(screen.queryByRole('heading', { name: 'Erro ao carregar relatório' })).not.toBeInTheDocument();
   });
 
-  it('renews the token a few minutes before it expires and schedules the next renewal from the new expiry', async () => {
+  it('renews the token the margin before it expires, and schedules the next renewal from the new expiry', async () => {
     const calls = tokenEndpoint();
-    // Five minutes is the default margin; this token reaches it 100 ms from now.
-    const { fake } = renderArea({ tokenExpiration: new Date(Date.now() + 5 * 60_000 + 100).toISOString() });
+    // A 2 s token with a 600 ms margin: renewed at 1.4 s.
+    const { fake } = renderArea({ tokenExpiration: new Date(Date.now() + 2000).toISOString() }, 600);
+    await new Promise((resolve) => setTimeout(resolve, 900));
     expect(fake.setAccessToken).not.toHaveBeenCalled();
-    await waitFor(() => expect(fake.setAccessToken).toHaveBeenCalledWith('novo-token-1'));
+    await waitFor(() => expect(fake.setAccessToken).toHaveBeenCalledWith('novo-token-1'), { timeout: 3000 });
+    // The new token lives an hour: nothing more for now.
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(calls).toHaveLength(1);
     expect(fake.loads).toHaveLength(1);
+  });
+
+  it('renews a short-lived token half-way through its life, not at once, and never in a tight loop', async () => {
+    // Every token lives 2 s, less than twice the default five-minute margin.
+    const calls = tokenEndpoint(() => new Date(Date.now() + 2000).toISOString());
+    const { fake } = renderArea({ tokenExpiration: new Date(Date.now() + 2000).toISOString() });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(calls).toHaveLength(0);
+    await waitFor(() => expect(fake.setAccessToken).toHaveBeenCalledWith('novo-token-1'), { timeout: 3000 });
+    await new Promise((resolve) => setTimeout(resolve, 1300));
+    expect(calls.length).toBeGreaterThanOrEqual(2);
+    expect(calls.length).toBeLessThanOrEqual(3);
+  });
+
+  it('leaves renewal to the expiry event when the token looks expired by this browser’s clock', async () => {
+    const calls = tokenEndpoint();
+    const { fake } = renderArea({ tokenExpiration: new Date(Date.now() - 60_000).toISOString() });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(calls).toHaveLength(0);
+    fake.emit('loaded');
+    fake.emit('error', { message: 'TokenExpired' });
+    await waitFor(() => expect(fake.setAccessToken).toHaveBeenCalledWith('novo-token-1'));
+  });
+
+  it('asks renewed tokens for the RLS role the admin previews the panel as', async () => {
+    const roles: (string | null)[] = [];
+    server.use(
+      http.get('/api/paineis/7/token', ({ request }) => {
+        roles.push(new URL(request.url).searchParams.get('papel'));
+        return HttpResponse.json({ embedToken: 'novo', embedUrl: painel().embedUrl, tokenExpiration: inAnHour() });
+      }),
+    );
+    const fake = new FakeEmbedder();
+    render(<ReportArea painel={painel({ usaRls: true })} papel="Gerente Regional" createEmbedder={() => fake} />);
+    fake.emit('loaded');
+    fake.emit('error', { message: 'TokenExpired' });
+    await waitFor(() => expect(fake.setAccessToken).toHaveBeenCalledWith('novo'));
+    expect(roles).toEqual(['Gerente Regional']);
   });
 
   it('renews a token that expired while the tab was hidden when the tab becomes visible again', async () => {
@@ -225,11 +265,14 @@ describe('ReportArea', () => {
     expect(fake.setAccessToken).not.toHaveBeenCalled();
   });
 
-  it('marks the demonstration when the token comes from the local stand-in, and not otherwise', () => {
-    const { unmount } = renderArea({ embedToken: fakeToken({ iss: 'http://127.0.0.1:4010' }) });
+  it('marks the demonstration when the API names a demo page, and hands that page to the embedder', () => {
+    const demoEmbedUrl = 'http://127.0.0.1:4010/reportEmbed?reportId=22222222-2222-4222-8222-222222222222';
+    const { unmount, createEmbedder } = renderArea({ demoEmbedUrl });
     expect(within(pagesNav()).getByText('Demonstração')).toBeInTheDocument();
+    expect(createEmbedder).toHaveBeenCalledWith(expect.objectContaining({ demoEmbedUrl }));
     unmount();
-    renderArea({ embedToken: fakeToken({ iss: 'https://login.microsoftonline.com/x/' }) });
+    // A stand-in's token alone does not make a demonstration: only the API says so.
+    renderArea({ embedToken: fakeToken({ iss: 'http://127.0.0.1:4010' }) });
     expect(screen.queryByText('Demonstração')).not.toBeInTheDocument();
   });
 });

@@ -5,7 +5,7 @@ import ListGroup from 'react-bootstrap/ListGroup';
 import Spinner from 'react-bootstrap/Spinner';
 import type { PainelComEmbed } from '@paineis/contract/panels';
 import { getPanelToken } from '../api/get-panel-token.ts';
-import { createReportEmbedder, demoHostUrl } from './create-report-embedder.ts';
+import { createReportEmbedder } from './create-report-embedder.ts';
 import {
   EMBED_TOKEN_MISSING,
   EmbedderError,
@@ -46,7 +46,7 @@ export function ReportError({ message, painel }: { message: string; painel: Pain
   );
 }
 
-/** Renew the embed token this long before it expires. */
+/** Renew the embed token this long before it expires (at most half its life, for short-lived tokens). */
 export const TOKEN_REFRESH_MARGIN_MS = 5 * 60 * 1000;
 /** setTimeout's longest delay; a later expiry is re-armed when the timer fires. */
 const MAX_TIMER_MS = 2_147_483_647;
@@ -54,7 +54,9 @@ export const DEMO_BADGE = 'Demonstração';
 
 interface ReportAreaProps {
   painel: PainelComEmbed;
-  /** Tests pass a fake; by default the embedder is chosen from the token (powerbi-client, or the demo host). */
+  /** The RLS role an admin previews the panel as; renewed tokens are asked for the same role. */
+  papel?: string | undefined;
+  /** Tests pass a fake; by default powerbi-client, or the demo host when the API names one. */
   createEmbedder?: EmbedderFactory;
   refreshMarginMs?: number;
 }
@@ -70,6 +72,7 @@ export function ReportArea({ painel, ...options }: ReportAreaProps) {
 
 function EmbeddedReport({
   painel,
+  papel,
   createEmbedder = createReportEmbedder,
   refreshMarginMs = TOKEN_REFRESH_MARGIN_MS,
 }: ReportAreaProps) {
@@ -81,30 +84,40 @@ function EmbeddedReport({
   const [failure, setFailure] = useState<string | null>(null);
   const [pages, setPages] = useState<ReportPage[]>([]);
   const [activePage, setActivePage] = useState<string | null>(null);
-  const [demo] = useState(() => demoHostUrl(painel.embedToken, painel.embedUrl) !== null);
-  const { id: panelId, reportId, embedUrl } = painel;
+  const { id: panelId, reportId, embedUrl, demoEmbedUrl } = painel;
+  const demo = Boolean(demoEmbedUrl);
 
   useEffect(() => {
     const container = containerRef.current;
     if (!container) return;
     const { token, expiration: firstExpiration } = initial.current;
-    let expiration = firstExpiration;
     let disposed = false;
     let refreshing = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const embedder = createEmbedder({ reportId, embedUrl, accessToken: token });
+    const target = { reportId, embedUrl, accessToken: token, demoEmbedUrl };
+    const embedder = createEmbedder(target);
     embedderRef.current = embedder;
 
-    const untilRefresh = () => Date.parse(expiration) - Date.now() - refreshMarginMs;
+    /**
+     * When to renew the token in hand: refreshMarginMs before it expires, or half-way through its life when that
+     * comes later (short-lived tokens). NaN when the expiry is unknown, or already past by this browser's clock
+     * when the token arrived (a clock at odds with Power BI's): then only Power BI's TokenExpired event renews it.
+     */
+    const renewalTime = (expiration: string, receivedAt: number) => {
+      const expiry = Date.parse(expiration);
+      const lifetime = expiry - receivedAt;
+      return lifetime > 0 ? expiry - Math.min(refreshMarginMs, lifetime / 2) : Number.NaN;
+    };
+    let renewAt = renewalTime(firstExpiration, Date.now());
 
     const refresh = async () => {
       if (refreshing || disposed) return;
       refreshing = true;
       try {
-        const renewed = await getPanelToken(panelId);
+        const renewed = await getPanelToken(panelId, papel);
         if (disposed) return;
         await embedder.setAccessToken(renewed.embedToken);
-        expiration = renewed.tokenExpiration;
+        renewAt = renewalTime(renewed.tokenExpiration, Date.now());
         schedule();
       } catch (error) {
         // The next expiry event or return to the tab tries again.
@@ -116,19 +129,18 @@ function EmbeddedReport({
 
     function schedule() {
       clearTimeout(timer);
-      const wait = untilRefresh();
-      if (Number.isNaN(wait)) return;
+      if (Number.isNaN(renewAt)) return;
       timer = setTimeout(
         () => {
-          if (untilRefresh() > 0) schedule();
+          if (Date.now() < renewAt) schedule();
           else void refresh();
         },
-        Math.min(Math.max(wait, 0), MAX_TIMER_MS),
+        Math.min(Math.max(renewAt - Date.now(), 0), MAX_TIMER_MS),
       );
     }
 
     const onVisibility = () => {
-      if (document.visibilityState === 'visible' && untilRefresh() <= 0) void refresh();
+      if (document.visibilityState === 'visible' && Date.now() >= renewAt) void refresh();
     };
 
     embedder.on('loaded', () => {
@@ -161,7 +173,7 @@ function EmbeddedReport({
 
     document.addEventListener('visibilitychange', onVisibility);
     schedule();
-    embedder.load(container, { reportId, embedUrl, accessToken: token }).catch((error: unknown) => {
+    embedder.load(container, target).catch((error: unknown) => {
       if (!disposed) setFailure(error instanceof EmbedderError ? error.message : REPORT_INIT_ERROR);
     });
 
@@ -172,7 +184,7 @@ function EmbeddedReport({
       embedderRef.current = null;
       embedder.destroy();
     };
-  }, [createEmbedder, refreshMarginMs, panelId, reportId, embedUrl]);
+  }, [createEmbedder, refreshMarginMs, panelId, papel, reportId, embedUrl, demoEmbedUrl]);
 
   const choosePage = (name: string) => {
     const embedder = embedderRef.current;

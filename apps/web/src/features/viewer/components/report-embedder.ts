@@ -8,6 +8,8 @@ export interface EmbedTarget {
   reportId: string;
   embedUrl: string;
   accessToken: string;
+  /** Demo mode only: the local stand-in page to show instead of Power BI (see create-report-embedder.ts). */
+  demoEmbedUrl?: string | undefined;
 }
 
 /** A report page as Power BI describes it; visibility 0 is a visible page. */

@@ -1,10 +1,10 @@
-import { screen } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import type { PainelComEmbed } from '@paineis/contract/panels';
 import { renderApp } from '../../../test/render-app.tsx';
 import { server } from '../../../test/server.ts';
-import { signIn, USER } from '../../../test/session.ts';
+import { ADMIN, signIn, USER } from '../../../test/session.ts';
 
 const painel: PainelComEmbed = {
   id: 7,
@@ -86,5 +86,73 @@ describe('/visualizar/{id}', () => {
     expect(await screen.findByRole('heading', { name: 'Erro ao carregar relatório' })).toBeInTheDocument();
     expect(screen.getByText('Token de embed não fornecido')).toBeInTheDocument();
     expect(screen.getByText(painel.reportId)).toBeInTheDocument();
+  });
+
+  describe('the RLS role an admin previews the panel as', () => {
+    /** The panel as the server embeds it for each role asked, recording what was asked. */
+    function panelServer() {
+      const asked: (string | null)[] = [];
+      server.use(
+        http.get('/api/paineis/7/rls/roles', () => HttpResponse.json(['Diretoria', 'Gerente Regional'])),
+        http.get('/api/paineis/7', ({ request }) => {
+          const papel = new URL(request.url).searchParams.get('papel');
+          asked.push(papel);
+          if (papel === 'Extinto') {
+            return HttpResponse.json({ message: 'O papel RLS "Extinto" não existe neste painel.' }, { status: 400 });
+          }
+          return HttpResponse.json({ ...painel, embedToken: `token-${papel ?? 'todos'}` });
+        }),
+      );
+      return asked;
+    }
+
+    it('defaults to all roles and re-embeds the report as the role chosen, kept in the address', async () => {
+      signIn(ADMIN);
+      const asked = panelServer();
+      const { user, location } = renderApp('/visualizar/7');
+      const select = await screen.findByRole('combobox', { name: 'Visualizar como' });
+      await waitFor(() => expect(within(select).getAllByRole('option')).toHaveLength(3));
+      expect(
+        within(select)
+          .getAllByRole('option')
+          .map((o) => o.textContent),
+      ).toEqual(['Todos os papéis', 'Diretoria', 'Gerente Regional']);
+      expect(select).toHaveValue('');
+      await user.selectOptions(select, 'Gerente Regional');
+      await waitFor(() => expect(asked).toEqual([null, 'Gerente Regional']));
+      expect(location().search).toBe('?papel=Gerente+Regional');
+      expect(screen.getByRole('combobox', { name: 'Visualizar como' })).toHaveValue('Gerente Regional');
+      await user.selectOptions(screen.getByRole('combobox', { name: 'Visualizar como' }), '');
+      await waitFor(() => expect(location().search).toBe(''));
+    });
+
+    it('opens with the role in the address, and offers all roles when the server refuses it', async () => {
+      signIn(ADMIN);
+      const asked = panelServer();
+      const { user, location } = renderApp('/visualizar/7?papel=Extinto');
+      expect(await screen.findByRole('heading', { name: 'Erro ao carregar painel' })).toBeInTheDocument();
+      expect(screen.getByText('O papel RLS "Extinto" não existe neste painel.')).toBeInTheDocument();
+      await user.click(screen.getByRole('button', { name: 'Visualizar com todos os papéis' }));
+      expect(await screen.findByRole('heading', { name: 'Vendas por Região' })).toBeInTheDocument();
+      expect(location().search).toBe('');
+      expect(asked).toEqual(['Extinto', null]);
+    });
+
+    it('is not offered to users, and a role in the address is not sent for a user', async () => {
+      signIn(USER);
+      const asked = panelServer();
+      renderApp('/visualizar/7?papel=Diretoria');
+      expect(await screen.findByRole('heading', { name: 'Vendas por Região' })).toBeInTheDocument();
+      expect(screen.queryByRole('combobox', { name: 'Visualizar como' })).not.toBeInTheDocument();
+      expect(asked).toEqual([null]);
+    });
+
+    it('is not offered for a panel without RLS', async () => {
+      signIn(ADMIN);
+      server.use(http.get('/api/paineis/7', () => HttpResponse.json({ ...painel, usaRls: false })));
+      renderApp('/visualizar/7');
+      expect(await screen.findByRole('heading', { name: 'Vendas por Região' })).toBeInTheDocument();
+      expect(screen.queryByRole('combobox', { name: 'Visualizar como' })).not.toBeInTheDocument();
+    });
   });
 });

@@ -1,0 +1,8 @@
+import { useAuth } from '../../features/auth/auth-context.ts';
+import ViewerPage from '../../features/viewer/components/viewer-page.tsx';
+
+/** '/visualizar/{id}': the viewer, where admins may also choose the RLS role to preview the panel as. */
+export default function ViewerRoute() {
+  const { isAdmin } = useAuth();
+  return <ViewerPage canChooseRole={isAdmin} />;
+}
