@@ -45,3 +45,34 @@ test('an administrator previews an RLS panel with all its roles, and a panel wit
   await expect(report.locator('#identidade-usuario')).toBeHidden();
   await expect(page.getByText('Este painel utiliza Row Level Security (RLS)')).toHaveCount(0);
 });
+
+test('an administrator previews an RLS panel as one role, then with all roles again, without leaving the viewer', async ({
+  page,
+}) => {
+  await signInAs(page, 'Ana Demonstração');
+  await page.getByRole('link', { name: 'Visualizar painel Vendas por Região' }).click();
+  const report = page.frameLocator('iframe');
+  const role = page.getByRole('combobox', { name: 'Visualizar como' });
+  await expect(role).toHaveValue('');
+  await expect(report.locator('#identidade-papeis')).toHaveText('Papéis: Diretoria, Gerente Regional, Vendedor');
+
+  await role.selectOption('Vendedor');
+  await expect(page).toHaveURL(/\/visualizar\/\d+\?papel=Vendedor$/);
+  await expect(report.locator('#identidade-usuario')).toHaveText('Identidade: demo.admin@contoso.com.br');
+  await expect(report.locator('#identidade-papeis')).toHaveText('Papéis: Vendedor');
+
+  // The choice survives a reload: it is in the address.
+  await page.reload();
+  await expect(page.getByRole('combobox', { name: 'Visualizar como' })).toHaveValue('Vendedor');
+  await expect(report.locator('#identidade-papeis')).toHaveText('Papéis: Vendedor');
+
+  await page.getByRole('combobox', { name: 'Visualizar como' }).selectOption({ label: 'Todos os papéis' });
+  await expect(report.locator('#identidade-papeis')).toHaveText('Papéis: Diretoria, Gerente Regional, Vendedor');
+});
+
+test('a user is offered no role choice', async ({ page }) => {
+  await signInAs(page, 'Bruno Demonstração');
+  await page.getByRole('link', { name: 'Visualizar painel Vendas por Região' }).click();
+  await expect(page.frameLocator('iframe').locator('#identidade-papeis')).toHaveText('Papéis: Gerente Regional');
+  await expect(page.getByRole('combobox', { name: 'Visualizar como' })).toHaveCount(0);
+});
