@@ -57,6 +57,12 @@ test('every screen', async ({ page }) => {
   await expect(page.frameLocator('iframe').locator('section:not([hidden]) h1')).toBeVisible();
   await shot(page, 'visualizar-painel');
 
+  await page.goto('/');
+  await page.getByRole('link', { name: 'Visualizar painel Vendas por Região' }).click();
+  await page.getByRole('combobox', { name: 'Visualizar como' }).selectOption('Gerente Regional');
+  await expect(page.frameLocator('iframe').locator('#identidade-papeis')).toHaveText('Papéis: Gerente Regional');
+  await shot(page, 'visualizar-como-papel');
+
   await page.setViewportSize({ width: 375, height: 780 });
   await page.goto('/');
   await expect(page.getByRole('link', { name: 'Visualizar painel Vendas por Região' })).toBeVisible();
@@ -68,4 +74,8 @@ test('every screen', async ({ page }) => {
   await signInAs(page, 'Bruno Demonstração');
   await expect(page.getByRole('link', { name: 'Visualizar painel Vendas por Região' })).toBeVisible();
   await shot(page, 'lista-paineis-usuario');
+
+  await page.getByRole('link', { name: 'Visualizar painel Vendas por Região' }).click();
+  await expect(page.frameLocator('iframe').locator('#identidade-usuario')).toBeVisible();
+  await shot(page, 'visualizar-painel-usuario');
 });
