@@ -1,5 +1,6 @@
 import * as oidc from 'openid-client';
 import type { MicrosoftSettings } from '../../config/env.ts';
+import { ExpiringCache } from '../../lib/expiring-cache.ts';
 
 /** What the portal keeps of a Microsoft sign-in (from the validated ID token). */
 export interface EntraIdentity {
@@ -30,9 +31,12 @@ const text = (value: unknown): string | null => (typeof value === 'string' && va
  * Entra ID through openid-client: discovery of the tenant's v2.0 issuer (cached; retried after a failure),
  * the authorization-code flow with PKCE, state and nonce, and client-credentials tokens for APIs.
  */
+/** A service-principal token is renewed this long before it expires. */
+const APP_TOKEN_REFRESH_MARGIN_MS = 5 * 60_000;
+
 export class EntraClient {
   private configuration: Promise<oidc.Configuration> | null = null;
-  private readonly appTokens = new Map<string, Promise<{ token: string; expiresAt: number }>>();
+  private readonly appTokens = new ExpiringCache<string>(100);
 
   constructor(private readonly settings: MicrosoftSettings) {}
 
@@ -101,22 +105,13 @@ export class EntraClient {
    * A service-principal token for an API (Graph, Power BI), kept until five minutes before it expires;
    * callers asking at the same time share one request.
    */
-  async appToken(scope: string): Promise<string> {
-    const cached = this.appTokens.get(scope);
-    if (cached) {
-      const { token, expiresAt } = await cached.catch(() => ({ token: '', expiresAt: 0 }));
-      if (token && expiresAt - Date.now() > 5 * 60_000) return token;
-    }
-    const request = this.config()
-      .then((config) => oidc.clientCredentialsGrant(config, { scope }))
-      .then((response) => ({
-        token: response.access_token,
-        expiresAt: Date.now() + (response.expires_in ?? 3600) * 1000,
-      }));
-    this.appTokens.set(scope, request);
-    request.catch(() => {
-      if (this.appTokens.get(scope) === request) this.appTokens.delete(scope);
+  appToken(scope: string): Promise<string> {
+    return this.appTokens.get(scope, async () => {
+      const response = await oidc.clientCredentialsGrant(await this.config(), { scope });
+      return {
+        value: response.access_token,
+        until: Date.now() + (response.expires_in ?? 3600) * 1000 - APP_TOKEN_REFRESH_MARGIN_MS,
+      };
     });
-    return (await request).token;
   }
 }

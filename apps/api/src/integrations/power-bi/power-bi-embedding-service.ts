@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { EmbedInfo, Painel } from '@paineis/contract/panels';
+import { ExpiringCache } from '../../lib/expiring-cache.ts';
 import { HttpError } from '../../lib/http-error.ts';
 import type { EmbeddingService, EmbedViewer } from './embedding-service.ts';
 import { PowerBiError, type EmbedToken, type PowerBiClient, type PowerBiReport } from './power-bi-client.ts';
@@ -14,12 +15,6 @@ export const RLS_WITHOUT_ROLES = 'Este painel usa RLS, mas ainda não tem papéi
 const REFRESH_MARGIN_MS = 5 * 60_000;
 /** Report details (embed URL, dataset) change rarely. */
 const REPORT_TTL_MS = 60 * 60_000;
-
-interface Entry<T> {
-  value: Promise<T>;
-  /** ms since epoch after which the value must not be used. */
-  until: number;
-}
 
 /** The demo host's address for a report: the stand-in page reads the same reportId and groupId as Power BI's. */
 function demoEmbedUrl(host: string, embedUrl: string): string {
@@ -39,8 +34,9 @@ function demoEmbedUrl(host: string, embedUrl: string): string {
  * links is never served a token made for the old ones.
  */
 export class PowerBiEmbeddingService implements EmbeddingService {
-  private readonly reports = new Map<string, Entry<PowerBiReport>>();
-  private readonly tokens = new Map<string, Entry<EmbedToken>>();
+  private readonly reports = new ExpiringCache<PowerBiReport>();
+  /** One per report and identity: bounded, so tens of thousands of people cannot grow it without end. */
+  private readonly tokens = new ExpiringCache<EmbedToken>(20_000);
 
   constructor(
     private readonly client: PowerBiClient,
@@ -56,14 +52,14 @@ export class PowerBiEmbeddingService implements EmbeddingService {
 
   async embedFor(panel: Painel, viewer: EmbedViewer): Promise<EmbedInfo> {
     try {
-      const report = await this.cached(this.reports, `${panel.workspaceId}/${panel.reportId}`, async () => ({
+      const report = await this.reports.get(`${panel.workspaceId}/${panel.reportId}`, async () => ({
         value: await this.client.getReport(panel.workspaceId, panel.reportId),
         until: Date.now() + REPORT_TTL_MS,
       }));
       const identity = panel.usaRls ? { username: viewer.email, roles: [...viewer.roles].sort() } : null;
       if (identity && identity.roles.length === 0) throw new HttpError(409, RLS_WITHOUT_ROLES);
       const key = JSON.stringify([panel.workspaceId, report.id, report.datasetId, identity]);
-      const token = await this.cached(this.tokens, key, async () => {
+      const token = await this.tokens.get(key, async () => {
         const value = await this.client.generateToken({
           reports: [{ id: report.id }],
           datasets: [{ id: report.datasetId }],
@@ -92,24 +88,5 @@ export class PowerBiEmbeddingService implements EmbeddingService {
       }
       throw new HttpError(502, POWER_BI_REFUSED);
     }
-  }
-
-  /** A value per key, shared by callers arriving together, kept until its `until`; failures are not kept. */
-  private async cached<T>(map: Map<string, Entry<T>>, key: string, load: () => Promise<{ value: T; until: number }>) {
-    const hit = map.get(key);
-    if (hit && Date.now() < hit.until) return hit.value;
-    const entry: Entry<T> = {
-      value: load().then(({ value, until }) => {
-        entry.until = until;
-        return value;
-      }),
-      // Until it settles, callers asking for the same key wait on this one load.
-      until: Number.POSITIVE_INFINITY,
-    };
-    map.set(key, entry);
-    entry.value.catch(() => {
-      if (map.get(key) === entry) map.delete(key);
-    });
-    return entry.value;
   }
 }
