@@ -3,10 +3,11 @@ import autocannon from 'autocannon';
 import { sql } from 'drizzle-orm';
 import { buildApp } from '../apps/api/src/app.ts';
 import { loadConfig } from '../apps/api/src/config/env.ts';
-import { openDatabase, type Db } from '../apps/api/src/db/client.ts';
+import { openDatabase, rows, type Db } from '../apps/api/src/db/client.ts';
 import { migrateDatabase } from '../apps/api/src/db/migrate.ts';
 import { demoUsers, insertUsers } from '../apps/api/src/db/demo-data.ts';
 import { signSessionToken } from '../apps/api/src/modules/auth/tokens.ts';
+import { startStandIns } from '../packages/microsoft-stand-ins/src/stand-ins.ts';
 import { BUDGETS_P99_MS, SIZES } from './budgets.ts';
 
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 5);
@@ -14,12 +15,20 @@ const database = await openDatabase(
   process.env.BENCH_DATABASE_URL ? { kind: 'postgres', url: process.env.BENCH_DATABASE_URL } : { kind: 'pglite' }, // in memory: nothing left behind
 );
 await migrateDatabase(database);
+// Opening a panel asks Power BI for an embed token: the stand-in plays it, in this process.
+const standIns = await startStandIns({ people: [] });
 const config = loadConfig({
   NODE_ENV: 'test',
   JWT_SECRET: 'benchmark-secret-with-more-than-32-chars',
-  DEMO_MODE: 'false',
   LOG_LEVEL: 'silent',
   PORT: '0',
+  AZURE_TENANT_ID: standIns.tenantId,
+  AZURE_CLIENT_ID: standIns.clientId,
+  AZURE_CLIENT_SECRET: standIns.clientSecret,
+  AZURE_AUTHORITY_HOST: standIns.authorityHost,
+  GRAPH_API_URL: standIns.graphUrl,
+  POWERBI_API_URL: standIns.powerBiApiUrl,
+  GRAPH_SYNC_INTERVAL_MINUTES: '0',
 });
 
 async function seed(db: Db) {
@@ -51,6 +60,10 @@ async function seed(db: Db) {
   await db.execute(sql`
     insert into painel_rls_role_emails (role_id, email)
     select r.id, 'pessoa' || k || '@empresa.com.br' from painel_rls_roles r, generate_series(1, 50) k`);
+  // The ordinary user is in a role of panel 10 (RLS), so they can open it.
+  await db.execute(sql`
+    insert into painel_rls_role_emails (role_id, email)
+    select id, ${users[1]!.email.toLowerCase()} from painel_rls_roles where painel_id = 10 and posicao = 1`);
   // As the server does at start on PGlite (no autovacuum there); a server would analyze by itself.
   await db.execute(sql`analyze`);
   return { users, seconds: (Date.now() - started) / 1000 };
@@ -59,6 +72,20 @@ async function seed(db: Db) {
 const { users, seconds } = await seed(database.db);
 console.log(
   `Base: ${SIZES.panels} painéis, ${SIZES.users} usuários, ${SIZES.linksPerPanel} vínculos por painel (${database.kind}, semeada em ${seconds.toFixed(1)} s)`,
+);
+
+const panelReports = await rows<{ report_id: string; usa_rls: boolean }>(
+  database.db,
+  sql`select report_id, usa_rls from paineis`,
+);
+standIns.powerBi.setReports(
+  panelReports.map((row, i) => ({
+    workspaceId: '11111111-1111-4111-8111-111111111111',
+    reportId: row.report_id,
+    name: `Relatório ${i + 1}`,
+    datasetId: row.report_id.replace(/^.{8}/, 'dddddddd'),
+    rls: row.usa_rls,
+  })),
 );
 
 const app = await buildApp({ config, database, logger: false });
@@ -76,6 +103,8 @@ const cases: [string, string, string][] = [
   ['GET /api/usuarios365/ativos (25000 usuários)', '/api/usuarios365/ativos', admin],
   ['GET /api/paineis/{id}/usuarios (300 vínculos)', '/api/paineis/7/usuarios', admin],
   ['GET /api/classificacoes/admin', '/api/classificacoes/admin', admin],
+  ['GET /api/paineis/{id} (usuário abre um painel)', '/api/paineis/210', user],
+  ['GET /api/paineis/{id}/token (usuário, RLS)', '/api/paineis/10/token', user],
 ];
 
 let failed = 0;
@@ -99,5 +128,6 @@ for (const [name, path, token] of cases) {
   console.log(lines.at(-1));
 }
 await app.close(); // closes the database too
+await standIns.close();
 console.log(`bench: ${cases.length - failed} passed, ${failed} failed`);
 process.exit(failed ? 1 : 0);

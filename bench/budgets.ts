@@ -15,4 +15,7 @@ export const BUDGETS_P99_MS: Record<string, number> = {
   'GET /api/usuarios365/ativos (25000 usuários)': 1_500,
   'GET /api/paineis/{id}/usuarios (300 vínculos)': 300,
   'GET /api/classificacoes/admin': 150,
+  // Power BI answers once; the embed token is then served from the cache until shortly before it expires.
+  'GET /api/paineis/{id} (usuário abre um painel)': 150,
+  'GET /api/paineis/{id}/token (usuário, RLS)': 150,
 };

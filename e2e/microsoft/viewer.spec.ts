@@ -1,0 +1,231 @@
+import type { APIRequestContext, BrowserContext, Page } from '@playwright/test';
+import type { Painel, PainelBody } from '@paineis/contract/panels';
+import { DEMO_USER } from '../../apps/api/src/db/demo-data.ts';
+import { demoReports } from '../../apps/api/src/db/demo-directory.ts';
+import { expect, signInAs, test } from '../fixtures.ts';
+
+// The portal configured for Microsoft (see playwright.config.ts, project `microsoft`): the viewer embeds with the
+// real powerbi-client, which only embeds Power BI addresses. https://app.powerbi.com/reportEmbed is answered by the
+// stand-in's embed host page, as in packages/microsoft-stand-ins/src/embed-host.test.ts.
+
+const STAND_INS = `http://127.0.0.1:${process.env.E2E_MS_PORT}`;
+const REPORT_EMBED = 'https://app.powerbi.com/reportEmbed';
+const VENDAS = 'Vendas por Região';
+const FLUXO = 'Fluxo de Caixa Mensal';
+
+const panels: PainelBody[] = [
+  {
+    ...reportOf(VENDAS),
+    nomePainel: VENDAS,
+    usaRls: true,
+    classificacaoId: 0,
+    rlsConfigurations: [
+      { roleName: 'Gerente Regional', userEmails: [DEMO_USER.email] },
+      { roleName: 'Diretoria', userEmails: [] },
+    ],
+  },
+  { ...reportOf(FLUXO), nomePainel: FLUXO, usaRls: false, classificacaoId: 0, rlsConfigurations: [] },
+];
+/** Panel ids by name, on the configured server. */
+const ids = new Map<string, number>();
+
+function reportOf(name: string) {
+  const report = demoReports().find((each) => each.name === name);
+  if (!report) throw new Error(`o relatório '${name}' não está entre os da demonstração`);
+  return { workspaceId: report.workspaceId, reportId: report.reportId };
+}
+
+async function ok<T>(response: Awaited<ReturnType<APIRequestContext['get']>>): Promise<T> {
+  expect(response.ok(), `${response.url()}: ${response.status()} ${await response.text()}`).toBe(true);
+  return (await response.json()) as T;
+}
+
+const isLoopback = (url: URL) => url.hostname === '127.0.0.1' || url.hostname === 'localhost';
+
+/** Nothing leaves the machine, but Power BI's embed page, which the stand-in answers. Returns its hit count. */
+async function routePowerBi(context: BrowserContext): Promise<{ hits: number }> {
+  const counter = { hits: 0 };
+  // Routes registered later take precedence: the embed page's route wins over this one.
+  await context.route(
+    (url) => !isLoopback(url),
+    (route) => route.abort(),
+  );
+  await context.route(`${REPORT_EMBED}*`, async (route) => {
+    counter.hits += 1;
+    const response = await fetch(`${STAND_INS}/reportEmbed${new URL(route.request().url()).search}`);
+    await route.fulfill({
+      status: response.status,
+      headers: {
+        'content-type': response.headers.get('content-type')!,
+        'content-security-policy': response.headers.get('content-security-policy')!,
+      },
+      body: await response.text(),
+    });
+  });
+  return counter;
+}
+
+// Once per worker (and again after a failure restarts it): Ana, an admin through her Entra app role, reads the
+// directory from Graph and creates the two panels, or puts them back as they should be, and links Bruno to both.
+test.beforeAll(async ({ browser, playwright }, testInfo) => {
+  const baseURL = testInfo.project.use.baseURL!;
+  const context = await browser.newContext({ baseURL });
+  let api: APIRequestContext | undefined;
+  try {
+    await routePowerBi(context);
+    const page = await context.newPage();
+    await signInAs(page, 'Ana Demonstração');
+    const token = await page.evaluate(() => localStorage.getItem('token'));
+    expect(token).toBeTruthy();
+    api = await playwright.request.newContext({ baseURL, extraHTTPHeaders: { authorization: `Bearer ${token}` } });
+
+    await ok(await api.post('/api/usuarios365/sincronizar'));
+    const existing = await ok<Painel[]>(await api.get('/api/paineis'));
+    for (const body of panels) {
+      const found = existing.find((panel) => panel.nomePainel === body.nomePainel);
+      const saved = found
+        ? await ok<Painel>(await api.put(`/api/paineis/${found.id}`, { data: { ...body, ordem: found.ordem } }))
+        : await ok<Painel>(await api.post('/api/paineis', { data: body }));
+      await ok(await api.post(`/api/paineis/${saved.id}/usuarios`, { data: [DEMO_USER.id] }));
+      ids.set(body.nomePainel, saved.id);
+    }
+  } finally {
+    await api?.dispose();
+    await context.close();
+  }
+});
+
+let powerBi: { hits: number };
+
+test.beforeEach(async ({ context }) => {
+  powerBi = await routePowerBi(context);
+});
+
+const viewerOf = (page: Page) => ({
+  sidebar: page.getByRole('navigation', { name: 'Páginas do relatório' }),
+  report: page.frameLocator('.report-frame iframe'),
+  loading: page.locator('.report-frame').getByRole('status').filter({ hasText: 'Carregando...' }),
+});
+
+test('a user opens an RLS panel through powerbi-client: its pages, page switching, identity and roles', async ({
+  page,
+}) => {
+  await signInAs(page, 'Bruno Demonstração');
+  await page.getByRole('link', { name: `Visualizar painel ${VENDAS}` }).click();
+  await expect(page.getByRole('heading', { name: VENDAS })).toBeVisible();
+  const { sidebar, report, loading } = viewerOf(page);
+
+  // The real library: its iframe on Power BI's address, and no demo badge.
+  await expect(page.locator('.report-frame iframe')).toHaveAttribute('src', new RegExp(`^${REPORT_EMBED}\\?`));
+  await expect(loading).toHaveCount(0);
+  await expect(sidebar.getByRole('button')).toHaveText(['Visão geral', 'Detalhes', 'Tendências']);
+  await expect(sidebar.getByRole('button', { name: 'Visão geral' })).toHaveAttribute('aria-current', 'page');
+  await expect(sidebar).not.toContainText('Demonstração');
+  await expect(report.locator('section:not([hidden]) h1')).toHaveText(`Visão geral — ${VENDAS}`);
+
+  await sidebar.getByRole('button', { name: 'Detalhes' }).click();
+  await expect(report.locator('section:not([hidden]) h1')).toHaveText(`Detalhes — ${VENDAS}`);
+  await expect(sidebar.getByRole('button', { name: 'Detalhes' })).toHaveAttribute('aria-current', 'page');
+  await expect(report.locator('#identidade-usuario')).toHaveText(`Identidade: ${DEMO_USER.email}`);
+  await expect(report.locator('#identidade-papeis')).toHaveText('Papéis: Gerente Regional');
+  expect(powerBi.hits).toBe(1);
+
+  // A panel without RLS: no identity in the report.
+  await page.getByRole('link', { name: /Voltar/ }).click();
+  await page.getByRole('link', { name: `Visualizar painel ${FLUXO}` }).click();
+  await expect(report.locator('section:not([hidden]) h1')).toHaveText(`Visão geral — ${FLUXO}`);
+  await expect(loading).toHaveCount(0);
+  await expect(report.locator('#identidade')).toBeHidden();
+  await expect(page.getByText('Este painel utiliza Row Level Security (RLS)')).toHaveCount(0);
+  expect(powerBi.hits).toBe(2);
+});
+
+test('an expired embed token is renewed in place: the report keeps its page and is not reloaded', async ({
+  page,
+  consoleErrors,
+}) => {
+  // The first renewal fails, so the stand-in's token runs out (E2E_EMBED_TOKEN_SECONDS) before the next one. Later
+  // renewals wait until the test has seen the expired report, which could otherwise recover too fast to be seen.
+  consoleErrors.allow(/status of 503/);
+  let tokenCalls = 0;
+  let release!: () => void;
+  const seenExpired = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/api/paineis/*/token', async (route) => {
+    tokenCalls += 1;
+    if (tokenCalls === 1) return route.fulfill({ status: 503, json: { message: 'indisponível' } });
+    await seenExpired;
+    return route.continue();
+  });
+  await signInAs(page, 'Bruno Demonstração');
+  await page.goto(`/visualizar/${ids.get(VENDAS)}`);
+  const { sidebar, report, loading } = viewerOf(page);
+  await expect(loading).toHaveCount(0);
+  await sidebar.getByRole('button', { name: 'Detalhes' }).click();
+  await expect(report.locator('section:not([hidden]) h1')).toHaveText(`Detalhes — ${VENDAS}`);
+
+  const error = report.locator('#erro');
+  const lifetime = Number(process.env.E2E_EMBED_TOKEN_SECONDS ?? 15) * 1000;
+  await expect(error).toBeVisible({ timeout: lifetime + 10_000 });
+  await expect(error).toContainText('O token de acesso expirou');
+  // powerbi-client's TokenExpired event: the viewer asks for a new token and hands it to the live report.
+  await expect.poll(() => tokenCalls).toBeGreaterThanOrEqual(2);
+  release();
+  await expect(error).toBeHidden();
+  await expect(report.locator('section:not([hidden]) h1')).toHaveText(`Detalhes — ${VENDAS}`);
+  await expect(sidebar.getByRole('button', { name: 'Detalhes' })).toHaveAttribute('aria-current', 'page');
+  await expect(report.locator('#identidade-usuario')).toHaveText(`Identidade: ${DEMO_USER.email}`);
+  await expect(report.locator('#identidade-papeis')).toHaveText('Papéis: Gerente Regional');
+  expect(powerBi.hits).toBe(1);
+});
+
+test('the embed token is renewed before it expires, so the report never shows it expired', async ({ page }) => {
+  const renewals: number[] = [];
+  page.on('response', (response) => {
+    if (/\/api\/paineis\/\d+\/token$/.test(new URL(response.url()).pathname)) renewals.push(response.status());
+  });
+  await signInAs(page, 'Bruno Demonstração');
+  await page.goto(`/visualizar/${ids.get(VENDAS)}`);
+  const { report, loading } = viewerOf(page);
+  await expect(loading).toHaveCount(0);
+  await expect(report.locator('#identidade-papeis')).toHaveText('Papéis: Gerente Regional');
+  // Half-way through each token's life (15 s here); two renewals take the report past the first token's expiry.
+  const lifetime = Number(process.env.E2E_EMBED_TOKEN_SECONDS ?? 15) * 1000;
+  await expect.poll(() => renewals.length, { timeout: lifetime + 10_000 }).toBeGreaterThanOrEqual(2);
+  expect(renewals.slice(0, 2)).toEqual([200, 200]);
+  await expect(report.locator('#erro')).toBeHidden();
+  await expect(report.locator('#identidade-usuario')).toHaveText(`Identidade: ${DEMO_USER.email}`);
+  expect(powerBi.hits).toBe(1);
+});
+
+test('an administrator previews the RLS panel as one role: powerbi-client embeds it anew with that identity', async ({
+  page,
+}) => {
+  await signInAs(page, 'Ana Demonstração');
+  await page.goto(`/visualizar/${ids.get(VENDAS)}`);
+  const { report } = viewerOf(page);
+  await expect(report.locator('#identidade-papeis')).toHaveText('Papéis: Diretoria, Gerente Regional');
+  await page.getByRole('combobox', { name: 'Visualizar como' }).selectOption('Diretoria');
+  await expect(report.locator('#identidade-usuario')).toHaveText('Identidade: demo.admin@contoso.com.br');
+  await expect(report.locator('#identidade-papeis')).toHaveText('Papéis: Diretoria');
+  await expect(page.locator('.report-frame iframe')).toHaveCount(1);
+  expect(powerBi.hits).toBe(2);
+});
+
+test('when powerbi-client cannot be loaded, the viewer says so', async ({ page, consoleErrors }) => {
+  // The browser's line for the aborted chunk (the viewer itself logs nothing as an error).
+  consoleErrors.allow(/^Failed to load resource: net::ERR_FAILED$/);
+  let aborted = 0;
+  await page.route(
+    (url) => isLoopback(url) && /^\/assets\/[^/]*powerbi[^/]*\.js$/.test(url.pathname),
+    (route) => {
+      aborted += 1;
+      return route.abort();
+    },
+  );
+  await signInAs(page, 'Bruno Demonstração');
+  await page.goto(`/visualizar/${ids.get(VENDAS)}`);
+  await expect(page.getByRole('heading', { name: 'Erro ao carregar relatório' })).toBeVisible();
+  await expect(page.getByText('Power BI não está disponível. Verifique se a biblioteca foi carregada.')).toBeVisible();
+  expect(aborted).toBeGreaterThanOrEqual(1);
+  expect(powerBi.hits).toBe(0);
+});
