@@ -110,7 +110,14 @@ const viewerOf = (page: Page) => ({
 test('a user opens an RLS panel through powerbi-client: its pages, page switching, identity and roles', async ({
   page,
 }) => {
+  const libraryRequests: string[] = [];
+  page.on('request', (request) => {
+    if (/\/assets\/[^/]*powerbi[^/]*\.js$/.test(request.url())) libraryRequests.push(request.url());
+  });
   await signInAs(page, 'Bruno Demonstração');
+  // powerbi-client is a chunk of its own, fetched only by the viewer.
+  await expect(page.getByRole('link', { name: `Visualizar painel ${VENDAS}` })).toBeVisible();
+  expect(libraryRequests).toEqual([]);
   await page.getByRole('link', { name: `Visualizar painel ${VENDAS}` }).click();
   await expect(page.getByRole('heading', { name: VENDAS })).toBeVisible();
   const { sidebar, report, loading } = viewerOf(page);
@@ -122,6 +129,7 @@ test('a user opens an RLS panel through powerbi-client: its pages, page switchin
   await expect(sidebar.getByRole('button', { name: 'Visão geral' })).toHaveAttribute('aria-current', 'page');
   await expect(sidebar).not.toContainText('Demonstração');
   await expect(report.locator('section:not([hidden]) h1')).toHaveText(`Visão geral — ${VENDAS}`);
+  expect(libraryRequests).toHaveLength(1);
 
   await sidebar.getByRole('button', { name: 'Detalhes' }).click();
   await expect(report.locator('section:not([hidden]) h1')).toHaveText(`Detalhes — ${VENDAS}`);

@@ -37,12 +37,12 @@ export interface TestContext {
  * Power BI, say) can be passed for the whole file.
  */
 export function useTestApp(
-  dependencies: Partial<AppDependencies> | (() => Partial<AppDependencies>) = {},
+  dependencies: Partial<AppDependencies> | (() => Partial<AppDependencies> | Promise<Partial<AppDependencies>>) = {},
 ): TestContext {
   const ctx = {} as TestContext;
   beforeAll(async () => {
     // A function is read only now, so it can use what earlier beforeAll hooks started (the stand-ins).
-    const deps = typeof dependencies === 'function' ? dependencies() : dependencies;
+    const deps = typeof dependencies === 'function' ? await dependencies() : dependencies;
     ctx.config = deps.config ?? testConfig();
     ctx.database = await openTestDatabase();
     ctx.db = ctx.database.db;

@@ -1,3 +1,4 @@
+import { createServer, type AddressInfo } from 'node:net';
 import { decodeJwt } from 'jose';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { StandInReport } from '@paineis/microsoft-stand-ins/types';
@@ -211,6 +212,15 @@ describe('embedding Power BI reports through the stand-in Power BI service', () 
     expect(generateTokenBodies()).toHaveLength(2);
   });
 
+  it('stops serving a token, even a cached one, to a person unlinked from the panel', async () => {
+    const s = await setup();
+    expect((await ctx.request('GET', `/api/paineis/${s.plain.id}/token`, { token: s.ana })).statusCode).toBe(200);
+    await ctx.request('POST', `/api/paineis/${s.plain.id}/usuarios`, { token: s.admin, body: [] });
+    expect((await ctx.request('GET', `/api/paineis/${s.plain.id}/token`, { token: s.ana })).statusCode).toBe(404);
+    expect((await ctx.request('GET', `/api/paineis/${s.plain.id}`, { token: s.ana })).statusCode).toBe(404);
+    expect(generateTokenBodies()).toHaveLength(1);
+  });
+
   it('answers the lighter token route with only what the viewer needs to renew', async () => {
     const s = await setup();
     const res = await ctx.request('GET', `/api/paineis/${s.plain.id}/token`, { token: s.ana });
@@ -247,6 +257,33 @@ describe('embedding Power BI reports through the stand-in Power BI service', () 
     const res = await ctx.request('GET', `/api/paineis/${s.plain.id}`, { token: s.ana });
     expect(res.statusCode).toBe(502);
     expect(res.json()).toEqual({ message: POWER_BI_REFUSED });
+  });
+});
+
+describe('Power BI out of reach', () => {
+  const standIns = useStandIns({ people: [], reports: [vendas] });
+  const sleeps: number[] = [];
+  const ctx = useTestApp(async () => {
+    // A port nothing listens on: every call to Power BI fails to connect (Entra still answers).
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const { port } = closed.address() as AddressInfo;
+    await new Promise((resolve) => closed.close(resolve));
+    return {
+      config: microsoftConfig(standIns.current, { POWERBI_API_URL: `http://127.0.0.1:${port}` }),
+      powerBiOptions: { sleep: async (ms: number) => void sleeps.push(ms) },
+    };
+  });
+
+  it('is retried with backoff, then answered 503 with a Portuguese message', async () => {
+    const user = await createUser(ctx.db);
+    const p = await panel(ctx.db, { workspaceId: WORKSPACE, reportId: vendas.reportId });
+    await link(ctx.db, p.id, [user.id]);
+    const res = await ctx.request('GET', `/api/paineis/${p.id}`, { token: await ctx.tokenFor(user) });
+    expect(res.statusCode).toBe(503);
+    expect(res.json()).toEqual({ message: POWER_BI_UNAVAILABLE });
+    expect(sleeps.length).toBe(3);
+    expect(sleeps).toEqual([...sleeps].sort((a, b) => a - b));
   });
 });
 
