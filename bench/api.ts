@@ -7,7 +7,7 @@ import { openDatabase, rows, type Db } from '../apps/api/src/db/client.ts';
 import { migrateDatabase } from '../apps/api/src/db/migrate.ts';
 import { demoUsers, insertUsers } from '../apps/api/src/db/demo-data.ts';
 import { signSessionToken } from '../apps/api/src/modules/auth/tokens.ts';
-import { startStandIns } from '../packages/microsoft-stand-ins/src/stand-ins.ts';
+import { portalEnvironment, startStandIns } from '../packages/microsoft-stand-ins/src/stand-ins.ts';
 import { BUDGETS_P99_MS, SIZES } from './budgets.ts';
 
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 5);
@@ -22,12 +22,7 @@ const config = loadConfig({
   JWT_SECRET: 'benchmark-secret-with-more-than-32-chars',
   LOG_LEVEL: 'silent',
   PORT: '0',
-  AZURE_TENANT_ID: standIns.tenantId,
-  AZURE_CLIENT_ID: standIns.clientId,
-  AZURE_CLIENT_SECRET: standIns.clientSecret,
-  AZURE_AUTHORITY_HOST: standIns.authorityHost,
-  GRAPH_API_URL: standIns.graphUrl,
-  POWERBI_API_URL: standIns.powerBiApiUrl,
+  ...portalEnvironment(standIns),
   GRAPH_SYNC_INTERVAL_MINUTES: '0',
 });
 

@@ -2,6 +2,7 @@ import type { APIRequestContext, BrowserContext, Page } from '@playwright/test';
 import type { Painel, PainelBody } from '@paineis/contract/panels';
 import { DEMO_USER } from '../../apps/api/src/db/demo-data.ts';
 import { demoReports } from '../../apps/api/src/db/demo-directory.ts';
+import { embedHostResponse } from '@paineis/microsoft-stand-ins/embed-host';
 import { expect, signInAs, test } from '../fixtures.ts';
 
 // The portal configured for Microsoft (see playwright.config.ts, project `microsoft`): the viewer embeds with the
@@ -52,15 +53,7 @@ async function routePowerBi(context: BrowserContext): Promise<{ hits: number }> 
   );
   await context.route(`${REPORT_EMBED}*`, async (route) => {
     counter.hits += 1;
-    const response = await fetch(`${STAND_INS}/reportEmbed${new URL(route.request().url()).search}`);
-    await route.fulfill({
-      status: response.status,
-      headers: {
-        'content-type': response.headers.get('content-type')!,
-        'content-security-policy': response.headers.get('content-security-policy')!,
-      },
-      body: await response.text(),
-    });
+    await route.fulfill(await embedHostResponse(`${STAND_INS}/reportEmbed`, route.request().url()));
   });
   return counter;
 }

@@ -1,5 +1,5 @@
 import { beforeAll, afterAll } from 'vitest';
-import { startStandIns } from '@paineis/microsoft-stand-ins/stand-ins';
+import { portalEnvironment, startStandIns } from '@paineis/microsoft-stand-ins/stand-ins';
 import type { StandIns, StandInPerson, StandInsOptions } from '@paineis/microsoft-stand-ins/types';
 import type { Config } from '../src/config/env.ts';
 import { testConfig } from './context.ts';
@@ -19,12 +19,7 @@ export function useStandIns(options: Partial<StandInsOptions> & { people: StandI
 /** The portal's configuration pointed at the stand-ins, as demo mode does. */
 export function microsoftConfig(standIns: StandIns, overrides: Record<string, string> = {}): Config {
   return testConfig({
-    AZURE_TENANT_ID: standIns.tenantId,
-    AZURE_CLIENT_ID: standIns.clientId,
-    AZURE_CLIENT_SECRET: standIns.clientSecret,
-    AZURE_AUTHORITY_HOST: standIns.authorityHost,
-    GRAPH_API_URL: standIns.graphUrl,
-    POWERBI_API_URL: standIns.powerBiApiUrl,
+    ...portalEnvironment(standIns),
     GRAPH_SYNC_INTERVAL_MINUTES: '0',
     ...overrides,
   });

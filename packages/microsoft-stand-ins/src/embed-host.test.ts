@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { chromium, type Browser, type BrowserContext, type Frame, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { embedHostResponse } from './embed-host.ts';
 import { pagesOf } from './power-bi.ts';
 import { startStandIns } from './stand-ins.ts';
 import type { StandInReport, StandIns } from './types.ts';
@@ -205,17 +206,9 @@ describe('embed host page with the real powerbi-client', () => {
     // powerbi-client only embeds Power BI addresses: the real one is answered by the stand-in's page.
     // Nothing leaves the machine (routes registered later take precedence over this one).
     await context.route('**/*', (route) => route.abort());
-    await context.route('https://app.powerbi.com/reportEmbed*', async (route) => {
-      const response = await fetch(`${s.embedHostUrl}${new URL(route.request().url()).search}`);
-      await route.fulfill({
-        status: response.status,
-        headers: {
-          'content-type': response.headers.get('content-type')!,
-          'content-security-policy': response.headers.get('content-security-policy')!,
-        },
-        body: await response.text(),
-      });
-    });
+    await context.route('https://app.powerbi.com/reportEmbed*', async (route) =>
+      route.fulfill(await embedHostResponse(s.embedHostUrl, route.request().url())),
+    );
     await context.route('https://portal.example/**', (route) =>
       route.fulfill({ contentType: 'text/html; charset=utf-8', body: HOST_PAGE }),
     );

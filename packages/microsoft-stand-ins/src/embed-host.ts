@@ -164,3 +164,22 @@ export function registerEmbedHost(app: FastifyInstance, ctx: StandInContext): vo
     return reply.code(200).headers(HEADERS).send(renderEmbedHostPage(report));
   });
 }
+
+/**
+ * What a browser test answers for a request to https://app.powerbi.com/reportEmbed?…: the stand-in's page for the
+ * same query, with its content type and security policy. Shaped for Playwright's `route.fulfill`.
+ */
+export async function embedHostResponse(
+  embedHostUrl: string,
+  requestUrl: string,
+): Promise<{ status: number; headers: Record<string, string>; body: string }> {
+  const response = await fetch(`${embedHostUrl}${new URL(requestUrl).search}`);
+  return {
+    status: response.status,
+    headers: {
+      'content-type': response.headers.get('content-type') ?? 'text/html; charset=utf-8',
+      'content-security-policy': response.headers.get('content-security-policy') ?? "default-src 'none'",
+    },
+    body: await response.text(),
+  };
+}

@@ -52,3 +52,15 @@ export async function startStandIns(options: StandInsOptions): Promise<StandIns>
     close: () => app.close(),
   };
 }
+
+/** The portal's environment variables that point its real Microsoft clients at these stand-ins. */
+export function portalEnvironment(standIns: StandIns): Record<string, string> {
+  return {
+    AZURE_TENANT_ID: standIns.tenantId,
+    AZURE_CLIENT_ID: standIns.clientId,
+    AZURE_CLIENT_SECRET: standIns.clientSecret,
+    AZURE_AUTHORITY_HOST: standIns.authorityHost,
+    GRAPH_API_URL: standIns.graphUrl,
+    POWERBI_API_URL: standIns.powerBiApiUrl,
+  };
+}
