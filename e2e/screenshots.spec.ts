@@ -67,6 +67,9 @@ test('every screen', async ({ page }) => {
   await page.goto('/');
   await expect(page.getByRole('link', { name: 'Visualizar painel Vendas por Região' })).toBeVisible();
   await shot(page, 'lista-paineis-celular');
+  await page.getByRole('link', { name: 'Visualizar painel Vendas por Região' }).click();
+  await expect(page.frameLocator('iframe').locator('#identidade-usuario')).toBeVisible();
+  await shot(page, 'visualizar-celular');
 
   await page.setViewportSize({ width: 1280, height: 860 });
   await page.getByRole('button', { name: 'Ana Demonstração' }).click();

@@ -76,3 +76,20 @@ test('a user is offered no role choice', async ({ page }) => {
   await expect(page.frameLocator('iframe').locator('#identidade-papeis')).toHaveText('Papéis: Gerente Regional');
   await expect(page.getByRole('combobox', { name: 'Visualizar como' })).toHaveCount(0);
 });
+
+test('on a phone the page list becomes a row above the report, which keeps the full width', async ({ page }) => {
+  await signInAs(page, 'Bruno Demonstração');
+  await page.setViewportSize({ width: 375, height: 780 });
+  await page.getByRole('link', { name: 'Visualizar painel Vendas por Região' }).click();
+  await expect(page.getByRole('heading', { name: 'Vendas por Região' })).toBeVisible();
+  const sidebar = page.getByRole('navigation', { name: 'Páginas do relatório' });
+  await expect(sidebar.getByRole('button')).toHaveText(['Visão geral', 'Detalhes', 'Tendências']);
+  const pages = (await sidebar.boundingBox())!;
+  const report = (await page.locator('.report-frame iframe').boundingBox())!;
+  expect(report.y).toBeGreaterThanOrEqual(pages.y + pages.height - 1);
+  expect(report.width).toBeGreaterThanOrEqual(370);
+  await sidebar.getByRole('button', { name: 'Tendências' }).click();
+  await expect(page.frameLocator('iframe').locator('section:not([hidden]) h1')).toHaveText(
+    'Tendências — Vendas por Região',
+  );
+});

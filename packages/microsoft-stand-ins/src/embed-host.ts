@@ -44,6 +44,8 @@ svg text{font-size:11px;fill:#605e5c}
 #abas button{font:inherit;font-size:13px;border:0;background:transparent;padding:6px 12px;cursor:pointer;color:#252423}
 #abas button[aria-current=page]{border-bottom:3px solid #f2c811;font-weight:600}
 .marca{margin:0;padding:4px 12px;font-size:11px;color:#8a8886;text-align:right}
+@media (max-width:600px){.corpo{flex-direction:column}.kpis{grid-template-columns:minmax(0,1fr)}
+#filtros{width:auto;border-left:0;border-top:1px solid #e1dfdd}#identidade span{display:block}#identidade span+span{margin-left:0}}
 `;
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('base64');

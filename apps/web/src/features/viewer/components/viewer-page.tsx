@@ -66,11 +66,14 @@ export default function ViewerPage({ canChooseRole = false }: ViewerPageProps) {
   }
   return (
     <div className="viewer flex-grow-1 d-flex flex-column">
-      <header className="d-flex align-items-center gap-3 px-3 py-2 bg-white border-bottom">
-        <Link to={paths.home} className="btn btn-outline-secondary btn-sm">
+      {/* On a narrow screen the role choice moves to a line of its own instead of squeezing the name away. */}
+      <header className="d-flex flex-wrap align-items-center column-gap-3 row-gap-2 px-3 py-2 bg-white border-bottom">
+        <Link to={paths.home} className="btn btn-outline-secondary btn-sm text-nowrap">
           ← Voltar
         </Link>
-        <h1 className="h5 mb-0 text-truncate">{painel.nomePainel}</h1>
+        <h1 className="h5 mb-0 text-truncate flex-grow-1" style={{ flexBasis: '8rem', minWidth: 0 }}>
+          {painel.nomePainel}
+        </h1>
         {canChooseRole && painel.usaRls && <RoleChoice panelId={painel.id} papel={papel} onChoose={choose} />}
       </header>
       {painel.usaRls && (
@@ -99,7 +102,7 @@ function RoleChoice({
   // A role in the address that the list does not (yet) hold is still shown as chosen.
   const listed = papel && !options.includes(papel) ? [papel, ...options] : options;
   return (
-    <div className="ms-auto d-flex align-items-center gap-2">
+    <div className="d-flex align-items-center gap-2">
       <Form.Label htmlFor="papel-rls" className="mb-0 small text-nowrap">
         {ROLE_LABEL}
       </Form.Label>
