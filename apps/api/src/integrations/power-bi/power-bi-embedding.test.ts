@@ -260,6 +260,31 @@ describe('embedding Power BI reports through the stand-in Power BI service', () 
   });
 });
 
+describe('what is logged of Power BI’s refusals', () => {
+  const standIns = useStandIns({ people: [], reports: [] });
+  const lines: Record<string, unknown>[] = [];
+  const ctx = useTestApp(() => ({
+    config: microsoftConfig(standIns.current),
+    logger: {
+      level: 'error',
+      stream: { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) },
+    },
+  }));
+
+  it('keeps Power BI’s error code and request id in the log, and out of the answer', async () => {
+    const user = await createUser(ctx.db);
+    const p = await panel(ctx.db, { workspaceId: WORKSPACE, reportId: vendas.reportId });
+    await link(ctx.db, p.id, [user.id]);
+    const res = await ctx.request('GET', `/api/paineis/${p.id}`, { token: await ctx.tokenFor(user) });
+    expect(res.statusCode).toBe(502);
+    const logged = lines.find((line) => line.powerBiCode !== undefined);
+    expect(logged).toMatchObject({ powerBiStatus: 404, powerBiCode: 'PowerBIEntityNotFound', painelId: p.id });
+    expect(logged?.powerBiRequestId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(res.body).not.toContain('PowerBIEntityNotFound');
+    expect(res.body).not.toContain(String(logged?.powerBiRequestId));
+  });
+});
+
 describe('Power BI out of reach', () => {
   const standIns = useStandIns({ people: [], reports: [vendas] });
   const sleeps: number[] = [];
