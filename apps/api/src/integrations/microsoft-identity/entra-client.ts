@@ -27,13 +27,13 @@ export function isLoopback(url: string): boolean {
 
 const text = (value: unknown): string | null => (typeof value === 'string' && value.trim() ? value.trim() : null);
 
+/** A service-principal token is renewed this long before it expires. */
+const APP_TOKEN_REFRESH_MARGIN_MS = 5 * 60_000;
+
 /**
  * Entra ID through openid-client: discovery of the tenant's v2.0 issuer (cached; retried after a failure),
  * the authorization-code flow with PKCE, state and nonce, and client-credentials tokens for APIs.
  */
-/** A service-principal token is renewed this long before it expires. */
-const APP_TOKEN_REFRESH_MARGIN_MS = 5 * 60_000;
-
 export class EntraClient {
   private configuration: Promise<oidc.Configuration> | null = null;
   private readonly appTokens = new ExpiringCache<string>(100);

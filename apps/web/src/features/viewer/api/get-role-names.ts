@@ -8,7 +8,7 @@ export async function getRoleNames(id: number): Promise<string[]> {
   return data;
 }
 
-export function useRoleNames(id: number, enabled: boolean) {
+export function useRoleNames(id: number) {
   // Under the panel's RLS key, so saving its roles refreshes the choice.
-  return useQuery({ queryKey: [...queryKeys.rls(id), 'roles'], queryFn: () => getRoleNames(id), enabled });
+  return useQuery({ queryKey: [...queryKeys.rls(id), 'roles'], queryFn: () => getRoleNames(id) });
 }

@@ -97,7 +97,7 @@ function RoleChoice({
   papel: string | undefined;
   onChoose: (role: string) => void;
 }) {
-  const { data: roles, isPending } = useRoleNames(panelId, true);
+  const { data: roles, isPending } = useRoleNames(panelId);
   const options = roles ?? [];
   // A role in the address that the list does not (yet) hold is still shown as chosen.
   const listed = papel && !options.includes(papel) ? [papel, ...options] : options;
