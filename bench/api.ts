@@ -5,7 +5,8 @@ import { buildApp } from '../apps/api/src/app.ts';
 import { loadConfig } from '../apps/api/src/config/env.ts';
 import { openDatabase, rows, type Db } from '../apps/api/src/db/client.ts';
 import { migrateDatabase } from '../apps/api/src/db/migrate.ts';
-import { demoUsers, insertUsers } from '../apps/api/src/db/demo-data.ts';
+import { demoUsers } from '../apps/api/src/demo/demo-data.ts';
+import { seedUsers } from '../apps/api/src/modules/users/users.service.ts';
 import { signSessionToken } from '../apps/api/src/modules/auth/tokens.ts';
 import { portalEnvironment, startStandIns } from '../packages/microsoft-stand-ins/src/stand-ins.ts';
 import { BUDGETS_P99_MS, SIZES } from './budgets.ts';
@@ -31,7 +32,7 @@ async function seed(db: Db) {
   await db.execute(sql`truncate classificacoes, paineis, usuarios restart identity cascade`);
   const users = demoUsers(SIZES.users, 99).map((u, i) => ({ ...u, id: `bench-${i}`, email: `u${i}.${u.email}` }));
   users[0]!.role = 'Admin';
-  await insertUsers(db, users, 'bench');
+  await seedUsers(db, users, 'bench');
   await db.execute(sql`
     insert into classificacoes (nome, descricao)
     select 'Classificação ' || g, 'Descrição da classificação ' || g from generate_series(1, ${SIZES.classifications}) g`);

@@ -1,7 +1,7 @@
 // The Microsoft stand-ins (Entra ID, Graph, Power BI REST and the embed host page) as a process of their own, for the
 // journeys against the API configured for Microsoft. Run: node --import tsx e2e/microsoft/stand-ins-server.ts
 import { startStandIns } from '@paineis/microsoft-stand-ins/stand-ins';
-import { demoDirectory, demoReports } from '../../apps/api/src/db/demo-directory.ts';
+import { demoDirectory, demoReports } from '../../apps/api/src/demo/demo-directory.ts';
 
 const standIns = await startStandIns({
   people: demoDirectory(),

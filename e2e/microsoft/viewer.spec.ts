@@ -1,7 +1,7 @@
 import type { APIRequestContext, BrowserContext, Page } from '@playwright/test';
 import type { Painel, PainelBody } from '@paineis/contract/panels';
-import { DEMO_USER } from '../../apps/api/src/db/demo-data.ts';
-import { demoReports } from '../../apps/api/src/db/demo-directory.ts';
+import { DEMO_USER } from '../../apps/api/src/demo/demo-data.ts';
+import { demoReports } from '../../apps/api/src/demo/demo-directory.ts';
 import { embedHostResponse } from '@paineis/microsoft-stand-ins/embed-host';
 import { expect, signInAs, test } from '../fixtures.ts';
 

@@ -21,7 +21,7 @@ import { PowerBiEmbeddingService } from './integrations/power-bi/power-bi-embedd
 import authPlugin from './plugins/auth.ts';
 import backgroundJobs from './plugins/background-jobs.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
-import { DirectorySync } from './modules/users365/directory-sync.ts';
+import { DirectorySync } from './modules/users/directory-sync.ts';
 import { EntraClient } from './integrations/microsoft-identity/entra-client.ts';
 import { GraphClient, type GraphClientOptions } from './integrations/microsoft-graph/graph-client.ts';
 import databasePlugin from './plugins/database.ts';
@@ -29,10 +29,8 @@ import errorHandler from './plugins/error-handler.ts';
 import webApp from './plugins/web-app.ts';
 import { classificationsRoutes } from './modules/classifications/classifications.routes.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
-import { panelUsersRoutes } from './modules/panel-users/panel-users.routes.ts';
-import { panelsRoutes } from './modules/panels/panels.routes.ts';
-import { rlsRoutes } from './modules/rls/rls.routes.ts';
-import { users365Routes } from './modules/users365/users365.routes.ts';
+import { panelsModule } from './modules/panels/panels.module.ts';
+import { usersRoutes } from './modules/users/users.routes.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -59,8 +57,13 @@ export interface AppDependencies {
   powerBiOptions?: PowerBiClientOptions;
 }
 
-/** Every module of the API, in one visible list. Each is mounted under /api. */
-const apiModules = [authRoutes, panelsRoutes, classificationsRoutes, rlsRoutes, panelUsersRoutes, users365Routes];
+/** Every module of the API, in one visible list, with where it is mounted under /api. */
+const apiModules = [
+  { plugin: authRoutes, prefix: '' },
+  { plugin: panelsModule, prefix: '/paineis' },
+  { plugin: classificationsRoutes, prefix: '' },
+  { plugin: usersRoutes, prefix: '' },
+];
 
 /** Builds the whole server (API, docs, web app) without listening: server.ts listens, tests inject. */
 export async function buildApp(deps: AppDependencies) {
@@ -156,7 +159,7 @@ export async function buildApp(deps: AppDependencies) {
   await app.register(healthRoutes);
   await app.register(
     async (api) => {
-      for (const module of apiModules) await api.register(module);
+      for (const { plugin, prefix } of apiModules) await api.register(plugin, { prefix });
     },
     { prefix: '/api' },
   );

@@ -1,8 +1,10 @@
-import { insertUsers, type DemoUser } from '../src/db/demo-data.ts';
+import type { DemoUser } from '../src/demo/demo-data.ts';
+import { seedUsers } from '../src/modules/users/users.service.ts';
+import { setUserActive } from '../src/modules/users/users.repository.ts';
 import type { Db } from '../src/db/client.ts';
 import { createClassificacao } from '../src/modules/classifications/classifications.repository.ts';
 import { createPanel, type PanelInput } from '../src/modules/panels/panels.repository.ts';
-import { replaceLinks } from '../src/modules/panel-users/panel-users.repository.ts';
+import { replaceLinks } from '../src/modules/panels/panel-users.repository.ts';
 
 let counter = 0;
 
@@ -18,11 +20,8 @@ export async function createUser(db: Db, overrides: Partial<DemoUser> & { active
     role: 'User',
     ...overrides,
   };
-  await insertUsers(db, [user], 'test');
-  if (overrides.active === false) {
-    const { sql } = await import('drizzle-orm');
-    await db.execute(sql`update usuarios set active = false where id = ${user.id}`);
-  }
+  await seedUsers(db, [user], 'test');
+  if (overrides.active === false) await setUserActive(db, user.id, false);
   return user;
 }
 

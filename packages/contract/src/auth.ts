@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** The portal's own JWT: the claims SPEC.md section 3 reads, plus sub and jti. */
+/** The portal's own JWT: the claims of docs/requirements.md#token-claims, plus sub and jti. */
 export const tokenClaims = z.object({
   sub: z.string(),
   jti: z.string(),

@@ -128,3 +128,4 @@ export const painelConfiguracoes = z
     usuariosVinculados: z.array(z.object({ id: z.string(), email: z.string(), displayName: z.string() })),
   })
   .meta({ id: 'PainelConfiguracoes' });
+export type PainelConfiguracoes = z.infer<typeof painelConfiguracoes>;

@@ -6,7 +6,7 @@ import { rows } from '../db/client.ts';
 import { resetDatabase } from '../../test/database.ts';
 import { TEST_SECRET, useTestApp } from '../../test/context.ts';
 import { classificacao, createAdmin, createUser, link, panel } from '../../test/fixtures.ts';
-import type { DemoUser } from '../db/demo-data.ts';
+import type { DemoUser } from '../demo/demo-data.ts';
 import { signSessionToken } from '../modules/auth/tokens.ts';
 import { ADMIN_ONLY, SESSION_INVALID } from './auth.ts';
 

@@ -1,17 +1,9 @@
 import fp from 'fastify-plugin';
-import type { FastifyRequest } from 'fastify';
-import { HttpError } from '../lib/http-error.ts';
-import { verifySessionToken } from '../modules/auth/tokens.ts';
-import { findSessionUser } from '../modules/auth/auth.repository.ts';
 
-export interface AuthUser {
-  id: string;
-  email: string;
-  displayName: string;
-  role: 'Admin' | 'User';
-  jti: string;
-  expiresAt: Date;
-}
+import { HttpError } from '../lib/http-error.ts';
+import { authenticateSession, type SessionPrincipal } from '../modules/auth/sessions.ts';
+
+export type AuthUser = SessionPrincipal;
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -39,31 +31,11 @@ export default fp(
     app.addHook('onRequest', async (request) => {
       const config = request.routeOptions.config;
       if (!request.routeOptions.url || config.public) return;
-      request.user = await authenticate(request);
+      const user = await authenticateSession(app.db, app.config.jwt, request.headers.authorization);
+      if (!user) throw new HttpError(401, SESSION_INVALID);
+      request.user = user;
       if (config.admin && request.user.role !== 'Admin') throw new HttpError(403, ADMIN_ONLY);
     });
-
-    async function authenticate(request: FastifyRequest): Promise<AuthUser> {
-      const header = request.headers.authorization;
-      const match = header ? /^Bearer\s+(\S+)$/i.exec(header) : null;
-      if (!match?.[1]) throw new HttpError(401, SESSION_INVALID);
-      let claims;
-      try {
-        claims = await verifySessionToken(app.config.jwt, match[1]);
-      } catch {
-        throw new HttpError(401, SESSION_INVALID);
-      }
-      const user = await findSessionUser(app.db, claims.sub, claims.jti);
-      if (!user || !user.active || user.revoked) throw new HttpError(401, SESSION_INVALID);
-      return {
-        id: user.id,
-        email: user.email,
-        displayName: user.displayName,
-        role: user.role,
-        jti: claims.jti,
-        expiresAt: new Date(claims.exp * 1000),
-      };
-    }
   },
   { name: 'auth', dependencies: ['database'] },
 );

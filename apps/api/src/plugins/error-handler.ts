@@ -2,6 +2,8 @@ import fp from 'fastify-plugin';
 import type { FastifyError } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { HttpError } from '../lib/http-error.ts';
+import { MicrosoftError } from '../integrations/microsoft-error.ts';
+import { microsoftErrorAnswer } from './microsoft-error-answers.ts';
 import { PG_FOREIGN_KEY_VIOLATION, PG_UNIQUE_VIOLATION, pgErrorCode } from '../db/pg-errors.ts';
 
 export const INTERNAL_ERROR = 'Erro interno do servidor. Tente novamente em instantes.';
@@ -48,6 +50,20 @@ export default fp(
       }
       if (error instanceof HttpError) {
         return reply.code(error.statusCode).send({ message: error.message });
+      }
+      if (error instanceof MicrosoftError) {
+        const { status, message } = microsoftErrorAnswer(error);
+        request.log.warn(
+          {
+            service: error.service,
+            failure: error.failure,
+            status: error.status,
+            code: error.code,
+            requestId: error.requestId,
+          },
+          'serviço da Microsoft falhou',
+        );
+        return reply.code(status).send({ message });
       }
       const known = error.code ? fastifyClientErrors[error.code] : undefined;
       if (known) return reply.code(known[0]).send({ message: known[1] });

@@ -1,4 +1,5 @@
 import { fetchWithRetry, type RetryPolicy } from '../../lib/fetch-with-retry.ts';
+import { errorFromFetchFailure, errorFromResponse, MicrosoftError, readJson } from '../microsoft-error.ts';
 import type { EntraClient } from '../microsoft-identity/entra-client.ts';
 
 export interface GraphUser {
@@ -23,20 +24,9 @@ export interface GraphClientOptions {
   sleep?: (ms: number) => Promise<void>;
 }
 
-export class GraphError extends Error {
-  constructor(
-    message: string,
-    readonly status: number,
-    readonly code: string | undefined,
-    readonly requestId: string | null,
-  ) {
-    super(message);
-  }
-}
-
 const SELECT = 'id,displayName,mail,userPrincipalName,department,accountEnabled';
 
-/** Microsoft Graph over plain fetch, with the service principal's token. */
+/** Microsoft Graph over plain fetch, with the service principal's token. Failures are `MicrosoftError`s. */
 export class GraphClient {
   private readonly retry: RetryPolicy;
 
@@ -64,7 +54,7 @@ export class GraphClient {
     while (next) {
       const page = (await this.get(next)) as { value?: GraphUser[]; '@odata.nextLink'?: string };
       if (!Array.isArray(page.value))
-        throw new GraphError('Resposta do Graph sem a lista de usuários.', 502, undefined, null);
+        throw new MicrosoftError('graph', 'malformed', 'Resposta do Graph sem a lista de usuários.');
       users.push(...page.value);
       next = page['@odata.nextLink'];
     }
@@ -73,20 +63,21 @@ export class GraphClient {
 
   /** One GET, retried on throttling (honouring Retry-After), server and network errors (with backoff). */
   private async get(url: string): Promise<unknown> {
-    const response = await fetchWithRetry(
-      async () => [
-        url,
-        { headers: { authorization: `Bearer ${await this.entra.appToken(GRAPH_SCOPE)}`, accept: 'application/json' } },
-      ],
-      this.retry,
-    );
-    if (response.ok) return response.json();
-    const body = (await response.json().catch(() => ({}))) as { error?: { code?: string; message?: string } };
-    throw new GraphError(
-      `Graph respondeu ${response.status}: ${body.error?.message ?? response.statusText}`,
-      response.status,
-      body.error?.code,
-      response.headers.get('request-id'),
-    );
+    let response: Response;
+    try {
+      response = await fetchWithRetry(
+        async () => [
+          url,
+          {
+            headers: { authorization: `Bearer ${await this.entra.appToken(GRAPH_SCOPE)}`, accept: 'application/json' },
+          },
+        ],
+        this.retry,
+      );
+    } catch (error) {
+      throw errorFromFetchFailure('graph', error);
+    }
+    if (response.ok) return readJson('graph', response);
+    throw await errorFromResponse('graph', response);
   }
 }

@@ -1,6 +1,7 @@
 import * as oidc from 'openid-client';
 import type { MicrosoftSettings } from '../../config/env.ts';
 import { ExpiringCache } from '../../lib/expiring-cache.ts';
+import { errorFromFetchFailure, MicrosoftError } from '../microsoft-error.ts';
 
 /** What the portal keeps of a Microsoft sign-in (from the validated ID token). */
 export interface EntraIdentity {
@@ -26,6 +27,21 @@ export function isLoopback(url: string): boolean {
 }
 
 const text = (value: unknown): string | null => (typeof value === 'string' && value.trim() ? value.trim() : null);
+
+/**
+ * What a failed discovery or token request stands for: openid-client names the HTTP status when Entra
+ * answered (an OAuth error such as a wrong client secret is a refusal), and nothing when it could not.
+ */
+function entraError(error: unknown): MicrosoftError {
+  const status = (error as { status?: unknown }).status;
+  if (typeof status !== 'number') return errorFromFetchFailure('entra', error);
+  const failure = status === 429 ? 'throttled' : status >= 500 ? 'unavailable' : 'refused';
+  const code = (error as { error?: unknown }).error;
+  return new MicrosoftError('entra', failure, `Entra ID respondeu ${status}: ${(error as Error).message}`, {
+    status,
+    code: typeof code === 'string' ? code : undefined,
+  });
+}
 
 /** A service-principal token is renewed this long before it expires. */
 const APP_TOKEN_REFRESH_MARGIN_MS = 5 * 60_000;
@@ -107,7 +123,12 @@ export class EntraClient {
    */
   appToken(scope: string): Promise<string> {
     return this.appTokens.get(scope, async () => {
-      const response = await oidc.clientCredentialsGrant(await this.config(), { scope });
+      let response: oidc.TokenEndpointResponse;
+      try {
+        response = await oidc.clientCredentialsGrant(await this.config(), { scope });
+      } catch (error) {
+        throw entraError(error);
+      }
       return {
         value: response.access_token,
         until: Date.now() + (response.expires_in ?? 3600) * 1000 - APP_TOKEN_REFRESH_MARGIN_MS,

@@ -1,5 +1,5 @@
 import type { EmbedInfo, Painel } from '@paineis/contract/panels';
-import { HttpError } from '../../lib/http-error.ts';
+import { MicrosoftError } from '../microsoft-error.ts';
 
 export interface EmbedViewer {
   id: string;
@@ -14,12 +14,9 @@ export interface EmbeddingService {
   embedFor(panel: Painel, viewer: EmbedViewer): Promise<EmbedInfo>;
 }
 
-export const EMBEDDING_NOT_CONFIGURED =
-  'A incorporação de relatórios do Power BI ainda não está disponível neste servidor.';
-
 /** Until a Power BI client is configured: an honest 503, never a made-up token. */
 export class UnavailableEmbeddingService implements EmbeddingService {
   async embedFor(): Promise<EmbedInfo> {
-    throw new HttpError(503, EMBEDDING_NOT_CONFIGURED);
+    throw new MicrosoftError('power-bi', 'not-configured', 'Power BI não configurado neste servidor.');
   }
 }

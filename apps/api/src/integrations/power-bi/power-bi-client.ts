@@ -1,4 +1,5 @@
 import { fetchWithRetry, type RetryPolicy } from '../../lib/fetch-with-retry.ts';
+import { errorFromFetchFailure, errorFromResponse, readJson } from '../microsoft-error.ts';
 import type { EntraClient } from '../microsoft-identity/entra-client.ts';
 
 export const POWER_BI_SCOPE = 'https://analysis.windows.net/powerbi/api/.default';
@@ -28,18 +29,6 @@ export interface EmbedToken {
   expiration: string;
 }
 
-/** A failed Power BI call: status, Power BI's error code and request id are for the log, never the browser. */
-export class PowerBiError extends Error {
-  constructor(
-    message: string,
-    readonly status: number | 'timeout' | 'network',
-    readonly code: string | undefined,
-    readonly requestId: string | null,
-  ) {
-    super(message);
-  }
-}
-
 export interface PowerBiClientOptions {
   /** Per request; default 8 s. */
   timeoutMs?: number;
@@ -48,7 +37,7 @@ export interface PowerBiClientOptions {
   sleep?: (ms: number) => Promise<void>;
 }
 
-/** Power BI REST over plain fetch, as the service principal. */
+/** Power BI REST over plain fetch, as the service principal. Failures are `MicrosoftError`s of 'power-bi'. */
 export class PowerBiClient {
   private readonly retry: RetryPolicy;
 
@@ -96,21 +85,9 @@ export class PowerBiClient {
         this.retry,
       );
     } catch (error) {
-      const timedOut = (error as Error).name === 'TimeoutError';
-      throw new PowerBiError(
-        `Power BI: ${(error as Error).message}`,
-        timedOut ? 'timeout' : 'network',
-        undefined,
-        null,
-      );
+      throw errorFromFetchFailure('power-bi', error);
     }
-    if (response.ok) return response.json();
-    const error = (await response.json().catch(() => ({}))) as { error?: { code?: string; message?: string } };
-    throw new PowerBiError(
-      `Power BI respondeu ${response.status}: ${error.error?.message ?? response.statusText}`,
-      response.status,
-      error.error?.code,
-      response.headers.get('requestid') ?? response.headers.get('request-id'),
-    );
+    if (response.ok) return readJson('power-bi', response);
+    throw await errorFromResponse('power-bi', response);
   }
 }

@@ -1,15 +1,9 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { EmbedInfo, Painel } from '@paineis/contract/panels';
 import { ExpiringCache } from '../../lib/expiring-cache.ts';
-import { HttpError } from '../../lib/http-error.ts';
+import { MicrosoftError } from '../microsoft-error.ts';
 import type { EmbeddingService, EmbedViewer } from './embedding-service.ts';
-import { PowerBiError, type EmbedToken, type PowerBiClient, type PowerBiReport } from './power-bi-client.ts';
-
-export const POWER_BI_TIMEOUT = 'O Power BI não respondeu a tempo. Tente novamente em instantes.';
-export const POWER_BI_UNAVAILABLE = 'O Power BI está indisponível no momento. Tente novamente em instantes.';
-export const POWER_BI_REFUSED =
-  'O Power BI recusou o acesso a este relatório. Verifique o workspace, o relatório e o RLS do painel.';
-export const RLS_WITHOUT_ROLES = 'Este painel usa RLS, mas ainda não tem papéis configurados.';
+import { type EmbedToken, type PowerBiClient, type PowerBiReport } from './power-bi-client.ts';
 
 /** A token is reused until this long before it expires. */
 const REFRESH_MARGIN_MS = 5 * 60_000;
@@ -51,13 +45,15 @@ export class PowerBiEmbeddingService implements EmbeddingService {
   }
 
   async embedFor(panel: Painel, viewer: EmbedViewer): Promise<EmbedInfo> {
+    const identity = panel.usaRls ? { username: viewer.email, roles: [...viewer.roles].sort() } : null;
+    if (identity && identity.roles.length === 0) {
+      throw new MicrosoftError('power-bi', 'identity-without-roles', 'Identidade RLS sem papéis.');
+    }
     try {
       const report = await this.reports.get(`${panel.workspaceId}/${panel.reportId}`, async () => ({
         value: await this.client.getReport(panel.workspaceId, panel.reportId),
         until: Date.now() + REPORT_TTL_MS,
       }));
-      const identity = panel.usaRls ? { username: viewer.email, roles: [...viewer.roles].sort() } : null;
-      if (identity && identity.roles.length === 0) throw new HttpError(409, RLS_WITHOUT_ROLES);
       const key = JSON.stringify([panel.workspaceId, report.id, report.datasetId, identity]);
       const token = await this.tokens.get(key, async () => {
         const value = await this.client.generateToken({
@@ -77,16 +73,19 @@ export class PowerBiEmbeddingService implements EmbeddingService {
           : {}),
       };
     } catch (error) {
-      if (!(error instanceof PowerBiError)) throw error;
-      this.log.error(
-        { powerBiStatus: error.status, powerBiCode: error.code, powerBiRequestId: error.requestId, painelId: panel.id },
-        'Power BI recusou ou falhou ao gerar a incorporação',
-      );
-      if (error.status === 'timeout') throw new HttpError(504, POWER_BI_TIMEOUT);
-      if (error.status === 'network' || error.status === 429 || error.status >= 500) {
-        throw new HttpError(503, POWER_BI_UNAVAILABLE);
+      if (error instanceof MicrosoftError) {
+        this.log.error(
+          {
+            service: error.service,
+            powerBiStatus: error.status ?? error.failure,
+            powerBiCode: error.code,
+            powerBiRequestId: error.requestId,
+            painelId: panel.id,
+          },
+          'Power BI recusou ou falhou ao gerar a incorporação',
+        );
       }
-      throw new HttpError(502, POWER_BI_REFUSED);
+      throw error;
     }
   }
 }

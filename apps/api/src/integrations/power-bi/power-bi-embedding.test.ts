@@ -10,14 +10,14 @@ import {
   PAPEL_SOMENTE_ADMIN,
   papelInexistente,
   RLS_SEM_PAPEL,
-} from '../../modules/panels/panels.routes.ts';
+} from '../../modules/panels/panel-access.ts';
 import {
-  type PowerBiEmbeddingService,
   POWER_BI_REFUSED,
   POWER_BI_TIMEOUT,
   POWER_BI_UNAVAILABLE,
   RLS_WITHOUT_ROLES,
-} from './power-bi-embedding-service.ts';
+} from '../../plugins/microsoft-error-answers.ts';
+import type { PowerBiEmbeddingService } from './power-bi-embedding-service.ts';
 
 const WORKSPACE = '0a0a0a0a-0000-4000-8000-000000000001';
 const vendas: StandInReport = {

@@ -1,25 +1,18 @@
-import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { FastifyRequest } from 'fastify';
 import { LOGIN_ERROR_MICROSOFT, loginBody, loginResponse } from '@paineis/contract/auth';
 import { errorResponse } from '@paineis/contract/fields';
 import { EntraClient, type SignInChecks } from '../../integrations/microsoft-identity/entra-client.ts';
-import { HttpError } from '../../lib/http-error.ts';
-import { rows } from '../../db/client.ts';
-import { addressKey, recentFailures, recordFailure, userKey } from './login-attempts.repository.ts';
-import { findLocalAccount } from './local-accounts.repository.ts';
-import { verifyPassword } from './passwords.ts';
-import { revokeToken } from './revocations.repository.ts';
-import { signSessionToken, verifySessionToken } from './tokens.ts';
+import { recordMicrosoftSignIn } from '../users/users.service.ts';
+import { signInLocally } from './local-sign-in.ts';
+import { revokeSession } from './sessions.ts';
+import { signSessionToken } from './tokens.ts';
 
 const tags = ['Autenticação'];
 const config = { public: true };
 const STATE_COOKIE = 'paineis_oidc';
 const CALLBACK_PATH = '/api/auth/microsoft-callback';
-
-export const LOGIN_INVALID = 'Usuário ou senha inválidos.';
-export const LOGIN_THROTTLED = 'Muitas tentativas de login. Aguarde um minuto e tente novamente.';
 
 export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   const entra = app.entra;
@@ -94,33 +87,18 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       } catch (error) {
         return fail('resposta do Entra ID recusada', error);
       }
-      const isAdmin = identity.appRoles.includes('Admin') || app.config.adminEmails.includes(identity.email);
-      const [user] = await rows<{ id: string; email: string; display_name: string; role: 'Admin' | 'User' }>(
-        app.db,
-        sql`
-        insert into usuarios (id, email, display_name, department, job_title, office_location, role, source, active)
-        values (${identity.oid}, ${identity.email}, ${identity.displayName}, ${identity.department},
-                ${identity.jobTitle}, ${identity.officeLocation}, ${isAdmin ? 'Admin' : 'User'}, 'entra', true)
-        on conflict (id) do update set
-          email = excluded.email, display_name = excluded.display_name,
-          department = coalesce(excluded.department, usuarios.department),
-          job_title = coalesce(excluded.job_title, usuarios.job_title),
-          office_location = coalesce(excluded.office_location, usuarios.office_location),
-          role = case when excluded.role = 'Admin' then 'Admin' else usuarios.role end,
-          active = true, data_atualizacao = now()
-        returning id, email, display_name, role`,
-      );
+      const user = await recordMicrosoftSignIn(app.db, identity, app.config.adminEmails);
       const { token } = await signSessionToken(app.config.jwt, {
-        id: user!.id,
-        email: user!.email,
-        displayName: user!.display_name,
-        role: user!.role,
+        id: user.id,
+        email: user.email,
+        displayName: user.displayName,
+        role: user.role,
         department: identity.department,
         jobTitle: identity.jobTitle,
         officeLocation: identity.officeLocation,
       });
       void reply.clearCookie(STATE_COOKIE, { path: '/api/auth' });
-      request.log.info({ userId: user!.id, role: user!.role }, 'login Microsoft');
+      request.log.info({ userId: user.id, role: user.role }, 'login Microsoft');
       return reply.redirect(loginPage(request, { token }));
     },
   );
@@ -136,34 +114,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: loginResponse, 400: errorResponse, 401: errorResponse, 429: errorResponse },
       },
     },
-    async (request) => {
-      const { username, password } = request.body;
-      const keys = [userKey(username), addressKey(request.ip)];
-      const failures = await recentFailures(app.db, keys);
-      if (
-        (failures.get(keys[0]!) ?? 0) >= app.config.loginLimits.perUser ||
-        (failures.get(keys[1]!) ?? 0) >= app.config.loginLimits.perAddress
-      ) {
-        throw new HttpError(429, LOGIN_THROTTLED);
-      }
-      const account = await findLocalAccount(app.db, username);
-      const ok = await verifyPassword(account?.senhaHash ?? null, password);
-      if (!account || !ok || !account.active) {
-        await recordFailure(app.db, keys);
-        throw new HttpError(401, LOGIN_INVALID);
-      }
-      const { token } = await signSessionToken(app.config.jwt, { ...account, username: account.username });
-      return {
-        token,
-        user: {
-          id: account.id,
-          username: account.username,
-          displayName: account.displayName,
-          email: account.email,
-          role: account.role,
-        },
-      };
-    },
+    async (request) => signInLocally(app.db, app.config, request.body, request.ip),
   );
 
   app.post(
@@ -178,15 +129,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       // Always 204: signing out must work even with a token that is already invalid.
-      const match = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '');
-      if (match?.[1]) {
-        try {
-          const claims = await verifySessionToken(app.config.jwt, match[1]);
-          await revokeToken(app.db, claims.jti, new Date(claims.exp * 1000));
-        } catch {
-          // An invalid or expired token needs no revoking.
-        }
-      }
+      await revokeSession(app.db, app.config.jwt, request.headers.authorization);
       return reply.code(204).send(null);
     },
   );

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { rows, type Db } from '../../db/client.ts';
+import { ensureLocalAccountUser } from '../users/users.service.ts';
 import { hashPassword } from './passwords.ts';
 
 export interface LocalAccount {
@@ -62,10 +63,7 @@ export async function upsertLocalAccount(db: Db, input: LocalAccountInput): Prom
   const senhaHash = await hashPassword(input.password);
   const { user } = input;
   await db.transaction(async (tx) => {
-    await tx.execute(sql`
-      insert into usuarios (id, email, display_name, role, source)
-      values (${user.id}, ${user.email}, ${user.displayName}, ${user.role}, ${user.source})
-      on conflict (id) do update set role = excluded.role, active = true, data_atualizacao = now()`);
+    await ensureLocalAccountUser(tx, user);
     await tx.execute(sql`
       insert into contas_locais (usuario_id, username, senha_hash)
       values (${user.id}, ${input.username}, ${senhaHash})

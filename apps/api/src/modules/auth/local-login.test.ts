@@ -5,7 +5,7 @@ import { testConfig, useTestApp } from '../../../test/context.ts';
 import { createUser, link, panel } from '../../../test/fixtures.ts';
 import { rows } from '../../db/client.ts';
 import { SESSION_INVALID } from '../../plugins/auth.ts';
-import { LOGIN_INVALID, LOGIN_THROTTLED } from './auth.routes.ts';
+import { LOGIN_INVALID, LOGIN_THROTTLED } from './local-sign-in.ts';
 import { ensureLocalAccounts } from './bootstrap-accounts.ts';
 import { upsertLocalAccount } from './local-accounts.repository.ts';
 import { purgeExpiredRevocations } from './revocations.repository.ts';

@@ -3,6 +3,7 @@ import type { Classificacao, ClassificacaoAdmin } from '@paineis/contract/classi
 import type { Db } from '../../db/client.ts';
 import { classificacoes, paineis } from '../../db/schema.ts';
 import { PG_UNIQUE_VIOLATION, pgErrorCode } from '../../db/pg-errors.ts';
+import { byNome } from '../../lib/collation.ts';
 import { conflict } from '../../lib/http-error.ts';
 
 const columns = {
@@ -16,9 +17,6 @@ const columns = {
 type Row = { id: number; nome: string; descricao: string | null; ativo: boolean; dataCadastro: Date };
 
 const toClassificacao = (r: Row): Classificacao => ({ ...r, dataCadastro: r.dataCadastro.toISOString() });
-
-const collator = new Intl.Collator('pt-BR', { sensitivity: 'base', numeric: true });
-export const byNome = (a: { nome: string }, b: { nome: string }) => collator.compare(a.nome, b.nome);
 
 export async function listActive(db: Db): Promise<Classificacao[]> {
   const rows = await db.select(columns).from(classificacoes).where(eq(classificacoes.ativo, true));

@@ -1,71 +1,16 @@
-import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
+import { eq, isNull, sql } from 'drizzle-orm';
 import { SEM_CLASSIFICACAO_ID, SEM_CLASSIFICACAO_NOME } from '@paineis/contract/classifications';
-import type { GrupoPaineis, Painel, PainelDados, ReorderItem } from '@paineis/contract/panels';
+import type { GrupoPaineis, Painel, PainelConfiguracoes, PainelDados, ReorderItem } from '@paineis/contract/panels';
 import type { RlsConfiguration } from '@paineis/contract/rls';
 import { rows, type Db } from '../../db/client.ts';
 import { classificacoes, paineis, painelUsuarios } from '../../db/schema.ts';
 import { VersionedCache } from '../../db/versioned-cache.ts';
 import { badRequest, notFound } from '../../lib/http-error.ts';
-import { byNome } from '../classifications/classifications.repository.ts';
-import { getRls, replaceRls } from '../rls/rls.repository.ts';
-
-/** Who is asking: admins see every panel, everyone else only the panels linked to them. */
-export interface Viewer {
-  id: string;
-  isAdmin: boolean;
-}
-
-export const PAINEL_NAO_ENCONTRADO = 'Painel não encontrado.';
-
-const columns = {
-  id: paineis.id,
-  nomePainel: paineis.nomePainel,
-  workspaceId: paineis.workspaceId,
-  reportId: paineis.reportId,
-  usaRls: paineis.usaRls,
-  classificacaoId: paineis.classificacaoId,
-  classificacaoNome: classificacoes.nome,
-  ordem: paineis.ordem,
-  dataCadastro: paineis.dataCadastro,
-  dataAtualizacao: paineis.dataAtualizacao,
-};
-
-type Row = {
-  id: number;
-  nomePainel: string;
-  workspaceId: string;
-  reportId: string;
-  usaRls: boolean;
-  classificacaoId: number | null;
-  classificacaoNome: string | null;
-  ordem: number;
-  dataCadastro: Date;
-  dataAtualizacao: Date | null;
-};
-
-function toPainel(r: Row): Painel {
-  return {
-    ...r,
-    classificacaoId: r.classificacaoId ?? SEM_CLASSIFICACAO_ID,
-    classificacaoNome: r.classificacaoNome ?? SEM_CLASSIFICACAO_NOME,
-    dataCadastro: r.dataCadastro.toISOString(),
-    dataAtualizacao: r.dataAtualizacao?.toISOString() ?? null,
-  };
-}
-
-const visibleTo = (viewer: Viewer): SQL | undefined =>
-  viewer.isAdmin
-    ? undefined
-    : sql`exists (select 1 from painel_usuarios pu where pu.painel_id = ${paineis.id} and pu.usuario_id = ${viewer.id})`;
-
-function selectPanels(db: Db, where: SQL | undefined) {
-  return db
-    .select(columns)
-    .from(paineis)
-    .leftJoin(classificacoes, eq(classificacoes.id, paineis.classificacaoId))
-    .where(where)
-    .orderBy(paineis.ordem, paineis.id);
-}
+import { byNome } from '../../lib/collation.ts';
+import { PAINEL_NAO_ENCONTRADO, requirePanel, selectPanels, toPainel } from './panel-lookup.repository.ts';
+import { linkedUsers } from './panel-users.repository.ts';
+import type { Requester } from './requester.ts';
+import { getRls, replaceRls } from './rls.repository.ts';
 
 /**
  * Every panel and classification, in screen order (classifications by name, panels by ordem, unclassified
@@ -92,38 +37,43 @@ const catalog = new VersionedCache('paineis', async (db) => {
 });
 
 /** The ids of the panels linked to a non-admin; null for an admin, who sees everything. */
-async function visibleIds(db: Db, viewer: Viewer): Promise<Set<number> | null> {
-  if (viewer.isAdmin) return null;
+async function visibleIds(db: Db, requester: Requester): Promise<Set<number> | null> {
+  if (requester.isAdmin) return null;
   const linked = await db
     .select({ id: painelUsuarios.painelId })
     .from(painelUsuarios)
-    .where(eq(painelUsuarios.usuarioId, viewer.id));
+    .where(eq(painelUsuarios.usuarioId, requester.id));
   return new Set(linked.map((r) => r.id));
 }
 
-async function visibleCatalog(db: Db, viewer: Viewer) {
-  const [{ value }, ids] = await Promise.all([catalog.get(db), visibleIds(db, viewer)]);
+async function visibleCatalog(db: Db, requester: Requester) {
+  const [{ value }, ids] = await Promise.all([catalog.get(db), visibleIds(db, requester)]);
   return { classes: value.classes, panels: ids ? value.panels.filter((p) => ids.has(p.id)) : value.panels };
 }
 
 /** Every visible panel, grouped as the list screen shows them: classifications by name, then by ordem. */
-export async function listPanels(db: Db, viewer: Viewer): Promise<Painel[]> {
-  return (await visibleCatalog(db, viewer)).panels;
+export async function listPanels(db: Db, requester: Requester): Promise<Painel[]> {
+  return (await visibleCatalog(db, requester)).panels;
 }
 
-export async function findPanel(db: Db, id: number, viewer: Viewer): Promise<Painel | null> {
-  const [row] = await selectPanels(db, and(eq(paineis.id, id), visibleTo(viewer)));
-  return row ? toPainel(row) : null;
+export async function findPanelDados(db: Db, id: number): Promise<PainelDados> {
+  const panel = await requirePanel(db, id);
+  return { ...panel, rlsConfigurations: await getRls(db, id) };
 }
 
-export async function findPanelDados(db: Db, id: number): Promise<PainelDados | null> {
-  const panel = await findPanel(db, id, { id: '', isAdmin: true });
-  return panel ? { ...panel, rlsConfigurations: await getRls(db, id) } : null;
-}
-
-export async function panelExists(db: Db, id: number): Promise<boolean> {
-  const [row] = await db.select({ id: paineis.id }).from(paineis).where(eq(paineis.id, id));
-  return Boolean(row);
+/** Everything configured on a panel: its report, its RLS roles and its linked users. */
+export async function findPanelConfiguracoes(db: Db, id: number): Promise<PainelConfiguracoes> {
+  const panel = await requirePanel(db, id);
+  const [rlsConfigurations, usuariosVinculados] = await Promise.all([getRls(db, id), linkedUsers(db, id)]);
+  return {
+    painelId: id,
+    nomePainel: panel.nomePainel,
+    workspaceId: panel.workspaceId,
+    reportId: panel.reportId,
+    usaRls: panel.usaRls,
+    rlsConfigurations,
+    usuariosVinculados,
+  };
 }
 
 /**
@@ -131,8 +81,8 @@ export async function panelExists(db: Db, id: number): Promise<boolean> {
  * them there; other users get only the groups holding panels they may see. 'Sem Classificação' comes last
  * and only when it holds panels.
  */
-export async function groupedPanels(db: Db, viewer: Viewer): Promise<GrupoPaineis[]> {
-  const { panels, classes } = await visibleCatalog(db, viewer);
+export async function groupedPanels(db: Db, requester: Requester): Promise<GrupoPaineis[]> {
+  const { panels, classes } = await visibleCatalog(db, requester);
   const byClass = new Map<number, Painel[]>();
   for (const p of panels) {
     const list = byClass.get(p.classificacaoId) ?? [];
@@ -140,7 +90,7 @@ export async function groupedPanels(db: Db, viewer: Viewer): Promise<GrupoPainei
     byClass.set(p.classificacaoId, list);
   }
   const groups: GrupoPaineis[] = classes
-    .filter((c) => viewer.isAdmin || byClass.has(c.id))
+    .filter((c) => requester.isAdmin || byClass.has(c.id))
     .map((c) => {
       const list = byClass.get(c.id) ?? [];
       return { ...c, quantidadePaineis: list.length, paineis: list };
@@ -209,7 +159,7 @@ export async function createPanel(db: Db, input: PanelInput): Promise<Painel> {
     if (input.rlsConfigurations) await replaceRls(tx, row!.id, input.rlsConfigurations);
     return row!.id;
   });
-  return (await findPanel(db, id, { id: '', isAdmin: true }))!;
+  return requirePanel(db, id);
 }
 
 export async function updatePanel(db: Db, id: number, input: PanelInput): Promise<Painel> {
@@ -241,13 +191,13 @@ export async function updatePanel(db: Db, id: number, input: PanelInput): Promis
       .where(eq(paineis.id, id));
     if (input.rlsConfigurations) await replaceRls(tx, id, input.rlsConfigurations);
   });
-  return (await findPanel(db, id, { id: '', isAdmin: true }))!;
+  return requirePanel(db, id);
 }
 
 /** Links and RLS roles go with it (foreign keys cascade). */
-export async function deletePanel(db: Db, id: number): Promise<boolean> {
+export async function deletePanel(db: Db, id: number): Promise<void> {
   const rows = await db.delete(paineis).where(eq(paineis.id, id)).returning({ id: paineis.id });
-  return rows.length > 0;
+  if (rows.length === 0) throw notFound(PAINEL_NAO_ENCONTRADO);
 }
 
 /** Applies every new ordem or none: one statement in one transaction, checked before it commits. */

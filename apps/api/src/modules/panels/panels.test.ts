@@ -4,13 +4,10 @@ import type { EmbedInfo, Painel } from '@paineis/contract/panels';
 import { useTestApp, type TestContext } from '../../../test/context.ts';
 import { classificacao, createAdmin, createUser, link, panel } from '../../../test/fixtures.ts';
 import { rows } from '../../db/client.ts';
-import {
-  EMBEDDING_NOT_CONFIGURED,
-  type EmbedViewer,
-  type EmbeddingService,
-} from '../../integrations/power-bi/embedding-service.ts';
+import type { EmbedViewer, EmbeddingService } from '../../integrations/power-bi/embedding-service.ts';
+import { EMBEDDING_NOT_CONFIGURED } from '../../plugins/microsoft-error-answers.ts';
 import { ADMIN_ONLY, SESSION_INVALID } from '../../plugins/auth.ts';
-import { RLS_SEM_PAPEL } from './panels.routes.ts';
+import { RLS_SEM_PAPEL } from './panel-access.ts';
 
 const NOT_FOUND = { message: 'Painel não encontrado.' };
 const WORKSPACE = 'aaaaaaaa-bbbb-4ccc-8ddd-eeeeeeeeeeee';

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import { rows, type Db } from './client.ts';
-import { classificacoes, paineis, painelRlsRoleEmails, painelRlsRoles } from './schema.ts';
+import { rows, type Db } from '../db/client.ts';
+import { classificacoes, paineis, painelRlsRoleEmails, painelRlsRoles } from '../db/schema.ts';
+import { seedUsers, type NewUser } from '../modules/users/users.service.ts';
 
 export const DEMO_DOMAIN = 'contoso.com.br';
 /** The one Power BI workspace of the demo panels. */
@@ -245,15 +246,7 @@ const slug = (s: string) =>
     .toLowerCase()
     .replace(/[^a-z]+/g, '.');
 
-export interface DemoUser {
-  id: string;
-  email: string;
-  displayName: string;
-  department: string | null;
-  jobTitle: string | null;
-  officeLocation: string | null;
-  role: 'Admin' | 'User';
-}
+export type DemoUser = NewUser;
 
 export function demoUsers(count: number, seed = 42): DemoUser[] {
   const rand = random(seed);
@@ -279,19 +272,6 @@ export function demoUsers(count: number, seed = 42): DemoUser[] {
   return users;
 }
 
-/** Inserts users in one statement per batch (unnest keeps the parameter count small). */
-export async function insertUsers(db: Db, users: DemoUser[], source: string) {
-  for (let i = 0; i < users.length; i += 5000) {
-    const batch = users.slice(i, i + 5000);
-    const col = <K extends keyof DemoUser>(k: K) => sql.param(batch.map((u) => u[k]));
-    await db.execute(sql`
-      insert into usuarios (id, email, display_name, department, job_title, office_location, role, source)
-      select *, ${source} from unnest(
-        ${col('id')}::text[], ${col('email')}::text[], ${col('displayName')}::text[], ${col('department')}::text[],
-        ${col('jobTitle')}::text[], ${col('officeLocation')}::text[], ${col('role')}::text[])`);
-  }
-}
-
 /** Whether the database holds nothing yet: demo data never lands on top of real data. */
 export async function isEmpty(db: Db): Promise<boolean> {
   const [row] = await rows<{ empty: boolean }>(
@@ -311,12 +291,12 @@ export async function loadDemoData(db: Db, userCount = 300): Promise<boolean> {
     if (!(await isEmpty(tx))) return false;
     const rand = random(7);
     const people = demoUsers(userCount);
-    await insertUsers(
+    await seedUsers(
       tx,
       [DEMO_ADMIN, DEMO_USER].map((u) => ({ ...u, officeLocation: 'São Paulo' })),
       'demo',
     );
-    await insertUsers(tx, people, 'demo');
+    await seedUsers(tx, people, 'demo');
 
     const workspaceId = DEMO_WORKSPACE_ID;
     const panelIds: { id: number; nome: string }[] = [];

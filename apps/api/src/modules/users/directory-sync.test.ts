@@ -5,7 +5,7 @@ import { useTestApp } from '../../../test/context.ts';
 import { createAdmin, createUser, link, panel } from '../../../test/fixtures.ts';
 import { microsoftConfig, person, useStandIns } from '../../../test/microsoft.ts';
 import { rows } from '../../db/client.ts';
-import { SYNC_FAILED, SYNC_NOT_CONFIGURED } from './users365.routes.ts';
+import { SYNC_FAILED, SYNC_NOT_CONFIGURED } from '../../plugins/microsoft-error-answers.ts';
 
 const directory = (count: number): StandInPerson[] =>
   Array.from({ length: count }, (_, i) =>

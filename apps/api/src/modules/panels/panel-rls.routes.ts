@@ -3,20 +3,22 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { idParams } from '@paineis/contract/fields';
 import { rlsConfiguration, rlsConfigurations, rlsRoleParams, rlsRoleUsers } from '@paineis/contract/rls';
 import { errorResponses } from '../../lib/route-schema.ts';
-import { notFound } from '../../lib/http-error.ts';
-import { PAINEL_NAO_ENCONTRADO, panelExists } from '../panels/panels.repository.ts';
-import { deleteRls, getRls, replaceRls, replaceRoleEmails, roleEmails, roleNames } from './rls.repository.ts';
+import {
+  deletePanelRls,
+  panelRls,
+  panelRoleEmails,
+  panelRoleNames,
+  replacePanelRls,
+  replacePanelRoleEmails,
+} from './rls.repository.ts';
 
 const tags = ['RLS'];
 const config = { admin: true };
 
-export const rlsRoutes: FastifyPluginAsyncZod = async (app) => {
-  async function requirePanel(id: number) {
-    if (!(await panelExists(app.db, id))) throw notFound(PAINEL_NAO_ENCONTRADO);
-  }
-
+/** A panel's row-level security roles and the e-mails in each. */
+export const panelRlsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
-    '/paineis/:id/rls',
+    '/:id/rls',
     {
       config,
       schema: {
@@ -26,14 +28,11 @@ export const rlsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: z.array(rlsConfiguration), ...errorResponses(400, 403, 404) },
       },
     },
-    async (request) => {
-      await requirePanel(request.params.id);
-      return getRls(app.db, request.params.id);
-    },
+    async (request) => panelRls(app.db, request.params.id),
   );
 
   app.post(
-    '/paineis/:id/rls',
+    '/:id/rls',
     {
       config,
       schema: {
@@ -44,18 +43,11 @@ export const rlsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: z.array(rlsConfiguration), ...errorResponses(400, 403, 404) },
       },
     },
-    async (request) => {
-      const id = request.params.id;
-      await app.db.transaction(async (tx) => {
-        if (!(await panelExists(tx, id))) throw notFound(PAINEL_NAO_ENCONTRADO);
-        await replaceRls(tx, id, request.body);
-      });
-      return getRls(app.db, id);
-    },
+    async (request) => replacePanelRls(app.db, request.params.id, request.body),
   );
 
   app.delete(
-    '/paineis/:id/rls',
+    '/:id/rls',
     {
       config,
       schema: {
@@ -66,14 +58,13 @@ export const rlsRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      await requirePanel(request.params.id);
-      await deleteRls(app.db, request.params.id);
+      await deletePanelRls(app.db, request.params.id);
       return reply.code(204).send(null);
     },
   );
 
   app.get(
-    '/paineis/:id/rls/roles',
+    '/:id/rls/roles',
     {
       config,
       schema: {
@@ -83,14 +74,11 @@ export const rlsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: z.array(z.string()), ...errorResponses(400, 403, 404) },
       },
     },
-    async (request) => {
-      await requirePanel(request.params.id);
-      return roleNames(app.db, request.params.id);
-    },
+    async (request) => panelRoleNames(app.db, request.params.id),
   );
 
   app.get(
-    '/paineis/:id/rls/roles/:role/usuarios',
+    '/:id/rls/roles/:role/usuarios',
     {
       config,
       schema: {
@@ -100,17 +88,11 @@ export const rlsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: z.array(z.string()), ...errorResponses(400, 403, 404) },
       },
     },
-    async (request) => {
-      const { id, role } = request.params;
-      await requirePanel(id);
-      const emails = await roleEmails(app.db, id, role);
-      if (!emails) throw notFound(`Papel RLS '${role}' não encontrado neste painel.`);
-      return emails;
-    },
+    async (request) => panelRoleEmails(app.db, request.params.id, request.params.role),
   );
 
   app.post(
-    '/paineis/:id/rls/roles/:role/usuarios',
+    '/:id/rls/roles/:role/usuarios',
     {
       config,
       schema: {
@@ -121,13 +103,6 @@ export const rlsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: z.array(z.string()), ...errorResponses(400, 403, 404) },
       },
     },
-    async (request) => {
-      const { id, role } = request.params;
-      await app.db.transaction(async (tx) => {
-        if (!(await panelExists(tx, id))) throw notFound(PAINEL_NAO_ENCONTRADO);
-        await replaceRoleEmails(tx, id, role, request.body);
-      });
-      return (await roleEmails(app.db, id, role)) ?? [];
-    },
+    async (request) => replacePanelRoleEmails(app.db, request.params.id, request.params.role, request.body),
   );
 };

@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/context.ts';
 import { createAdmin, createUser } from '../../../test/fixtures.ts';
-import type { DemoUser } from '../../db/demo-data.ts';
+import type { DemoUser } from '../../demo/demo-data.ts';
 
 const URL_ATIVOS = '/api/usuarios365/ativos';
 

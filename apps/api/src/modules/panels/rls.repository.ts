@@ -1,8 +1,10 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { asc, eq, sql } from 'drizzle-orm';
 import type { RlsConfiguration } from '@paineis/contract/rls';
+import { roleNameKey, sameRoleName } from '@paineis/contract/text';
 import { rows, type Db } from '../../db/client.ts';
 import { painelRlsRoleEmails, painelRlsRoles } from '../../db/schema.ts';
-import { badRequest } from '../../lib/http-error.ts';
+import { badRequest, notFound } from '../../lib/http-error.ts';
+import { requirePanel } from './panel-lookup.repository.ts';
 
 /** Roles in the order the admin gave them, e-mails sorted; for one panel or many. */
 export async function rlsByPanel(db: Db, painelIds: number[]): Promise<Map<number, RlsConfiguration[]>> {
@@ -35,7 +37,7 @@ export async function getRls(db: Db, painelId: number): Promise<RlsConfiguration
 function assertDistinctRoles(configs: RlsConfiguration[]) {
   const seen = new Set<string>();
   for (const { roleName } of configs) {
-    const key = roleName.toLocaleLowerCase('pt-BR');
+    const key = roleNameKey(roleName);
     if (seen.has(key)) throw badRequest(`O papel RLS '${roleName}' aparece mais de uma vez.`);
     seen.add(key);
   }
@@ -50,7 +52,7 @@ async function insertEmails(db: Db, roleId: number, emails: string[]) {
     on conflict do nothing`);
 }
 
-/** Replaces a panel's whole RLS configuration. Call inside a transaction. */
+/** Replaces a panel's whole RLS configuration. Call inside a transaction (see replacePanelRls). */
 export async function replaceRls(db: Db, painelId: number, configs: RlsConfiguration[]): Promise<void> {
   assertDistinctRoles(configs);
   await db.delete(painelRlsRoles).where(eq(painelRlsRoles.painelId, painelId));
@@ -63,7 +65,17 @@ export async function replaceRls(db: Db, painelId: number, configs: RlsConfigura
   }
 }
 
-export async function deleteRls(db: Db, painelId: number): Promise<void> {
+/** Replaces the whole RLS configuration of an existing panel, all or nothing; answers the new one. */
+export async function replacePanelRls(db: Db, painelId: number, configs: RlsConfiguration[]) {
+  await db.transaction(async (tx) => {
+    await requirePanel(tx, painelId);
+    await replaceRls(tx, painelId, configs);
+  });
+  return getRls(db, painelId);
+}
+
+export async function deletePanelRls(db: Db, painelId: number): Promise<void> {
+  await requirePanel(db, painelId);
   await db.delete(painelRlsRoles).where(eq(painelRlsRoles.painelId, painelId));
 }
 
@@ -89,12 +101,14 @@ export async function rolesOfEmail(db: Db, painelId: number, email: string): Pro
   return found.map((r) => r.role_name);
 }
 
+/** The panel's role of that name, matched by the one role-name rule (a panel holds at most 200). */
 async function findRole(db: Db, painelId: number, roleName: string) {
-  const [role] = await db
-    .select({ id: painelRlsRoles.id })
+  const roles = await db
+    .select({ id: painelRlsRoles.id, roleName: painelRlsRoles.roleName })
     .from(painelRlsRoles)
-    .where(and(eq(painelRlsRoles.painelId, painelId), sql`lower(${painelRlsRoles.roleName}) = lower(${roleName})`));
-  return role ?? null;
+    .where(eq(painelRlsRoles.painelId, painelId));
+  const role = roles.find((r) => sameRoleName(r.roleName, roleName));
+  return role ? { id: role.id } : null;
 }
 
 /** The e-mails of one role, or null when the panel has no such role. */
@@ -109,8 +123,19 @@ export async function roleEmails(db: Db, painelId: number, roleName: string): Pr
   return rows.map((r) => r.email);
 }
 
-/** Replaces one role's e-mails, creating the role (last) when the panel does not have it yet. */
-export async function replaceRoleEmails(db: Db, painelId: number, roleName: string, emails: string[]) {
+/**
+ * Replaces one role's e-mails on an existing panel, creating the role (last) when the panel does not have
+ * it yet, all or nothing; answers the role's e-mails.
+ */
+export async function replacePanelRoleEmails(db: Db, painelId: number, roleName: string, emails: string[]) {
+  await db.transaction(async (tx) => {
+    await requirePanel(tx, painelId);
+    await replaceRoleEmails(tx, painelId, roleName, emails);
+  });
+  return (await roleEmails(db, painelId, roleName)) ?? [];
+}
+
+async function replaceRoleEmails(db: Db, painelId: number, roleName: string, emails: string[]) {
   let role = await findRole(db, painelId, roleName);
   if (!role) {
     const [created] = await db
@@ -126,4 +151,24 @@ export async function replaceRoleEmails(db: Db, painelId: number, roleName: stri
     await db.delete(painelRlsRoleEmails).where(eq(painelRlsRoleEmails.roleId, role.id));
   }
   await insertEmails(db, role.id, emails);
+}
+
+/** The RLS configuration of an existing panel (404 otherwise). */
+export async function panelRls(db: Db, painelId: number): Promise<RlsConfiguration[]> {
+  await requirePanel(db, painelId);
+  return getRls(db, painelId);
+}
+
+/** The role names of an existing panel (404 otherwise). */
+export async function panelRoleNames(db: Db, painelId: number): Promise<string[]> {
+  await requirePanel(db, painelId);
+  return roleNames(db, painelId);
+}
+
+/** The e-mails of one role of an existing panel; 404 when the panel or the role is missing. */
+export async function panelRoleEmails(db: Db, painelId: number, roleName: string): Promise<string[]> {
+  await requirePanel(db, painelId);
+  const emails = await roleEmails(db, painelId, roleName);
+  if (!emails) throw notFound(`Papel RLS '${roleName}' não encontrado neste painel.`);
+  return emails;
 }

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { DemoUser } from '../../db/demo-data.ts';
+import type { DemoUser } from '../../demo/demo-data.ts';
 import type { EmbeddingService } from '../../integrations/power-bi/embedding-service.ts';
 import { useTestApp } from '../../../test/context.ts';
 import { createAdmin, createUser, link, panel } from '../../../test/fixtures.ts';

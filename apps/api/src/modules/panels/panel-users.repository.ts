@@ -3,6 +3,7 @@ import type { UsuarioVinculado } from '@paineis/contract/users';
 import type { Db } from '../../db/client.ts';
 import { painelUsuarios, usuarios } from '../../db/schema.ts';
 import { badRequest } from '../../lib/http-error.ts';
+import { requirePanel } from './panel-lookup.repository.ts';
 
 export async function linkedUsers(db: Db, painelId: number): Promise<UsuarioVinculado[]> {
   // nome_ordenacao: pt-BR reading order ('Álvaro' before 'Bruno'), not byte order.
@@ -12,6 +13,21 @@ export async function linkedUsers(db: Db, painelId: number): Promise<UsuarioVinc
     .innerJoin(usuarios, eq(usuarios.id, painelUsuarios.usuarioId))
     .where(eq(painelUsuarios.painelId, painelId))
     .orderBy(asc(usuarios.nomeOrdenacao), asc(usuarios.id));
+}
+
+/** The people linked to an existing panel (404 otherwise). */
+export async function panelLinkedUsers(db: Db, painelId: number): Promise<UsuarioVinculado[]> {
+  await requirePanel(db, painelId);
+  return linkedUsers(db, painelId);
+}
+
+/** Replaces an existing panel's whole set of linked users, all or nothing; answers the new set. */
+export async function replacePanelLinks(db: Db, painelId: number, userIds: string[]): Promise<UsuarioVinculado[]> {
+  await db.transaction(async (tx) => {
+    await requirePanel(tx, painelId);
+    await replaceLinks(tx, painelId, userIds);
+  });
+  return linkedUsers(db, painelId);
 }
 
 /** Replaces the panel's whole set of linked users; every id must be a known user. Call inside a transaction. */

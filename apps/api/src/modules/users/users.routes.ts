@@ -1,15 +1,11 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { syncResult, usuario365 } from '@paineis/contract/users';
-import { HttpError } from '../../lib/http-error.ts';
+import { MicrosoftError } from '../../integrations/microsoft-error.ts';
 import { errorResponses } from '../../lib/route-schema.ts';
-import { activeUsersJson } from './users365.repository.ts';
+import { activeUsersJson } from './users.repository.ts';
 
-export const SYNC_NOT_CONFIGURED = 'A sincronização com o Microsoft Graph não está configurada neste servidor.';
-export const SYNC_FAILED =
-  'Não foi possível sincronizar com o Microsoft Graph agora. Os dados anteriores foram mantidos.';
-
-export const users365Routes: FastifyPluginAsyncZod = async (app) => {
+export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/usuarios365/ativos',
     {
@@ -41,12 +37,8 @@ export const users365Routes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async () => {
-      if (!app.directorySync) throw new HttpError(503, SYNC_NOT_CONFIGURED);
-      try {
-        return await app.directorySync.run();
-      } catch {
-        throw new HttpError(502, SYNC_FAILED);
-      }
+      if (!app.directorySync) throw new MicrosoftError('graph', 'not-configured', 'Graph não configurado.');
+      return app.directorySync.run();
     },
   );
 };

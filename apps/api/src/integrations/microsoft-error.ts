@@ -1,0 +1,104 @@
+/** The Microsoft services the portal calls. */
+export type MicrosoftService = 'entra' | 'graph' | 'power-bi';
+
+/**
+ * How a call failed, in terms the HTTP side can map without knowing the service's own codes:
+ * - `not-configured`: this server has no Microsoft configuration for it;
+ * - `timeout`: no answer in time; `unreachable`: no connection at all;
+ * - `throttled`: still 429 after the retries; `unavailable`: 5xx;
+ * - `refused`: any other error status (permissions, unknown ids, bad request);
+ * - `malformed`: an answer that could not be read;
+ * - `identity-without-roles`: Power BI requires at least one role in an RLS identity, so the call is not made.
+ */
+export type MicrosoftFailure =
+  | 'not-configured'
+  | 'timeout'
+  | 'unreachable'
+  | 'throttled'
+  | 'unavailable'
+  | 'refused'
+  | 'malformed'
+  | 'identity-without-roles';
+
+/**
+ * A failed call to a Microsoft service. The status, the service's error code and its request id are for
+ * the log; the browser only ever gets the Portuguese message the HTTP side maps the failure to.
+ */
+export class MicrosoftError extends Error {
+  constructor(
+    readonly service: MicrosoftService,
+    readonly failure: MicrosoftFailure,
+    message: string,
+    readonly details: { status?: number; code?: string | undefined; requestId?: string | null } = {},
+  ) {
+    super(message);
+    this.name = 'MicrosoftError';
+  }
+
+  get status(): number | undefined {
+    return this.details.status;
+  }
+
+  get code(): string | undefined {
+    return this.details.code;
+  }
+
+  get requestId(): string | null {
+    return this.details.requestId ?? null;
+  }
+}
+
+const NAMES: Record<MicrosoftService, string> = { entra: 'Entra ID', graph: 'Microsoft Graph', 'power-bi': 'Power BI' };
+
+const failureOfStatus = (status: number): MicrosoftFailure =>
+  status === 429 ? 'throttled' : status >= 500 ? 'unavailable' : 'refused';
+
+/**
+ * The error an unsuccessful answer stands for. Microsoft services share one error body,
+ * `{ "error": { "code", "message" } }`, and name the request in `request-id` (Graph, Entra) or `requestid`
+ * (Power BI).
+ */
+export async function errorFromResponse(service: MicrosoftService, response: Response): Promise<MicrosoftError> {
+  const body = (await response.json().catch(() => ({}))) as { error?: { code?: unknown; message?: unknown } } | null;
+  const error = body && typeof body === 'object' ? body.error : undefined;
+  const code = typeof error?.code === 'string' ? error.code : undefined;
+  const text = typeof error?.message === 'string' ? error.message : response.statusText;
+  return new MicrosoftError(
+    service,
+    failureOfStatus(response.status),
+    `${NAMES[service]} respondeu ${response.status}: ${text}`,
+    {
+      status: response.status,
+      code,
+      requestId: response.headers.get('request-id') ?? response.headers.get('requestid'),
+    },
+  );
+}
+
+/** The error a call that got no answer stands for: a timeout, or no connection. */
+export function errorFromFetchFailure(service: MicrosoftService, error: unknown): MicrosoftError {
+  if (error instanceof MicrosoftError) return error;
+  const name = (error as Error | undefined)?.name;
+  const timedOut = name === 'TimeoutError' || name === 'AbortError';
+  return new MicrosoftError(
+    service,
+    timedOut ? 'timeout' : 'unreachable',
+    `${NAMES[service]}: ${(error as Error | undefined)?.message ?? String(error)}`,
+  );
+}
+
+/** A successful answer's JSON, or a `malformed` error when it is not JSON. */
+export async function readJson(service: MicrosoftService, response: Response): Promise<unknown> {
+  try {
+    return await response.json();
+  } catch (error) {
+    throw new MicrosoftError(
+      service,
+      'malformed',
+      `${NAMES[service]}: resposta ilegível (${(error as Error).message})`,
+      {
+        status: response.status,
+      },
+    );
+  }
+}

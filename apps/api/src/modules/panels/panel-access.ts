@@ -1,0 +1,52 @@
+import type { Painel } from '@paineis/contract/panels';
+import { sameRoleName } from '@paineis/contract/text';
+import type { Db } from '../../db/client.ts';
+import { HttpError, notFound } from '../../lib/http-error.ts';
+import { findVisiblePanel, PAINEL_NAO_ENCONTRADO } from './panel-lookup.repository.ts';
+import type { Requester } from './requester.ts';
+import { roleNames, rolesOfEmail } from './rls.repository.ts';
+
+export const RLS_SEM_PAPEL =
+  'Você não está em nenhum papel de segurança em nível de linha (RLS) deste painel. Peça acesso a um administrador.';
+export const PAPEL_SOMENTE_ADMIN = 'Somente administradores podem visualizar um painel como um papel RLS escolhido.';
+export const PAPEL_SEM_RLS = 'Este painel não usa RLS: não há papel a escolher.';
+export const papelInexistente = (papel: string) => `O papel RLS "${papel}" não existe neste painel.`;
+
+/** A panel this person may open, and the RLS roles its report opens with (none on a panel without RLS). */
+export interface PanelOpening {
+  panel: Painel;
+  roles: string[];
+}
+
+/**
+ * Who may open a panel, and with which RLS identity:
+ * - an admin opens any panel; a user only a panel linked to them (any other is 404, as if it did not exist);
+ * - on a panel with RLS, a user gets the roles that list their e-mail, in the panel's order, and is refused
+ *   (403) when no role does; an admin gets every role, or only the one chosen in `papel`, spelled as the panel
+ *   spells it (with none configured yet, that is no role: Power BI then refuses the identity);
+ * - `papel` is for admins (403 otherwise) and only on panels with RLS (400), naming one of its roles (400).
+ */
+export async function openPanel(
+  db: Db,
+  id: number,
+  requester: Requester,
+  papel: string | undefined,
+): Promise<PanelOpening> {
+  const panel = await findVisiblePanel(db, id, requester);
+  if (!panel) throw notFound(PAINEL_NAO_ENCONTRADO);
+  if (papel !== undefined && !requester.isAdmin) throw new HttpError(403, PAPEL_SOMENTE_ADMIN);
+  if (papel !== undefined && !panel.usaRls) throw new HttpError(400, PAPEL_SEM_RLS);
+  if (!panel.usaRls) return { panel, roles: [] };
+  if (!requester.isAdmin) {
+    const roles = await rolesOfEmail(db, panel.id, requester.email);
+    if (roles.length === 0) throw new HttpError(403, RLS_SEM_PAPEL);
+    return { panel, roles };
+  }
+  const roles = await roleNames(db, panel.id);
+  if (papel !== undefined) {
+    const chosen = roles.find((role) => sameRoleName(role, papel));
+    if (chosen === undefined) throw new HttpError(400, papelInexistente(papel));
+    return { panel, roles: [chosen] };
+  }
+  return { panel, roles };
+}

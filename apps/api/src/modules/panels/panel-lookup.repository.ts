@@ -1,0 +1,74 @@
+import { and, eq, sql, type SQL } from 'drizzle-orm';
+import { SEM_CLASSIFICACAO_ID, SEM_CLASSIFICACAO_NOME } from '@paineis/contract/classifications';
+import type { Painel } from '@paineis/contract/panels';
+import type { Db } from '../../db/client.ts';
+import { classificacoes, paineis } from '../../db/schema.ts';
+import { notFound } from '../../lib/http-error.ts';
+import type { Requester } from './requester.ts';
+
+/** Reading one panel: what every route of the panel aggregate starts from. */
+
+export const PAINEL_NAO_ENCONTRADO = 'Painel não encontrado.';
+
+const columns = {
+  id: paineis.id,
+  nomePainel: paineis.nomePainel,
+  workspaceId: paineis.workspaceId,
+  reportId: paineis.reportId,
+  usaRls: paineis.usaRls,
+  classificacaoId: paineis.classificacaoId,
+  classificacaoNome: classificacoes.nome,
+  ordem: paineis.ordem,
+  dataCadastro: paineis.dataCadastro,
+  dataAtualizacao: paineis.dataAtualizacao,
+};
+
+type Row = {
+  id: number;
+  nomePainel: string;
+  workspaceId: string;
+  reportId: string;
+  usaRls: boolean;
+  classificacaoId: number | null;
+  classificacaoNome: string | null;
+  ordem: number;
+  dataCadastro: Date;
+  dataAtualizacao: Date | null;
+};
+
+export function toPainel(r: Row): Painel {
+  return {
+    ...r,
+    classificacaoId: r.classificacaoId ?? SEM_CLASSIFICACAO_ID,
+    classificacaoNome: r.classificacaoNome ?? SEM_CLASSIFICACAO_NOME,
+    dataCadastro: r.dataCadastro.toISOString(),
+    dataAtualizacao: r.dataAtualizacao?.toISOString() ?? null,
+  };
+}
+
+const visibleTo = (requester: Requester): SQL | undefined =>
+  requester.isAdmin
+    ? undefined
+    : sql`exists (select 1 from painel_usuarios pu where pu.painel_id = ${paineis.id} and pu.usuario_id = ${requester.id})`;
+
+export function selectPanels(db: Db, where: SQL | undefined) {
+  return db
+    .select(columns)
+    .from(paineis)
+    .leftJoin(classificacoes, eq(classificacoes.id, paineis.classificacaoId))
+    .where(where)
+    .orderBy(paineis.ordem, paineis.id);
+}
+
+/** The panel if this person may see it: any panel for an admin, a linked one for everyone else. */
+export async function findVisiblePanel(db: Db, id: number, requester: Requester): Promise<Painel | null> {
+  const [row] = await selectPanels(db, and(eq(paineis.id, id), visibleTo(requester)));
+  return row ? toPainel(row) : null;
+}
+
+/** The panel, whoever may see it; 404 when there is none. The one existence check of the panel routes. */
+export async function requirePanel(db: Db, id: number): Promise<Painel> {
+  const [row] = await selectPanels(db, eq(paineis.id, id));
+  if (!row) throw notFound(PAINEL_NAO_ENCONTRADO);
+  return toPainel(row);
+}

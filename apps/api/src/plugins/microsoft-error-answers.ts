@@ -1,0 +1,39 @@
+import type { MicrosoftError } from '../integrations/microsoft-error.ts';
+
+/**
+ * The one place where a failed call to Microsoft becomes an HTTP answer: a status and a Portuguese message
+ * for the person waiting. What Microsoft said stays in the log.
+ */
+
+export const EMBEDDING_NOT_CONFIGURED =
+  'A incorporação de relatórios do Power BI ainda não está disponível neste servidor.';
+export const POWER_BI_TIMEOUT = 'O Power BI não respondeu a tempo. Tente novamente em instantes.';
+export const POWER_BI_UNAVAILABLE = 'O Power BI está indisponível no momento. Tente novamente em instantes.';
+export const POWER_BI_REFUSED =
+  'O Power BI recusou o acesso a este relatório. Verifique o workspace, o relatório e o RLS do painel.';
+export const SYNC_NOT_CONFIGURED = 'A sincronização com o Microsoft Graph não está configurada neste servidor.';
+export const SYNC_FAILED =
+  'Não foi possível sincronizar com o Microsoft Graph agora. Os dados anteriores foram mantidos.';
+export const RLS_WITHOUT_ROLES = 'Este painel usa RLS, mas ainda não tem papéis configurados.';
+export const ENTRA_UNAVAILABLE =
+  'O Entra ID (identidade Microsoft) está indisponível no momento. Tente novamente em instantes.';
+export const ENTRA_REFUSED =
+  'O Entra ID recusou as credenciais do portal para os serviços da Microsoft. Avise um administrador.';
+
+export function microsoftErrorAnswer(error: MicrosoftError): { status: 409 | 502 | 503 | 504; message: string } {
+  switch (error.service) {
+    case 'power-bi':
+      if (error.failure === 'not-configured') return { status: 503, message: EMBEDDING_NOT_CONFIGURED };
+      if (error.failure === 'identity-without-roles') return { status: 409, message: RLS_WITHOUT_ROLES };
+      if (error.failure === 'timeout') return { status: 504, message: POWER_BI_TIMEOUT };
+      if (error.failure === 'refused') return { status: 502, message: POWER_BI_REFUSED };
+      return { status: 503, message: POWER_BI_UNAVAILABLE };
+    case 'graph':
+      if (error.failure === 'not-configured') return { status: 503, message: SYNC_NOT_CONFIGURED };
+      // A sync writes nothing until Graph has answered every page, so the previous data is always kept.
+      return { status: 502, message: SYNC_FAILED };
+    case 'entra':
+      if (error.failure === 'refused') return { status: 502, message: ENTRA_REFUSED };
+      return { status: 503, message: ENTRA_UNAVAILABLE };
+  }
+}
