@@ -20,7 +20,7 @@ test('a person signs in with Microsoft, sees the portal, and signs out', async (
   await expect(page).toHaveURL(/\/login$/);
 });
 
-test('a cancelled Microsoft sign-in shows the spec message', async ({ page }) => {
+test('a cancelled Microsoft sign-in shows the required message (requirements: screen-login)', async ({ page }) => {
   await page.goto('/login');
   await page.getByRole('button', { name: 'Entrar com Microsoft' }).click();
   await page.getByRole('button', { name: 'Cancelar' }).click();

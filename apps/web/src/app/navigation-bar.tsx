@@ -6,7 +6,7 @@ import Navbar from 'react-bootstrap/Navbar';
 import { paths } from '../config/paths.ts';
 import { useAuth } from '../features/auth/auth-context.ts';
 
-/** Brand, Início, the admin links and the user menu (SPEC.md section 2). Hidden on /login. */
+/** Brand, Início, the admin links and the user menu (docs/requirements.md#navigation-bar). Hidden on /login. */
 export function NavigationBar() {
   const { user, isAdmin, logout } = useAuth();
   return (

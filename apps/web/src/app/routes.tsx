@@ -12,7 +12,7 @@ import { PanelListRoute } from './routes/panel-list-route.tsx';
 // The viewer (and the Power BI library it loads) is its own chunk, fetched only on that route.
 const ViewerRoute = lazy(() => import('./routes/viewer-route.tsx'));
 
-/** SPEC.md section 2: these routes and no others. */
+/** docs/requirements.md#screens: these routes and no others. */
 export const routes: RouteObject[] = [
   {
     element: <Root />,

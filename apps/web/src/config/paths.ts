@@ -1,4 +1,4 @@
-/** Every route of the web app (SPEC.md section 2); no other routes exist. */
+/** Every route of the web app (docs/requirements.md#screens); no other routes exist. */
 export const paths = {
   login: '/login',
   home: '/',

@@ -2,7 +2,7 @@ import axios, { AxiosError, type InternalAxiosRequestConfig } from 'axios';
 import { API_BASE } from '../config/api.ts';
 import { readToken } from './session-storage.ts';
 
-/** The one HTTP client (SPEC.md section 7 and 9): JSON, bearer token, no timeout. */
+/** The one HTTP client (docs/requirements.md#api and #ui-constants): JSON, bearer token, no timeout. */
 export const api = axios.create({
   baseURL: API_BASE,
   timeout: 0,
@@ -25,7 +25,7 @@ export function setUnauthorizedHandler(handler: (() => void) | null) {
 api.interceptors.response.use(undefined, (error: unknown) => {
   if (error instanceof AxiosError && error.response?.status === 401) {
     const config = error.config as (InternalAxiosRequestConfig & { _handled401?: boolean }) | undefined;
-    // Once per request (SPEC.md section 8); the sign-out call itself never triggers another sign-out.
+    // Once per request (docs/requirements.md#session-states); the sign-out call itself never triggers another sign-out.
     if (config && !config._handled401 && !config.url?.includes('/logout-complete')) {
       config._handled401 = true;
       onUnauthorized?.();
@@ -34,7 +34,7 @@ api.interceptors.response.use(undefined, (error: unknown) => {
   return Promise.reject(error instanceof Error ? error : new Error(String(error)));
 });
 
-/** The server's Portuguese message when it sent one, else the screen's own (SPEC.md section 8). */
+/** The server's Portuguese message when it sent one, else the screen's own (docs/requirements.md#error-catalogue). */
 export function errorMessage(error: unknown, fallback: string): string {
   if (error instanceof AxiosError) {
     const message = (error.response?.data as { message?: unknown } | undefined)?.message;

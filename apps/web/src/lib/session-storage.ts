@@ -1,4 +1,4 @@
-/** Browser storage keys of SPEC.md section 3. */
+/** Browser storage keys of docs/requirements.md#session-storage. */
 export const TOKEN_KEY = 'token';
 export const USER_KEY = 'user';
 
@@ -32,8 +32,8 @@ export function storeSession(token: string, user: StoredUser) {
 }
 
 /**
- * SPEC.md section 9: removes the token and user keys, clears session storage, and removes any local storage
- * key containing auth, token or user.
+ * docs/requirements.md#local-cleanup: removes the token and user keys, clears session storage, and removes any local
+ * storage key containing auth, token or user.
  */
 export function clearLocalData() {
   localStorage.removeItem(TOKEN_KEY);

@@ -1,7 +1,7 @@
 import { jwtDecode } from 'jwt-decode';
 import type { StoredUser } from './session-storage.ts';
 
-/** Claims the web app reads from its session token (SPEC.md section 3). */
+/** Claims the web app reads from its session token (docs/requirements.md#token-claims). */
 interface TokenClaims {
   sub?: string;
   name?: string;
@@ -15,7 +15,7 @@ interface TokenClaims {
   exp?: number;
 }
 
-/** Used when a token names nobody at all (SPEC.md: a default Microsoft-style placeholder address). */
+/** Used when a token names nobody at all (docs/requirements.md#token-claims: a Microsoft-style placeholder address). */
 export const PLACEHOLDER_USERNAME = 'usuario@empresa.onmicrosoft.com';
 
 export function decodeToken(token: string): TokenClaims {
@@ -23,8 +23,8 @@ export function decodeToken(token: string): TokenClaims {
 }
 
 /**
- * Expired: cannot be decoded, has no exp, or exp is earlier than now in seconds (SPEC.md section 5).
- * Failures are logged and treated as expired (section 8).
+ * Expired: cannot be decoded, has no exp, or exp is earlier than now in seconds (docs/requirements.md#token-validity).
+ * Failures are logged and treated as expired (#error-catalogue).
  */
 export function isTokenExpired(token: string, nowSeconds = Math.floor(Date.now() / 1000)): boolean {
   try {

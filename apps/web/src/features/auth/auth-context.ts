@@ -9,9 +9,12 @@ export interface AuthContextValue {
   isAdmin: boolean;
   user: StoredUser | null;
   token: string | null;
-  /** Username and password sign-in; throws on failure (SPEC.md shows no message for it). */
+  /** Username and password sign-in; throws on failure (docs/requirements.md#error-catalogue shows no message). */
   login: (username: string, password: string) => Promise<void>;
-  /** Takes a token returned by the Microsoft sign-in; throws with the spec's message when it is refused. */
+  /**
+   * Takes a token returned by the Microsoft sign-in; throws with the message of docs/requirements.md#token-validity
+   * when it is refused.
+   */
   loginWithToken: (token: string) => void;
   logout: () => Promise<void>;
 }

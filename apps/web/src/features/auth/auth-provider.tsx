@@ -19,7 +19,10 @@ interface Session {
   token: string | null;
 }
 
-/** The session of SPEC.md sections 4 and 5: start-up checks, login, logout and the answer to any 401. */
+/**
+ * The session of docs/requirements.md#session-states and #token-validity: start-up checks, login, logout and the answer
+ * to any 401.
+ */
 export function AuthProvider({ children }: { children: ReactNode }) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();

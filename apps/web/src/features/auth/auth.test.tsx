@@ -16,7 +16,7 @@ const emptyLists = () =>
     http.get('/api/classificacoes', () => HttpResponse.json([])),
   );
 
-describe('token rules (SPEC.md section 5)', () => {
+describe('token rules (requirements: token-validity, token-claims)', () => {
   it('treats a token as expired when it cannot be decoded, has no exp, or exp is in the past (seconds)', () => {
     vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     expect(isTokenExpired('nao-e-um-jwt')).toBe(true);
@@ -47,7 +47,7 @@ describe('token rules (SPEC.md section 5)', () => {
     });
   });
 
-  it('cleans exactly what SPEC.md section 9 names', () => {
+  it('cleans exactly what local cleanup names (requirements: local-cleanup)', () => {
     localStorage.setItem('token', 't');
     localStorage.setItem('user', '{}');
     localStorage.setItem('msal.authority', 'x');
@@ -61,7 +61,7 @@ describe('token rules (SPEC.md section 5)', () => {
   });
 });
 
-describe('session start-up (SPEC.md section 4)', () => {
+describe('session start-up and route guards (requirements: session-states, route-guards)', () => {
   it('shows the full-height spinner with the hidden text while it initialises', async () => {
     signIn(ADMIN);
     emptyLists();
@@ -162,7 +162,7 @@ describe('/login', () => {
     expect(router.state.location.search).not.toContain('token');
   });
 
-  it('refuses an expired token with the spec message', async () => {
+  it('refuses an expired token with the required message (requirements: token-validity)', async () => {
     renderApp(`/login?token=${fakeToken({ name: 'x' }, -10)}`);
     expect(await screen.findByText('Token expirado. Faça login novamente.')).toBeInTheDocument();
     expect(localStorage.getItem('token')).toBeNull();
@@ -269,7 +269,7 @@ describe('navigation bar and logout', () => {
 });
 
 describe('useAuth', () => {
-  it('fails outside its provider with the spec message', () => {
+  it('fails outside its provider with the required message (requirements: error-catalogue)', () => {
     expect(() => renderHook(() => useAuth())).toThrow('useAuth must be used within an AuthProvider');
   });
 });

@@ -9,7 +9,7 @@ import { useAuth } from '../auth-context.ts';
 
 export const MICROSOFT_LOGIN_ERROR = 'Erro ao processar login Microsoft';
 
-/** /login: the Microsoft button, and the token the sign-in brings back (SPEC.md section 2). */
+/** /login: the Microsoft button, and the token the sign-in brings back (docs/requirements.md#screen-login). */
 export function LoginPage() {
   const { isAuthenticated, loginWithToken } = useAuth();
   const [params] = useSearchParams();

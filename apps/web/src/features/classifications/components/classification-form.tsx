@@ -24,7 +24,10 @@ interface ClassificationFormProps {
   nameRef?: Ref<HTMLInputElement>;
 }
 
-/** The 'Nova Classificação' / 'Editar Classificação' card (SPEC.md sections 2, 4 and 5). */
+/**
+ * The 'Nova Classificação' / 'Editar Classificação' card (docs/requirements.md#screen-classifications,
+ * #classification-form and #form-validation).
+ */
 export function ClassificationForm({ editing, onClose, nameRef }: ClassificationFormProps) {
   const [nome, setNome] = useState(editing?.nome ?? '');
   const [descricao, setDescricao] = useState(editing?.descricao ?? '');

@@ -30,7 +30,10 @@ export function deleteConfirmation({ nome, quantidadePaineis }: ClassificacaoAdm
   return `${question} ${panels} em "Sem Classificação". Esta ação não pode ser desfeita.`;
 }
 
-/** /classificacoes: 'Gerenciar Classificações' (SPEC.md section 2). Admin only (the route guards it). */
+/**
+ * /classificacoes: 'Gerenciar Classificações' (docs/requirements.md#screen-classifications). Admin only (the route
+ * guards it).
+ */
 export function ClassificationsPage() {
   const { data: classificacoes, error, isPending, isFetching, refetch } = useAdminClassifications();
   const deleteClassification = useDeleteClassification();

@@ -16,7 +16,7 @@ export function panelCountLabel(quantidade: number): string {
   return `${quantidade.toLocaleString('pt-BR')} painéis`;
 }
 
-/** Nome (with its panel count), Descrição, Status and Ações (SPEC.md section 2). */
+/** Nome (with its panel count), Descrição, Status and Ações (docs/requirements.md#screen-classifications). */
 export function ClassificationsTable({ classificacoes, editingId, onEdit, onDelete }: ClassificationsTableProps) {
   return (
     <Table responsive hover className="mb-0 align-middle">

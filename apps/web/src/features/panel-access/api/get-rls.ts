@@ -3,7 +3,7 @@ import type { RlsConfiguration } from '@paineis/contract/rls';
 import { api } from '../../../lib/api-client.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
 
-/** SPEC.md section 7: an array, or an object with a `configuracoes` array. */
+/** docs/requirements.md#rls-and-link-calls: an array, or an object with a `configuracoes` array. */
 type RlsResponse = RlsConfiguration[] | { configuracoes?: RlsConfiguration[] | null };
 
 /** GET /paineis/{id}/rls: the panel's RLS roles with their e-mails. */

@@ -22,7 +22,7 @@ export interface PanelModalProps {
 
 export const LOAD_USERS_ERROR = 'Erro ao carregar usuários';
 
-/** 'Vincular Usuários ao Painel' (SPEC.md section 2): choose who may see a panel. */
+/** 'Vincular Usuários ao Painel' (docs/requirements.md#link-users-modal): choose who may see a panel. */
 export function LinkUsersModal({ painel, onHide }: PanelModalProps) {
   const shown = useShownPanel(painel);
   const titleId = useId();
@@ -85,7 +85,7 @@ function UserPicker({ painel, activeUsers, linkedUsers, onHide }: UserPickerProp
       await link.mutateAsync({ id: painel.id, userIds: all.filter((u) => selected.has(u.id)).map((u) => u.id) });
       onHide();
     } catch (error) {
-      // SPEC.md section 8: a link failure is only logged; the modal stays open to try again.
+      // docs/requirements.md#error-catalogue: a link failure is only logged; the modal stays open to try again.
       console.error('Erro ao vincular usuários ao painel', error);
     }
   };

@@ -7,6 +7,7 @@ import Modal from 'react-bootstrap/Modal';
 import Spinner from 'react-bootstrap/Spinner';
 import type { Painel } from '@paineis/contract/panels';
 import type { RlsConfiguration } from '@paineis/contract/rls';
+import { sameRoleName } from '@paineis/contract/text';
 import type { UsuarioVinculado } from '@paineis/contract/users';
 import { errorMessage } from '../../../lib/api-client.ts';
 import { useLinkedUsers } from '../api/get-linked-users.ts';
@@ -24,10 +25,7 @@ export const NO_LINKED_USERS =
   'Nenhum usuário está vinculado a este painel. Vincule usuários antes de configurar o RLS.';
 export const DUPLICATE_ROLE = 'Já existe um papel com este nome.';
 
-// Power BI compares role names without regard to case, and so does the server.
-const roleKey = (name: string) => name.toLocaleLowerCase('pt-BR');
-
-/** 'Configuração RLS - {panel name}' (SPEC.md section 4): the panel's roles and who is in each. */
+/** 'Configuração RLS - {panel name}' (docs/requirements.md#rls-modal): the panel's roles and who is in each. */
 export function RlsModal({ painel, onHide }: PanelModalProps) {
   const shown = useShownPanel(painel);
   const titleId = useId();
@@ -79,7 +77,8 @@ function RlsEditor({ painel, initialRoles, linkedUsers, onHide }: RlsEditorProps
     event.preventDefault();
     const name = newRole.trim();
     if (!name) return;
-    if (roles.some((r) => roleKey(r.roleName) === roleKey(name))) {
+    // Power BI compares role names without regard to case, and so does the server.
+    if (roles.some((r) => sameRoleName(r.roleName, name))) {
       setDuplicate(true);
       return;
     }
@@ -106,7 +105,8 @@ function RlsEditor({ painel, initialRoles, linkedUsers, onHide }: RlsEditorProps
       await save.mutateAsync({ id: painel.id, configs: roles });
       onHide();
     } catch (error) {
-      // The spec's message, with the server's reason (a bad e-mail, say) beneath it when there is one.
+      // The message of docs/requirements.md#error-catalogue, with the server's reason (a bad e-mail, say) beneath it
+      // when there is one.
       setSaveError(errorMessage(error, ''));
     }
   };

@@ -4,7 +4,7 @@ import Form from 'react-bootstrap/Form';
 import Table from 'react-bootstrap/Table';
 import type { PickerUser } from '../utils/picker-users.ts';
 
-/** SPEC.md section 9: the user-list area is at most 350px high. */
+/** docs/requirements.md#ui-constants: the user-list area is at most 350px high. */
 export const USER_LIST_MAX_HEIGHT = 350;
 // Rows have one line each (long texts are cut with an ellipsis), so every row is this high.
 const ROW_HEIGHT = 37;

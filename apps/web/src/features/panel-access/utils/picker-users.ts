@@ -1,5 +1,5 @@
+import { normalizeSearch } from '@paineis/contract/text';
 import type { Usuario365, UsuarioVinculado } from '@paineis/contract/users';
-import { normalizeSearch } from './normalize-search.ts';
 
 /** A row of the links table, with its search text worked out once per user list. */
 export interface PickerUser {
@@ -41,6 +41,6 @@ export function selectedFirst(users: PickerUser[], selected: ReadonlySet<string>
 
 /** Users whose name, e-mail or department contains the query, ignoring case and accents. */
 export function filterUsers(users: PickerUser[], query: string): PickerUser[] {
-  const needle = normalizeSearch(query.trim());
+  const needle = normalizeSearch(query);
   return needle ? users.filter((u) => u.search.includes(needle)) : users;
 }

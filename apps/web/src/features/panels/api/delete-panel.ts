@@ -11,7 +11,7 @@ export function useDeletePanel() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: deletePanel,
-    // SPEC.md section 4, delete flow: confirm, delete, reload.
+    // docs/requirements.md#delete-flow: confirm, delete, reload.
     onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.panels }),
   });
 }

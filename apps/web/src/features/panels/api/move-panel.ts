@@ -18,8 +18,9 @@ export interface MoveVariables {
 }
 
 /**
- * Moving to another classification is saved by a panel update (SPEC.md section 4): GET /paineis/{id}/dados,
- * then PUT /paineis/{id} with the new classification and ordem, then the target group's renumbering.
+ * Moving to another classification is saved by a panel update (docs/requirements.md#drag-reorder):
+ * GET /paineis/{id}/dados, then PUT /paineis/{id} with the new classification and ordem, then the target group's
+ * renumbering.
  */
 export async function movePanel({ painelId, classificacaoId, ordem, items }: MoveVariables): Promise<Painel> {
   const dados = await getPanelData(painelId);

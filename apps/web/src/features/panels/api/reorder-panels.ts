@@ -25,7 +25,10 @@ export function panelUpdateBody(
   };
 }
 
-/** SPEC.md section 4: without the reorder endpoint, each panel is fetched and updated with its new ordem. */
+/**
+ * docs/requirements.md#reorder-405-fallback: without the reorder endpoint, each panel is fetched and updated with its
+ * new ordem.
+ */
 async function reorderOneByOne(items: readonly ReorderItem[]) {
   let next = 0;
   // A few at a time: quicker than one by one, without a burst of hundreds of requests.

@@ -28,7 +28,7 @@ function parseId(raw: string | undefined): number | null {
   return Number.isInteger(id) && id > 0 && id <= 2_147_483_647 ? id : null;
 }
 
-/** /editar/{id}: 'Editar Painel' (SPEC.md section 2). */
+/** /editar/{id}: 'Editar Painel' (docs/requirements.md#panel-forms). */
 export function EditPanelPage({ classifications }: { classifications: Classificacao[] }) {
   const params = useParams();
   const id = parseId(params.id);

@@ -9,7 +9,7 @@ import { usePrefetchNextOrder, useResolveNextOrder } from '../api/get-next-order
 import { PanelForm, PanelFormFrame, type PanelFormValues } from './panel-form.tsx';
 
 export const CREATE_PANEL_ERROR = 'Erro ao criar painel. Tente novamente.';
-/** SPEC.md sections 3 and 9. */
+/** docs/requirements.md#panel-entity and #ui-constants. */
 const DEFAULT_CLASSIFICACAO_ID = 1;
 
 /** Classification 1 when it is active, else the first option offered. */
@@ -18,7 +18,7 @@ function defaultClassificacaoId(classifications: Classificacao[]): number {
   return classifications[0]?.id ?? SEM_CLASSIFICACAO_ID;
 }
 
-/** /cadastro: 'Novo Painel' (SPEC.md section 2). */
+/** /cadastro: 'Novo Painel' (docs/requirements.md#panel-forms). */
 export function NewPanelPage({ classifications }: { classifications: Classificacao[] }) {
   const navigate = useNavigate();
   const create = useCreatePanel();
@@ -46,7 +46,8 @@ export function NewPanelPage({ classifications }: { classifications: Classificac
 
   async function handleSubmit(valid: PanelFormValues) {
     setPreparing(true);
-    // Last in its classification rather than the spec's fixed 1, which would tie with the panel already first.
+    // Last in its classification rather than the fixed 1 of docs/requirements.md#panel-forms, which would tie with the
+    // panel already first.
     const ordem = await resolveNextOrder(valid.classificacaoId);
     setPreparing(false);
     create.mutate(

@@ -110,7 +110,7 @@ describe('/cadastro: Novo Painel', () => {
       ['Operações', '3'],
       ['Sem Classificação', '0'],
     ]);
-    // SPEC.md: classification 1 by default.
+    // docs/requirements.md#panel-forms: classification 1 by default.
     expect(classificationSelect()).toHaveValue('1');
     expect(screen.getByRole('button', { name: 'Cancelar' })).toBeEnabled();
     expect(screen.getByRole('button', { name: 'Criar Painel' })).toBeEnabled();
@@ -260,7 +260,7 @@ describe('/cadastro: Novo Painel', () => {
     expect(location().pathname).toBe('/cadastro');
   });
 
-  it('shows the spec message and the server message when creating fails, and stays', async () => {
+  it('shows the catalogue message and the server message when creating fails, and stays (requirements: error-catalogue)', async () => {
     answer();
     server.use(
       http.post('/api/paineis', () =>
@@ -280,7 +280,7 @@ describe('/cadastro: Novo Painel', () => {
     expect(screen.getByRole('button', { name: 'Criar Painel' })).toBeEnabled();
   });
 
-  it('shows only the spec message when the server gives none', async () => {
+  it('shows only the catalogue message when the server gives none (requirements: error-catalogue)', async () => {
     answer();
     server.use(http.post('/api/paineis', () => new HttpResponse(null, { status: 503 })));
     const { user } = await openNewPanel();
@@ -422,7 +422,7 @@ describe('/editar/{id}: Editar Painel', () => {
     expect(put).toEqual([]);
   });
 
-  it('shows the spec message and the server message when updating fails', async () => {
+  it('shows the catalogue message and the server message when updating fails (requirements: error-catalogue)', async () => {
     answer();
     server.use(
       http.put('/api/paineis/:id', () =>
@@ -440,7 +440,7 @@ describe('/editar/{id}: Editar Painel', () => {
     expect(location().pathname).toBe('/editar/5');
   });
 
-  it('shows only the spec message when the update fails without a server message', async () => {
+  it('shows only the catalogue message when the update fails without a server message (requirements: error-catalogue)', async () => {
     answer();
     server.use(http.put('/api/paineis/:id', () => HttpResponse.error()));
     const { user } = await openEditPanel();

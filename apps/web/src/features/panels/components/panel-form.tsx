@@ -42,7 +42,7 @@ function guidError(label: string, value: string): string | undefined {
   return undefined;
 }
 
-/** SPEC.md section 5: name, workspace ID and report ID are required; the IDs are GUIDs. */
+/** docs/requirements.md#form-validation: name, workspace ID and report ID are required; the IDs are GUIDs. */
 export function validatePanelForm(values: PanelFormValues): FieldErrors {
   const v = trimmed(values);
   const errors: FieldErrors = {};
@@ -62,9 +62,9 @@ export interface PanelFormProps {
   /** The classifications offered; 'Sem Classificação' is always added last. */
   classifications: ClassificationOption[];
   saving: boolean;
-  /** The spec's failure message for this form, when the save failed. */
+  /** This form's failure message from docs/requirements.md#error-catalogue, when the save failed. */
   error: string | null;
-  /** The server's own explanation of the failure, shown under the spec's message. */
+  /** The server's own explanation of the failure, shown under the catalogue's message. */
   errorDetail?: string | null;
   /** Shown between the title and the fields (the edit form's info box). */
   info?: ReactNode;

@@ -7,8 +7,8 @@ import Badge from 'react-bootstrap/Badge';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import ListGroup from 'react-bootstrap/ListGroup';
+import { groupDropId } from '../utils/reorder.ts';
 import { PanelRow, SortablePanelRow, type PanelActions } from './panel-row.tsx';
-import { groupDropId } from './reorder.ts';
 
 /** 'N painéis'; one panel reads '1 painel', as Portuguese has it. */
 export const panelCount = (n: number) => `${n.toLocaleString('pt-BR')} ${n === 1 ? 'painel' : 'painéis'}`;
@@ -43,7 +43,7 @@ function EmptyGroupDropZone({ grupoId, disabled }: { grupoId: number; disabled: 
   );
 }
 
-/** One classification: heading, count, description and its panels (SPEC.md section 2). */
+/** One classification: heading, count, description and its panels (docs/requirements.md#screen-panel-list). */
 export const PanelGroupCard = memo(function PanelGroupCard({
   grupo,
   groupIndex,

@@ -271,7 +271,7 @@ describe("'/' panel list: what it shows", () => {
   });
 });
 
-describe("'/' load failure (SPEC.md section 8)", () => {
+describe("'/' load failure (requirements: error-catalogue)", () => {
   it("shows the server's message and tries again on 'Tentar novamente'", async () => {
     signIn(USER);
     server.use(http.get('/api/paineis/agrupados', () => serverMessage('Banco de dados indisponível.', 503)));
@@ -332,8 +332,8 @@ describe("'/' navigation", () => {
   });
 });
 
-describe("'/' delete flow (SPEC.md section 4): confirm, delete, reload", () => {
-  it('asks exactly the spec question, deletes the panel and reloads the list', async () => {
+describe("'/' delete flow (requirements: delete-flow): confirm, delete, reload", () => {
+  it('asks exactly the required question, deletes the panel and reloads the list (requirements: screen-panel-list)', async () => {
     signIn(ADMIN);
     const state = serveGroups();
     const deleted = vi.fn();
@@ -501,7 +501,7 @@ describe("'/' search", () => {
   });
 });
 
-describe("'/' reorder by drag (SPEC.md section 4), with the keyboard", () => {
+describe("'/' reorder by drag (requirements: drag-reorder), with the keyboard", () => {
   it('reorders within a classification, shows it at once and saves the group renumbered from 1', async () => {
     signIn(ADMIN);
     serveGroups();

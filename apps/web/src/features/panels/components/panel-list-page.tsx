@@ -29,14 +29,14 @@ import { useDeletePanel } from '../api/delete-panel.ts';
 import { useGroupedPanels } from '../api/get-grouped-panels.ts';
 import { useMovePanel } from '../api/move-panel.ts';
 import { useReorderPanels } from '../api/reorder-panels.ts';
-import { dragAnnouncements, screenReaderInstructions } from './drag-announcements.ts';
-import { panelKeyboardCoordinates } from './keyboard-coordinates.ts';
+import { dragAnnouncements, screenReaderInstructions } from '../utils/drag-announcements.ts';
+import { panelKeyboardCoordinates } from '../utils/keyboard-coordinates.ts';
+import { computeDrop, filterGroups, indexPanels, normalizedNames } from '../utils/reorder.ts';
 import { PanelGroupCard } from './panel-group-card.tsx';
 import { PanelDragPreview } from './panel-row.tsx';
-import { computeDrop, filterGroups, indexPanels, normalizedNames } from './reorder.ts';
 
 export interface PanelListPageProps {
-  /** Admins see the drag handles and the management buttons (SPEC.md section 2). */
+  /** Admins see the drag handles and the management buttons (docs/requirements.md#client-permissions). */
   isAdmin: boolean;
   /** Admin: open the 'Vincular Usuários ao Painel' modal for a panel. */
   onManageUsers: (painel: Painel) => void;
@@ -56,7 +56,7 @@ export const DRAG_TIP = 'Dica: arraste os painéis para reordená-los. A ordem �
 export const DRAG_OFF_WHILE_SEARCHING =
   'A reordenação por arrastar fica desativada durante a busca. Limpe a busca para reordenar os painéis.';
 
-/** SPEC.md section 9: drag activation distance and droppable measurement timeout. */
+/** docs/requirements.md#ui-constants: drag activation distance and droppable measurement timeout. */
 const DRAG_ACTIVATION_DISTANCE_PX = 8;
 const DROPPABLE_MEASURING_MS = 25;
 
@@ -67,7 +67,10 @@ const measuring: MeasuringConfiguration = {
 
 type PendingDelete = { kind: 'painel'; painel: Painel } | { kind: 'classificacao'; grupo: GrupoPaineis };
 
-/** '/': 'Painéis Power BI', the panels by classification (SPEC.md section 2); admins also manage and reorder. */
+/**
+ * '/': 'Painéis Power BI', the panels by classification (docs/requirements.md#screen-panel-list); admins also manage
+ * and reorder.
+ */
 export function PanelListPage({ isAdmin, onManageUsers, onManageRls, onDeleteClassification }: PanelListPageProps) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();

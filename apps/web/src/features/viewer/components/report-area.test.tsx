@@ -5,7 +5,6 @@ import { describe, expect, it, vi } from 'vitest';
 import type { PainelComEmbed } from '@paineis/contract/panels';
 import { server } from '../../../test/server.ts';
 import { fakeToken } from '../../../test/session.ts';
-import { ReportArea } from './report-area.tsx';
 import {
   EmbedderError,
   POWER_BI_MODELS_MISSING,
@@ -15,7 +14,8 @@ import {
   type ReportEmbedder,
   type ReportEventName,
   type ReportPage,
-} from './report-embedder.ts';
+} from '../embedding/report-embedder.ts';
+import { ReportArea } from './report-area.tsx';
 
 const inAnHour = () => new Date(Date.now() + 3_600_000).toISOString();
 

@@ -5,7 +5,7 @@ import ListGroup from 'react-bootstrap/ListGroup';
 import Spinner from 'react-bootstrap/Spinner';
 import type { PainelComEmbed } from '@paineis/contract/panels';
 import { getPanelToken } from '../api/get-panel-token.ts';
-import { createReportEmbedder } from './create-report-embedder.ts';
+import { createReportEmbedder } from '../embedding/create-report-embedder.ts';
 import {
   EMBED_TOKEN_MISSING,
   EmbedderError,
@@ -13,11 +13,11 @@ import {
   REPORT_INIT_ERROR,
   type EmbedderFactory,
   type ReportPage,
-} from './report-embedder.ts';
+} from '../embedding/report-embedder.ts';
 
 export const REPORT_ERROR_TITLE = 'Erro ao carregar relatório';
 
-/** The error panel of SPEC.md section 8: a title, the message and what helps to debug it. */
+/** The error panel of docs/requirements.md#error-catalogue: a title, the message and what helps to debug it. */
 export function ReportError({ message, painel }: { message: string; painel: PainelComEmbed }) {
   return (
     <Alert variant="danger" className="m-3">
@@ -63,7 +63,7 @@ interface ReportAreaProps {
 
 /**
  * Where the report goes: a 220 px sidebar of the visible report pages beside the embedded report, using the
- * full height below the header (SPEC.md sections 2 and 4).
+ * full height below the header (docs/requirements.md#screen-viewer, #report-viewer, #look-and-feel).
  */
 export function ReportArea({ painel, ...options }: ReportAreaProps) {
   if (!painel.embedToken) return <ReportError message={EMBED_TOKEN_MISSING} painel={painel} />;
@@ -167,7 +167,7 @@ function EmbeddedReport({
     });
     embedder.on('error', (detail) => {
       if (isTokenExpired(detail)) void refresh();
-      // SPEC.md section 8: report error events are only logged.
+      // docs/requirements.md#error-catalogue: report error events are only logged.
       else console.warn('Erro do relatório Power BI', detail);
     });
 

@@ -22,7 +22,10 @@ interface ViewerPageProps {
   canChooseRole?: boolean;
 }
 
-/** /visualizar/{id}: header with the name and Voltar, the RLS banner, and the report (SPEC.md section 2). */
+/**
+ * /visualizar/{id}: header with the name and Voltar, the RLS banner, and the report
+ * (docs/requirements.md#screen-viewer).
+ */
 export default function ViewerPage({ canChooseRole = false }: ViewerPageProps) {
   const { id } = useParams();
   const panelId = Number(id);

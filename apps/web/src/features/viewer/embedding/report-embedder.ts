@@ -25,7 +25,7 @@ export type ReportEventName = 'loaded' | 'rendered' | 'error' | 'pageChanged';
 export interface ReportEmbedder {
   /** Whether this shows the demonstration stand-in instead of Power BI. */
   readonly demo: boolean;
-  /** Rejects with an EmbedderError whose message is the user-facing one (SPEC.md section 8). */
+  /** Rejects with an EmbedderError whose message is the user-facing one (docs/requirements.md#error-catalogue). */
   load(container: HTMLElement, target: EmbedTarget): Promise<void>;
   /** Register before load(); the handler gets the event's detail. */
   on(event: ReportEventName, handler: (detail: unknown) => void): void;

@@ -46,7 +46,8 @@ export class PowerBiEmbedder implements ReportEmbedder {
     try {
       this.powerbi = new service.Service(factories.hpmFactory, factories.wpmpFactory, factories.routerFactory);
       this.container = container;
-      // SPEC.md section 4: filter pane shown; page navigation, navigation pane and command bar hidden.
+      // docs/requirements.md#viewer-embed-settings: filter pane shown; page navigation, navigation pane and
+      // command bar hidden.
       this.report = this.powerbi.embed(container, {
         type: 'report',
         id: reportId,

@@ -26,7 +26,7 @@ describe('choosing the embedder', () => {
   });
 });
 
-describe('PowerBiEmbedder errors (SPEC.md section 8)', () => {
+describe('PowerBiEmbedder errors (requirements: error-catalogue)', () => {
   const container = () => document.createElement('div');
 
   it('says Power BI is unavailable when the library cannot be loaded or has no service', async () => {
@@ -57,7 +57,7 @@ describe('PowerBiEmbedder errors (SPEC.md section 8)', () => {
 });
 
 describe('PowerBiEmbedder', () => {
-  it('embeds with the configuration of SPEC.md section 4 and forwards event details', async () => {
+  it('embeds with the required configuration and forwards event details (requirements: viewer-embed-settings)', async () => {
     const library = await import('powerbi-client');
     const on = vi.fn();
     const embed = vi

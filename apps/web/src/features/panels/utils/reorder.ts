@@ -1,6 +1,7 @@
 import type { UniqueIdentifier } from '@dnd-kit/core';
 import { SEM_CLASSIFICACAO_ID } from '@paineis/contract/classifications';
 import type { GrupoPaineis, Painel, ReorderItem } from '@paineis/contract/panels';
+import { normalizeSearch } from '@paineis/contract/text';
 
 /** Where a panel sits in the grouped list. */
 export interface PanelLocation {
@@ -36,7 +37,7 @@ export function parseDropTarget(id: UniqueIdentifier): DropTarget | null {
   return null;
 }
 
-/** Ordem 1..n in list order (SPEC.md section 9: reorder numbers start at 1). */
+/** Ordem 1..n in list order (docs/requirements.md#ui-constants: reorder numbers start at 1). */
 export function renumber(paineis: readonly Painel[]): { paineis: Painel[]; items: ReorderItem[] } {
   const renumbered = paineis.map((p, i) => (p.ordem === i + 1 ? p : { ...p, ordem: i + 1 }));
   return { paineis: renumbered, items: renumbered.map((p) => ({ painelId: p.id, novaOrdem: p.ordem })) };
@@ -82,8 +83,8 @@ export type DropResult =
     };
 
 /**
- * What dropping panel `activeId` on `overId` does (SPEC.md section 4): within its classification the group is
- * reordered and renumbered; onto a panel of another classification the panel joins it next to that panel (see
+ * What dropping panel `activeId` on `overId` does (docs/requirements.md#drag-reorder): within its classification the
+ * group is reordered and renumbered; onto a panel of another classification the panel joins it next to that panel (see
  * dropIndex) and that group is renumbered; onto an empty classification's drop zone it becomes its only panel.
  * Null when nothing changes.
  */
@@ -150,14 +151,6 @@ export function computeDrop(
     items: paineis.length > 1 ? items : [],
   };
 }
-
-/** Lower case, without accents: 'Gestão' matches 'gestao'. */
-export const normalizeSearch = (text: string) =>
-  text
-    .normalize('NFD')
-    .replace(/\p{Diacritic}/gu, '')
-    .toLocaleLowerCase('pt-BR')
-    .trim();
 
 /**
  * The groups holding panels whose name contains the query, each with only those panels. `names` holds each

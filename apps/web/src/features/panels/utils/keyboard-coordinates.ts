@@ -1,7 +1,7 @@
 import { KeyboardCode, type KeyboardCoordinateGetter } from '@dnd-kit/core';
 import { sortableKeyboardCoordinates } from '@dnd-kit/sortable';
 
-/** SPEC.md section 9: keyboard drag step. */
+/** docs/requirements.md#ui-constants: keyboard drag step. */
 export const KEYBOARD_STEP_PX = 25;
 
 const steps: Partial<Record<string, { x: number; y: number }>> = {
@@ -14,7 +14,7 @@ const steps: Partial<Record<string, { x: number; y: number }>> = {
 /**
  * An arrow key jumps to the neighbouring panel (in its group or the next one), so one key press is one place,
  * whatever the row height. Where there is no panel that way (Left/Right in a vertical list, past the last
- * panel) the dragged row moves by the spec's 25 px step instead.
+ * panel) the dragged row moves by the 25 px step of docs/requirements.md#ui-constants instead.
  */
 export const panelKeyboardCoordinates: KeyboardCoordinateGetter = (event, args) => {
   const jump = sortableKeyboardCoordinates(event, args);

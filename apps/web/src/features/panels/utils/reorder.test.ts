@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { SensorContext } from '@dnd-kit/core';
 import type { GrupoPaineis, Painel } from '@paineis/contract/panels';
+import { normalizeSearch } from '@paineis/contract/text';
 import { KEYBOARD_STEP_PX, panelKeyboardCoordinates } from './keyboard-coordinates.ts';
 import {
   computeDrop,
@@ -8,7 +9,6 @@ import {
   groupDropId,
   indexPanels,
   normalizedNames,
-  normalizeSearch,
   parseDropTarget,
   renumber,
 } from './reorder.ts';
@@ -174,7 +174,7 @@ describe('keyboard coordinates', () => {
   const context = { active: null, collisionRect: null } as unknown as SensorContext;
   const key = (code: string) => ({ code, preventDefault: vi.fn() }) as unknown as KeyboardEvent;
 
-  it(`moves by the spec's ${KEYBOARD_STEP_PX} px where there is no panel to jump to`, () => {
+  it(`moves by the ${KEYBOARD_STEP_PX} px keyboard step where there is no panel to jump to (requirements: ui-constants)`, () => {
     const args = { active: 1, currentCoordinates: { x: 100, y: 200 }, context };
     expect(KEYBOARD_STEP_PX).toBe(25);
     expect(panelKeyboardCoordinates(key('ArrowDown'), args)).toEqual({ x: 100, y: 225 });
