@@ -5,6 +5,52 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
+/** The API's module boundaries, exported so a test can prove that a crossing import fails. */
+export const apiBoundaries = [
+  {
+    files: ['apps/api/src/modules/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              // ../<other module>/…x.repository.ts or …/modules/<module>/…x.routes.ts
+              regex: '^(\\.\\./[^./][^/]*|.*/modules/[^/]+)/([^/]+/)*[^/]+\\.(repository|routes)(\\.ts)?$',
+              message: 'Um módulo não importa o repositório nem as rotas de outro: chame o serviço dele.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['apps/api/src/plugins/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '/modules/[^/]+/([^/]+/)*[^/]+\\.(repository|routes)(\\.ts)?$',
+              message: 'Um plugin não importa repositórios nem rotas de módulos: chame o serviço do módulo.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['apps/api/src/{lib,db,integrations,config}/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ regex: '/modules/', message: 'As camadas de base não dependem dos módulos.' }] },
+      ],
+    },
+  },
+];
+
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', '.data/**', 'coverage/**', 'apps/api/src/db/migrations/**'] },
   js.configs.recommended,
@@ -45,6 +91,10 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'error' },
   },
+  // API modules own their data: no module imports another module's repository or routes (call its service),
+  // and the layers below the modules (plugins, lib, db, integrations, config) import no repository or routes.
+  // app.ts, server.ts, demo/ and the tests compose modules and may reach them.
+  ...apiBoundaries,
   // Features do not import each other (only app/ composes them), and shared code imports no feature.
   {
     files: ['apps/web/src/features/**/*.{ts,tsx}'],

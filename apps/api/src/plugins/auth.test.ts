@@ -17,7 +17,7 @@ import { ADMIN_ONLY, SESSION_INVALID } from './auth.ts';
 
 type Access = 'public' | 'user' | 'admin';
 
-/** DESIGN.md, "Server decisions". A route missing here (or extra here) fails the first test: classify it. */
+/** docs/requirements.md#server-permissions. A route missing here (or extra here) fails the first test: classify it. */
 const EXPECTED: Record<string, Access> = {
   'GET /healthz': 'public',
   'GET /readyz': 'public',
@@ -61,7 +61,7 @@ const EXPECTED: Record<string, Access> = {
   'POST /api/auth/logout-complete': 'public',
 };
 
-/** The same rules written as DESIGN.md states them, to catch a mistyped row in the table above. */
+/** The same rules written as docs/requirements.md#server-permissions states them, to catch a mistyped row in the table above. */
 function designRule(method: string, path: string): Access {
   if (path === '/healthz' || path === '/readyz') return 'public';
   // "Every API route but the sign-in ones needs a valid token"; signing out must work with a dead token.
@@ -234,7 +234,7 @@ describe('auth plugin: permissions for every route', () => {
     return jwt.sign(new TextEncoder().encode(changes.secret ?? TEST_SECRET));
   }
 
-  it('the OpenAPI document lists exactly the classified routes, and the table follows DESIGN.md', () => {
+  it('the OpenAPI document lists exactly the classified routes, and the table follows the requirements', () => {
     expect(routes.length).toBeGreaterThan(0);
     expect(routes.map((r) => r.key).sort()).toEqual(Object.keys(EXPECTED).sort());
     for (const [key, access] of Object.entries(EXPECTED)) {

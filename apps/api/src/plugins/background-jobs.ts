@@ -1,6 +1,5 @@
 import fp from 'fastify-plugin';
-import { purgeOldAttempts } from '../modules/auth/login-attempts.repository.ts';
-import { purgeExpiredRevocations } from '../modules/auth/revocations.repository.ts';
+import { purgeStaleSignInRecords } from '../modules/auth/sessions.ts';
 
 /**
  * Work on a timer: the Graph directory sync (at start and every GRAPH_SYNC_INTERVAL_MINUTES) and the purge
@@ -13,9 +12,7 @@ export default fp<{ syncAtStart: boolean }>(
     const sync = app.directorySync;
     const runSync = () => void sync?.run().catch(() => undefined); // failures are logged by the sync
     const purge = () =>
-      void Promise.all([purgeExpiredRevocations(app.db), purgeOldAttempts(app.db)]).catch((err: unknown) =>
-        app.log.warn({ err }, 'limpeza periódica falhou'),
-      );
+      void purgeStaleSignInRecords(app.db).catch((err: unknown) => app.log.warn({ err }, 'limpeza periódica falhou'));
 
     app.addHook('onReady', async () => {
       purge();

@@ -1,7 +1,8 @@
 import type { Config } from '../../config/env.ts';
 import type { Db } from '../../db/client.ts';
 import { findSessionUser } from './auth.repository.ts';
-import { revokeToken } from './revocations.repository.ts';
+import { purgeOldAttempts } from './login-attempts.repository.ts';
+import { purgeExpiredRevocations, revokeToken } from './revocations.repository.ts';
 import { verifySessionToken } from './tokens.ts';
 
 /** Who a valid session token speaks for. */
@@ -58,4 +59,9 @@ export async function revokeSession(db: Db, jwt: Config['jwt'], authorization: s
     return;
   }
   await revokeToken(db, claims.jti, new Date(claims.exp * 1000));
+}
+
+/** Forgets revocations of tokens that have expired anyway, and failed sign-ins older than the limits look at. */
+export async function purgeStaleSignInRecords(db: Db): Promise<void> {
+  await Promise.all([purgeExpiredRevocations(db), purgeOldAttempts(db)]);
 }

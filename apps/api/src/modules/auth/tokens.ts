@@ -19,7 +19,7 @@ const ALGORITHM = 'HS256';
 
 const key = (secret: string) => new TextEncoder().encode(secret);
 
-/** Issues the portal's own session token with the claims the web app reads (SPEC.md section 3). */
+/** Issues the portal's own session token with the claims the web app reads (docs/requirements.md#token-claims). */
 export async function signSessionToken(jwt: Config['jwt'], user: TokenSubject, ttlSeconds = jwt.ttlSeconds) {
   const now = Math.floor(Date.now() / 1000);
   const jti = randomUUID();

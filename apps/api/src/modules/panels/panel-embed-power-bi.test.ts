@@ -5,19 +5,14 @@ import type { StandInReport } from '@paineis/microsoft-stand-ins/types';
 import { useTestApp } from '../../../test/context.ts';
 import { createAdmin, createUser, link, panel } from '../../../test/fixtures.ts';
 import { microsoftConfig, useStandIns } from '../../../test/microsoft.ts';
-import {
-  PAPEL_SEM_RLS,
-  PAPEL_SOMENTE_ADMIN,
-  papelInexistente,
-  RLS_SEM_PAPEL,
-} from '../../modules/panels/panel-access.ts';
+import { PAPEL_SEM_RLS, PAPEL_SOMENTE_ADMIN, papelInexistente, RLS_SEM_PAPEL } from './panel-access.ts';
 import {
   POWER_BI_REFUSED,
   POWER_BI_TIMEOUT,
   POWER_BI_UNAVAILABLE,
   RLS_WITHOUT_ROLES,
 } from '../../plugins/microsoft-error-answers.ts';
-import type { PowerBiEmbeddingService } from './power-bi-embedding-service.ts';
+import type { PowerBiEmbeddingService } from '../../integrations/power-bi/power-bi-embedding-service.ts';
 
 const WORKSPACE = '0a0a0a0a-0000-4000-8000-000000000001';
 const vendas: StandInReport = {
