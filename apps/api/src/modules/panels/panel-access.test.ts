@@ -1,0 +1,94 @@
+import { describe, expect, it } from 'vitest';
+import { useTestApp } from '../../../test/context.ts';
+import { createUser, link, panel } from '../../../test/fixtures.ts';
+import { openPanel, PAPEL_SEM_RLS, PAPEL_SOMENTE_ADMIN, papelInexistente, RLS_SEM_PAPEL } from './panel-access.ts';
+import { PAINEL_NAO_ENCONTRADO } from './panel-lookup.repository.ts';
+import type { Requester } from './requester.ts';
+
+/** Who may open a panel, and with which RLS roles: the rule on its own, over a real database. */
+describe('opening a panel (panel-access)', () => {
+  const ctx = useTestApp();
+  const admin: Requester = { id: 'admin-sem-vinculo', email: 'chefe@empresa.com.br', isAdmin: true };
+
+  async function person(email = 'ana@empresa.com.br'): Promise<Requester> {
+    const user = await createUser(ctx.db, { email });
+    return { id: user.id, email: user.email, isAdmin: false };
+  }
+
+  const rlsPanel = () =>
+    panel(ctx.db, {
+      usaRls: true,
+      rlsConfigurations: [
+        { roleName: 'Norte', userEmails: ['bia@empresa.com.br'] },
+        { roleName: 'Diretoria', userEmails: ['ana@empresa.com.br'] },
+        { roleName: 'Sul', userEmails: ['ana@empresa.com.br', 'bia@empresa.com.br'] },
+      ],
+    });
+
+  const refusal = (statusCode: number, message: string) => expect.objectContaining({ statusCode, message });
+
+  it('opens any panel for an admin, linked or not, with no roles when the panel has no RLS', async () => {
+    const p = await panel(ctx.db, { nomePainel: 'Metas' });
+    expect(await openPanel(ctx.db, p.id, admin, undefined)).toEqual({
+      panel: expect.objectContaining({ id: p.id, nomePainel: 'Metas' }),
+      roles: [],
+    });
+  });
+
+  it('opens a panel for a person linked to it, and for nobody else: 404, as if it did not exist', async () => {
+    const p = await panel(ctx.db);
+    const linked = await person('ana@empresa.com.br');
+    const other = await person('bia@empresa.com.br');
+    await link(ctx.db, p.id, [linked.id]);
+    expect((await openPanel(ctx.db, p.id, linked, undefined)).panel.id).toBe(p.id);
+    await expect(openPanel(ctx.db, p.id, other, undefined)).rejects.toEqual(refusal(404, PAINEL_NAO_ENCONTRADO));
+    await expect(openPanel(ctx.db, p.id + 1000, admin, undefined)).rejects.toEqual(refusal(404, PAINEL_NAO_ENCONTRADO));
+  });
+
+  it('gives a person on an RLS panel the roles that list their e-mail, in the panel’s order', async () => {
+    const p = await rlsPanel();
+    const ana = await person('ana@empresa.com.br');
+    await link(ctx.db, p.id, [ana.id]);
+    expect((await openPanel(ctx.db, p.id, ana, undefined)).roles).toEqual(['Diretoria', 'Sul']);
+    // The e-mail from the session is matched without regard to case, as it is stored.
+    expect((await openPanel(ctx.db, p.id, { ...ana, email: 'Ana@Empresa.com.br' }, undefined)).roles).toEqual([
+      'Diretoria',
+      'Sul',
+    ]);
+  });
+
+  it('refuses a linked person whom no role lists (403)', async () => {
+    const p = await rlsPanel();
+    const caio = await person('caio@empresa.com.br');
+    await link(ctx.db, p.id, [caio.id]);
+    await expect(openPanel(ctx.db, p.id, caio, undefined)).rejects.toEqual(refusal(403, RLS_SEM_PAPEL));
+  });
+
+  it('gives an admin every role of an RLS panel, or only the one chosen, spelled as the panel spells it', async () => {
+    const p = await rlsPanel();
+    expect((await openPanel(ctx.db, p.id, admin, undefined)).roles).toEqual(['Norte', 'Diretoria', 'Sul']);
+    expect((await openPanel(ctx.db, p.id, admin, 'norte')).roles).toEqual(['Norte']);
+    expect((await openPanel(ctx.db, p.id, admin, 'DIRETORIA')).roles).toEqual(['Diretoria']);
+  });
+
+  it('refuses a role the panel lacks (400), and a chosen role on a panel without RLS (400)', async () => {
+    const rls = await rlsPanel();
+    const plain = await panel(ctx.db);
+    await expect(openPanel(ctx.db, rls.id, admin, 'Leste')).rejects.toEqual(refusal(400, papelInexistente('Leste')));
+    await expect(openPanel(ctx.db, plain.id, admin, 'Norte')).rejects.toEqual(refusal(400, PAPEL_SEM_RLS));
+  });
+
+  it('lets only admins choose a role (403), after the 404 for a panel the person may not see', async () => {
+    const p = await rlsPanel();
+    const ana = await person('ana@empresa.com.br');
+    const bia = await person('bia@empresa.com.br');
+    await link(ctx.db, p.id, [ana.id]);
+    await expect(openPanel(ctx.db, p.id, ana, 'Sul')).rejects.toEqual(refusal(403, PAPEL_SOMENTE_ADMIN));
+    await expect(openPanel(ctx.db, p.id, bia, 'Sul')).rejects.toEqual(refusal(404, PAINEL_NAO_ENCONTRADO));
+  });
+
+  it('opens an RLS panel with no roles yet for an admin with no roles, and leaves the refusal to Power BI', async () => {
+    const p = await panel(ctx.db, { usaRls: true });
+    expect((await openPanel(ctx.db, p.id, admin, undefined)).roles).toEqual([]);
+  });
+});
