@@ -2,7 +2,6 @@ import Fastify, { type FastifyReply, type FastifyServerOptions } from 'fastify';
 import { createHmac } from 'node:crypto';
 import compress from '@fastify/compress';
 import cookie from '@fastify/cookie';
-import helmet from '@fastify/helmet';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import {
@@ -26,6 +25,7 @@ import { EntraClient } from './integrations/microsoft-identity/entra-client.ts';
 import { GraphClient, type GraphClientOptions } from './integrations/microsoft-graph/graph-client.ts';
 import databasePlugin from './plugins/database.ts';
 import errorHandler from './plugins/error-handler.ts';
+import securityHeaders from './plugins/security-headers.ts';
 import webApp from './plugins/web-app.ts';
 import { classificationsRoutes } from './modules/classifications/classifications.routes.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
@@ -106,19 +106,14 @@ export async function buildApp(deps: AppDependencies) {
   );
 
   await app.register(errorHandler);
-  await app.register(helmet, {
-    contentSecurityPolicy: {
-      directives: {
-        // Power BI reports are embedded in iframes from its own hosts; the demo's from the local stand-in.
-        'frame-src': [
-          "'self'",
-          'https://app.powerbi.com',
-          'https://*.powerbi.com',
-          ...(config.microsoft?.demoEmbedHost ? [new URL(config.microsoft.demoEmbedHost).origin] : []),
-        ],
-        'img-src': ["'self'", 'data:'],
-      },
-    },
+  await app.register(securityHeaders, {
+    publicUrl: config.publicUrl,
+    // Power BI reports are embedded in iframes from its own hosts; the demo's from the local stand-in.
+    frameSources: [
+      'https://app.powerbi.com',
+      'https://*.powerbi.com',
+      ...(config.microsoft?.demoEmbedHost ? [new URL(config.microsoft.demoEmbedHost).origin] : []),
+    ],
   });
   await app.register(compress, { threshold: 1024 });
   await app.register(databasePlugin, { database: deps.database, owned: deps.ownsDatabase ?? true });
@@ -153,6 +148,13 @@ export async function buildApp(deps: AppDependencies) {
   await app.register(swaggerUi, {
     routePrefix: '/api/docs',
     staticCSP: true,
+    // Its own policy asks for upgrade-insecure-requests, which breaks the docs on a plain-HTTP address; over
+    // HTTPS, HSTS (security-headers.ts) already keeps the browser on https.
+    transformStaticCSP: (header) =>
+      header
+        .split(';')
+        .filter((d) => d.trim() !== 'upgrade-insecure-requests')
+        .join(';'),
     uiConfig: { docExpansion: 'list', deepLinking: true },
   });
 
