@@ -24,6 +24,7 @@ import { DirectorySync } from './modules/users/directory-sync.ts';
 import { EntraClient } from './integrations/microsoft-identity/entra-client.ts';
 import { GraphClient, type GraphClientOptions } from './integrations/microsoft-graph/graph-client.ts';
 import databasePlugin from './plugins/database.ts';
+import contentTypes from './plugins/content-types.ts';
 import errorHandler from './plugins/error-handler.ts';
 import securityHeaders from './plugins/security-headers.ts';
 import webApp from './plugins/web-app.ts';
@@ -84,8 +85,6 @@ export async function buildApp(deps: AppDependencies) {
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
-  // The API speaks JSON only: Fastify's default text/plain parser would let a JSON text through as a string.
-  app.removeContentTypeParser('text/plain');
   app.decorate('config', config);
   const entra = config.microsoft ? new EntraClient(config.microsoft) : null;
   const powerBi =
@@ -106,6 +105,7 @@ export async function buildApp(deps: AppDependencies) {
   );
 
   await app.register(errorHandler);
+  await app.register(contentTypes);
   await app.register(securityHeaders, {
     publicUrl: config.publicUrl,
     // Power BI reports are embedded in iframes from its own hosts; the demo's from the local stand-in.

@@ -1,0 +1,102 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import { useTestApp } from '../../test/context.ts';
+import { classificacao, createAdmin, panel } from '../../test/fixtures.ts';
+
+type Operation = { requestBody?: unknown };
+const EMPTY_JSON = 'O corpo da requisição está vazio, mas o tipo de conteúdo é JSON.';
+
+/** Every call that takes no body accepts what clients send with it: an empty JSON body, or nothing at all. */
+describe('calls that take no body', () => {
+  const ctx = useTestApp();
+  let bodiless: { method: 'POST' | 'PUT' | 'DELETE'; path: string }[] = [];
+  let token: string;
+
+  beforeEach(async () => {
+    token = await ctx.tokenFor(await createAdmin(ctx.db));
+    const doc = (await ctx.request('GET', '/api/docs/json')).json<{
+      paths: Record<string, Record<string, Operation>>;
+    }>();
+    // From the OpenAPI document, so a new bodiless route is covered without being listed here.
+    bodiless = Object.entries(doc.paths).flatMap(([path, operations]) =>
+      Object.entries(operations)
+        .filter(([method, op]) => ['post', 'put', 'delete'].includes(method) && !op.requestBody)
+        .map(([method]) => ({ method: method.toUpperCase() as 'POST' | 'PUT' | 'DELETE', path })),
+    );
+  });
+
+  const forms = {
+    'an empty body under a JSON content type': { 'content-type': 'application/json' },
+    'no content type at all': {},
+  };
+
+  it('are the ones the contract calls without a body', () => {
+    expect(bodiless.map((r) => `${r.method} ${r.path}`).sort()).toEqual([
+      'DELETE /api/classificacoes/{id}',
+      'DELETE /api/paineis/{id}',
+      'DELETE /api/paineis/{id}/rls',
+      'POST /api/auth/logout-complete',
+      'POST /api/usuarios365/sincronizar',
+    ]);
+  });
+
+  it.each(Object.entries(forms))('each one does its work with %s', async (_form, headers) => {
+    const c = await classificacao(ctx.db, 'Temporária');
+    const p = await panel(ctx.db, { usaRls: true, rlsConfigurations: [{ roleName: 'Norte', userEmails: [] }] });
+    const expected: Record<string, number> = {
+      [`DELETE /api/classificacoes/${c.id}`]: 204,
+      [`DELETE /api/paineis/${p.id}/rls`]: 204,
+      [`DELETE /api/paineis/${p.id}`]: 204,
+      // Without Microsoft configuration the sync answers its own 503, not a complaint about the body.
+      'POST /api/usuarios365/sincronizar': 503,
+      'POST /api/auth/logout-complete': 204,
+    };
+    const urls = Object.keys(expected);
+    expect(urls.map((u) => u.replace(/\/\d+(?=\/|$)/g, '/{id}')).sort()).toEqual(
+      bodiless.map((r) => `${r.method} ${r.path}`).sort(),
+    );
+    for (const call of urls) {
+      const [method, url] = call.split(' ') as ['POST' | 'DELETE', string];
+      const res = await ctx.app.inject({
+        method,
+        url,
+        headers: { ...headers, authorization: `Bearer ${token}` },
+        payload: '',
+      });
+      expect(res.statusCode, call).toBe(expected[call]);
+      expect(res.body, call).not.toContain(EMPTY_JSON);
+    }
+  });
+
+  it.each(Object.entries(forms))('sign-out revokes the token with %s', async (_form, headers) => {
+    const own = await ctx.tokenFor(await createAdmin(ctx.db));
+    expect((await ctx.request('GET', '/api/paineis', { token: own })).statusCode).toBe(200);
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/auth/logout-complete',
+      headers: { ...headers, authorization: `Bearer ${own}` },
+      payload: '',
+    });
+    expect(res.statusCode).toBe(204);
+    expect((await ctx.request('GET', '/api/paineis', { token: own })).statusCode).toBe(401);
+  });
+
+  it('a JSON body sent anyway is ignored, and a route that takes a body still refuses an empty one', async () => {
+    const own = await ctx.tokenFor(await createAdmin(ctx.db));
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/auth/logout-complete',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${own}` },
+      payload: '{}',
+    });
+    expect(res.statusCode).toBe(204);
+    expect((await ctx.request('GET', '/api/paineis', { token: own })).statusCode).toBe(401);
+    const empty = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/classificacoes',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      payload: '',
+    });
+    expect(empty.statusCode).toBe(400);
+    expect(empty.json()).toEqual({ message: EMPTY_JSON });
+  });
+});
