@@ -17,7 +17,7 @@ export default fp(
         done(null, undefined);
         return;
       }
-      parseJson(request, body as string, done);
+      void parseJson(request, body as string, done);
     });
   },
   { name: 'content-types' },
