@@ -100,7 +100,12 @@ export async function buildApp(deps: AppDependencies) {
   app.decorate(
     'directorySync',
     entra && config.microsoft
-      ? new DirectorySync(deps.database, new GraphClient(config.microsoft.graphUrl, entra, deps.graphOptions), app.log)
+      ? new DirectorySync(
+          deps.database,
+          new GraphClient(config.microsoft.graphUrl, entra, deps.graphOptions),
+          app.log,
+          config.microsoft.clientId,
+        )
       : null,
   );
 

@@ -62,6 +62,12 @@ export const usuarios = pgTable(
     role: text('role', { enum: ['Admin', 'User'] })
       .notNull()
       .default('User'),
+    /**
+     * Where an Admin role came from, so it follows its source: 'entra' (the Entra app role `Admin`, withdrawn
+     * when Entra withdraws it), 'config' (ADMIN_EMAILS or a local account: configuration, never withdrawn by
+     * Entra), null for anything else (demo data, a User).
+     */
+    roleSource: text('role_source', { enum: ['entra', 'config'] }),
     active: boolean('active').notNull().default(true),
     /** Where the row came from: 'entra' (sign-in or Graph sync), 'local' or 'demo'. */
     source: text('source').notNull(),

@@ -46,19 +46,54 @@ export class GraphClient {
     };
   }
 
-  /** Every enabled user of the directory, following @odata.nextLink to the last page. */
+  /** Every enabled user of the directory. */
   async listActiveUsers(): Promise<GraphUser[]> {
     const params = new URLSearchParams({ $select: SELECT, $filter: 'accountEnabled eq true', $top: '999' });
-    let next: string | undefined = `${this.graphUrl}/v1.0/users?${params.toString()}`;
-    const users: GraphUser[] = [];
+    return this.list<GraphUser>(`/v1.0/users?${params.toString()}`);
+  }
+
+  /**
+   * The ids of the users who hold an app role of an application (by the role's value, e.g. 'Admin'): those
+   * assigned it directly, and the members, nested ones included, of groups assigned it. Empty when the
+   * application defines no such role. Needs Application.Read.All and GroupMember.Read.All.
+   */
+  async appRoleHolders(appId: string, roleValue: string): Promise<Set<string>> {
+    const principal = (await this.get(
+      `${this.graphUrl}/v1.0/servicePrincipals(appId='${encodeURIComponent(appId)}')?$select=id,appRoles`,
+    )) as { id?: unknown; appRoles?: { id?: unknown; value?: unknown }[] };
+    if (typeof principal.id !== 'string' || !Array.isArray(principal.appRoles)) {
+      throw new MicrosoftError('graph', 'malformed', 'Resposta do Graph sem o principal de serviço do portal.');
+    }
+    const role = principal.appRoles.find((r) => r.value === roleValue);
+    const holders = new Set<string>();
+    if (typeof role?.id !== 'string') return holders;
+    const assignments = await this.list<{ appRoleId?: string; principalId?: string; principalType?: string }>(
+      `/v1.0/servicePrincipals/${encodeURIComponent(principal.id)}/appRoleAssignedTo?$top=999`,
+    );
+    for (const assignment of assignments) {
+      if (assignment.appRoleId !== role.id || !assignment.principalId) continue;
+      if (assignment.principalType === 'User') holders.add(assignment.principalId);
+      if (assignment.principalType === 'Group') {
+        const members = await this.list<{ id?: string }>(
+          `/v1.0/groups/${encodeURIComponent(assignment.principalId)}/transitiveMembers/microsoft.graph.user?$select=id&$top=999`,
+        );
+        for (const member of members) if (member.id) holders.add(member.id);
+      }
+    }
+    return holders;
+  }
+
+  /** Every item of a collection, following @odata.nextLink to the last page. */
+  private async list<T>(path: string): Promise<T[]> {
+    let next: string | undefined = `${this.graphUrl}${path}`;
+    const items: T[] = [];
     while (next) {
-      const page = (await this.get(next)) as { value?: GraphUser[]; '@odata.nextLink'?: string };
-      if (!Array.isArray(page.value))
-        throw new MicrosoftError('graph', 'malformed', 'Resposta do Graph sem a lista de usuários.');
-      users.push(...page.value);
+      const page = (await this.get(next)) as { value?: T[]; '@odata.nextLink'?: string };
+      if (!Array.isArray(page.value)) throw new MicrosoftError('graph', 'malformed', 'Resposta do Graph sem a lista.');
+      items.push(...page.value);
       next = page['@odata.nextLink'];
     }
-    return users;
+    return items;
   }
 
   /** One GET, retried on throttling (honouring Retry-After), server and network errors (with backoff). */

@@ -1,6 +1,7 @@
 import type { Config } from '../../config/env.ts';
 import type { Db } from '../../db/client.ts';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from '../../demo/demo-directory.ts';
+import { applyConfiguredAdmins } from '../users/users.service.ts';
 import { upsertLocalAccount } from './local-accounts.repository.ts';
 
 /**
@@ -10,6 +11,8 @@ import { upsertLocalAccount } from './local-accounts.repository.ts';
  */
 export async function ensureLocalAccounts(db: Db, config: Config): Promise<string[]> {
   const done: string[] = [];
+  // ADMIN_EMAILS is configuration too: applied before any sign-in or directory sync looks at roles.
+  await applyConfiguredAdmins(db, config.adminEmails);
   if (config.demoMode) {
     for (const { username, user } of DEMO_ACCOUNTS) {
       await upsertLocalAccount(db, { username, password: DEMO_PASSWORD, user: { ...user, source: 'demo' } });

@@ -151,6 +151,40 @@ describe('Microsoft sign-in through the stand-in Entra ID', () => {
     expect(decodeJwt(token)).toMatchObject({ role: 'Admin', email: 'carla.listada@empresa.com.br' });
   });
 
+  it('withdraws an Admin role Entra granted once Entra withdraws it, and open sessions lose it at once', async () => {
+    const before = tokenOf((await signIn(ctx, { personId: people[0]!.id })).final);
+    expect((await ctx.request('GET', '/api/classificacoes/admin', { token: before })).statusCode).toBe(200);
+    standIns.current.graph.setPeople(people.map((p, i) => (i === 0 ? { ...p, appRoles: [] } : p)));
+    try {
+      const after = tokenOf((await signIn(ctx, { personId: people[0]!.id })).final);
+      expect(decodeJwt(after)).toMatchObject({ role: 'User' });
+      // The token issued while Ana was Admin says Admin, but the portal reads the role anew on every request.
+      expect(decodeJwt(before)).toMatchObject({ role: 'Admin' });
+      expect((await ctx.request('GET', '/api/classificacoes/admin', { token: before })).statusCode).toBe(403);
+      expect(await rows(ctx.db, sql`select role, role_source from usuarios`)).toEqual([
+        { role: 'User', role_source: null },
+      ]);
+    } finally {
+      standIns.current.graph.setPeople(people);
+    }
+    // Entra grants it again: Admin again.
+    expect(decodeJwt(tokenOf((await signIn(ctx, { personId: people[0]!.id })).final))).toMatchObject({ role: 'Admin' });
+  });
+
+  it('never withdraws an Admin role that ADMIN_EMAILS gives, with or without the Entra app role', async () => {
+    standIns.current.graph.setPeople(people.map((p, i) => (i === 2 ? { ...p, appRoles: ['Admin'] } : p)));
+    try {
+      await signIn(ctx, { personId: people[2]!.id });
+    } finally {
+      standIns.current.graph.setPeople(people);
+    }
+    const token = tokenOf((await signIn(ctx, { personId: people[2]!.id })).final);
+    expect(decodeJwt(token)).toMatchObject({ role: 'Admin' });
+    expect(await rows(ctx.db, sql`select role, role_source from usuarios`)).toEqual([
+      { role: 'Admin', role_source: 'config' },
+    ]);
+  });
+
   it('uses preferred_username when the account has no e-mail', async () => {
     const token = tokenOf((await signIn(ctx, { personId: people[3]!.id })).final);
     expect(decodeJwt(token)).toMatchObject({ email: 'davi@empresa.com.br', role: 'User' });

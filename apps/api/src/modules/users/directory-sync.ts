@@ -28,6 +28,8 @@ export class DirectorySync {
     private readonly database: Database,
     private readonly graph: GraphClient,
     private readonly log: FastifyBaseLogger,
+    /** The portal's application (client) id in Entra, whose app role `Admin` makes administrators. */
+    private readonly appId: string,
   ) {}
 
   /** Runs a sync, or joins the one under way. */
@@ -41,6 +43,24 @@ export class DirectorySync {
   /** Waits for a sync under way (on shutdown). */
   async idle(): Promise<void> {
     await this.running?.catch(() => undefined);
+  }
+
+  /**
+   * Who holds the Entra app role `Admin`, or null when Graph would not say: the people are still synced,
+   * and roles stay as they are until a sync can read them (a missing Graph permission must not demote anyone).
+   */
+  private async adminHolders(): Promise<Set<string> | null> {
+    try {
+      return await this.graph.appRoleHolders(this.appId, 'Admin');
+    } catch (error) {
+      const failed = error instanceof MicrosoftError ? error : null;
+      this.log.error(
+        { err: error, graphStatus: failed?.status, graphCode: failed?.code, graphRequestId: failed?.requestId },
+        'não foi possível ler quem tem o papel de aplicativo Admin no Graph; papéis mantidos. ' +
+          'O aplicativo precisa das permissões Application.Read.All e GroupMember.Read.All.',
+      );
+      return null;
+    }
   }
 
   private async sync(): Promise<SyncResult> {
@@ -62,9 +82,9 @@ export class DirectorySync {
       if (row) rows.set(row.id, row);
     }
     const list = [...rows.values()];
-    const desativados = await replaceDirectory(this.database, list);
-    const result = { ativos: list.length, desativados, duracaoMs: Date.now() - started };
-    this.log.info(result, 'diretório sincronizado com o Microsoft Graph');
+    const changes = await replaceDirectory(this.database, list, await this.adminHolders());
+    const result = { ativos: list.length, desativados: changes.desativados, duracaoMs: Date.now() - started };
+    this.log.info({ ...result, administradores: changes.admins }, 'diretório sincronizado com o Microsoft Graph');
     return result;
   }
 }

@@ -30,8 +30,10 @@ export interface SignedInPerson {
   department: string | null;
   jobTitle: string | null;
   officeLocation: string | null;
-  /** Signing in never demotes: Admin is granted here, never withdrawn. */
-  grantAdmin: boolean;
+  /** The ID token carries the Entra app role `Admin`. */
+  entraAdmin: boolean;
+  /** The e-mail is in ADMIN_EMAILS. */
+  configAdmin: boolean;
 }
 
 /** One person of the directory, as the sync writes them. */
@@ -64,25 +66,47 @@ export async function insertUsers(db: Db, users: NewUser[], source: string): Pro
 
 /**
  * Creates or refreshes the person who just signed in with Microsoft. Profile fields the token lacks keep
- * what the directory gave; the person becomes active again.
+ * what the directory gave; the person becomes active again. The Admin role follows its source: granted by
+ * ADMIN_EMAILS ('config') or by the Entra app role ('entra'); one Entra granted is withdrawn when the token
+ * no longer carries it; one from the configuration or from elsewhere is left as it is.
  */
 export async function upsertSignedInUser(db: Db, person: SignedInPerson): Promise<StoredUser> {
+  const { entraAdmin, configAdmin } = person;
   const [user] = await rows<{ id: string; email: string; display_name: string; role: Role }>(
     db,
     sql`
-    insert into usuarios (id, email, display_name, department, job_title, office_location, role, source, active)
+    insert into usuarios (id, email, display_name, department, job_title, office_location, role, role_source,
+                          source, active)
     values (${person.id}, ${person.email}, ${person.displayName}, ${person.department},
-            ${person.jobTitle}, ${person.officeLocation}, ${person.grantAdmin ? 'Admin' : 'User'}, 'entra', true)
+            ${person.jobTitle}, ${person.officeLocation}, ${configAdmin || entraAdmin ? 'Admin' : 'User'},
+            ${configAdmin ? 'config' : entraAdmin ? 'entra' : null}, 'entra', true)
     on conflict (id) do update set
       email = excluded.email, display_name = excluded.display_name,
       department = coalesce(excluded.department, usuarios.department),
       job_title = coalesce(excluded.job_title, usuarios.job_title),
       office_location = coalesce(excluded.office_location, usuarios.office_location),
-      role = case when excluded.role = 'Admin' then 'Admin' else usuarios.role end,
+      role = case
+        when ${configAdmin || entraAdmin} then 'Admin'
+        when usuarios.role_source = 'entra' then 'User'
+        else usuarios.role end,
+      role_source = case
+        when ${configAdmin} or usuarios.role_source = 'config' then 'config'
+        when ${entraAdmin} then 'entra'
+        when usuarios.role_source = 'entra' then null
+        else usuarios.role_source end,
       active = true, data_atualizacao = now()
     returning id, email, display_name, role`,
   );
   return { id: user!.id, email: user!.email, displayName: user!.display_name, role: user!.role };
+}
+
+/** ADMIN_EMAILS is configuration: those people are Admins, whatever Entra says, from the start on. */
+export async function markConfiguredAdmins(db: Db, emails: string[]): Promise<void> {
+  if (emails.length === 0) return;
+  await db.execute(sql`
+    update usuarios set role = 'Admin', role_source = 'config', data_atualizacao = now()
+    where lower(email) = any(${sql.param(emails.map((e) => e.toLowerCase()))}::text[])
+      and (role <> 'Admin' or role_source is distinct from 'config')`);
 }
 
 /**
@@ -94,17 +118,31 @@ export async function upsertLocalAccountUser(
   user: { id: string; email: string; displayName: string; role: Role; source: string },
 ): Promise<void> {
   await db.execute(sql`
-    insert into usuarios (id, email, display_name, role, source)
-    values (${user.id}, ${user.email}, ${user.displayName}, ${user.role}, ${user.source})
-    on conflict (id) do update set role = excluded.role, active = true, data_atualizacao = now()`);
+    insert into usuarios (id, email, display_name, role, role_source, source)
+    values (${user.id}, ${user.email}, ${user.displayName}, ${user.role}, ${user.role === 'Admin' ? 'config' : null},
+            ${user.source})
+    on conflict (id) do update set
+      role = excluded.role, role_source = excluded.role_source, active = true, data_atualizacao = now()`);
+}
+
+export interface DirectoryChanges {
+  desativados: number;
+  /** People made Admin, and people whose Entra-granted Admin role was withdrawn; null when roles were not read. */
+  admins: { granted: number; withdrawn: number } | null;
 }
 
 /**
  * Makes the directory's people the active Microsoft users, in one transaction: everyone listed is inserted
  * or updated (only when something changed), and Microsoft users no longer listed are marked inactive, never
- * deleted, so their links come back if they do. Answers how many were deactivated.
+ * deleted, so their links come back if they do. When `admins` (the holders of the Entra app role `Admin`)
+ * is given, the Admin role follows it: granted to them, withdrawn from those Entra had made Admin before;
+ * roles from the configuration (ADMIN_EMAILS, local accounts) are never touched.
  */
-export async function replaceDirectory(database: Database, people: DirectoryPerson[]): Promise<number> {
+export async function replaceDirectory(
+  database: Database,
+  people: DirectoryPerson[],
+  admins: ReadonlySet<string> | null,
+): Promise<DirectoryChanges> {
   const ids = people.map((r) => r.id);
   return database.db.transaction(async (tx) => {
     // Instances of the API on one PostgreSQL take turns.
@@ -127,7 +165,25 @@ export async function replaceDirectory(database: Database, people: DirectoryPers
       update usuarios set active = false, data_atualizacao = now()
       where source = 'entra' and active and not (id = any(${sql.param(ids)}::text[]))
       returning id`);
-    return (gone as { rows: unknown[] }).rows.length;
+    const desativados = (gone as { rows: unknown[] }).rows.length;
+    if (!admins) return { desativados, admins: null };
+    const holders = sql.param([...admins]);
+    const withdrawn = await tx.execute(sql`
+      update usuarios set role = 'User', role_source = null, data_atualizacao = now()
+      where role_source = 'entra' and not (id = any(${holders}::text[]))
+      returning id`);
+    const granted = await tx.execute(sql`
+      update usuarios set role = 'Admin', role_source = 'entra', data_atualizacao = now()
+      where id = any(${holders}::text[]) and role_source is distinct from 'config'
+        and (role <> 'Admin' or role_source is null)
+      returning id`);
+    return {
+      desativados,
+      admins: {
+        granted: (granted as { rows: unknown[] }).rows.length,
+        withdrawn: (withdrawn as { rows: unknown[] }).rows.length,
+      },
+    };
   });
 }
 

@@ -2,6 +2,7 @@ import type { Db } from '../../db/client.ts';
 import type { EntraIdentity } from '../../integrations/microsoft-identity/entra-client.ts';
 import {
   insertUsers,
+  markConfiguredAdmins,
   upsertLocalAccountUser,
   upsertSignedInUser,
   type NewUser,
@@ -18,7 +19,7 @@ export type { NewUser, Role, StoredUser };
 
 /**
  * Records a Microsoft sign-in. The person is Admin when Entra gives them the app role `Admin` or their
- * e-mail is in ADMIN_EMAILS; signing in grants Admin but never withdraws it.
+ * e-mail is in ADMIN_EMAILS; an Admin role Entra granted is withdrawn when the token no longer carries it.
  */
 export function recordMicrosoftSignIn(db: Db, identity: EntraIdentity, adminEmails: string[]): Promise<StoredUser> {
   return upsertSignedInUser(db, {
@@ -28,7 +29,8 @@ export function recordMicrosoftSignIn(db: Db, identity: EntraIdentity, adminEmai
     department: identity.department,
     jobTitle: identity.jobTitle,
     officeLocation: identity.officeLocation,
-    grantAdmin: identity.appRoles.includes('Admin') || adminEmails.includes(identity.email),
+    entraAdmin: identity.appRoles.includes('Admin'),
+    configAdmin: adminEmails.includes(identity.email),
   });
 }
 
@@ -37,3 +39,6 @@ export const ensureLocalAccountUser = upsertLocalAccountUser;
 
 /** Seeds people who are not there yet (demo data, tests, the benchmark). */
 export const seedUsers = (db: Db, users: NewUser[], source: string) => insertUsers(db, users, source);
+
+/** At start: the people ADMIN_EMAILS names are Admins, before any sign-in or directory sync looks at roles. */
+export const applyConfiguredAdmins = (db: Db, adminEmails: string[]) => markConfiguredAdmins(db, adminEmails);
