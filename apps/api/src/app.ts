@@ -104,7 +104,7 @@ export async function buildApp(deps: AppDependencies) {
           deps.database,
           new GraphClient(config.microsoft.graphUrl, entra, deps.graphOptions),
           app.log,
-          config.microsoft.clientId,
+          { appId: config.microsoft.clientId, emails: config.adminEmails },
         )
       : null,
   );

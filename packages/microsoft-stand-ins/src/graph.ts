@@ -1,7 +1,15 @@
-import { randomUUID } from 'node:crypto';
-import type { FastifyInstance, FastifyReply } from 'fastify';
-import { GRAPH_APP_ID, GRAPH_RESOURCE, type StandInContext } from './stand-in-context.ts';
-import type { StandIns, StandInPerson } from './types.ts';
+import { createHash, randomUUID } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { JWTPayload } from 'jose';
+import {
+  applicationAppRoles,
+  appRoleId,
+  GRAPH_APP_ID,
+  GRAPH_RESOURCE,
+  servicePrincipalId,
+  type StandInContext,
+} from './stand-in-context.ts';
+import type { StandIns, StandInGroup, StandInPerson } from './types.ts';
 
 /** The user properties the stand-in stores. */
 const STORED = [
@@ -26,6 +34,7 @@ const NOT_STORED = [
   'usageLocation',
   'userType',
 ] as const;
+const USER_PROPERTIES = [...STORED, ...NOT_STORED];
 /** What Graph v1.0 returns without $select: department and accountEnabled are not among them. */
 const DEFAULT_SELECT = [
   'businessPhones',
@@ -40,14 +49,81 @@ const DEFAULT_SELECT = [
   'userPrincipalName',
   'id',
 ];
-const PROPERTY_BY_LOWER_NAME = new Map<string, string>(
-  [...STORED, ...NOT_STORED].map((name) => [name.toLowerCase(), name]),
-);
-const SUPPORTED_OPTIONS = new Set(['$select', '$filter', '$top', '$skiptoken']);
+/** The servicePrincipal properties the stand-in serves (all of them without $select). */
+const SERVICE_PRINCIPAL_PROPERTIES = [
+  'id',
+  'deletedDateTime',
+  'accountEnabled',
+  'alternativeNames',
+  'appDisplayName',
+  'appDescription',
+  'appId',
+  'appOwnerOrganizationId',
+  'appRoleAssignmentRequired',
+  'appRoles',
+  'description',
+  'displayName',
+  'homepage',
+  'notes',
+  'oauth2PermissionScopes',
+  'replyUrls',
+  'servicePrincipalNames',
+  'servicePrincipalType',
+  'signInAudience',
+  'tags',
+];
+const APP_ROLE_ASSIGNMENT_PROPERTIES = [
+  'id',
+  'deletedDateTime',
+  'appRoleId',
+  'createdDateTime',
+  'principalDisplayName',
+  'principalId',
+  'principalType',
+  'resourceDisplayName',
+  'resourceId',
+];
+/** When the stand-in's app role assignments were made (fixed, like their ids). */
+const ASSIGNED_AT = '2024-01-02T12:00:00Z';
+
+const LIST_OPTIONS = new Set(['$select', '$top', '$skiptoken', '$count']);
+const USERS_OPTIONS = new Set([...LIST_OPTIONS, '$filter']);
+const ENTITY_OPTIONS = new Set(['$select']);
 const DEFAULT_TOP = 100;
 const MAX_TOP = 999;
-/** Delegated or application permissions that let a caller list users. */
-const READ_USERS = ['User.Read.All', 'User.ReadBasic.All', 'Directory.Read.All', 'Directory.ReadWrite.All'];
+const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/*
+ * Delegated (scp) or application (roles) permissions that let a caller make each request, from the permission
+ * tables of Graph v1.0's reference ("least privileged" and "higher privileged" together).
+ */
+/** GET /users. */
+const READ_USERS = [
+  'User.Read.All',
+  'User.ReadWrite.All',
+  'User.ReadBasic.All',
+  'Directory.Read.All',
+  'Directory.ReadWrite.All',
+];
+/** GET /servicePrincipals/{id}; an application may also read its own service principal without any. */
+const READ_SERVICE_PRINCIPAL = [
+  'Application.Read.All',
+  'Application.ReadWrite.All',
+  'Application.ReadWrite.OwnedBy',
+  'Directory.Read.All',
+  'Directory.ReadWrite.All',
+];
+/** GET /servicePrincipals/{id}/appRoleAssignedTo. */
+const READ_APP_ROLE_ASSIGNED_TO = READ_SERVICE_PRINCIPAL;
+/** GET /groups/{id}/members and /groups/{id}/transitiveMembers. */
+const READ_GROUP_MEMBERS = [
+  'GroupMember.Read.All',
+  'GroupMember.ReadWrite.All',
+  'Group.Read.All',
+  'Group.ReadWrite.All',
+  'Directory.Read.All',
+  'Directory.ReadWrite.All',
+];
 
 type QueuedFailure =
   | { kind: 'throttle'; retryAfterSeconds: number }
@@ -55,20 +131,30 @@ type QueuedFailure =
   /** Served normally: lets a failure start part-way through a paged read. */
   | { kind: 'pass' };
 
-interface GraphError {
-  status: number;
-  code: string;
-  message: string;
+/** An answer in Graph's error shape. */
+class GraphError {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    readonly message: string,
+  ) {}
 }
 
-interface UsersQuery {
-  select: string[] | null;
-  selectText: string | undefined;
-  filterText: string | undefined;
-  enabledOnly: boolean;
-  top: number;
-  topText: string | undefined;
-  offset: number;
+type Body = Record<string, unknown>;
+
+/** Who is calling, from a valid stand-in access token for Graph. */
+interface Caller {
+  claims: JWTPayload;
+  /** Delegated scopes (scp) and application permissions (roles) together. */
+  permissions: ReadonlySet<string>;
+}
+
+/** One Graph request the stand-in serves. */
+interface Route {
+  /** Whether the caller's permissions allow the request (Graph answers 403 Authorization_RequestDenied otherwise). */
+  permitted(caller: Caller): boolean;
+  /** The 200 body, or the error Graph would answer. */
+  respond(caller: Caller, search: URLSearchParams): Body | GraphError;
 }
 
 function errorCodeFor(status: number): string {
@@ -86,85 +172,86 @@ function errorCodeFor(status: number): string {
   return codes[status] ?? 'UnknownError';
 }
 
-function encodeSkipToken(offset: number, enabledOnly: boolean): string {
-  return Buffer.from(JSON.stringify({ o: offset, e: enabledOnly })).toString('base64url');
+const badRequest = (code: string, message: string) => new GraphError(400, code, message);
+const notFound = (id: string) =>
+  new GraphError(
+    404,
+    'Request_ResourceNotFound',
+    `Resource '${id}' does not exist or one of its queried reference-property objects are not present.`,
+  );
+const invalidId = (id: string) => badRequest('Request_BadRequest', `Invalid object identifier '${id}'.`);
+const noSegment = (segment: string) => badRequest('BadRequest', `Resource not found for the segment '${segment}'.`);
+/** Requests Graph serves but the stand-in does not (listing every service principal, members of any type…). */
+const notServed = () =>
+  badRequest('Request_UnsupportedQuery', 'The Microsoft Graph stand-in does not serve this request.');
+
+function hasAny(caller: Caller, permissions: readonly string[]): boolean {
+  return permissions.some((permission) => caller.permissions.has(permission));
 }
 
-function decodeSkipToken(token: string, enabledOnly: boolean): number | null {
+function sameId(a: string, b: string): boolean {
+  return a.toLowerCase() === b.toLowerCase();
+}
+
+/** Query options must be known to the request and given once each. */
+function checkOptions(search: URLSearchParams, supported: ReadonlySet<string>): GraphError | null {
+  for (const name of new Set(search.keys())) {
+    if (!name.startsWith('$')) continue;
+    if (!supported.has(name)) return badRequest('Request_UnsupportedQuery', `Query option '${name}' is not supported.`);
+    if (search.getAll(name).length > 1) {
+      return badRequest('BadRequest', `Query option '${name}' was specified more than once.`);
+    }
+  }
+  return null;
+}
+
+/** The properties named in $select (spelled as the type spells them), or null without $select. */
+function parseSelect(
+  search: URLSearchParams,
+  properties: readonly string[],
+  type: string,
+): string[] | null | GraphError {
+  const text = search.get('$select');
+  if (text === null) return null;
+  const byLowerName = new Map(properties.map((name) => [name.toLowerCase(), name]));
+  const selected: string[] = [];
+  for (const raw of text.split(',')) {
+    const name = raw.trim();
+    if (!name) continue;
+    const property = byLowerName.get(name.toLowerCase());
+    if (!property) {
+      return badRequest(
+        'BadRequest',
+        `Parsing OData Select and Expand failed: Could not find a property named '${name}' on type '${type}'.`,
+      );
+    }
+    if (!selected.includes(property)) selected.push(property);
+  }
+  return selected;
+}
+
+/** The properties a response carries: the selected ones, id always first among them, or the type's defaults. */
+function propertiesFor(select: string[] | null, defaults: readonly string[]): string[] {
+  return select ? ['id', ...select.filter((name) => name !== 'id')] : [...defaults];
+}
+
+function pick(resource: Body, properties: string[]): Body {
+  return Object.fromEntries(properties.map((name) => [name, name in resource ? resource[name] : null]));
+}
+
+function encodeSkipToken(offset: number, key: string): string {
+  return Buffer.from(JSON.stringify({ o: offset, k: key })).toString('base64url');
+}
+
+/** The offset a $skiptoken stands for, when it was made for this very list. */
+function decodeSkipToken(token: string, key: string): number | null {
   try {
-    const parsed = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as { o?: unknown; e?: unknown };
+    const parsed = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as { o?: unknown; k?: unknown };
     const offset = parsed.o;
-    return typeof offset === 'number' && Number.isInteger(offset) && offset >= 0 && parsed.e === enabledOnly
-      ? offset
-      : null;
+    return typeof offset === 'number' && Number.isInteger(offset) && offset >= 0 && parsed.k === key ? offset : null;
   } catch {
     return null;
   }
-}
-
-function parseUsersQuery(search: URLSearchParams): UsersQuery | GraphError {
-  const bad = (code: string, message: string): GraphError => ({ status: 400, code, message });
-  for (const name of new Set(search.keys())) {
-    if (!name.startsWith('$')) continue;
-    if (!SUPPORTED_OPTIONS.has(name))
-      return bad('Request_UnsupportedQuery', `Query option '${name}' is not supported.`);
-    if (search.getAll(name).length > 1)
-      return bad('BadRequest', `Query option '${name}' was specified more than once.`);
-  }
-
-  const selectText = search.get('$select') ?? undefined;
-  let select: string[] | null = null;
-  if (selectText !== undefined) {
-    select = [];
-    for (const raw of selectText.split(',')) {
-      const name = raw.trim();
-      if (!name) continue;
-      const property = PROPERTY_BY_LOWER_NAME.get(name.toLowerCase());
-      if (!property) {
-        return bad(
-          'BadRequest',
-          `Parsing OData Select and Expand failed: Could not find a property named '${name}' on type 'microsoft.graph.user'.`,
-        );
-      }
-      if (!select.includes(property)) select.push(property);
-    }
-  }
-
-  const filterText = search.get('$filter') ?? undefined;
-  if (filterText !== undefined && !/^\s*accountEnabled\s+eq\s+true\s*$/i.test(filterText)) {
-    return bad('Request_UnsupportedQuery', 'Unsupported Query.');
-  }
-  const enabledOnly = filterText !== undefined;
-
-  const topText = search.get('$top') ?? undefined;
-  const top = topText === undefined ? DEFAULT_TOP : Number(topText);
-  if (!/^\d+$/.test(topText ?? '1') || top < 1 || top > MAX_TOP) {
-    return bad(
-      'Request_UnsupportedQuery',
-      `Invalid page size specified: '${topText ?? ''}'. Must be between 1 and ${MAX_TOP} inclusive.`,
-    );
-  }
-
-  const skipToken = search.get('$skiptoken') ?? undefined;
-  const offset = skipToken === undefined ? 0 : decodeSkipToken(skipToken, enabledOnly);
-  if (offset === null) return bad('Directory_ExpiredPageToken', 'The specified page token value has expired.');
-
-  return { select, selectText, filterText, enabledOnly, top, topText, offset };
-}
-
-function userResource(person: StandInPerson, properties: string[]): Record<string, unknown> {
-  const stored: Record<string, unknown> = {
-    id: person.id,
-    displayName: person.displayName,
-    mail: person.mail,
-    userPrincipalName: person.userPrincipalName,
-    department: person.department ?? null,
-    jobTitle: person.jobTitle ?? null,
-    officeLocation: person.officeLocation ?? null,
-    accountEnabled: person.accountEnabled ?? true,
-    businessPhones: [],
-  };
-  return Object.fromEntries(properties.map((name) => [name, name in stored ? stored[name] : null]));
 }
 
 /** OData query values as Graph writes them in nextLink: percent-encoded, commas kept. */
@@ -172,43 +259,216 @@ function odataValue(value: string): string {
   return encodeURIComponent(value).replace(/%2C/gi, ',');
 }
 
+function userResource(person: StandInPerson, properties: string[]): Body {
+  return pick(
+    {
+      id: person.id,
+      displayName: person.displayName,
+      mail: person.mail,
+      userPrincipalName: person.userPrincipalName,
+      department: person.department ?? null,
+      jobTitle: person.jobTitle ?? null,
+      officeLocation: person.officeLocation ?? null,
+      accountEnabled: person.accountEnabled ?? true,
+      businessPhones: [],
+    },
+    properties,
+  );
+}
+
+/** A GUID's bytes in the order .NET's Guid.ToByteArray writes them (the first three groups little-endian). */
+function guidBytes(guid: string): Buffer {
+  if (!GUID.test(guid)) return createHash('sha256').update(guid).digest().subarray(0, 16);
+  const bytes = Buffer.from(guid.replace(/-/g, ''), 'hex');
+  return Buffer.concat([
+    Buffer.from(bytes.subarray(0, 4)).reverse(),
+    Buffer.from(bytes.subarray(4, 6)).reverse(),
+    Buffer.from(bytes.subarray(6, 8)).reverse(),
+    bytes.subarray(8),
+  ]);
+}
+
+/** Graph's app role assignment ids: base64url of the principal's id bytes and 16 more (43 characters). */
+function assignmentId(principalId: string, resourceId: string, roleId: string): string {
+  const rest = createHash('sha256').update(`app-role-assignment|${resourceId}|${principalId}|${roleId}`).digest();
+  return Buffer.concat([guidBytes(principalId), rest.subarray(0, 16)]).toString('base64url');
+}
+
+function servicePrincipalResource(ctx: StandInContext): Body {
+  return {
+    id: servicePrincipalId(ctx),
+    deletedDateTime: null,
+    accountEnabled: true,
+    alternativeNames: [],
+    appDisplayName: ctx.appDisplayName,
+    appDescription: null,
+    appId: ctx.clientId,
+    appOwnerOrganizationId: ctx.tenantId,
+    appRoleAssignmentRequired: false,
+    appRoles: applicationAppRoles(ctx),
+    description: null,
+    displayName: ctx.appDisplayName,
+    homepage: null,
+    notes: null,
+    oauth2PermissionScopes: [],
+    replyUrls: [],
+    servicePrincipalNames: [ctx.clientId],
+    servicePrincipalType: 'Application',
+    signInAudience: 'AzureADMyOrg',
+    tags: ['WindowsAzureActiveDirectoryIntegratedApp'],
+  };
+}
+
+/** The app role assignments to the portal's service principal: one per (person, role), then per (group, role). */
+function appRoleAssignments(ctx: StandInContext): Body[] {
+  const resourceId = servicePrincipalId(ctx);
+  const principals = [
+    ...ctx.people.map((person) => ({ ...person, type: 'User' })),
+    ...ctx.groups.map((group) => ({ ...group, type: 'Group' })),
+  ];
+  return principals.flatMap((principal) =>
+    [...new Set(principal.appRoles ?? [])].map((value) => {
+      const roleId = appRoleId(ctx, value);
+      return {
+        id: assignmentId(principal.id, resourceId, roleId),
+        deletedDateTime: null,
+        appRoleId: roleId,
+        createdDateTime: ASSIGNED_AT,
+        principalDisplayName: principal.displayName,
+        principalId: principal.id,
+        principalType: principal.type,
+        resourceDisplayName: ctx.appDisplayName,
+        resourceId,
+      };
+    }),
+  );
+}
+
+/** The people who are members of `group`: directly, or also through the groups nested in it (each once). */
+function memberPeople(ctx: StandInContext, group: StandInGroup, transitive: boolean): StandInPerson[] {
+  const people = new Map(ctx.people.map((person) => [person.id.toLowerCase(), person]));
+  const groups = new Map(ctx.groups.map((each) => [each.id.toLowerCase(), each]));
+  const found = new Map<string, StandInPerson>();
+  const visited = new Set<string>();
+  const visit = (current: StandInGroup) => {
+    visited.add(current.id.toLowerCase());
+    for (const raw of current.members) {
+      const id = raw.toLowerCase();
+      const person = people.get(id);
+      if (person) found.set(id, person);
+      const nested = groups.get(id);
+      if (transitive && nested && !visited.has(id)) visit(nested);
+    }
+  };
+  visit(group);
+  return [...found.values()];
+}
+
+interface ListSpec<T> {
+  search: URLSearchParams;
+  /** The path as requested, for @odata.nextLink. */
+  path: string;
+  /** Names the list (and its filter): a $skiptoken is only good for the list that made it. */
+  key: string;
+  /** The items' OData type, for $select errors. */
+  type: string;
+  properties: readonly string[];
+  defaultProperties: readonly string[];
+  /** @odata.context without the selected properties, e.g. `…/$metadata#users`. */
+  context: string;
+  /** Whether the request said ConsistencyLevel: eventual, without which Graph ignores $count=true. */
+  eventual: boolean;
+  items: T[];
+  resource(item: T, properties: string[]): Body;
+}
+
+/** One page of a collection, paged as Graph pages directory objects ($top, @odata.nextLink with $skiptoken). */
+function listPage<T>(authorityHost: string, spec: ListSpec<T>): Body | GraphError {
+  const { search } = spec;
+  const select = parseSelect(search, spec.properties, spec.type);
+  if (select instanceof GraphError) return select;
+
+  const topText = search.get('$top') ?? undefined;
+  const top = topText === undefined ? DEFAULT_TOP : Number(topText);
+  if (!/^\d+$/.test(topText ?? '1') || top < 1 || top > MAX_TOP) {
+    return badRequest(
+      'Request_UnsupportedQuery',
+      `Invalid page size specified: '${topText ?? ''}'. Must be between 1 and ${MAX_TOP} inclusive.`,
+    );
+  }
+
+  const countText = search.get('$count');
+  if (countText !== null && !/^(true|false)$/i.test(countText)) {
+    return badRequest('BadRequest', `Invalid value '${countText}' for the $count query option.`);
+  }
+
+  const skipToken = search.get('$skiptoken');
+  const offset = skipToken === null ? 0 : decodeSkipToken(skipToken, spec.key);
+  if (offset === null) return badRequest('Directory_ExpiredPageToken', 'The specified page token value has expired.');
+
+  const properties = propertiesFor(select, spec.defaultProperties);
+  const page = spec.items.slice(offset, offset + top);
+  const nextOffset = offset + page.length;
+  const body: Body = { '@odata.context': `${spec.context}${select ? `(${properties.join(',')})` : ''}` };
+  if (countText?.toLowerCase() === 'true' && spec.eventual) body['@odata.count'] = spec.items.length;
+  if (nextOffset < spec.items.length) {
+    const params = ['$select', '$filter', '$count', '$top']
+      .filter((name) => search.has(name))
+      .map((name) => `${name}=${odataValue(search.get(name) ?? '')}`);
+    params.push(`$skiptoken=${encodeSkipToken(nextOffset, spec.key)}`);
+    body['@odata.nextLink'] = `${authorityHost}${spec.path}?${params.join('&')}`;
+  }
+  body.value = page.map((item) => spec.resource(item, properties));
+  return body;
+}
+
+/** The part of the path a wildcard route matched (already percent-decoded). */
+function wildcard(request: FastifyRequest): string {
+  return (request.params as { '*'?: string })['*'] ?? '';
+}
+
+function requestPath(request: FastifyRequest): string {
+  return request.url.split('?')[0] ?? request.url;
+}
+
+function isEventual(request: FastifyRequest): boolean {
+  const header = request.headers.consistencylevel;
+  return typeof header === 'string' && header.trim().toLowerCase() === 'eventual';
+}
+
 export function registerGraph(app: FastifyInstance, ctx: StandInContext): StandIns['graph'] {
   const queue: QueuedFailure[] = [];
   const requests: StandIns['graph']['requests'] = [];
 
-  async function authorize(header: string | undefined): Promise<GraphError | null> {
+  async function authenticate(header: string | undefined): Promise<Caller | GraphError> {
     const token = /^Bearer\s+(\S+)$/i.exec(header ?? '')?.[1];
-    if (!token) return { status: 401, code: 'InvalidAuthenticationToken', message: 'Access token is empty.' };
+    if (!token) return new GraphError(401, 'InvalidAuthenticationToken', 'Access token is empty.');
     const claims = await ctx.keys.verify(token, ctx.issuer, [GRAPH_RESOURCE, GRAPH_APP_ID]);
-    if (!claims) {
-      return { status: 401, code: 'InvalidAuthenticationToken', message: 'Access token validation failure.' };
-    }
+    if (!claims) return new GraphError(401, 'InvalidAuthenticationToken', 'Access token validation failure.');
     const roles: unknown[] = Array.isArray(claims.roles) ? (claims.roles as unknown[]) : [];
     const scopes = typeof claims.scp === 'string' ? claims.scp.split(' ') : [];
-    if (![...roles, ...scopes].some((permission) => READ_USERS.includes(String(permission)))) {
-      return {
-        status: 403,
-        code: 'Authorization_RequestDenied',
-        message: 'Insufficient privileges to complete the operation.',
-      };
-    }
-    return null;
+    return { claims, permissions: new Set([...roles.map(String), ...scopes]) };
   }
 
-  app.get('/v1.0/users', async (request, reply) => {
+  /**
+   * Answers one Graph request: 401 without a valid token, the route's own 400 for a malformed address, 403
+   * without the permission, then a queued failure if any, then the route's answer. Every request is logged.
+   */
+  async function serve(request: FastifyRequest, reply: FastifyReply, route: Route | GraphError): Promise<FastifyReply> {
     const url = `${ctx.authorityHost}${request.url}`;
     const requestId = randomUUID();
-    const clientRequestId = request.headers['client-request-id'];
+    const clientRequestHeader = request.headers['client-request-id'];
+    const clientRequestId = typeof clientRequestHeader === 'string' ? clientRequestHeader : requestId;
     reply.headers({
       'request-id': requestId,
-      'client-request-id': typeof clientRequestId === 'string' ? clientRequestId : requestId,
+      'client-request-id': clientRequestId,
       'content-type':
         'application/json;odata.metadata=minimal;odata.streaming=true;IEEE754Compatible=false;charset=utf-8',
       'cache-control': 'no-cache',
     });
 
-    const denied = await authorize(request.headers.authorization);
-    const authorized = denied === null || denied.status === 403;
+    const caller = await authenticate(request.headers.authorization);
+    const authorized = !(caller instanceof GraphError);
     const send = (status: number, body: unknown): FastifyReply => {
       requests.push({ url, status, authorized });
       return reply.code(status).send(body);
@@ -221,54 +481,167 @@ export function registerGraph(app: FastifyInstance, ctx: StandInContext): StandI
           innerError: {
             date: new Date().toISOString().slice(0, 19),
             'request-id': requestId,
-            'client-request-id': typeof clientRequestId === 'string' ? clientRequestId : requestId,
+            'client-request-id': clientRequestId,
           },
         },
       });
 
-    if (denied) return sendError(denied);
+    if (caller instanceof GraphError) return sendError(caller);
+    if (route instanceof GraphError) return sendError(route);
+    if (!route.permitted(caller)) {
+      return sendError(
+        new GraphError(403, 'Authorization_RequestDenied', 'Insufficient privileges to complete the operation.'),
+      );
+    }
 
     // Only callers Graph would have served see the queued failures, so a misconfigured client cannot use them up.
     const failure = queue.shift();
     if (failure?.kind === 'throttle') {
       reply.header('retry-after', String(failure.retryAfterSeconds));
-      return sendError({
-        status: 429,
-        code: 'TooManyRequests',
-        message: 'Too many requests are being sent. Wait before retrying (simulated throttling).',
-      });
+      return sendError(
+        new GraphError(
+          429,
+          'TooManyRequests',
+          'Too many requests are being sent. Wait before retrying (simulated throttling).',
+        ),
+      );
     }
     if (failure?.kind === 'fail') {
-      return sendError({
-        status: failure.status,
-        code: errorCodeFor(failure.status),
-        message: `The service answered ${failure.status} (simulated failure).`,
-      });
+      return sendError(
+        new GraphError(
+          failure.status,
+          errorCodeFor(failure.status),
+          `The service answered ${failure.status} (simulated failure).`,
+        ),
+      );
     }
 
-    const query = parseUsersQuery(new URL(request.url, ctx.authorityHost).searchParams);
-    if ('code' in query) return sendError(query);
+    const answer = route.respond(caller, new URL(request.url, ctx.authorityHost).searchParams);
+    return answer instanceof GraphError ? sendError(answer) : send(200, answer);
+  }
 
-    const matching = query.enabledOnly ? ctx.people.filter((person) => person.accountEnabled !== false) : ctx.people;
-    const properties = query.select ? ['id', ...query.select.filter((name) => name !== 'id')] : DEFAULT_SELECT;
-    const page = matching.slice(query.offset, query.offset + query.top);
-    const nextOffset = query.offset + page.length;
+  app.get('/v1.0/users', (request, reply) =>
+    serve(request, reply, {
+      permitted: (caller) => hasAny(caller, READ_USERS),
+      respond: (_caller, search) => {
+        const invalid = checkOptions(search, USERS_OPTIONS);
+        if (invalid) return invalid;
+        const filterText = search.get('$filter');
+        if (filterText !== null && !/^\s*accountEnabled\s+eq\s+true\s*$/i.test(filterText)) {
+          return badRequest('Request_UnsupportedQuery', 'Unsupported Query.');
+        }
+        const enabledOnly = filterText !== null;
+        return listPage(ctx.authorityHost, {
+          search,
+          path: '/v1.0/users',
+          key: enabledOnly ? 'users|enabled' : 'users',
+          type: 'microsoft.graph.user',
+          properties: USER_PROPERTIES,
+          defaultProperties: DEFAULT_SELECT,
+          context: `${ctx.authorityHost}/v1.0/$metadata#users`,
+          eventual: isEventual(request),
+          items: enabledOnly ? ctx.people.filter((person) => person.accountEnabled !== false) : ctx.people,
+          resource: userResource,
+        });
+      },
+    }),
+  );
 
-    const body: Record<string, unknown> = {
-      '@odata.context': `${ctx.authorityHost}/v1.0/$metadata#users${query.select ? `(${properties.join(',')})` : ''}`,
+  /** /v1.0/servicePrincipals/{id}[/appRoleAssignedTo] and /v1.0/servicePrincipals(appId='{appId}')[/appRoleAssignedTo]. */
+  function servicePrincipalRoute(request: FastifyRequest): Route | GraphError {
+    const rest = wildcard(request);
+    if (rest === '' || rest === '/') return notServed();
+    const address = /^(?:\/([^/()]+)|\(appId='([^'/]*)'\))(?:\/([^/]+))?\/?$/i.exec(rest);
+    if (!address) return noSegment(`servicePrincipals${rest.split('/')[0] ?? ''}`);
+    const [, id, appId, navigation] = address;
+    if (id !== undefined && !GUID.test(id)) return invalidId(id);
+    const ownId = servicePrincipalId(ctx);
+    const own = id !== undefined ? sameId(id, ownId) : appId === ctx.clientId;
+    const missing = () => notFound(id ?? appId ?? '');
+
+    if (navigation === undefined) {
+      return {
+        // A service principal may read itself without any permission.
+        permitted: (caller) =>
+          hasAny(caller, READ_SERVICE_PRINCIPAL) ||
+          (own && caller.claims.idtyp === 'app' && caller.claims.oid === ownId),
+        respond: (_caller, search) => {
+          const invalid = checkOptions(search, ENTITY_OPTIONS);
+          if (invalid) return invalid;
+          if (!own) return missing();
+          const select = parseSelect(search, SERVICE_PRINCIPAL_PROPERTIES, 'microsoft.graph.servicePrincipal');
+          if (select instanceof GraphError) return select;
+          const properties = propertiesFor(select, SERVICE_PRINCIPAL_PROPERTIES);
+          return {
+            '@odata.context': `${ctx.authorityHost}/v1.0/$metadata#servicePrincipals${select ? `(${properties.join(',')})` : ''}/$entity`,
+            ...pick(servicePrincipalResource(ctx), properties),
+          };
+        },
+      };
+    }
+    if (navigation.toLowerCase() !== 'approleassignedto') return noSegment(navigation);
+    return {
+      permitted: (caller) => hasAny(caller, READ_APP_ROLE_ASSIGNED_TO),
+      respond: (_caller, search) => {
+        const invalid = checkOptions(search, LIST_OPTIONS);
+        if (invalid) return invalid;
+        if (!own) return missing();
+        return listPage(ctx.authorityHost, {
+          search,
+          path: requestPath(request),
+          key: `appRoleAssignedTo|${ownId}`,
+          type: 'microsoft.graph.appRoleAssignment',
+          properties: APP_ROLE_ASSIGNMENT_PROPERTIES,
+          defaultProperties: APP_ROLE_ASSIGNMENT_PROPERTIES,
+          context: `${ctx.authorityHost}/v1.0/$metadata#servicePrincipals('${ownId}')/appRoleAssignedTo`,
+          eventual: isEventual(request),
+          items: appRoleAssignments(ctx),
+          resource: pick,
+        });
+      },
     };
-    if (nextOffset < matching.length) {
-      const params = [
-        ...(query.selectText !== undefined ? [`$select=${odataValue(query.selectText)}`] : []),
-        ...(query.filterText !== undefined ? [`$filter=${odataValue(query.filterText)}`] : []),
-        ...(query.topText !== undefined ? [`$top=${query.topText}`] : []),
-        `$skiptoken=${encodeSkipToken(nextOffset, query.enabledOnly)}`,
-      ];
-      body['@odata.nextLink'] = `${ctx.authorityHost}/v1.0/users?${params.join('&')}`;
+  }
+
+  /** /v1.0/groups/{id}/members/microsoft.graph.user and /v1.0/groups/{id}/transitiveMembers/microsoft.graph.user. */
+  function groupMembersRoute(request: FastifyRequest): Route | GraphError {
+    const [id = '', navigation, cast, ...more] = wildcard(request).split('/');
+    if (!id) return notServed();
+    if (!GUID.test(id)) return invalidId(id);
+    const relation = navigation?.toLowerCase();
+    if (relation !== 'members' && relation !== 'transitivemembers') {
+      return navigation ? noSegment(navigation) : notServed();
     }
-    body.value = page.map((person) => userResource(person, properties));
-    return send(200, body);
-  });
+    if (cast?.toLowerCase() !== 'microsoft.graph.user' || more.some(Boolean)) return notServed();
+    return {
+      permitted: (caller) => hasAny(caller, READ_GROUP_MEMBERS),
+      respond: (caller, search) => {
+        const invalid = checkOptions(search, LIST_OPTIONS);
+        if (invalid) return invalid;
+        const group = ctx.groups.find((each) => sameId(each.id, id));
+        if (!group) return notFound(id);
+        // Without permission to read users, Graph still lists them, with nothing but their id.
+        const limited = !hasAny(caller, READ_USERS);
+        return listPage(ctx.authorityHost, {
+          search,
+          path: requestPath(request),
+          key: `${relation}|${group.id.toLowerCase()}`,
+          type: 'microsoft.graph.user',
+          properties: USER_PROPERTIES,
+          defaultProperties: DEFAULT_SELECT,
+          context: `${ctx.authorityHost}/v1.0/$metadata#users`,
+          eventual: isEventual(request),
+          items: memberPeople(ctx, group, relation === 'transitivemembers'),
+          resource: (person, properties) =>
+            limited
+              ? Object.fromEntries(properties.map((name) => [name, name === 'id' ? person.id : null]))
+              : userResource(person, properties),
+        });
+      },
+    };
+  }
+
+  app.get('/v1.0/servicePrincipals*', (request, reply) => serve(request, reply, servicePrincipalRoute(request)));
+  app.get('/v1.0/groups/*', (request, reply) => serve(request, reply, groupMembersRoute(request)));
 
   return {
     reset() {
@@ -277,6 +650,9 @@ export function registerGraph(app: FastifyInstance, ctx: StandInContext): StandI
     },
     setPeople(people) {
       ctx.people = [...people];
+    },
+    setGroups(groups) {
+      ctx.groups = groups.map((group) => ({ ...group, members: [...group.members] }));
     },
     throttleNext(retryAfterSeconds, times = 1, afterRequests = 0) {
       if (!Number.isInteger(retryAfterSeconds) || retryAfterSeconds < 0) {

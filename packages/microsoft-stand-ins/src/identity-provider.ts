@@ -4,11 +4,13 @@ import type { JWTPayload } from 'jose';
 import { pageHeaders, renderErrorPage, renderSignedOutPage, renderSignInPage } from './sign-in-pages.ts';
 import {
   GRAPH_APP_ID,
+  GRAPH_APPLICATION_PERMISSIONS,
   GRAPH_RESOURCE,
   nowSeconds,
   randomToken,
+  servicePrincipalId,
+  signInAppRoles,
   single,
-  stableGuid,
   type StandInContext,
 } from './stand-in-context.ts';
 import type { IdentityFailure, StandInPerson } from './types.ts';
@@ -283,7 +285,10 @@ export function registerIdentityProvider(app: FastifyInstance, ctx: StandInConte
       requestId,
       clientId: ctx.clientId,
       returnsTo: redirectUrl.origin,
-      people: ctx.people.filter((person) => person.showOnSignIn),
+      // Labelled with the roles their token will carry, group-assigned ones included.
+      people: ctx.people
+        .filter((person) => person.showOnSignIn)
+        .map((person) => ({ ...person, appRoles: signInAppRoles(ctx, person) })),
     });
     return sendPage(reply, 200, html, [redirectUrl.origin]);
   });
@@ -513,7 +518,7 @@ export function registerIdentityProvider(app: FastifyInstance, ctx: StandInConte
           name: person.displayName,
           preferred_username: person.userPrincipalName,
           email: person.mail,
-          roles: person.appRoles,
+          roles: signInAppRoles(ctx, person),
           department: person.department,
           jobTitle: person.jobTitle,
           officeLocation: person.officeLocation,
@@ -555,7 +560,7 @@ export function registerIdentityProvider(app: FastifyInstance, ctx: StandInConte
     }
     const resource = scope.slice(0, -'/.default'.length);
     const isGraph = resource === GRAPH_RESOURCE || resource === GRAPH_APP_ID;
-    const servicePrincipal = stableGuid(`service-principal|${ctx.tenantId}|${clientId}`);
+    const servicePrincipal = servicePrincipalId({ tenantId: ctx.tenantId, clientId });
     const now = nowSeconds();
     const accessToken = await ctx.keys.sign(
       withoutEmpty({
@@ -572,7 +577,7 @@ export function registerIdentityProvider(app: FastifyInstance, ctx: StandInConte
         oid: servicePrincipal,
         sub: servicePrincipal,
         tid: ctx.tenantId,
-        roles: isGraph ? ['User.Read.All'] : undefined,
+        roles: isGraph ? GRAPH_APPLICATION_PERMISSIONS : undefined,
         ver: '2.0',
         uti: randomToken(16),
       }),

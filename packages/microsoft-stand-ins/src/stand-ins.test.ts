@@ -498,7 +498,7 @@ describe('Entra ID stand-in', () => {
       appid: s.clientId,
       azp: s.clientId,
       tid: s.tenantId,
-      roles: ['User.Read.All'],
+      roles: ['User.Read.All', 'Application.Read.All', 'GroupMember.Read.All'],
     });
 
     const powerBi = await client.clientCredentialsGrant(config, {

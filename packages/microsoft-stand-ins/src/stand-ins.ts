@@ -9,17 +9,19 @@ import { createSigningKeys } from './signing-keys.ts';
 import type { StandInContext } from './stand-in-context.ts';
 import type { StandIns, StandInsOptions } from './types.ts';
 
-/** Starts Entra ID (OpenID Connect), Microsoft Graph (users) and Power BI (REST and embed page) stand-ins on one loopback server. */
+/** Starts Entra ID (OpenID Connect), Microsoft Graph (users, app role assignments, groups) and Power BI (REST and embed page) stand-ins on one loopback server. */
 export async function startStandIns(options: StandInsOptions): Promise<StandIns> {
   const ctx: StandInContext = {
     tenantId: options.tenantId ?? '00000000-0000-4000-8000-000000000001',
     clientId: options.clientId ?? 'paineis-demo',
     clientSecret: options.clientSecret ?? 'segredo-demo',
+    appDisplayName: options.appDisplayName ?? 'Painéis',
     tokenLifetimeSeconds: options.tokenLifetimeSeconds ?? 3600,
     authorityHost: '',
     issuer: '',
     keys: await createSigningKeys(),
     people: [...options.people],
+    groups: [...(options.groups ?? [])],
     reports: [...(options.reports ?? [])],
     embedTokenLifetimeSeconds: options.embedTokenLifetimeSeconds ?? 3600,
   };

@@ -1,6 +1,6 @@
 /**
  * Local stand-ins for the Microsoft services the portal talks to: Entra ID (OpenID Connect), Microsoft Graph
- * (users) and, later, Power BI. They run on loopback for the demo and the tests; the portal's real HTTP
+ * (users, the portal's service principal with its app role assignments, group members) and Power BI. They run on loopback for the demo and the tests; the portal's real HTTP
  * clients talk to them exactly as they would to Microsoft.
  */
 
@@ -17,10 +17,28 @@ export interface StandInPerson {
   officeLocation?: string | null;
   /** Disabled accounts are left out by Graph's `$filter=accountEnabled eq true` and cannot sign in. */
   accountEnabled?: boolean;
-  /** Entra app roles assigned to the person, sent in the ID token's `roles` claim (e.g. ['Admin']). */
+  /**
+   * Entra app roles of the portal's application assigned to the person (e.g. ['Admin']): sent in the ID token's
+   * `roles` claim and listed by Graph in the service principal's appRoleAssignedTo.
+   */
   appRoles?: string[];
   /** Listed as a button on the stand-in's sign-in page. */
   showOnSignIn?: boolean;
+}
+
+/** A security group of the stand-in directory (Graph), which may hold app roles of the portal's application. */
+export interface StandInGroup {
+  /** Entra object id: a GUID, as Graph requires in /v1.0/groups/{id}. */
+  id: string;
+  displayName: string;
+  /** Direct members: ids of people and, for nested groups, of other groups. */
+  members: string[];
+  /**
+   * Entra app roles of the portal's application assigned to the group (e.g. ['Admin']). Listed by Graph in the
+   * service principal's appRoleAssignedTo; Entra puts them in the `roles` claim of the group's direct members
+   * only (a group assignment does not cascade to members of nested groups).
+   */
+  appRoles?: string[];
 }
 
 /** Ways the identity provider can be told to fail, once each, for tests of the portal's error paths. */
@@ -41,7 +59,7 @@ export type IdentityFailure =
 export interface GraphRequestLog {
   url: string;
   status: number;
-  /** Whether the request carried a valid stand-in access token for Graph. */
+  /** Whether the request carried a valid stand-in access token for Graph (true too when it lacked the permission). */
   authorized: boolean;
 }
 
@@ -73,8 +91,12 @@ export interface StandInsOptions {
   /** The portal's app registration. Defaults: 'paineis-demo' / 'segredo-demo'. */
   clientId?: string;
   clientSecret?: string;
+  /** The application's name in Entra (its service principal's displayName). Default 'Painéis'. */
+  appDisplayName?: string;
   /** The directory. */
   people: StandInPerson[];
+  /** The directory's groups (default none). */
+  groups?: StandInGroup[];
   /** Loopback port; 0 (default) picks a free one. */
   port?: number;
   /** Lifetime of ID and access tokens in seconds (default 3600). */
@@ -90,7 +112,12 @@ export interface StandIns {
   authorityHost: string;
   /** Exactly `${authorityHost}/${tenantId}/v2.0`, as Entra ID spells its issuer. */
   issuer: string;
-  /** Plays https://graph.microsoft.com (serves /v1.0/users). */
+  /**
+   * Plays https://graph.microsoft.com. Serves, as Graph v1.0 does: /v1.0/users; the portal's service principal
+   * (/v1.0/servicePrincipals/{id} and /v1.0/servicePrincipals(appId='{appId}')) and its appRoleAssignedTo;
+   * /v1.0/groups/{id}/members/microsoft.graph.user and /v1.0/groups/{id}/transitiveMembers/microsoft.graph.user.
+   * Each checks the caller's Graph permissions as Graph does (403 Authorization_RequestDenied).
+   */
   graphUrl: string;
   tenantId: string;
   clientId: string;
@@ -102,16 +129,19 @@ export interface StandIns {
   graph: {
     /** Replaces the directory (for tests: add, remove, disable people between syncs). */
     setPeople(people: StandInPerson[]): void;
+    /** Replaces the directory's groups (their members and app roles). */
+    setGroups(groups: StandInGroup[]): void;
     /**
      * After `afterRequests` more requests (default 0) are served normally, the following `times` requests to
-     * /v1.0/users answer 429 with `Retry-After: retryAfterSeconds` (a throttle part-way through paging).
+     * Graph answer 429 with `Retry-After: retryAfterSeconds` (a throttle part-way through paging). One queue for
+     * every Graph endpoint, taken in request order by the requests Graph would otherwise serve (not by 401s or 403s).
      */
     throttleNext(retryAfterSeconds: number, times?: number, afterRequests?: number): void;
     /** Likewise, with this status (e.g. 500, 503) and a Graph error body. */
     failNext(status: number, times?: number, afterRequests?: number): void;
     /** Forgets queued failures and the request log (between tests sharing one instance). */
     reset(): void;
-    /** Every request to /v1.0/users, in order. */
+    /** Every request to Graph, in order. */
     readonly requests: GraphRequestLog[];
   };
   /** Plays https://api.powerbi.com (serves /v1.0/myorg/...). */

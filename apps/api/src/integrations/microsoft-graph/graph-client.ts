@@ -54,8 +54,9 @@ export class GraphClient {
 
   /**
    * The ids of the users who hold an app role of an application (by the role's value, e.g. 'Admin'): those
-   * assigned it directly, and the members, nested ones included, of groups assigned it. Empty when the
-   * application defines no such role. Needs Application.Read.All and GroupMember.Read.All.
+   * assigned it directly, and the direct members of groups assigned it (Entra does not cascade an app role
+   * assignment to nested groups, and leaves it out of their members' tokens). Empty when the application
+   * defines no such role. Needs Application.Read.All and GroupMember.Read.All.
    */
   async appRoleHolders(appId: string, roleValue: string): Promise<Set<string>> {
     const principal = (await this.get(
@@ -75,7 +76,7 @@ export class GraphClient {
       if (assignment.principalType === 'User') holders.add(assignment.principalId);
       if (assignment.principalType === 'Group') {
         const members = await this.list<{ id?: string }>(
-          `/v1.0/groups/${encodeURIComponent(assignment.principalId)}/transitiveMembers/microsoft.graph.user?$select=id&$top=999`,
+          `/v1.0/groups/${encodeURIComponent(assignment.principalId)}/members/microsoft.graph.user?$select=id&$top=999`,
         );
         for (const member of members) if (member.id) holders.add(member.id);
       }

@@ -5,6 +5,7 @@ import { useTestApp } from '../../../test/context.ts';
 import { createAdmin, createUser, link, panel } from '../../../test/fixtures.ts';
 import { microsoftConfig, person, useStandIns } from '../../../test/microsoft.ts';
 import { rows } from '../../db/client.ts';
+import { ensureLocalAccountUser } from './users.service.ts';
 import { SYNC_FAILED, SYNC_NOT_CONFIGURED } from '../../plugins/microsoft-error-answers.ts';
 
 const directory = (count: number): StandInPerson[] =>
@@ -33,6 +34,8 @@ describe('directory sync from Microsoft Graph', () => {
   });
 
   const sync = () => ctx.request('POST', '/api/usuarios365/sincronizar', { token });
+  /** The reads of the user list (the sync also reads who holds the app role Admin). */
+  const userPages = () => standIns.current.graph.requests.filter((r) => new URL(r.url).pathname === '/v1.0/users');
   const entraUsers = () =>
     rows<{ id: string; email: string; display_name: string; department: string | null; active: boolean }>(
       ctx.db,
@@ -46,7 +49,7 @@ describe('directory sync from Microsoft Graph', () => {
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ ativos: 25_000, desativados: 0, duracaoMs: expect.any(Number) });
 
-    const requests = standIns.current.graph.requests;
+    const requests = userPages();
     expect(requests).toHaveLength(Math.ceil(25_000 / 999));
     expect(requests.every((r) => r.status === 200 && r.authorized)).toBe(true);
     const first = new URL(requests[0]!.url);
@@ -78,7 +81,7 @@ describe('directory sync from Microsoft Graph', () => {
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ ativos: 3_000 });
     expect(waits).toEqual([7000, 7000]);
-    expect(standIns.current.graph.requests.map((r) => r.status)).toEqual([200, 200, 429, 429, 200, 200]);
+    expect(userPages().map((r) => r.status)).toEqual([200, 200, 429, 429, 200, 200]);
     expect(await entraUsers()).toHaveLength(3_000);
   });
 
@@ -153,7 +156,7 @@ describe('directory sync from Microsoft Graph', () => {
     standIns.current.graph.setPeople(directory(1_500));
     const [a, b] = await Promise.all([sync(), sync()]);
     expect(a.json()).toEqual(b.json());
-    expect(standIns.current.graph.requests).toHaveLength(2);
+    expect(userPages()).toHaveLength(2);
   });
 
   it('is for administrators only', async () => {
@@ -161,6 +164,106 @@ describe('directory sync from Microsoft Graph', () => {
     const res = await ctx.request('POST', '/api/usuarios365/sincronizar', { token: await ctx.tokenFor(user) });
     expect(res.statusCode).toBe(403);
     expect(standIns.current.graph.requests).toHaveLength(0);
+  });
+});
+
+describe('administrators follow the Entra app role at each directory sync', () => {
+  const ana = person('00000000-0000-4000-8000-00000000a001', 'Ana Gestora', { appRoles: ['Admin'] });
+  const bia = person('00000000-0000-4000-8000-00000000a002', 'Bia Analista');
+  const caio = person('00000000-0000-4000-8000-00000000a003', 'Caio Diretor');
+  const dora = person('00000000-0000-4000-8000-00000000a004', 'Dora Configurada');
+  const gestores = { id: '00000000-0000-4000-8000-00000000b001', displayName: 'Gestores', appRoles: ['Admin'] };
+  const diretoria = { id: '00000000-0000-4000-8000-00000000b002', displayName: 'Diretoria', members: [bia.id] };
+  const standIns = useStandIns({ people: [] });
+  const waits: number[] = [];
+  const ctx = useTestApp(() => ({
+    config: microsoftConfig(standIns.current, { ADMIN_EMAILS: dora.mail! }),
+    graphOptions: { sleep: async (ms) => void waits.push(ms) },
+  }));
+  let token: string;
+  beforeEach(async () => {
+    standIns.current.graph.reset();
+    standIns.current.graph.setPeople([ana, bia, caio, dora]);
+    // Caio holds the role as a member of a group it is assigned to. Bia is only in a group nested in that one:
+    // Entra does not cascade app roles to nested groups, so neither does the portal.
+    standIns.current.graph.setGroups([{ ...gestores, members: [caio.id, diretoria.id] }, diretoria]);
+    // The local bootstrap administrator, whose role is configuration.
+    await ensureLocalAccountUser(ctx.db, {
+      id: 'local:admin',
+      email: 'admin@paineis.local',
+      displayName: 'admin',
+      role: 'Admin',
+      source: 'local',
+    });
+    token = await ctx.tokenFor({
+      id: 'local:admin',
+      email: 'admin@paineis.local',
+      displayName: 'admin',
+      role: 'Admin',
+    });
+  });
+  const sync = () => ctx.request('POST', '/api/usuarios365/sincronizar', { token });
+  const roles = async () =>
+    Object.fromEntries(
+      (await rows<{ id: string; role: string }>(ctx.db, sql`select id, role from usuarios order by id`)).map((r) => [
+        r.id,
+        r.role,
+      ]),
+    );
+  const asPerson = (p: typeof ana) =>
+    ctx.tokenFor({ id: p.id, email: p.mail!, displayName: p.displayName, role: 'User' });
+
+  it('grants Admin to its holders, directly or through a group, and withdraws it when Entra does', async () => {
+    expect((await sync()).statusCode).toBe(200);
+    expect(await roles()).toEqual({
+      [ana.id]: 'Admin',
+      [bia.id]: 'User',
+      [caio.id]: 'Admin',
+      [dora.id]: 'Admin', // ADMIN_EMAILS
+      'local:admin': 'Admin',
+    });
+    const anaToken = await asPerson(ana);
+    expect((await ctx.request('GET', '/api/classificacoes/admin', { token: anaToken })).statusCode).toBe(200);
+
+    // Entra withdraws the role from Ana, and takes Caio out of Gestores.
+    standIns.current.graph.setPeople([{ ...ana, appRoles: [] }, bia, caio, dora]);
+    standIns.current.graph.setGroups([{ ...gestores, members: [diretoria.id] }, diretoria]);
+    expect((await sync()).statusCode).toBe(200);
+    expect(await roles()).toEqual({
+      [ana.id]: 'User',
+      [bia.id]: 'User',
+      [caio.id]: 'User',
+      [dora.id]: 'Admin',
+      'local:admin': 'Admin',
+    });
+    // Ana's open session loses its admin rights on its next request; the configured administrators keep theirs.
+    expect((await ctx.request('GET', '/api/classificacoes/admin', { token: anaToken })).statusCode).toBe(403);
+    expect((await ctx.request('GET', '/api/classificacoes/admin', { token })).statusCode).toBe(200);
+  });
+
+  it('reads the holders from the portal application’s own service principal', async () => {
+    await sync();
+    const paths = standIns.current.graph.requests.map((r) => decodeURIComponent(new URL(r.url).pathname));
+    expect(paths).toContain(`/v1.0/servicePrincipals(appId='${standIns.current.clientId}')`);
+    expect(paths.some((p) => /^\/v1\.0\/servicePrincipals\/[^/]+\/appRoleAssignedTo$/.test(p))).toBe(true);
+    expect(standIns.current.graph.requests.every((r) => r.status === 200 && r.authorized)).toBe(true);
+  });
+
+  it('keeps every role as it was when Graph will not say who holds the app role, and still syncs the people', async () => {
+    await sync();
+    standIns.current.graph.setPeople([
+      { ...ana, appRoles: [] },
+      bia,
+      caio,
+      dora,
+      person('00000000-0000-4000-8000-00000000a005', 'Eva Nova'),
+    ]);
+    standIns.current.graph.failNext(503, 20, 1); // the user list passes; every read of the roles fails
+    const res = await sync();
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ ativos: 5 });
+    expect((await roles())[ana.id]).toBe('Admin');
+    expect(waits.length).toBeGreaterThan(0);
   });
 });
 

@@ -3,7 +3,7 @@ import type { SyncResult } from '@paineis/contract/users';
 import type { Database } from '../../db/client.ts';
 import { type GraphClient, type GraphUser } from '../../integrations/microsoft-graph/graph-client.ts';
 import { MicrosoftError } from '../../integrations/microsoft-error.ts';
-import { replaceDirectory, type DirectoryPerson } from './users.repository.ts';
+import { markConfiguredAdmins, replaceDirectory, type DirectoryPerson } from './users.repository.ts';
 
 function toRow(user: GraphUser): DirectoryPerson | null {
   const email = (user.mail ?? user.userPrincipalName)?.trim().toLowerCase();
@@ -28,8 +28,12 @@ export class DirectorySync {
     private readonly database: Database,
     private readonly graph: GraphClient,
     private readonly log: FastifyBaseLogger,
-    /** The portal's application (client) id in Entra, whose app role `Admin` makes administrators. */
-    private readonly appId: string,
+    private readonly admins: {
+      /** The portal's application (client) id in Entra, whose app role `Admin` makes administrators. */
+      appId: string;
+      /** ADMIN_EMAILS: administrators by configuration, also when they first arrive through the sync. */
+      emails: string[];
+    },
   ) {}
 
   /** Runs a sync, or joins the one under way. */
@@ -51,7 +55,7 @@ export class DirectorySync {
    */
   private async adminHolders(): Promise<Set<string> | null> {
     try {
-      return await this.graph.appRoleHolders(this.appId, 'Admin');
+      return await this.graph.appRoleHolders(this.admins.appId, 'Admin');
     } catch (error) {
       const failed = error instanceof MicrosoftError ? error : null;
       this.log.error(
@@ -83,6 +87,7 @@ export class DirectorySync {
     }
     const list = [...rows.values()];
     const changes = await replaceDirectory(this.database, list, await this.adminHolders());
+    await markConfiguredAdmins(this.database.db, this.admins.emails);
     const result = { ativos: list.length, desativados: changes.desativados, duracaoMs: Date.now() - started };
     this.log.info({ ...result, administradores: changes.admins }, 'diretório sincronizado com o Microsoft Graph');
     return result;
