@@ -6,6 +6,7 @@ import { DataDirInUseError, openDatabase } from './db/client.ts';
 import { migrateDatabase } from './db/migrate.ts';
 import { DEMO_ADMIN, DEMO_USER, loadDemoData } from './demo/demo-data.ts';
 import { demoDirectory, demoReports } from './demo/demo-directory.ts';
+import { logMicrosoftReachability } from './integrations/microsoft-reachability.ts';
 import { ensureLocalAccounts } from './modules/auth/bootstrap-accounts.ts';
 import { signSessionToken } from './modules/auth/tokens.ts';
 import path from 'node:path';
@@ -82,6 +83,14 @@ closeWithGrace({ delay: 10_000 }, async ({ err, signal }) => {
 });
 
 await app.listen({ port: config.port, host: config.host });
+
+// Says at once, in the log, which Microsoft service is out of reach (the portal runs anyway: local sign-in
+// needs none of them). In the background: start-up neither waits for it nor fails on it.
+if (config.microsoft && !config.demoMode) {
+  void logMicrosoftReachability(app.log, config.microsoft).catch((err: unknown) =>
+    app.log.warn({ err }, 'verificação dos serviços Microsoft falhou'),
+  );
+}
 
 if (config.demoMode) {
   const url = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${config.port}`;
