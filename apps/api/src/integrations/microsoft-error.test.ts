@@ -54,3 +54,16 @@ describe('MicrosoftError: one reading of every Microsoft service’s failures', 
     await expect(readJson('graph', answer(200, '{"value":[]}'))).resolves.toEqual({ value: [] });
   });
 });
+
+describe('what a failure says for the log', () => {
+  it('names the innermost cause, and never the credentials a URL carries', () => {
+    const refused = new TypeError('fetch failed', { cause: new Error('connect ECONNREFUSED 127.0.0.1:9') });
+    expect(errorFromFetchFailure('graph', refused).message).toBe(
+      'Microsoft Graph: fetch failed: connect ECONNREFUSED 127.0.0.1:9',
+    );
+    const leaky = new TypeError(
+      'Request cannot be constructed from a URL that includes credentials: https://u:segredo@x/',
+    );
+    expect(errorFromFetchFailure('power-bi', leaky).message).not.toContain('segredo');
+  });
+});

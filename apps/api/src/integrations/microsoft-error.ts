@@ -80,11 +80,21 @@ export function errorFromFetchFailure(service: MicrosoftService, error: unknown)
   if (error instanceof MicrosoftError) return error;
   const name = (error as Error | undefined)?.name;
   const timedOut = name === 'TimeoutError' || name === 'AbortError';
-  return new MicrosoftError(
-    service,
-    timedOut ? 'timeout' : 'unreachable',
-    `${NAMES[service]}: ${(error as Error | undefined)?.message ?? String(error)}`,
-  );
+  return new MicrosoftError(service, timedOut ? 'timeout' : 'unreachable', `${NAMES[service]}: ${failureText(error)}`);
+}
+
+/**
+ * What went wrong, with the innermost cause ('fetch failed' says nothing; 'connect ECONNREFUSED …' does), and
+ * without credentials a URL may carry.
+ */
+function failureText(error: unknown): string {
+  const messages: string[] = [];
+  for (let e = error as { message?: unknown; cause?: unknown } | undefined; e && messages.length < 4;) {
+    if (typeof e.message === 'string' && e.message) messages.push(e.message);
+    e = e.cause as typeof e;
+  }
+  const text = messages.length ? messages.join(': ') : String(error);
+  return text.replace(/\/\/[^/@\s]*@/g, '//');
 }
 
 /** A successful answer's JSON, or a `malformed` error when it is not JSON. */

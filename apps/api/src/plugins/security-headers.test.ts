@@ -11,6 +11,7 @@ describe('security headers over plain HTTP (an intranet address)', () => {
     async (url) => {
       const res = await ctx.request('GET', url);
       expect(res.headers['strict-transport-security']).toBeUndefined();
+      expect(res.headers['cross-origin-opener-policy']).toBeUndefined();
       expect(csp(res.headers)).not.toContain('upgrade-insecure-requests');
       expect(csp(res.headers)).toContain("default-src 'self'");
       expect(res.headers['x-content-type-options']).toBe('nosniff');
@@ -57,9 +58,10 @@ describe('security headers behind a trusted TLS proxy', () => {
 describe('security headers with an https PUBLIC_URL', () => {
   const ctx = useTestApp({ config: testConfig({ PUBLIC_URL: 'https://paineis.empresa.com.br' }) });
 
-  it('sends HSTS and upgrade-insecure-requests on every answer', async () => {
+  it('sends HSTS, COOP and upgrade-insecure-requests on every answer', async () => {
     const res = await ctx.request('GET', '/healthz');
     expect(res.headers['strict-transport-security']).toBe('max-age=31536000; includeSubDomains');
+    expect(res.headers['cross-origin-opener-policy']).toBe('same-origin');
     expect(csp(res.headers)).toContain('upgrade-insecure-requests');
   });
 });

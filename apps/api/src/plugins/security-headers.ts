@@ -6,8 +6,8 @@ const HSTS = 'max-age=31536000; includeSubDomains';
 const UPGRADE = 'upgrade-insecure-requests';
 
 /**
- * Helmet's headers, with the two that only make sense over HTTPS sent only then: HSTS, and the CSP's
- * `upgrade-insecure-requests`, which over plain HTTP makes the browser fetch every asset over https and
+ * Helmet's headers, with those that only make sense over HTTPS sent only then: HSTS, Cross-Origin-Opener-
+ * Policy, and the CSP's `upgrade-insecure-requests`, which over plain HTTP makes the browser fetch every asset over https and
  * shows a blank page on an intranet address. The portal is served over HTTPS when PUBLIC_URL is https, or
  * when a trusted proxy says so (X-Forwarded-Proto with TRUST_PROXY, which `request.protocol` reads).
  */
@@ -18,6 +18,8 @@ export default fp(
 
     await app.register(helmet, {
       hsts: false,
+      // Browsers ignore it, with a console error, on an origin that is not https.
+      crossOriginOpenerPolicy: false,
       contentSecurityPolicy: {
         directives: {
           'frame-src': ["'self'", ...options.frameSources],
@@ -29,7 +31,8 @@ export default fp(
 
     app.addHook('onSend', async (request, reply) => {
       const https = overHttps(request);
-      if (https) void reply.header('strict-transport-security', HSTS);
+      if (https)
+        void reply.header('strict-transport-security', HSTS).header('cross-origin-opener-policy', 'same-origin');
       // Routes with a policy of their own (the API docs) get the same rule.
       const csp = reply.getHeader('content-security-policy');
       if (typeof csp !== 'string') return;
