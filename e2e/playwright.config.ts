@@ -30,6 +30,18 @@ const standIns = `http://127.0.0.1:${standInsPort}`;
 const msPort = Number(process.env.E2E_MS_API_PORT);
 const msDataDir = process.env.E2E_MS_DATA_DIR;
 const tenantId = '00000000-0000-4000-8000-000000000001';
+// Debian's Chromium; Playwright never downloads a browser here.
+const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const chromiumArgs = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 export default defineConfig({
   testDir: '.',
@@ -43,24 +55,26 @@ export default defineConfig({
   outputDir: path.join(root, 'test-results', 'e2e'),
   use: {
     screenshot: 'only-on-failure',
-    launchOptions: {
-      // Debian's Chromium; Playwright never downloads a browser here.
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    },
+    launchOptions: { executablePath: chromium, args: chromiumArgs },
   },
   projects: [
-    { name: 'demo', testIgnore: 'microsoft/**', use: { baseURL: `http://127.0.0.1:${port}` } },
+    { name: 'demo', testIgnore: ['microsoft/**', 'intranet/**'], use: { baseURL: `http://127.0.0.1:${port}` } },
     { name: 'microsoft', testDir: './microsoft', use: { baseURL: `http://127.0.0.1:${msPort}` } },
+    // Project `intranet`: the portal under an intranet name, paineis.intranet, which Chromium maps to 127.0.0.1. Over
+    // plain HTTP it is the demo server; behind nginx terminating TLS (with a self-signed certificate, hence
+    // ignoreHTTPSErrors) it is a demo-mode server of the spec's own, started with TRUST_PROXY=true.
+    {
+      name: 'intranet',
+      testDir: './intranet',
+      use: {
+        baseURL: `http://paineis.intranet:${port}`,
+        ignoreHTTPSErrors: true,
+        launchOptions: {
+          executablePath: chromium,
+          args: [...chromiumArgs, '--host-resolver-rules=MAP paineis.intranet 127.0.0.1'],
+        },
+      },
+    },
   ],
   webServer: [
     {
