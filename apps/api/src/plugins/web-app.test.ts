@@ -32,6 +32,14 @@ describe('the built web app', () => {
     },
   );
 
+  it('answers HEAD on an app route as GET does, so `curl -I` shows the page and its headers', async () => {
+    const res = await ctx.app.inject({ method: 'HEAD', url: '/login' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^text\/html/);
+    expect(res.headers['content-security-policy']).toBeDefined();
+    expect(res.body).toBe('');
+  });
+
   it('keeps the API behind the session and answers unknown API paths and missing files with JSON 404', async () => {
     expect((await ctx.request('GET', '/api/paineis')).statusCode).toBe(401);
     const token = await ctx.tokenFor(await createAdmin(ctx.db));

@@ -38,7 +38,10 @@ export default fp<{ distDir: string }>(
     app.setNotFoundHandler(async (request, reply) => {
       const url = request.url.split('?')[0] ?? '';
       const wantsPage =
-        request.method === 'GET' && !url.startsWith('/api/') && url !== '/api' && path.extname(url) === '';
+        (request.method === 'GET' || request.method === 'HEAD') &&
+        !url.startsWith('/api/') &&
+        url !== '/api' &&
+        path.extname(url) === '';
       if (hasWebApp && wantsPage) {
         // Read each time (it is tiny): a rebuilt app is served without a restart.
         return reply
