@@ -60,6 +60,10 @@ step('Formatação (prettier)', bin('prettier'), ['--check', '.', '--log-level',
 const report = path.join(mkdtempSync(path.join(tmpdir(), 'paineis-vitest-')), 'report.json');
 step('Testes (vitest)', bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`]);
 
+// The production build, on a copy of the repository: npm ci, build, production dependencies only, and the
+// compiled server (no TypeScript loader) answering in demo mode.
+step('Build de produção', process.execPath, [path.join(root, 'scripts', 'check-production-build.mjs')]);
+
 // Browser journeys: Debian's Chromium driven by Playwright against the real server (demo mode).
 const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 if (!existsSync(chromium) && existsSync('/usr/bin/apt-get')) {

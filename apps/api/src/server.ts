@@ -59,7 +59,6 @@ if (standIns) {
 }
 
 const app = await buildApp({ config, database, syncDirectoryAtStart: true });
-if (standIns) app.addHook('onClose', () => standIns.close());
 
 if (config.demoMode) {
   const loaded = await loadDemoData(database.db);
@@ -80,6 +79,8 @@ closeWithGrace({ delay: 10_000 }, async ({ err, signal }) => {
   if (err) app.log.error({ err }, 'encerrando após erro');
   else app.log.info({ signal }, 'encerrando');
   await app.close();
+  // After the app: a directory sync under way at the stop still talks to the stand-ins until it ends.
+  await standIns?.close();
 });
 
 await app.listen({ port: config.port, host: config.host });

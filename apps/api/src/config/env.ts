@@ -4,7 +4,16 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 
-export const REPO_ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
+/**
+ * The repository root: two folders above the API's package (apps/api), the nearest folder with a package.json
+ * above this module. Found by walking up, so it is the same from src/config/ (tsx, tests) and from the
+ * compiled bundle in dist/.
+ */
+export const REPO_ROOT = (() => {
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(path.join(dir, 'package.json')) && path.dirname(dir) !== dir) dir = path.dirname(dir);
+  return path.resolve(dir, '../..');
+})();
 
 const flag = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'use true ou false' })

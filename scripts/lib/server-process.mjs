@@ -1,0 +1,78 @@
+// Starting, waiting for and stopping a server process, for the scripts that prove and measure the production
+// build. Every wait is bounded.
+import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+
+/** A TCP port that is free right now on 127.0.0.1. */
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * This process's environment without the portal's configuration (nor NODE_OPTIONS, which could bring a
+ * TypeScript loader), plus `extra`: the server sees only what the caller chose.
+ */
+export function serverEnv(extra) {
+  const portal =
+    /^(PORT|HOST|LOG_LEVEL|TRUST_PROXY|WEB_DIST_DIR|DATABASE_|DATA_DIR|JWT_|AZURE_|GRAPH_|POWERBI_|PUBLIC_URL|ADMIN_EMAILS|PORTAL_ADMIN_|LOGIN_MAX_|DEMO_MODE|NODE_ENV|NODE_OPTIONS)/;
+  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !portal.test(name)));
+  return { ...env, ...extra };
+}
+
+/**
+ * Starts a server. `exited` settles with its exit code (or signal) when it ends; `output()` is what it wrote,
+ * for a failure message.
+ */
+export function startServer(command, args, { cwd, env }) {
+  const startedAt = performance.now();
+  const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  const keep = (chunk) => {
+    output = (output + chunk.toString()).slice(-20_000);
+  };
+  child.stdout.on('data', keep);
+  child.stderr.on('data', keep);
+  const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal)));
+  return { child, startedAt, exited, output: () => output };
+}
+
+/** Polls `url` until it answers 200. Returns the milliseconds since the server started; throws when it can't. */
+export async function waitUntilReady(server, url, timeoutMs) {
+  let done = false;
+  void server.exited.then(() => (done = true));
+  const deadline = performance.now() + timeoutMs;
+  while (performance.now() < deadline) {
+    if (done) throw new Error(`o servidor terminou antes de ficar pronto (saída ${await server.exited})`);
+    try {
+      const response = await fetch(url, { signal: AbortSignal.timeout(2_000) });
+      if (response.status === 200) return performance.now() - server.startedAt;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error(`${url} não respondeu 200 em ${timeoutMs / 1000} s`);
+}
+
+/** Sends `signal` and waits for the exit; after `timeoutMs`, kills it and throws. Returns the exit code. */
+export async function stopServer(server, signal = 'SIGTERM', timeoutMs = 15_000) {
+  if (server.child.exitCode !== null || server.child.signalCode !== null) return server.exited;
+  server.child.kill(signal);
+  let timer;
+  const late = new Promise((resolve) => (timer = setTimeout(resolve, timeoutMs, 'late')));
+  const result = await Promise.race([server.exited, late]);
+  clearTimeout(timer);
+  if (result === 'late') {
+    server.child.kill('SIGKILL');
+    await server.exited;
+    throw new Error(`o servidor não terminou em ${timeoutMs / 1000} s após ${signal}`);
+  }
+  return result;
+}
