@@ -73,7 +73,7 @@ if (!existsSync(chromium) && existsSync('/usr/bin/apt-get')) {
   spawnSync('apt-get', ['install', '-y', '-qq', 'chromium'], { stdio: 'inherit', env });
 }
 const e2eReport = path.join(path.dirname(report), 'e2e.json');
-if (step('Build da aplicação web (vite)', 'npm', ['run', 'build', '--silent'])) {
+if (step('Build (aplicação web e API)', 'npm', ['run', 'build', '--silent'])) {
   step('Navegador (playwright + chromium)', bin('playwright'), ['test', '-c', 'e2e/playwright.config.ts'], {
     env: { ...process.env, E2E_JSON: e2eReport },
   });
