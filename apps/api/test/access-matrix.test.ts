@@ -1,0 +1,357 @@
+import { isDeepStrictEqual } from 'node:util';
+import { sql } from 'drizzle-orm';
+import { SignJWT, UnsecuredJWT } from 'jose';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { StandInReport } from '@paineis/microsoft-stand-ins/types';
+import type { DemoUser } from '../src/demo/demo-data.ts';
+import type { PowerBiEmbeddingService } from '../src/integrations/power-bi/power-bi-embedding-service.ts';
+import { hashPassword } from '../src/modules/auth/passwords.ts';
+import { signSessionToken } from '../src/modules/auth/tokens.ts';
+import { PAINEL_NAO_ENCONTRADO } from '../src/modules/panels/panel-lookup.repository.ts';
+import { ensureLocalAccountUser } from '../src/modules/users/users.service.ts';
+import { ADMIN_ONLY, SESSION_INVALID } from '../src/plugins/auth.ts';
+import { readAccessMatrix, ruleBreaches, type CallerNumber } from './access-matrix.ts';
+import { TEST_SECRET, useTestApp } from './context.ts';
+import { resetDatabase } from './database.ts';
+import { fingerprint, fingerprintDiff, type Fingerprint } from './db-fingerprint.ts';
+import { classificacao, createAdmin, createUser, link, panel } from './fixtures.ts';
+import { microsoftConfig, person, useStandIns } from './microsoft.ts';
+
+/**
+ * Issue 11: every route of the OpenAPI document, called as each of the ten callers of
+ * docs/requirements.md#access-matrix, answers the status that table gives; and no refused call (401, 403, 404)
+ * changes a row of any table or reaches Microsoft. The expectations are read from the document itself.
+ */
+
+const WORKSPACE = '0a0a0a0a-0000-4000-8000-00000000000a';
+const REPORT: StandInReport = {
+  workspaceId: WORKSPACE,
+  reportId: '0b0b0b0b-0000-4000-8000-00000000000a',
+  name: 'Vendas por Região',
+  datasetId: '0c0c0c0c-0000-4000-8000-00000000000a',
+  rls: true,
+};
+const ROLE = 'Gestor';
+const LOCAL = { username: 'maria.local', password: 'senha-forte-da-matriz-1' };
+const REFUSAL_MESSAGE: Record<number, string> = {
+  401: SESSION_INVALID,
+  403: ADMIN_ONLY,
+  404: PAINEL_NAO_ENCONTRADO,
+};
+
+interface Route {
+  key: string;
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  path: string;
+}
+
+interface Seeded {
+  admin: DemoUser;
+  linked: DemoUser;
+  unlinked: DemoUser;
+  panelId: number;
+  classificacaoId: number;
+  /** Each caller's Authorization headers (several ways of being that caller for some). */
+  callers: Record<CallerNumber, Record<string, string>[]>;
+  /** The database right after seeding: every cell starts from it. */
+  state: Fingerprint;
+}
+
+/** What an allowed caller sends (the same goes to refused callers), and which stand-in it must reach. */
+interface Call {
+  body?: unknown;
+  reaches?: 'powerBi' | 'graph';
+}
+
+/**
+ * One entry per route of the OpenAPI document: a route missing here fails the test, as one missing from the
+ * document's table does. Bodies are valid, so a refusal is the permission's, never the validation's.
+ */
+const CALLS: Record<string, (s: Seeded) => Call> = {
+  'GET /healthz': () => ({}),
+  'GET /readyz': () => ({}),
+  'GET /api/auth/microsoft-login': () => ({}),
+  'GET /api/auth/microsoft-callback': () => ({}),
+  'POST /api/auth/login': () => ({ body: LOCAL }),
+  'POST /api/auth/logout-complete': () => ({}),
+
+  'GET /api/paineis': () => ({}),
+  'GET /api/paineis/agrupados': () => ({}),
+  'GET /api/paineis/proxima-ordem': () => ({}),
+  'GET /api/paineis/proxima-ordem/{classificacaoId}': () => ({}),
+  'GET /api/paineis/{id}': () => ({ reaches: 'powerBi' }),
+  'GET /api/paineis/{id}/token': () => ({ reaches: 'powerBi' }),
+  'POST /api/paineis': (s) => ({
+    body: {
+      nomePainel: 'Metas',
+      workspaceId: WORKSPACE,
+      reportId: '0b0b0b0b-0000-4000-8000-00000000000b',
+      usaRls: false,
+      classificacaoId: s.classificacaoId,
+    },
+  }),
+  'PUT /api/paineis/{id}': (s) => ({
+    body: {
+      nomePainel: 'Vendas por Região (revisto)',
+      workspaceId: WORKSPACE,
+      reportId: REPORT.reportId,
+      usaRls: true,
+      classificacaoId: s.classificacaoId,
+    },
+  }),
+  'DELETE /api/paineis/{id}': () => ({}),
+  'POST /api/paineis/reorder': (s) => ({ body: [{ painelId: s.panelId, novaOrdem: 2 }] }),
+  'GET /api/paineis/{id}/dados': () => ({}),
+  'GET /api/paineis/{id}/configuracoes': () => ({}),
+
+  'GET /api/paineis/{id}/rls': () => ({}),
+  'POST /api/paineis/{id}/rls': (s) => ({
+    body: [{ roleName: ROLE, userEmails: [s.linked.email, 'outra.pessoa@empresa.com.br'] }],
+  }),
+  'DELETE /api/paineis/{id}/rls': () => ({}),
+  'GET /api/paineis/{id}/rls/roles': () => ({}),
+  'GET /api/paineis/{id}/rls/roles/{role}/usuarios': () => ({}),
+  'POST /api/paineis/{id}/rls/roles/{role}/usuarios': (s) => ({
+    body: [s.linked.email, 'outra.pessoa@empresa.com.br'],
+  }),
+  'GET /api/paineis/{id}/usuarios': () => ({}),
+  'POST /api/paineis/{id}/usuarios': (s) => ({ body: [s.linked.id, s.unlinked.id] }),
+
+  'GET /api/classificacoes': () => ({}),
+  'POST /api/classificacoes': () => ({ body: { nome: 'Financeiro', descricao: null } }),
+  'GET /api/classificacoes/admin': () => ({}),
+  'GET /api/classificacoes/{id}': () => ({}),
+  'PUT /api/classificacoes/{id}': () => ({ body: { nome: 'Comercial e Vendas', descricao: 'Vendas', ativo: true } }),
+  'DELETE /api/classificacoes/{id}': () => ({}),
+
+  'GET /api/usuarios365/ativos': () => ({}),
+  'POST /api/usuarios365/sincronizar': () => ({ reaches: 'graph' }),
+};
+
+const CALLER_NAMES: Record<CallerNumber, string> = {
+  1: 'anonymous',
+  2: 'malformed token',
+  3: 'bad signature',
+  4: 'alg none',
+  5: 'expired',
+  6: 'revoked',
+  7: 'wrong issuer or audience',
+  8: 'user not linked',
+  9: 'user linked',
+  10: 'admin',
+};
+const CALLER_NUMBERS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10] as const;
+
+describe('access matrix: every route of the OpenAPI document × every kind of caller', () => {
+  const standIns = useStandIns({
+    people: [person('d1d1d1d1-0000-4000-8000-000000000001', 'Pessoa do Diretório')],
+    reports: [REPORT],
+  });
+  const ctx = useTestApp(() => ({
+    config: microsoftConfig(standIns.current),
+    powerBiOptions: { timeoutMs: 2000, sleep: async () => undefined },
+    graphOptions: { sleep: async () => undefined },
+  }));
+  const matrix = readAccessMatrix();
+  let routes: Route[] = [];
+  let passwordHash: string;
+
+  beforeAll(async () => {
+    passwordHash = await hashPassword(LOCAL.password);
+    const res = await ctx.app.inject({ method: 'GET', url: '/api/docs/json' });
+    expect(res.statusCode).toBe(200);
+    const doc = res.json<{ paths: Record<string, Record<string, unknown>> }>();
+    routes = Object.entries(doc.paths).flatMap(([path, operations]) =>
+      Object.keys(operations).map((m) => {
+        const method = m.toUpperCase() as Route['method'];
+        return { key: `${method} ${path}`, method, path };
+      }),
+    );
+  });
+
+  const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+  /** A token with the server's claims for `user`, with any part changed. */
+  function forge(user: DemoUser, changes: { secret?: string; issuer?: string; audience?: string } = {}) {
+    const now = Math.floor(Date.now() / 1000);
+    return new SignJWT({ name: user.email, email: user.email, role: user.role, displayName: user.displayName })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setSubject(user.id)
+      .setJti(crypto.randomUUID())
+      .setIssuer(changes.issuer ?? ctx.config.jwt.issuer)
+      .setAudience(changes.audience ?? ctx.config.jwt.audience)
+      .setIssuedAt(now)
+      .setNotBefore(now)
+      .setExpirationTime(now + 3600)
+      .sign(new TextEncoder().encode(changes.secret ?? TEST_SECRET));
+  }
+
+  /** The known state every cell starts from: a panel with RLS and links, its classification, four people. */
+  async function seed(): Promise<Seeded> {
+    await resetDatabase(ctx.database);
+    const admin = await createAdmin(ctx.db, { id: 'matriz-admin', email: 'admin.matriz@empresa.com.br' });
+    const linked = await createUser(ctx.db, { id: 'matriz-vinculada', email: 'vinculada@empresa.com.br' });
+    const unlinked = await createUser(ctx.db, { id: 'matriz-sem-vinculo', email: 'sem.vinculo@empresa.com.br' });
+    const c = await classificacao(ctx.db, 'Comercial');
+    const p = await panel(ctx.db, {
+      nomePainel: 'Vendas por Região',
+      workspaceId: WORKSPACE,
+      reportId: REPORT.reportId,
+      classificacaoId: c.id,
+      usaRls: true,
+      // Both people are in the role: the unlinked one is refused for the missing link alone.
+      rlsConfigurations: [{ roleName: ROLE, userEmails: [linked.email, unlinked.email] }],
+    });
+    await link(ctx.db, p.id, [linked.id]);
+    // A local account for POST /api/auth/login (hashed once: argon2 is slow on purpose).
+    await ensureLocalAccountUser(ctx.db, {
+      id: 'local:maria',
+      email: 'maria.local@empresa.com.br',
+      displayName: 'Maria Local',
+      role: 'User',
+      source: 'local',
+    });
+    await ctx.db.execute(
+      sql`insert into contas_locais (usuario_id, username, senha_hash) values ('local:maria', ${LOCAL.username}, ${passwordHash})`,
+    );
+
+    const tokenOf = async (user: DemoUser, ttl?: number) => (await signSessionToken(ctx.config.jwt, user, ttl)).token;
+    const revoked = await tokenOf(admin);
+    const signOut = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/auth/logout-complete',
+      headers: bearer(revoked),
+    });
+    expect(signOut.statusCode).toBe(204);
+    const now = Math.floor(Date.now() / 1000);
+    const unsigned = new UnsecuredJWT({ email: admin.email, role: 'Admin', displayName: admin.displayName })
+      .setSubject(admin.id)
+      .setJti(crypto.randomUUID())
+      .setIssuer(ctx.config.jwt.issuer)
+      .setAudience(ctx.config.jwt.audience)
+      .setIssuedAt(now)
+      .setNotBefore(now)
+      .setExpirationTime(now + 3600)
+      .encode();
+
+    const callers: Seeded['callers'] = {
+      1: [{}],
+      2: [{ authorization: 'Bearer abc' }, { authorization: `Basic ${await tokenOf(admin)}` }],
+      3: [bearer(await forge(admin, { secret: 'outro-segredo-com-mais-de-32-caracteres-!!' }))],
+      4: [bearer(unsigned)],
+      5: [bearer(await tokenOf(admin, -60))],
+      6: [bearer(revoked)],
+      7: [
+        bearer(await forge(admin, { issuer: 'https://outro-emissor.example' })),
+        bearer(await forge(admin, { audience: 'outra-audiencia' })),
+      ],
+      8: [bearer(await tokenOf(unlinked))],
+      9: [bearer(await tokenOf(linked))],
+      10: [bearer(await tokenOf(admin))],
+    };
+    return {
+      admin,
+      linked,
+      unlinked,
+      panelId: p.id,
+      classificacaoId: c.id,
+      callers,
+      state: await fingerprint(ctx.db),
+    };
+  }
+
+  function urlOf(route: Route, s: Seeded): string {
+    return route.path.replace(/\{(\w+)\}/g, (_, name: string) => {
+      if (name === 'id') return String(route.path.startsWith('/api/classificacoes/') ? s.classificacaoId : s.panelId);
+      if (name === 'classificacaoId') return String(s.classificacaoId);
+      if (name === 'role') return ROLE;
+      throw new Error(`no test value for the path parameter {${name}} of ${route.key}: add one to urlOf`);
+    });
+  }
+
+  it('the document’s table lists exactly the routes of the OpenAPI document, and every one has a call', () => {
+    const published = routes.map((r) => r.key).sort();
+    expect(published.length).toBeGreaterThan(30);
+    expect({ 'routes of docs/requirements.md#access-matrix': [...matrix.keys()].sort() }).toEqual({
+      'routes of docs/requirements.md#access-matrix': published,
+    });
+    expect({ 'routes with a call in CALLS': Object.keys(CALLS).sort() }).toEqual({
+      'routes with a call in CALLS': published,
+    });
+  });
+
+  it('the table follows the rules its section states', () => {
+    expect([...matrix.values()].flatMap(ruleBreaches)).toEqual([]);
+  });
+
+  it('every cell answers the status of the table; refused calls change nothing and reach no stand-in', async () => {
+    const embedding = ctx.app.embedding as PowerBiEmbeddingService;
+    const microsoft = standIns.current;
+    const wrong: string[] = [];
+    let cells = 0;
+    let requests = 0;
+    let s = await seed();
+    /** The database now, when known without asking (it is still the seed's after a refused call). */
+    let current: Fingerprint | null = s.state;
+
+    for (const route of routes) {
+      const row = matrix.get(route.key);
+      const callOf = CALLS[route.key];
+      if (!row || !callOf) {
+        wrong.push(`${route.key}: ${row ? 'no entry in CALLS' : 'no row in docs/requirements.md#access-matrix'}`);
+        continue;
+      }
+      for (const caller of CALLER_NUMBERS) {
+        cells += 1;
+        const expected = row.status[caller];
+        const refused = expected in REFUSAL_MESSAGE;
+        for (let variant = 0; variant < s.callers[caller].length; variant += 1) {
+          // Every cell starts from the seeded state: an allowed call that changed something is undone first.
+          if (!isDeepStrictEqual(current ?? (await fingerprint(ctx.db)), s.state)) s = await seed();
+          const before = s.state;
+          const headers = s.callers[caller][variant]!;
+          const call = callOf(s);
+          embedding.clear(); // a cached embed token would hide a call that reached Power BI
+          const reached = { powerBi: microsoft.powerBi.requests.length, graph: microsoft.graph.requests.length };
+
+          const res = await ctx.app.inject({
+            method: route.method,
+            url: urlOf(route, s),
+            headers,
+            ...(call.body === undefined ? {} : { payload: call.body as object }),
+          });
+          requests += 1;
+          const cell = `${route.key} as caller ${caller} (${CALLER_NAMES[caller]}${s.callers[caller].length > 1 ? `, variant ${variant + 1}` : ''})`;
+          if (res.statusCode !== expected) {
+            wrong.push(`${cell}: expected ${expected}, got ${res.statusCode} ${res.body.slice(0, 200)}`);
+          }
+          const now = { powerBi: microsoft.powerBi.requests.length, graph: microsoft.graph.requests.length };
+
+          if (refused) {
+            if (res.statusCode === expected && res.body !== JSON.stringify({ message: REFUSAL_MESSAGE[expected] })) {
+              wrong.push(`${cell}: expected the message "${REFUSAL_MESSAGE[expected]}", got ${res.body}`);
+            }
+            const after = await fingerprint(ctx.db);
+            const changes = fingerprintDiff(before, after);
+            if (changes.length > 0) wrong.push(`${cell}: a refused call changed the database: ${changes.join('; ')}`);
+            if (!isDeepStrictEqual(now, reached)) {
+              wrong.push(
+                `${cell}: a refused call reached Microsoft (${JSON.stringify({ before: reached, after: now })})`,
+              );
+            }
+            current = after;
+          } else {
+            if (call.reaches && now[call.reaches] === reached[call.reaches]) {
+              wrong.push(`${cell}: an allowed call did not reach the ${call.reaches} stand-in`);
+            }
+            current = null;
+          }
+        }
+      }
+    }
+
+    expect(wrong).toEqual([]);
+    expect(cells).toBe(routes.length * CALLER_NUMBERS.length);
+    expect(requests).toBeGreaterThan(cells);
+  }, 120_000);
+});
