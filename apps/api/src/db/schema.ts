@@ -151,13 +151,21 @@ export const contasLocais = pgTable(
   (t) => [uniqueIndex('contas_locais_username').on(sql`lower(${t.username})`)],
 );
 
-/** Failed sign-ins, per username and per client address, for the rate limit every instance shares. */
+/**
+ * Local sign-in attempts whose password was wrong, or is being checked: one row each, with the username as
+ * typed (trimmed, lower case) and the client address (an IPv6 address by its /64). Every instance counts them
+ * per (username, address), per address and per username (local-sign-in.ts); rows older than an hour are purged.
+ */
 export const tentativasLogin = pgTable(
   'tentativas_login',
   {
     id: serial('id').primaryKey(),
-    chave: text('chave').notNull(),
+    usuario: text('usuario').notNull(),
+    endereco: text('endereco').notNull(),
     momento: timestamp('momento', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('tentativas_login_chave_momento').on(t.chave, t.momento)],
+  (t) => [
+    index('tentativas_login_usuario_momento').on(t.usuario, t.momento),
+    index('tentativas_login_endereco_momento').on(t.endereco, t.momento),
+  ],
 );

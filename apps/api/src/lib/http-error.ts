@@ -3,6 +3,8 @@ export class HttpError extends Error {
   constructor(
     public readonly statusCode: 400 | 401 | 403 | 404 | 409 | 413 | 415 | 429 | 502 | 503 | 504,
     message: string,
+    /** Whole seconds before trying again, sent as `Retry-After`; a 429 without it says one minute. */
+    public readonly retryAfterSeconds?: number,
   ) {
     super(message);
   }
@@ -11,3 +13,6 @@ export class HttpError extends Error {
 export const notFound = (message: string) => new HttpError(404, message);
 export const badRequest = (message: string) => new HttpError(400, message);
 export const conflict = (message: string) => new HttpError(409, message);
+/** A 429 that says when to come back: at least one second, rounded up. */
+export const tooManyRequests = (message: string, seconds: number) =>
+  new HttpError(429, message, Math.max(1, Math.ceil(seconds)));

@@ -5,7 +5,7 @@ import { testConfig, useTestApp } from '../../../test/context.ts';
 import { createUser, link, panel } from '../../../test/fixtures.ts';
 import { rows } from '../../db/client.ts';
 import { SESSION_INVALID } from '../../plugins/auth.ts';
-import { LOGIN_INVALID, LOGIN_THROTTLED } from './local-sign-in.ts';
+import { LOGIN_INVALID } from './local-sign-in.ts';
 import { ensureLocalAccounts } from './bootstrap-accounts.ts';
 import { upsertLocalAccount } from './local-accounts.repository.ts';
 import { purgeExpiredRevocations } from './revocations.repository.ts';
@@ -13,9 +13,7 @@ import { purgeExpiredRevocations } from './revocations.repository.ts';
 const ADDRESS_A = {}; // inject always comes from 127.0.0.1, so every request here shares one address
 
 describe('POST /api/auth/login', () => {
-  const ctx = useTestApp({
-    config: testConfig({ LOGIN_MAX_FAILURES_PER_USER: '3', LOGIN_MAX_FAILURES_PER_ADDRESS: '6' }),
-  });
+  const ctx = useTestApp();
 
   async function account(username = 'maria.souza', password = 'senha-forte-1', role: 'Admin' | 'User' = 'User') {
     await upsertLocalAccount(ctx.db, {
@@ -97,31 +95,7 @@ describe('POST /api/auth/login', () => {
     expect(res.statusCode).toBe(400);
     expect(res.json()).toEqual({ message });
   });
-
-  it('answers 429 after too many failures for one username, even with the right password, and not for others', async () => {
-    const a = await account();
-    await account('outra.pessoa', 'senha-dela');
-    for (let i = 0; i < 3; i++)
-      expect((await login({ username: a.username, password: 'errada' })).statusCode).toBe(401);
-    const blocked = await login({ username: a.username, password: a.password });
-    expect(blocked.statusCode).toBe(429);
-    expect(blocked.json()).toEqual({ message: LOGIN_THROTTLED });
-    expect((await login({ username: 'outra.pessoa', password: 'senha-dela' })).statusCode).toBe(200);
-
-    // A minute later the username may try again.
-    await ctx.db.execute(sql`update tentativas_login set momento = momento - interval '61 seconds'`);
-    expect((await login({ username: a.username, password: a.password })).statusCode).toBe(200);
-  });
-
-  it('answers 429 after too many failures from one address, whatever the usernames', async () => {
-    const a = await account();
-    for (let i = 0; i < 6; i++) {
-      expect((await login({ username: `tentativa${i}`, password: 'x' })).statusCode).toBe(401);
-    }
-    expect((await login({ username: a.username, password: a.password })).statusCode).toBe(429);
-    const attempts = await rows<{ chave: string }>(ctx.db, sql`select distinct chave from tentativas_login`);
-    expect(attempts.map((r) => r.chave)).toContain('ip:127.0.0.1');
-  });
+  // Throttling: login-throttling.test.ts.
 });
 
 describe('POST /api/auth/logout-complete', () => {

@@ -1,39 +1,63 @@
 import type { LoginResponse } from '@paineis/contract/auth';
-import type { Config } from '../../config/env.ts';
+import type { Config, LoginLimits } from '../../config/env.ts';
 import type { Db } from '../../db/client.ts';
-import { HttpError } from '../../lib/http-error.ts';
-import { addressKey, recentFailures, recordFailure, userKey } from './login-attempts.repository.ts';
+import { HttpError, tooManyRequests } from '../../lib/http-error.ts';
+import { forgetAttempt, otherAttempts, recordAttempt, type Attempt } from './login-attempts.repository.ts';
 import { findLocalAccount } from './local-accounts.repository.ts';
 import { verifyPassword } from './passwords.ts';
 import { signSessionToken } from './tokens.ts';
 
 export const LOGIN_INVALID = 'Usuário ou senha inválidos.';
-export const LOGIN_THROTTLED = 'Muitas tentativas de login. Aguarde um minuto e tente novamente.';
+export const loginThrottled = (seconds: number) =>
+  `Muitas tentativas de login. Aguarde ${seconds} ${seconds === 1 ? 'segundo' : 'segundos'} e tente novamente.`;
+
+/** How a slowed attempt waits: on a timer, holding no database connection and no CPU. Tests replace it. */
+export const loginDelay = {
+  wait: (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)),
+};
+
+/** The first wait once a username is past its slow-down threshold; each further failure doubles it. */
+export const FIRST_DELAY_MS = 250;
+
+/** The wait before checking a password, given the failures for its username from every address. */
+export function delayFor(limits: LoginLimits, usernameFailures: number): number {
+  if (usernameFailures < limits.slowAfterPerUser) return 0;
+  return Math.min(limits.maxDelayMs, FIRST_DELAY_MS * 2 ** (usernameFailures - limits.slowAfterPerUser));
+}
+
+/** Attempts waiting on this instance, per app (its database) and username. */
+const waiting = new WeakMap<Db, Map<string, number>>();
 
 /**
- * A sign-in with a local account's username and password. Failures are counted per username and per
- * address in the database, so every instance refuses a guesser once either count reaches its limit.
+ * A sign-in with a local account's username and password. Failures are counted in the database, so every
+ * instance sees them all:
+ * - per (username, address) and per address: over either limit, 429 with Retry-After, before any password
+ *   is checked. Someone guessing elsewhere cannot reach the owner's own (username, address).
+ * - per username from every address: past its threshold an attempt waits (250 ms, doubling, capped) before its
+ *   password is checked, unless its address has no failure in the window. That slows a guesser spread over
+ *   many addresses and never the owner at a clean address; the wait is a timer, and past a few waiting
+ *   attempts for one username the next one gets 429 instead of a place in the queue.
  */
 export async function signInLocally(
   db: Db,
   config: Config,
   credentials: { username: string; password: string },
-  address: string,
+  ip: string,
 ): Promise<LoginResponse> {
-  const keys = [userKey(credentials.username), addressKey(address)];
-  const failures = await recentFailures(db, keys);
-  if (
-    (failures.get(keys[0]!) ?? 0) >= config.loginLimits.perUser ||
-    (failures.get(keys[1]!) ?? 0) >= config.loginLimits.perAddress
-  ) {
-    throw new HttpError(429, LOGIN_THROTTLED);
+  const limits = config.loginLimits;
+  const attempt = await recordAttempt(db, credentials.username, ip);
+  const others = await otherAttempts(db, attempt, limits);
+  if (others.pairFreeIn !== null || others.addressFreeIn !== null) {
+    const seconds = Math.max(others.pairFreeIn ?? 0, others.addressFreeIn ?? 0);
+    throw await refusal(db, attempt, seconds);
   }
+  const delay = others.address > 0 ? delayFor(limits, others.username) : 0;
+  if (delay > 0) await waitTurn(db, attempt, delay, limits.maxDelayedPerUser);
+
   const account = await findLocalAccount(db, credentials.username);
   const ok = await verifyPassword(account?.senhaHash ?? null, credentials.password);
-  if (!account || !ok || !account.active) {
-    await recordFailure(db, keys);
-    throw new HttpError(401, LOGIN_INVALID);
-  }
+  if (!account || !ok || !account.active) throw new HttpError(401, LOGIN_INVALID); // the attempt stays counted
+  await forgetAttempt(db, attempt);
   const { token } = await signSessionToken(config.jwt, { ...account, username: account.username });
   return {
     token,
@@ -45,4 +69,26 @@ export async function signInLocally(
       role: account.role,
     },
   };
+}
+
+/** A 429 for an attempt refused before its password was checked, which is therefore not a failure. */
+async function refusal(db: Db, attempt: Attempt, seconds: number): Promise<HttpError> {
+  await forgetAttempt(db, attempt);
+  const whole = Math.max(1, Math.ceil(seconds));
+  return tooManyRequests(loginThrottled(whole), whole);
+}
+
+async function waitTurn(db: Db, attempt: Attempt, delay: number, maxWaiting: number): Promise<void> {
+  const perUsername = waiting.get(db) ?? new Map<string, number>();
+  waiting.set(db, perUsername);
+  const now = perUsername.get(attempt.username) ?? 0;
+  if (now >= maxWaiting) throw await refusal(db, attempt, delay / 1000);
+  perUsername.set(attempt.username, now + 1);
+  try {
+    await loginDelay.wait(delay);
+  } finally {
+    const left = (perUsername.get(attempt.username) ?? 1) - 1;
+    if (left > 0) perUsername.set(attempt.username, left);
+    else perUsername.delete(attempt.username);
+  }
 }
