@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { plainText, requiredText } from './fields.ts';
 
 /** The portal's own JWT: the claims of docs/requirements.md#token-claims, plus sub and jti. */
 export const tokenClaims = z.object({
@@ -17,15 +18,14 @@ export const tokenClaims = z.object({
 export type TokenClaims = z.infer<typeof tokenClaims>;
 
 export const loginBody = z.object({
-  username: z
-    .string({ error: 'Usuário (username) é obrigatório.' })
-    .trim()
-    .min(1, 'Usuário (username) é obrigatório.')
-    .max(200, 'Usuário (username) deve ter no máximo 200 caracteres.'),
-  password: z
-    .string({ error: 'Senha (password) é obrigatória.' })
-    .min(1, 'Senha (password) é obrigatória.')
-    .max(200, 'Senha (password) deve ter no máximo 200 caracteres.'),
+  username: requiredText('Usuário', 'username', 200),
+  // Not trimmed: a password is compared as it was typed.
+  password: plainText('Senha (password)', {
+    required: 'Senha (password) é obrigatória.',
+    max: 200,
+    tooLong: 'Senha (password) deve ter no máximo 200 caracteres.',
+    trim: false,
+  }),
 });
 export type LoginBody = z.infer<typeof loginBody>;
 

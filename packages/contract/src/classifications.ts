@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isoDate, optionalText, positiveId, requiredText } from './fields.ts';
+import { isoDate, optionalText, pathId, requiredText } from './fields.ts';
 
 /** The id and name under which panels with no classification are grouped. */
 export const SEM_CLASSIFICACAO_ID = 0;
@@ -23,7 +23,7 @@ export type ClassificacaoAdmin = z.infer<typeof classificacaoAdmin>;
 
 export const classificacaoCreate = z.object({
   nome: requiredText('Nome', 'nome', 100),
-  descricao: optionalText('Descrição', 'descricao', 500),
+  descricao: optionalText('Descrição', 'descricao', 500, { multiline: true }),
 });
 export type ClassificacaoCreate = z.input<typeof classificacaoCreate>;
 
@@ -32,4 +32,4 @@ export const classificacaoUpdate = classificacaoCreate.extend({
 });
 export type ClassificacaoUpdate = z.input<typeof classificacaoUpdate>;
 
-export const classificacaoParams = z.object({ id: positiveId('O id da classificação') });
+export const classificacaoParams = z.object({ id: pathId('O id da classificação') });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { guid, isoDate, positiveId, requiredText } from './fields.ts';
+import { guid, isoDate, MAX_ID, pathId, plainText, positiveId, requiredText } from './fields.ts';
 import { rlsConfiguration, rlsConfigurations } from './rls.ts';
 
 export const MAX_ORDEM = 1_000_000;
@@ -42,12 +42,12 @@ export type EmbedInfo = z.infer<typeof embedInfo>;
  * roles instead of all of them.
  */
 export const embedQuery = z.object({
-  papel: z
-    .string({ error: 'Papel RLS (papel) deve ser um texto.' })
-    .trim()
-    .min(1, 'Papel RLS (papel) não pode ser vazio.')
-    .max(100, 'Papel RLS (papel) deve ter no máximo 100 caracteres.')
-    .optional(),
+  papel: plainText('Papel RLS (papel)', {
+    notText: 'Papel RLS (papel) deve ser um texto.',
+    required: 'Papel RLS (papel) não pode ser vazio.',
+    max: 100,
+    tooLong: 'Papel RLS (papel) deve ter no máximo 100 caracteres.',
+  }).optional(),
 });
 export type EmbedQuery = z.infer<typeof embedQuery>;
 
@@ -64,7 +64,7 @@ export const painelBody = z.object({
     .number({ error: 'Classificação (classificacaoId) deve ser um número.' })
     .int('Classificação (classificacaoId) deve ser um número inteiro.')
     .min(0, 'Classificação (classificacaoId) não pode ser negativa.')
-    .max(2_147_483_647, 'Classificação (classificacaoId) é grande demais.')
+    .max(MAX_ID, 'Classificação (classificacaoId) é grande demais.')
     .nullable()
     .optional(),
   /** Omitted: the panel goes last in its classification. */
@@ -93,13 +93,7 @@ export type GrupoPaineis = z.infer<typeof grupoPaineis>;
 
 export const proximaOrdem = z.object({ proximaOrdem: z.number().int() }).meta({ id: 'ProximaOrdem' });
 
-export const proximaOrdemParams = z.object({
-  classificacaoId: z.coerce
-    .number({ error: 'classificacaoId deve ser um número.' })
-    .int('classificacaoId deve ser um número inteiro.')
-    .min(0, 'classificacaoId não pode ser negativo.')
-    .max(2_147_483_647, 'classificacaoId é grande demais.'),
-});
+export const proximaOrdemParams = z.object({ classificacaoId: pathId('Classificação (classificacaoId)', 0) });
 
 export const reorderItem = z.object({
   painelId: positiveId('painelId'),

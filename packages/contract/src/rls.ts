@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { email, requiredText } from './fields.ts';
+import { email, pathId, requiredText } from './fields.ts';
 
 export const MAX_RLS_ROLES = 200;
 export const MAX_RLS_EMAILS_PER_ROLE = 50_000;
@@ -26,6 +26,6 @@ export const rlsRoleUsers = z
   .max(MAX_RLS_EMAILS_PER_ROLE, `São aceitos no máximo ${MAX_RLS_EMAILS_PER_ROLE} e-mails.`);
 
 export const rlsRoleParams = z.object({
-  id: z.coerce.number().int().min(1).max(2_147_483_647),
+  id: pathId('O id'),
   role: roleName,
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { plainText } from './fields.ts';
 
 export const MAX_LINKED_USERS = 50_000;
 
@@ -20,11 +21,12 @@ export type UsuarioVinculado = z.infer<typeof usuarioVinculado>;
 /** POST /paineis/{id}/usuarios: the whole set of linked user ids (empty unlinks everyone). */
 export const linkUsersBody = z
   .array(
-    z
-      .string({ error: 'Cada usuário deve ser informado pelo seu id (texto).' })
-      .trim()
-      .min(1, 'O id de usuário não pode ser vazio.')
-      .max(200, 'O id de usuário deve ter no máximo 200 caracteres.'),
+    plainText('O id de usuário', {
+      notText: 'Cada usuário deve ser informado pelo seu id (texto).',
+      required: 'O id de usuário não pode ser vazio.',
+      max: 200,
+      tooLong: 'O id de usuário deve ter no máximo 200 caracteres.',
+    }),
     { error: 'O corpo deve ser uma lista de ids de usuários.' },
   )
   .max(MAX_LINKED_USERS, `São aceitos no máximo ${MAX_LINKED_USERS} usuários por painel.`);

@@ -1,15 +1,17 @@
+import type { AddressInfo } from 'node:net';
+import { connect } from 'node:net';
 import { Writable } from 'node:stream';
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../app.ts';
-import type { Database } from '../db/client.ts';
+import { rows, type Database } from '../db/client.ts';
 import { signSessionToken } from '../modules/auth/tokens.ts';
 import { testConfig } from '../../test/context.ts';
 import { openTestDatabase, resetDatabase } from '../../test/database.ts';
 import { createAdmin, createUser } from '../../test/fixtures.ts';
 import { SESSION_INVALID } from './auth.ts';
-import { INTERNAL_ERROR } from './error-handler.ts';
+import { clientErrorAnswer, INTERNAL_ERROR } from './error-handler.ts';
 import { ROUTE_NOT_FOUND } from './web-app.ts';
 
 const SECRET_DETAIL = 'detalhe interno: senha=hunter2 em /srv/segredo';
@@ -232,6 +234,225 @@ describe('error handler', () => {
       expectError(await send('GET', `/api/paineis/${id}`, { token: adminToken }), 400);
       expectError(await send('GET', `/api/classificacoes/${id}`, { token: adminToken }), 400);
       expectError(await send('DELETE', `/api/paineis/${id}`, { token: adminToken }), 400);
+    });
+  });
+
+  describe('untrusted text', () => {
+    const count = async (table: 'classificacoes' | 'paineis' | 'painel_rls_roles' | 'painel_usuarios') => {
+      const [row] = await rows<{ n: number }>(
+        database.db,
+        sql`select count(*)::int as n from ${sql.identifier(table)}`,
+      );
+      return row!.n;
+    };
+    const GUID = '11111111-1111-4111-8111-111111111111';
+
+    // PostgreSQL cannot store U+0000: it used to answer 500. JSON's "\ud800" is half a surrogate pair, which
+    // UTF-8 cannot hold: it used to be stored as U+FFFD. Both are refused, naming the field, before any write.
+    it.each([
+      ['U+0000', '\\u0000', /caractere de controle \(U\+0000\)/],
+      ['a lone surrogate', '\\ud800', /caractere inválido \(U\+D800/],
+      ['another control character', '\\u001b', /caractere de controle \(U\+001B\)/],
+    ])('%s in any text → 400 naming the field, nothing stored', async (_label, escaped, problem) => {
+      const painel = await createPanelRow();
+      const bad = `a${escaped}b`;
+      const cases: Array<[method: 'POST' | 'PUT', url: string, payload: string, field: RegExp]> = [
+        ['POST', '/api/classificacoes', `{"nome":"${bad}"}`, /^Nome \(nome\) não pode conter/],
+        [
+          'POST',
+          '/api/classificacoes',
+          `{"nome":"x","descricao":"${bad}"}`,
+          /^Descrição \(descricao\) não pode conter/,
+        ],
+        [
+          'PUT',
+          `/api/paineis/${painel}`,
+          `{"nomePainel":"${bad}","workspaceId":"${GUID}","reportId":"${GUID}"}`,
+          /^Nome do painel \(nomePainel\) não pode conter/,
+        ],
+        [
+          'POST',
+          `/api/paineis/${painel}/rls`,
+          `[{"roleName":"${bad}","userEmails":[]}]`,
+          /Nome do papel RLS \(roleName\) não pode conter/,
+        ],
+        ['POST', `/api/paineis/${painel}/usuarios`, `["${bad}"]`, /O id de usuário não pode conter/],
+        ['POST', '/api/auth/login', `{"username":"${bad}","password":"x"}`, /^Usuário \(username\) não pode conter/],
+        ['POST', '/api/auth/login', `{"username":"x","password":"${bad}"}`, /^Senha \(password\) não pode conter/],
+      ];
+      for (const [method, url, payload, field] of cases) {
+        const message = expectError(await send(method, url, { token: adminToken, headers: json, payload }), 400, field);
+        expect(message, url).toMatch(problem);
+      }
+      expect(await count('classificacoes')).toBe(0);
+      expect(await count('painel_rls_roles')).toBe(0);
+      expect(await count('painel_usuarios')).toBe(0);
+      const [panel] = await rows<{ nome_painel: string }>(database.db, sql`select nome_painel from paineis`);
+      expect(panel!.nome_painel).toBe('Intacto');
+    });
+
+    it.each([
+      ['%00', /caractere de controle \(U\+0000\)/],
+      ['%1B', /caractere de controle \(U\+001B\)/],
+      ['%ED%A0%80', /Endereço inválido/],
+    ])('%s in the {role} of an address → 400, no role created', async (segment, message) => {
+      const painel = await createPanelRow();
+      for (const method of ['GET', 'POST'] as const) {
+        const url = `/api/paineis/${painel}/rls/roles/a${segment}b/usuarios`;
+        const payload = method === 'POST' ? '["ana@empresa.com.br"]' : undefined;
+        const res = await send(method, url, { token: adminToken, headers: json, ...(payload ? { payload } : {}) });
+        expectError(res, 400, message);
+      }
+      expect(await count('painel_rls_roles')).toBe(0);
+    });
+
+    it('U+0000 in ?papel= → 400 naming it', async () => {
+      const painel = await createPanelRow();
+      expectError(
+        await send('GET', `/api/paineis/${painel}?papel=a%00b`, { token: adminToken }),
+        400,
+        /^Papel RLS \(papel\)/,
+      );
+    });
+
+    it('a description keeps its line breaks and tabs; every accepted text comes back as sent, trimmed', async () => {
+      const nome = '<img src=x onerror="window.__xss=1"> 😀 \u202eRTL';
+      const descricao = 'linha 1\r\n\tlinha 2';
+      const res = await send('POST', '/api/classificacoes', {
+        token: adminToken,
+        headers: json,
+        payload: JSON.stringify({ nome: ` \n${nome}\t `, descricao }),
+      });
+      expect(res.statusCode, res.body).toBe(201);
+      const stored = await send('GET', `/api/classificacoes/${res.json().id}`, { token: adminToken });
+      expect(stored.json()).toMatchObject({ nome, descricao });
+    });
+
+    async function createPanelRow(): Promise<number> {
+      const [row] = await rows<{ id: number }>(
+        database.db,
+        sql`insert into paineis (nome_painel, workspace_id, report_id) values ('Intacto', ${GUID}, ${GUID}) returning id`,
+      );
+      return row!.id;
+    }
+  });
+
+  describe('ids in addresses are plain decimal digits', () => {
+    // z.coerce.number read '0x8' as 8, so /api/paineis/0x8/dados opened panel 8.
+    it.each(['0x1', '1e0', '%201', '+1', '1.0', '1%20', '01', '١'])(
+      '%s → 400 naming the id, never the panel',
+      async (id) => {
+        const [row] = await rows<{ id: number }>(
+          database.db,
+          sql`insert into paineis (nome_painel, workspace_id, report_id) values ('P', 'w', 'r') returning id`,
+        );
+        expect(row!.id).toBe(1);
+        await database.db.execute(sql`insert into classificacoes (nome) values ('C')`);
+        const urls: Array<[string, RegExp]> = [
+          [`/api/paineis/${id}/dados`, /^O id /],
+          [`/api/paineis/${id}`, /^O id /],
+          [`/api/paineis/${id}/rls/roles/Sul/usuarios`, /^O id /],
+          [`/api/classificacoes/${id}`, /^O id da classificação /],
+          [`/api/paineis/proxima-ordem/${id}`, /^Classificação \(classificacaoId\) /],
+        ];
+        for (const [url, message] of urls) expectError(await send('GET', url, { token: adminToken }), 400, message);
+        expectError(await send('DELETE', `/api/paineis/${id}`, { token: adminToken }), 400, /^O id /);
+        expect((await send('GET', '/api/paineis/1/dados', { token: adminToken })).statusCode).toBe(200);
+      },
+    );
+
+    it('leading zeros are refused, with a message that says so', async () => {
+      expectError(
+        await send('GET', '/api/paineis/08/dados', { token: adminToken }),
+        400,
+        'O id não pode começar com zero (escreva 8, não 08).',
+      );
+    });
+
+    it('an id in a body is a JSON number: "1" is refused', async () => {
+      const res = await send('POST', '/api/paineis/reorder', {
+        token: adminToken,
+        headers: json,
+        payload: '[{"painelId":"1","novaOrdem":1}]',
+      });
+      expectError(res, 400, /painelId deve ser um número/);
+    });
+  });
+
+  describe('requests Node cannot read (a real server)', () => {
+    let server: App;
+    let port: number;
+
+    beforeAll(async () => {
+      server = await buildApp({ config, database, ownsDatabase: false, logger: false });
+      await server.listen({ port: 0, host: '127.0.0.1' });
+      port = (server.server.address() as AddressInfo).port;
+    });
+
+    afterAll(async () => {
+      await server?.close();
+    });
+
+    /** Sends raw bytes and reads the whole answer: status line, headers and body. */
+    function raw(request: string): Promise<{ status: number; headers: string; body: string }> {
+      return new Promise((resolve, reject) => {
+        const socket = connect(port, '127.0.0.1');
+        const chunks: Buffer[] = [];
+        socket.on('data', (chunk) => chunks.push(chunk));
+        socket.on('error', reject);
+        socket.on('close', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          const [head = '', body = ''] = text.split('\r\n\r\n');
+          resolve({ status: Number(head.split(' ')[1]), headers: head, body });
+        });
+        socket.write(request);
+      });
+    }
+
+    /** Node's own 431 had no body; Fastify's default said 'Exceeded maximum allowed HTTP header size'. */
+    it.each([
+      ['a query string over 16 KB', 414, `/api/paineis?papel=${'a'.repeat(17 * 1024)}`, ''],
+      ['a path over 16 KB', 414, `/api/paineis/${'1'.repeat(17 * 1024)}`, ''],
+      ['a header over 16 KB', 431, '/api/paineis', `X-Grande: ${'a'.repeat(17 * 1024)}\r\n`],
+    ])("%s → %i, in the API's shape and in Portuguese", async (_label, status, url, header) => {
+      const res = await raw(`GET ${url} HTTP/1.1\r\nHost: localhost\r\n${header}\r\n`);
+      expect(res.status).toBe(status);
+      expect(res.headers).toMatch(/content-type: application\/json; charset=utf-8/i);
+      const body = JSON.parse(res.body) as { message: string };
+      expect(Object.keys(body)).toEqual(['message']);
+      expect(body.message).toMatch(status === 414 ? /^O endereço da requisição é longo demais/ : /grandes demais/);
+    });
+
+    it('fetch with a long address gets the same Portuguese answer', async () => {
+      const res = await fetch(`http://127.0.0.1:${port}/api/paineis?x=${'a'.repeat(20_000)}`);
+      expect(res.status).toBe(414);
+      expect(await res.json()).toEqual({
+        message: 'O endereço da requisição é longo demais (limite de 16 KB, parâmetros da consulta incluídos).',
+      });
+    });
+
+    it('an address just under the limit reaches the API', async () => {
+      const res = await fetch(`http://127.0.0.1:${port}/api/paineis?x=${'a'.repeat(15_000)}`, {
+        headers: { authorization: `Bearer ${adminToken}` },
+      });
+      expect(res.status).toBe(200);
+    });
+
+    it('a request too slow to arrive → 408; an overflow seen past the first packet → 431', () => {
+      const error = (code: string, rawPacket?: Buffer) => Object.assign(new Error(code), { code, rawPacket });
+      expect(clientErrorAnswer(error('ERR_HTTP_REQUEST_TIMEOUT'))).toEqual([
+        408,
+        'A requisição demorou demais para chegar. Tente novamente.',
+      ]);
+      expect(clientErrorAnswer(error('HPE_HEADER_OVERFLOW', Buffer.from('aaaa'.repeat(5000))))[0]).toBe(431);
+      expect(clientErrorAnswer(error('HPE_HEADER_OVERFLOW', Buffer.from(`GET /${'a'.repeat(20_000)}`)))[0]).toBe(414);
+      expect(clientErrorAnswer(error('HPE_INVALID_METHOD'))).toEqual([400, 'Requisição HTTP malformada.']);
+    });
+
+    it('malformed HTTP → 400 in Portuguese', async () => {
+      const res = await raw('OLÁ MUNDO\r\n\r\n');
+      expect(res.status).toBe(400);
+      expect(JSON.parse(res.body)).toEqual({ message: 'Requisição HTTP malformada.' });
     });
   });
 

@@ -1,5 +1,7 @@
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
 import fp from 'fastify-plugin';
-import type { FastifyError } from 'fastify';
+import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { HttpError } from '../lib/http-error.ts';
 import { MicrosoftError } from '../integrations/microsoft-error.ts';
@@ -41,6 +43,50 @@ const fastifyClientErrors: Record<string, [number, string]> = {
   FST_ERR_CTP_BODY_TOO_LARGE: [413, 'O corpo da requisição é grande demais.'],
 };
 
+/** Node's limit on a request's head (its first line and headers), `http.maxHeaderSize`. */
+const MAX_HEAD_BYTES = 16 * 1024;
+
+/** What a request that Node could not read as HTTP is answered (see answerClientError). */
+export function clientErrorAnswer(error: Error & { code?: string; rawPacket?: Buffer }): [number, string] {
+  if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+    return [408, 'A requisição demorou demais para chegar. Tente novamente.'];
+  }
+  if (error.code === 'HPE_HEADER_OVERFLOW') {
+    // The address itself is most of the head: 414. Only the packet Node was reading is at hand, so a head
+    // that overflowed in a later packet is answered 431, which covers both.
+    const packet = error.rawPacket?.subarray(0, MAX_HEAD_BYTES).toString('latin1') ?? '';
+    const firstLine = /^[A-Z]+ (\S*)/.exec(packet);
+    const lineEnd = packet.indexOf('\n');
+    if (firstLine && (lineEnd === -1 || lineEnd > MAX_HEAD_BYTES / 2)) {
+      return [414, 'O endereço da requisição é longo demais (limite de 16 KB, parâmetros da consulta incluídos).'];
+    }
+    return [431, 'O endereço e os cabeçalhos da requisição são grandes demais (limite de 16 KB).'];
+  }
+  return [400, 'Requisição HTTP malformada.'];
+}
+
+/**
+ * Fastify's clientErrorHandler: a request Node refused before Fastify saw it (a head over 16 KB, malformed
+ * HTTP, a timeout) gets the API's one error shape too, instead of Node's or Fastify's English.
+ */
+export function answerClientError(this: FastifyInstance, error: Error & { code?: string }, socket: Socket) {
+  // A reset connection has nobody to answer.
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, message] = clientErrorAnswer(error);
+  this.log.debug({ err: error, status }, 'requisição recusada antes do roteamento');
+  if (socket.writable) {
+    const body = JSON.stringify({ message });
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
+        `Content-Type: application/json; charset=utf-8\r\n` +
+        'X-Content-Type-Options: nosniff\r\n' +
+        `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+        `Connection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(error);
+}
+
 /** One error shape for the whole API: `{ message }` in Portuguese. 5xx details go to the log only. */
 export default fp(
   async (app) => {
@@ -49,6 +95,7 @@ export default fp(
         return reply.code(400).send({ message: validationMessage(error, request.body) });
       }
       if (error instanceof HttpError) {
+        if (error.statusCode === 429) void reply.header('retry-after', String(error.retryAfterSeconds ?? 60));
         return reply.code(error.statusCode).send({ message: error.message });
       }
       if (error instanceof MicrosoftError) {
@@ -68,6 +115,8 @@ export default fp(
       const known = error.code ? fastifyClientErrors[error.code] : undefined;
       if (known) return reply.code(known[0]).send({ message: known[1] });
       if (error.statusCode === 429) {
+        // Every 429 says when to come back: what whoever raised it set, else the minute the message names.
+        if (!reply.hasHeader('retry-after')) void reply.header('retry-after', '60');
         return reply.code(429).send({ message: 'Muitas tentativas. Aguarde um minuto e tente novamente.' });
       }
       const pgCode = pgErrorCode(error);
