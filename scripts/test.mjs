@@ -56,6 +56,9 @@ if (!process.env.TEST_DATABASE_URL && !process.env.DATABASE_URL && !(await reach
 step('Tipos (tsc)', process.execPath, [path.join(root, 'scripts', 'typecheck.mjs')]);
 step('Lint (eslint)', bin('eslint'), ['.', '--max-warnings', '0']);
 step('Formatação (prettier)', bin('prettier'), ['--check', '.', '--log-level', 'warn']);
+// npm audit --omit=dev: no high or critical advisory in what production installs (needs the registry's audit
+// service; where the registry has none, the step says the audit was not done and passes).
+step('Auditoria de dependências (npm audit)', process.execPath, [path.join(root, 'scripts', 'audit-dependencies.mjs')]);
 
 const report = path.join(mkdtempSync(path.join(tmpdir(), 'paineis-vitest-')), 'report.json');
 step('Testes (vitest)', bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`]);

@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
+import path from 'node:path';
 import { expect, test } from '../fixtures.ts';
 import { expectNotBlank, upgrades, watchNetwork } from './network.ts';
 import {
@@ -19,6 +21,7 @@ const HSTS = 'max-age=31536000; includeSubDomains';
 
 let origin = '';
 let httpPort = 0;
+let accessLog = '';
 const cleanups: (() => unknown)[] = [];
 
 test.beforeAll(async () => {
@@ -39,7 +42,9 @@ test.beforeAll(async () => {
     PAINEIS_CERTIFICATE: certificate,
     PAINEIS_CERTIFICATE_KEY: key,
     PAINEIS_UPSTREAM: `127.0.0.1:${portalPort}`,
+    PAINEIS_ACCESS_LOG: path.join(certificates.dir, 'paineis.access.log'),
   });
+  accessLog = path.join(certificates.dir, 'paineis.access.log');
   cleanups.push(() => nginx.stop());
   origin = `https://${NAME}:${httpsPort}`;
 });
@@ -106,6 +111,10 @@ test('on https://paineis.intranet behind nginx the answers carry HSTS and upgrad
     'políticas sem upgrade-insecure-requests (ou com mais de um)',
   ).toEqual([]);
   expect(network.failed, 'pedidos que falharam').toEqual([]);
+  // nginx's own log has every request, and not the session token the sign-in brought in the address.
+  const logged = readFileSync(accessLog, 'utf8');
+  expect(logged).toContain('"GET /login HTTP/');
+  expect(logged).not.toMatch(/eyJ[\w-]{10,}\.[\w-]{10,}\./);
 });
 
 test('plain http on the proxy sends people to the https address', async () => {

@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
@@ -28,6 +29,67 @@ const emailList = z
       .filter(Boolean),
   )
   .pipe(z.array(z.email({ error: (i) => `'${String(i.input)}' não é um e-mail` })));
+
+/**
+ * Which proxies may say who the client is (X-Forwarded-For, -Proto, -Host): none; every hop (`true`, so a
+ * client's own X-Forwarded-For entries are believed as well); or only these addresses and CIDR ranges, comma
+ * separated, so the client is the last address they name. Fastify 5 no longer takes a number of hops.
+ */
+const PROXY_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+const proxyTrust = z
+  .string()
+  .trim()
+  .transform((v, ctx): boolean | string[] => {
+    const word = v.toLowerCase();
+    if (['true', '1', 'yes'].includes(word)) return true;
+    if (['false', '0', 'no'].includes(word)) return false;
+    const entries = v.split(',').map((e) => e.trim());
+    const wrong = entries.find((e) => !isProxyAddress(e));
+    if (wrong === undefined) return entries;
+    ctx.addIssue({
+      code: 'custom',
+      message: /^\d+$/.test(wrong)
+        ? `um número de proxies ('${wrong}') não é aceito, pois não confere quem fala pelo cliente: use true, false, ou o endereço ou a faixa CIDR de cada proxy (ex.: 127.0.0.1 ou 10.0.0.0/8)`
+        : `'${wrong}' não é true, false, nem endereço ou faixa CIDR de proxy (ex.: 127.0.0.1, 10.0.0.0/8, ::1, loopback)`,
+    });
+    return z.NEVER;
+  });
+
+function isProxyAddress(entry: string): boolean {
+  if (PROXY_NAMES.includes(entry)) return true;
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const version = isIP(address);
+  if (version === 0 || rest.length > 0) return false;
+  return prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128));
+}
+
+/**
+ * CORS_ORIGINS: the exact origins (scheme://host[:port], nothing after) whose pages may call the API from a
+ * browser, comma separated; kept as browsers send them in `Origin` (lower-case host, no default port).
+ */
+const originList = z.string().transform((v, ctx): string[] => {
+  const origins: string[] = [];
+  for (const entry of v.split(',').map((e) => e.trim())) {
+    if (!entry) continue;
+    const url = URL.canParse(entry) ? new URL(entry) : null;
+    const exact =
+      url &&
+      (url.protocol === 'http:' || url.protocol === 'https:') &&
+      !url.username &&
+      !url.password &&
+      url.pathname === '/' &&
+      !/[?#]/.test(entry);
+    if (!url || !exact) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `'${entry}' não é uma origem http(s): use esquema://host[:porta], sem caminho, como https://bi.empresa.com.br${entry === '*' ? " ('*' não é aceito: liste as origens exatas)" : ''}`,
+      });
+      return z.NEVER;
+    }
+    if (!origins.includes(url.origin)) origins.push(url.origin);
+  }
+  return origins;
+});
 
 /** An http(s) base URL, kept without its trailing slash. */
 const httpUrl = z
@@ -70,10 +132,22 @@ const envSchema = z.object({
   PORTAL_ADMIN_USERNAME: z.string().trim().min(3).max(100).optional(),
   PORTAL_ADMIN_PASSWORD: z.string().min(8, { error: 'deve ter ao menos 8 caracteres' }).max(200).optional(),
   PORTAL_ADMIN_EMAIL: z.email().optional(),
-  LOGIN_MAX_FAILURES_PER_USER: z.coerce.number().int().min(1).max(1000).default(5),
+  // Local sign-in throttling (local-sign-in.ts). The window is at most the hour the purge keeps.
+  LOGIN_WINDOW_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
+  LOGIN_MAX_FAILURES_PER_USER_AND_ADDRESS: z.coerce.number().int().min(1).max(1000).default(5),
   LOGIN_MAX_FAILURES_PER_ADDRESS: z.coerce.number().int().min(1).max(10_000).default(20),
+  LOGIN_SLOW_AFTER_FAILURES_PER_USER: z.coerce.number().int().min(1).max(100_000).default(10),
+  LOGIN_MAX_DELAY_SECONDS: z.coerce.number().min(0).max(30).default(4),
+  LOGIN_MAX_DELAYED_PER_USER: z.coerce.number().int().min(1).max(1000).default(4),
+  LOGIN_MAX_FAILURES_PER_USER: z
+    .never({
+      error:
+        'não existe mais: falhas de um usuário vindas de qualquer endereço só atrasam, não bloqueiam. Use LOGIN_MAX_FAILURES_PER_USER_AND_ADDRESS (bloqueio por usuário e endereço) e LOGIN_SLOW_AFTER_FAILURES_PER_USER (atraso por usuário)',
+    })
+    .optional(),
   WEB_DIST_DIR: z.string().min(1).optional(),
-  TRUST_PROXY: flag.default(false),
+  TRUST_PROXY: proxyTrust.default(false),
+  CORS_ORIGINS: originList.default([]),
 });
 
 export interface Config {
@@ -92,9 +166,27 @@ export interface Config {
   /** The address people use to reach the portal; derived from each request when unset. */
   publicUrl: string | null;
   bootstrapAdmin: { username: string; password: string; email: string } | null;
-  loginLimits: { perUser: number; perAddress: number };
+  loginLimits: LoginLimits;
   webDistDir: string;
-  trustProxy: boolean;
+  /** Fastify's `trustProxy`: false, true (every hop), or the proxies' addresses and CIDR ranges. */
+  trustProxy: boolean | string[];
+  /** Origins allowed to call the API from a browser (CORS); empty: none, the browser refuses them. */
+  corsOrigins: string[];
+}
+
+/** Local sign-in throttling; local-sign-in.ts says how each one is used. */
+export interface LoginLimits {
+  windowSeconds: number;
+  /** Failures for one username from one address in the window, then 429. */
+  perUserAndAddress: number;
+  /** Failures from one address in the window, whatever the usernames, then 429. */
+  perAddress: number;
+  /** Failures for one username from any address in the window before its attempts from failing addresses wait. */
+  slowAfterPerUser: number;
+  /** The longest such wait; 0 turns the wait off. */
+  maxDelayMs: number;
+  /** Waiting attempts per username on one instance; one more gets 429. */
+  maxDelayedPerUser: number;
 }
 
 export interface MicrosoftSettings {
@@ -197,9 +289,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
             email: (e.PORTAL_ADMIN_EMAIL ?? `${e.PORTAL_ADMIN_USERNAME}@paineis.local`).toLowerCase(),
           }
         : null,
-    loginLimits: { perUser: e.LOGIN_MAX_FAILURES_PER_USER, perAddress: e.LOGIN_MAX_FAILURES_PER_ADDRESS },
+    loginLimits: {
+      windowSeconds: e.LOGIN_WINDOW_SECONDS,
+      perUserAndAddress: e.LOGIN_MAX_FAILURES_PER_USER_AND_ADDRESS,
+      perAddress: e.LOGIN_MAX_FAILURES_PER_ADDRESS,
+      slowAfterPerUser: e.LOGIN_SLOW_AFTER_FAILURES_PER_USER,
+      maxDelayMs: Math.round(e.LOGIN_MAX_DELAY_SECONDS * 1000),
+      maxDelayedPerUser: e.LOGIN_MAX_DELAYED_PER_USER,
+    },
     webDistDir: path.resolve(REPO_ROOT, e.WEB_DIST_DIR ?? 'apps/web/dist'),
     trustProxy: e.TRUST_PROXY,
+    corsOrigins: e.CORS_ORIGINS,
   };
 }
 

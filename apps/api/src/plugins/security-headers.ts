@@ -4,12 +4,44 @@ import type { FastifyRequest } from 'fastify';
 
 const HSTS = 'max-age=31536000; includeSubDomains';
 const UPGRADE = 'upgrade-insecure-requests';
+/** Nobody may frame the portal (clickjacking). The reports it frames are frame-src, not this. */
+const FRAME_ANCESTORS = "frame-ancestors 'none'";
+const REFERRER_POLICY = 'no-referrer';
+
+/**
+ * The headers of an answer that no hook reaches (Fastify's frameworkErrors: an address it cannot read): a bare
+ * JSON error loads nothing, so nothing at all is allowed, and nobody may frame it.
+ */
+export const BARE_ANSWER_HEADERS = {
+  'content-security-policy': `default-src 'none'; ${FRAME_ANCESTORS}`,
+  'x-frame-options': 'DENY',
+  'referrer-policy': REFERRER_POLICY,
+  'x-content-type-options': 'nosniff',
+} as const;
+
+/**
+ * The API docs' own policy (@fastify/swagger-ui's, set by its own hook after ours), with the same rules:
+ * nobody frames them (it says 'self'), and no `upgrade-insecure-requests`, which breaks them on a plain-HTTP
+ * address; over HTTPS, HSTS already keeps the browser on https.
+ */
+export function docsContentSecurityPolicy(header: string): string {
+  const directives = header
+    .split(';')
+    .map((d) => d.trim())
+    .filter((d) => d && d !== UPGRADE && !/^frame-ancestors(\s|$)/i.test(d));
+  return [...directives, FRAME_ANCESTORS].join('; ');
+}
 
 /**
  * Helmet's headers, with those that only make sense over HTTPS sent only then: HSTS, Cross-Origin-Opener-
  * Policy, and the CSP's `upgrade-insecure-requests`, which over plain HTTP makes the browser fetch every asset over https and
  * shows a blank page on an intranet address. The portal is served over HTTPS when PUBLIC_URL is https, or
  * when a trusted proxy says so (X-Forwarded-Proto with TRUST_PROXY, which `request.protocol` reads).
+ *
+ * On every answer (pages, API, the API docs with their own policy, static files, 404s): `frame-ancestors 'none'`
+ * and `X-Frame-Options: DENY`, since nothing frames the portal (it frames Power BI, which frame-src allows);
+ * `Referrer-Policy: no-referrer`, so no address of the portal (a panel's id, `/login?token=`) leaks to another
+ * site; and no `X-Powered-By`.
  */
 export default fp(
   async (app, options: { publicUrl: string | null; frameSources: string[] }) => {
@@ -23,23 +55,29 @@ export default fp(
       contentSecurityPolicy: {
         directives: {
           'frame-src': ["'self'", ...options.frameSources],
+          'frame-ancestors': ["'none'"],
           'img-src': ["'self'", 'data:'],
           [UPGRADE]: null,
         },
       },
+      xFrameOptions: { action: 'deny' },
+      referrerPolicy: { policy: REFERRER_POLICY },
     });
 
     app.addHook('onSend', async (request, reply) => {
       const https = overHttps(request);
       if (https)
         void reply.header('strict-transport-security', HSTS).header('cross-origin-opener-policy', 'same-origin');
-      // Routes with a policy of their own (the API docs) get the same rule.
+      void reply.header('referrer-policy', REFERRER_POLICY).header('x-frame-options', 'DENY');
+      reply.removeHeader('x-powered-by');
+      // Routes with a policy of their own (the API docs ask for frame-ancestors 'self') get the same rules.
       const csp = reply.getHeader('content-security-policy');
       if (typeof csp !== 'string') return;
       const directives = csp
         .split(';')
         .map((d) => d.trim())
-        .filter((d) => d && d !== UPGRADE);
+        .filter((d) => d && d !== UPGRADE && !/^frame-ancestors(\s|$)/i.test(d));
+      directives.push(FRAME_ANCESTORS);
       if (https) directives.push(UPGRADE);
       void reply.header('content-security-policy', directives.join(';'));
     });
