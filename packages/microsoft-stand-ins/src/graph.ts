@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { JWTPayload } from 'jose';
+import { FaultQueue, sendGarbage } from './faults.ts';
 import {
   applicationAppRoles,
   appRoleId,
@@ -125,12 +126,6 @@ const READ_GROUP_MEMBERS = [
   'Directory.ReadWrite.All',
 ];
 
-type QueuedFailure =
-  | { kind: 'throttle'; retryAfterSeconds: number }
-  | { kind: 'fail'; status: number }
-  /** Served normally: lets a failure start part-way through a paged read. */
-  | { kind: 'pass' };
-
 /** An answer in Graph's error shape. */
 class GraphError {
   constructor(
@@ -155,6 +150,42 @@ interface Route {
   permitted(caller: Caller): boolean;
   /** The 200 body, or the error Graph would answer. */
   respond(caller: Caller, search: URLSearchParams): Body | GraphError;
+  /** Whether it answers a collection (a page with `value`) rather than one entity: garbage looks like one or the other. */
+  collection: boolean;
+}
+
+/** A 200 of the wrong shape: a page of mistyped items (and no more pages); an entity of mistyped fields. */
+function wrongShape(authorityHost: string, collection: boolean): Body {
+  return collection
+    ? {
+        '@odata.context': `${authorityHost}/v1.0/$metadata#users`,
+        value: [{ id: 7, displayName: ['Ana'], mail: {}, accountEnabled: 'sim' }, null, 'x'],
+      }
+    : { '@odata.context': `${authorityHost}/v1.0/$metadata#servicePrincipals/$entity`, id: null, appRoles: 'Admin' };
+}
+
+/** A plausible whole answer, for the faults that send only part of one. */
+function sample(authorityHost: string, collection: boolean): string {
+  const user = (i: number) => ({
+    id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
+    displayName: `Pessoa ${i}`,
+    mail: `pessoa${i}@empresa.com.br`,
+    userPrincipalName: `pessoa${i}@empresa.com.br`,
+    department: null,
+    accountEnabled: true,
+  });
+  return JSON.stringify(
+    collection
+      ? {
+          '@odata.context': `${authorityHost}/v1.0/$metadata#users`,
+          value: Array.from({ length: 20 }, (_, i) => user(i)),
+        }
+      : {
+          '@odata.context': `${authorityHost}/v1.0/$metadata#servicePrincipals/$entity`,
+          id: randomUUID(),
+          appRoles: [],
+        },
+  );
 }
 
 function errorCodeFor(status: number): string {
@@ -437,7 +468,7 @@ function isEventual(request: FastifyRequest): boolean {
 }
 
 export function registerGraph(app: FastifyInstance, ctx: StandInContext): StandIns['graph'] {
-  const queue: QueuedFailure[] = [];
+  const faults = new FaultQueue();
   const requests: StandIns['graph']['requests'] = [];
 
   async function authenticate(header: string | undefined): Promise<Caller | GraphError> {
@@ -494,26 +525,41 @@ export function registerGraph(app: FastifyInstance, ctx: StandInContext): StandI
       );
     }
 
-    // Only callers Graph would have served see the queued failures, so a misconfigured client cannot use them up.
-    const failure = queue.shift();
-    if (failure?.kind === 'throttle') {
-      reply.header('retry-after', String(failure.retryAfterSeconds));
-      return sendError(
-        new GraphError(
-          429,
-          'TooManyRequests',
-          'Too many requests are being sent. Wait before retrying (simulated throttling).',
-        ),
-      );
-    }
-    if (failure?.kind === 'fail') {
-      return sendError(
-        new GraphError(
-          failure.status,
-          errorCodeFor(failure.status),
-          `The service answered ${failure.status} (simulated failure).`,
-        ),
-      );
+    // Only callers Graph would have served see the queued faults, so a misconfigured client cannot use them up.
+    const fault = faults.take();
+    switch (fault?.kind) {
+      case 'throttle':
+        if (fault.retryAfter !== null) reply.header('retry-after', fault.retryAfter);
+        return sendError(
+          new GraphError(
+            429,
+            'TooManyRequests',
+            'Too many requests are being sent. Wait before retrying (simulated throttling).',
+          ),
+        );
+      case 'fail':
+        return sendError(
+          new GraphError(
+            fault.status,
+            errorCodeFor(fault.status),
+            `The service answered ${fault.status} (simulated failure).`,
+          ),
+        );
+      case 'hang':
+        requests.push({ url, status: fault.stage === 'body' ? 200 : 0, authorized, fault: `hang:${fault.stage}` });
+        faults.hang(reply, fault.stage, sample(ctx.authorityHost, route.collection));
+        return reply;
+      case 'garbage':
+        requests.push({ url, status: 200, authorized, fault: `garbage:${fault.garbage}` });
+        sendGarbage(
+          reply,
+          fault.garbage,
+          wrongShape(ctx.authorityHost, route.collection),
+          sample(ctx.authorityHost, route.collection),
+        );
+        return reply;
+      case undefined:
+        break;
     }
 
     const answer = route.respond(caller, new URL(request.url, ctx.authorityHost).searchParams);
@@ -522,6 +568,7 @@ export function registerGraph(app: FastifyInstance, ctx: StandInContext): StandI
 
   app.get('/v1.0/users', (request, reply) =>
     serve(request, reply, {
+      collection: true,
       permitted: (caller) => hasAny(caller, READ_USERS),
       respond: (_caller, search) => {
         const invalid = checkOptions(search, USERS_OPTIONS);
@@ -561,6 +608,7 @@ export function registerGraph(app: FastifyInstance, ctx: StandInContext): StandI
 
     if (navigation === undefined) {
       return {
+        collection: false,
         // A service principal may read itself without any permission.
         permitted: (caller) =>
           hasAny(caller, READ_SERVICE_PRINCIPAL) ||
@@ -581,6 +629,7 @@ export function registerGraph(app: FastifyInstance, ctx: StandInContext): StandI
     }
     if (navigation.toLowerCase() !== 'approleassignedto') return noSegment(navigation);
     return {
+      collection: true,
       permitted: (caller) => hasAny(caller, READ_APP_ROLE_ASSIGNED_TO),
       respond: (_caller, search) => {
         const invalid = checkOptions(search, LIST_OPTIONS);
@@ -613,6 +662,7 @@ export function registerGraph(app: FastifyInstance, ctx: StandInContext): StandI
     }
     if (cast?.toLowerCase() !== 'microsoft.graph.user' || more.some(Boolean)) return notServed();
     return {
+      collection: true,
       permitted: (caller) => hasAny(caller, READ_GROUP_MEMBERS),
       respond: (caller, search) => {
         const invalid = checkOptions(search, LIST_OPTIONS);
@@ -644,8 +694,9 @@ export function registerGraph(app: FastifyInstance, ctx: StandInContext): StandI
   app.get('/v1.0/groups/*', (request, reply) => serve(request, reply, groupMembersRoute(request)));
 
   return {
+    ...faults.controls,
     reset() {
-      queue.length = 0;
+      faults.reset();
       requests.length = 0;
     },
     setPeople(people) {
@@ -653,20 +704,6 @@ export function registerGraph(app: FastifyInstance, ctx: StandInContext): StandI
     },
     setGroups(groups) {
       ctx.groups = groups.map((group) => ({ ...group, members: [...group.members] }));
-    },
-    throttleNext(retryAfterSeconds, times = 1, afterRequests = 0) {
-      if (!Number.isInteger(retryAfterSeconds) || retryAfterSeconds < 0) {
-        throw new RangeError('retryAfterSeconds must be a whole number of seconds, 0 or more');
-      }
-      for (let i = 0; i < afterRequests; i++) queue.push({ kind: 'pass' });
-      for (let i = 0; i < times; i++) queue.push({ kind: 'throttle', retryAfterSeconds });
-    },
-    failNext(status, times = 1, afterRequests = 0) {
-      if (!Number.isInteger(status) || status < 400 || status > 599) {
-        throw new RangeError('status must be an HTTP error status (400–599)');
-      }
-      for (let i = 0; i < afterRequests; i++) queue.push({ kind: 'pass' });
-      for (let i = 0; i < times; i++) queue.push({ kind: 'fail', status });
     },
     requests,
   };

@@ -1,6 +1,7 @@
 import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { JWTPayload } from 'jose';
+import { type Fault, FaultQueue, sendGarbage } from './faults.ts';
 import { pageHeaders, renderErrorPage, renderSignedOutPage, renderSignInPage } from './sign-in-pages.ts';
 import {
   GRAPH_APP_ID,
@@ -13,7 +14,7 @@ import {
   single,
   type StandInContext,
 } from './stand-in-context.ts';
-import type { IdentityFailure, StandInPerson } from './types.ts';
+import type { IdentityFailure, StandInPerson, StandIns } from './types.ts';
 
 const PENDING_SIGN_IN_MS = 10 * 60 * 1000;
 const CODE_MS = 5 * 60 * 1000;
@@ -65,9 +66,7 @@ interface OAuthError {
   description: string;
 }
 
-export interface IdentityProvider {
-  failNext(failure: IdentityFailure): void;
-}
+export type IdentityProvider = StandIns['identity'];
 
 function oauthError(status: number, error: string, description: string): OAuthError {
   return { status, error, description };
@@ -135,8 +134,46 @@ function withoutEmpty(claims: Record<string, unknown>): JWTPayload {
   );
 }
 
+/** Entra's OAuth error for a simulated failure status. */
+function simulatedError(status: number): OAuthError {
+  if (status === 429) {
+    return oauthError(429, 'temporarily_unavailable', 'AADSTS90055: Too many requests (simulated throttling).');
+  }
+  if (status >= 500) {
+    return oauthError(status, 'temporarily_unavailable', 'AADSTS90033: A transient error has occurred (simulated).');
+  }
+  return oauthError(status, 'invalid_request', `AADSTS90014: The request failed with ${status} (simulated).`);
+}
+
 export function registerIdentityProvider(app: FastifyInstance, ctx: StandInContext): IdentityProvider {
   const failures: IdentityFailure[] = [];
+  const discoveryFaults = new FaultQueue();
+  const tokenFaults = new FaultQueue();
+
+  /**
+   * Plays a queued fault instead of the answer; false when none is due. Errors in Entra's OAuth shape; garbage of
+   * the wrong shape is `wrongShape`; a truncated or unfinished body starts like `sample`.
+   */
+  function playFault(reply: FastifyReply, queue: FaultQueue, wrongShape: object, sample: object): boolean {
+    const fault: Fault | undefined = queue.take();
+    switch (fault?.kind) {
+      case undefined:
+        return false;
+      case 'fail':
+        sendOAuthError(reply, simulatedError(fault.status));
+        return true;
+      case 'throttle':
+        if (fault.retryAfter !== null) reply.header('retry-after', fault.retryAfter);
+        sendOAuthError(reply, simulatedError(429));
+        return true;
+      case 'hang':
+        queue.hang(reply, fault.stage, JSON.stringify(sample));
+        return true;
+      case 'garbage':
+        sendGarbage(reply, fault.garbage, wrongShape, JSON.stringify(sample));
+        return true;
+    }
+  }
   const pendingSignIns = new Map<string, PendingSignIn>();
   const codes = new Map<string, IssuedCode>();
   // Where sign-out may send the browser back to: only to origins the portal already used as redirect_uri.
@@ -170,6 +207,9 @@ export function registerIdentityProvider(app: FastifyInstance, ctx: StandInConte
       return sendOAuthError(reply, oauthError(400, 'invalid_tenant', unknownTenant(request.params.tenant)));
     }
     const base = tenantBase();
+    const wrongShape = { issuer: 'https://sts.windows.net/outro-diretorio/', token_endpoint: 42, jwks_uri: null };
+    const sample = { issuer: ctx.issuer, token_endpoint: `${base}/oauth2/v2.0/token`, jwks_uri: `${base}/keys` };
+    if (playFault(reply, discoveryFaults, wrongShape, sample)) return reply;
     return {
       issuer: ctx.issuer,
       authorization_endpoint: `${base}/oauth2/v2.0/authorize`,
@@ -608,6 +648,10 @@ export function registerIdentityProvider(app: FastifyInstance, ctx: StandInConte
     const form = request.body as Form;
     const clientId = authenticateClient(request, form);
     if (typeof clientId !== 'string') return sendOAuthError(reply, clientId);
+    // Only a client Entra would serve uses up the queued faults.
+    const wrongShape = { token_type: 'Bearer', expires_in: 'logo', access_token: 42 };
+    const sample = { token_type: 'Bearer', expires_in: 3599, ext_expires_in: 3599, access_token: randomToken(600) };
+    if (playFault(reply, tokenFaults, wrongShape, sample)) return reply;
 
     const grantType = single(form.grant_type);
     let result: TokenResponse | OAuthError;
@@ -634,6 +678,13 @@ export function registerIdentityProvider(app: FastifyInstance, ctx: StandInConte
   return {
     failNext(failure) {
       failures.push(failure);
+    },
+    discovery: discoveryFaults.controls,
+    token: tokenFaults.controls,
+    reset() {
+      failures.length = 0;
+      discoveryFaults.reset();
+      tokenFaults.reset();
     },
   };
 }

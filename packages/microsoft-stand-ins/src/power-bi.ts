@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { createLocalJWKSet, errors as joseErrors, jwtVerify, type JWTPayload } from 'jose';
+import { FaultQueue, sendGarbage } from './faults.ts';
 import { nowSeconds, POWER_BI_RESOURCE, type StandInContext } from './stand-in-context.ts';
 import type { StandIns, StandInReport } from './types.ts';
 
@@ -32,8 +33,6 @@ interface PowerBiError {
   code: string;
   message: string;
 }
-
-type QueuedFailure = { kind: 'fail'; status: number } | { kind: 'pass' };
 
 export function embedUrlFor(report: Pick<StandInReport, 'reportId' | 'workspaceId'>): string {
   return `https://app.powerbi.com/reportEmbed?reportId=${report.reportId}&groupId=${report.workspaceId}&config=${EMBED_URL_CONFIG}`;
@@ -209,10 +208,34 @@ export function checkGenerateToken(
 }
 
 /** Power BI REST (https://api.powerbi.com/v1.0/myorg/...) on the stand-in server. */
+/** A 200 of the wrong shape for each endpoint: what a client must not take for a report or a token. */
+function wrongShapeFor(request: FastifyRequest): unknown {
+  return request.method === 'POST'
+    ? { '@odata.context': 'EmbedToken', token: 42, expiration: 'quando der' }
+    : { '@odata.context': 'reports/$entity', id: 7, name: null, embedUrl: ['não'], datasetId: null };
+}
+
+/** A plausible whole answer for each endpoint, for the faults that send only part of one. */
+function sampleFor(request: FastifyRequest): string {
+  const params = request.params as { workspaceId?: string; reportId?: string };
+  return JSON.stringify(
+    request.method === 'POST'
+      ? { token: `H4sIAAAAAAAEA${'x'.repeat(600)}`, tokenId: randomUUID(), expiration: '2030-01-01T00:00:00Z' }
+      : {
+          id: params.reportId ?? randomUUID(),
+          name: 'Relatório',
+          embedUrl: embedUrlFor({ reportId: params.reportId ?? '', workspaceId: params.workspaceId ?? '' }),
+          datasetId: randomUUID(),
+        },
+  );
+}
+
 export function registerPowerBi(app: FastifyInstance, ctx: StandInContext): StandIns['powerBi'] {
-  const queue: QueuedFailure[] = [];
+  const faults = new FaultQueue();
   const requests: StandIns['powerBi']['requests'] = [];
   let latencyMs = 0;
+  /** The garbage a request was answered with, for its log entry. */
+  const faultOf = new WeakMap<FastifyRequest, string>();
   const jwks = createLocalJWKSet(ctx.keys.jwks);
 
   async function authorize(header: string | undefined): Promise<PowerBiError | null> {
@@ -242,10 +265,12 @@ export function registerPowerBi(app: FastifyInstance, ctx: StandInContext): Stan
         if (latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, latencyMs));
       });
       api.addHook('onSend', async (request, reply, payload) => {
+        const fault = faultOf.get(request);
         requests.push({
           method: request.method,
           path: request.url,
           status: reply.statusCode,
+          ...(fault ? { fault } : {}),
           ...(request.body === undefined ? {} : { body: request.body }),
         });
         return payload;
@@ -253,15 +278,41 @@ export function registerPowerBi(app: FastifyInstance, ctx: StandInContext): Stan
       api.addHook('preHandler', async (request, reply) => {
         const denied = await authorize(request.headers.authorization);
         if (denied) return sendError(reply, denied);
-        // Only callers Power BI would serve use up queued failures, as with Graph.
-        const failure = queue.shift();
-        if (failure?.kind === 'fail') {
-          if (failure.status === 429) reply.header('Retry-After', '1');
-          return sendError(reply, {
-            status: failure.status,
-            code: errorCodeFor(failure.status),
-            message: `The service answered ${failure.status} (simulated failure).`,
+        // Only callers Power BI would serve use up queued faults, as with Graph.
+        const fault = faults.take();
+        if (!fault) return;
+        const logHijacked = (status: number, name: string) =>
+          requests.push({
+            method: request.method,
+            path: request.url,
+            status,
+            fault: name,
+            ...(request.body === undefined ? {} : { body: request.body }),
           });
+        switch (fault.kind) {
+          case 'fail':
+            if (fault.status === 429) reply.header('Retry-After', '1');
+            return sendError(reply, {
+              status: fault.status,
+              code: errorCodeFor(fault.status),
+              message: `The service answered ${fault.status} (simulated failure).`,
+            });
+          case 'throttle':
+            if (fault.retryAfter !== null) reply.header('Retry-After', fault.retryAfter);
+            return sendError(reply, {
+              status: 429,
+              code: 'TooManyRequests',
+              message: 'Too many requests (simulated throttling).',
+            });
+          case 'hang':
+            logHijacked(fault.stage === 'body' ? 200 : 0, `hang:${fault.stage}`);
+            faults.hang(reply, fault.stage, sampleFor(request));
+            return reply;
+          case 'garbage':
+            if (fault.garbage === 'truncated') logHijacked(200, 'garbage:truncated');
+            else faultOf.set(request, `garbage:${fault.garbage}`);
+            sendGarbage(reply, fault.garbage, wrongShapeFor(request), sampleFor(request));
+            return reply;
         }
       });
       api.setErrorHandler((error: FastifyError, _request, reply) => {
@@ -330,19 +381,13 @@ export function registerPowerBi(app: FastifyInstance, ctx: StandInContext): Stan
       if (new Set(ids).size !== ids.length) throw new RangeError('report ids must be unique');
       ctx.reports = [...reports];
     },
-    failNext(status, times = 1, afterRequests = 0) {
-      if (!Number.isInteger(status) || status < 400 || status > 599) {
-        throw new RangeError('status must be an HTTP error status (400–599)');
-      }
-      for (let i = 0; i < afterRequests; i++) queue.push({ kind: 'pass' });
-      for (let i = 0; i < times; i++) queue.push({ kind: 'fail', status });
-    },
+    ...faults.controls,
     setLatency(ms) {
       if (!Number.isFinite(ms) || ms < 0) throw new RangeError('latency must be 0 or more milliseconds');
       latencyMs = ms;
     },
     reset() {
-      queue.length = 0;
+      faults.reset();
       requests.length = 0;
       latencyMs = 0;
     },

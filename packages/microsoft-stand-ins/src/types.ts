@@ -56,11 +56,49 @@ export type IdentityFailure =
   /** the ID token expired an hour ago. */
   | 'expired_id_token';
 
+/**
+ * How a stand-in hangs: `headers` accepts the request and never answers; `body` answers 200 with headers and the
+ * first half of a body, and never finishes it.
+ */
+export type StandInHang = 'headers' | 'body';
+
+/**
+ * A 200 the portal cannot use: `not-json` (JSON content type, a text body); `wrong-shape` (valid JSON, not what the
+ * endpoint answers: missing or mistyped fields); `truncated` (the Content-Length of a whole answer, half of it, then
+ * the connection closes); `wrong-content-type` (an HTML page, as a proxy or captive portal answers in its place).
+ */
+export type StandInGarbage = 'not-json' | 'wrong-shape' | 'truncated' | 'wrong-content-type';
+
+/**
+ * The Retry-After of a simulated 429: delay-seconds (any size, e.g. a year's worth), a string sent verbatim (an
+ * HTTP-date, or nonsense), or null for none at all.
+ */
+export type StandInRetryAfter = number | string | null;
+
+/**
+ * Faults a stand-in service (or endpoint) plays, one per request, for the requests it would otherwise serve (not for
+ * those it refuses, e.g. without a valid token). One queue per service, in request order: after `afterRequests`
+ * (default 0) more requests are served normally, the following `times` (default 1) get the fault.
+ */
+export interface StandInFaults {
+  /** An error status (400–599) in the service's own error shape. */
+  failNext(status: number, times?: number, afterRequests?: number): void;
+  /** 429 in the service's error shape, with this Retry-After. */
+  throttleNext(retryAfter: StandInRetryAfter, times?: number, afterRequests?: number): void;
+  /** No answer ('headers', the default), or headers and half a body ('body'), until the client gives up or reset. */
+  hangNext(times?: number, afterRequests?: number, stage?: StandInHang): void;
+  /** A 200 the portal cannot use. */
+  garbageNext(garbage: StandInGarbage, times?: number, afterRequests?: number): void;
+}
+
 export interface GraphRequestLog {
   url: string;
+  /** 0 when it never answered (a hang). */
   status: number;
   /** Whether the request carried a valid stand-in access token for Graph (true too when it lacked the permission). */
   authorized: boolean;
+  /** The fault played instead of the answer, e.g. 'hang:headers', 'garbage:not-json'. */
+  fault?: string;
 }
 
 /** A Power BI report the stand-in serves, in a workspace, over one dataset. */
@@ -80,7 +118,10 @@ export interface PowerBiRequestLog {
   method: string;
   /** Path and query, e.g. /v1.0/myorg/GenerateToken. */
   path: string;
+  /** 0 when it never answered (a hang). */
   status: number;
+  /** The fault played instead of the answer, e.g. 'hang:body', 'garbage:wrong-shape'. */
+  fault?: string;
   /** The parsed JSON body, when there was one. */
   body?: unknown;
 }
@@ -125,21 +166,27 @@ export interface StandIns {
   identity: {
     /** The next sign-in fails in this way (once). */
     failNext(failure: IdentityFailure): void;
+    /** Faults of the tenant's OpenID discovery document (/{tenant}/v2.0/.well-known/openid-configuration). */
+    discovery: StandInFaults;
+    /**
+     * Faults of the token endpoint (/{tenant}/oauth2/v2.0/token), for every grant (client credentials and code
+     * redemption alike), once the client has authenticated. Errors and 429s in Entra's OAuth error shape.
+     */
+    token: StandInFaults;
+    /** Forgets queued faults and sign-in failures, and lets go of requests held hanging. */
+    reset(): void;
   };
-  graph: {
+  /**
+   * Faults (StandInFaults): one queue for every Graph endpoint (users, the service principal, its
+   * appRoleAssignedTo, group members), taken in request order by the requests Graph would otherwise serve (not by
+   * 401s or 403s); e.g. throttleNext(7, 2, 2) lets two pages through, then throttles twice. Errors in Graph's shape.
+   */
+  graph: StandInFaults & {
     /** Replaces the directory (for tests: add, remove, disable people between syncs). */
     setPeople(people: StandInPerson[]): void;
     /** Replaces the directory's groups (their members and app roles). */
     setGroups(groups: StandInGroup[]): void;
-    /**
-     * After `afterRequests` more requests (default 0) are served normally, the following `times` requests to
-     * Graph answer 429 with `Retry-After: retryAfterSeconds` (a throttle part-way through paging). One queue for
-     * every Graph endpoint, taken in request order by the requests Graph would otherwise serve (not by 401s or 403s).
-     */
-    throttleNext(retryAfterSeconds: number, times?: number, afterRequests?: number): void;
-    /** Likewise, with this status (e.g. 500, 503) and a Graph error body. */
-    failNext(status: number, times?: number, afterRequests?: number): void;
-    /** Forgets queued failures and the request log (between tests sharing one instance). */
+    /** Forgets queued faults and the request log, and lets go of requests held hanging (between tests). */
     reset(): void;
     /** Every request to Graph, in order. */
     readonly requests: GraphRequestLog[];
@@ -151,12 +198,16 @@ export interface StandIns {
    * https://app.powerbi.com/reportEmbed does (browser tests route that address to it).
    */
   embedHostUrl: string;
-  powerBi: {
+  /**
+   * Faults (StandInFaults): one queue for GetReport and GenerateToken, in request order, for the requests Power BI
+   * would otherwise serve (not for those without a valid token). Errors in Power BI's shape; `failNext(429)` sends
+   * `Retry-After: 1`.
+   */
+  powerBi: StandInFaults & {
     setReports(reports: StandInReport[]): void;
-    /** After `afterRequests` more requests (default 0), the next `times` answer this status with Power BI's error shape. */
-    failNext(status: number, times?: number, afterRequests?: number): void;
     /** Every later request waits this long before answering (0 turns it off). */
     setLatency(ms: number): void;
+    /** Forgets queued faults, latency and the request log, and lets go of requests held hanging. */
     reset(): void;
     readonly requests: PowerBiRequestLog[];
   };

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { errorFromFetchFailure, errorFromResponse, MicrosoftError, readJson } from './microsoft-error.ts';
+import {
+  errorFromFetchFailure,
+  errorFromResponse,
+  MicrosoftError,
+  readJson,
+  readJsonAnswer,
+} from './microsoft-error.ts';
 
 const answer = (status: number, body: string, headers: Record<string, string> = {}) =>
   new Response(body, { status, headers: { 'content-type': 'application/json', ...headers } });
@@ -52,6 +58,23 @@ describe('MicrosoftError: one reading of every Microsoft service’s failures', 
       status: 200,
     });
     await expect(readJson('graph', answer(200, '{"value":[]}'))).resolves.toEqual({ value: [] });
+  });
+
+  it('takes JSON only from an answer that says it is JSON', async () => {
+    const typed = (type: string | null, body: string) =>
+      new Response(body, { status: 200, headers: type ? { 'content-type': type } : {} });
+    for (const type of ['text/html; charset=utf-8', 'text/plain', null]) {
+      await expect(readJsonAnswer('power-bi', typed(type, '{"token":"x"}'))).rejects.toMatchObject({
+        service: 'power-bi',
+        failure: 'malformed',
+        status: 200,
+      });
+    }
+    const graphType = 'application/json;odata.metadata=minimal;odata.streaming=true;IEEE754Compatible=false';
+    await expect(readJsonAnswer('graph', typed(graphType, '{"value":[]}'))).resolves.toEqual({ value: [] });
+    await expect(readJsonAnswer('graph', typed('application/json', '<html>'))).rejects.toMatchObject({
+      failure: 'malformed',
+    });
   });
 });
 

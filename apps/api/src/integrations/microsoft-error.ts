@@ -112,3 +112,21 @@ export async function readJson(service: MicrosoftService, response: Response): P
     );
   }
 }
+
+/**
+ * A successful answer's JSON, as `readJson`, but only from an answer that says it is JSON: a 200 in HTML or text
+ * comes from something in the service's place (a proxy, a captive portal), and is `malformed` even when it parses.
+ */
+export async function readJsonAnswer(service: MicrosoftService, response: Response): Promise<unknown> {
+  const type = response.headers.get('content-type') ?? '';
+  if (!/^application\/([\w.+-]+\+)?json\b/i.test(type.trim())) {
+    await response.body?.cancel().catch(() => undefined);
+    throw new MicrosoftError(
+      service,
+      'malformed',
+      `${NAMES[service]}: resposta não é JSON (${type ? `content-type ${type}` : 'sem content-type'})`,
+      { status: response.status },
+    );
+  }
+  return readJson(service, response);
+}

@@ -1,40 +1,84 @@
 export interface RetryPolicy {
-  /** Per attempt. */
+  /** Per attempt, from sending the request to the last byte of the answer. */
   timeoutMs: number;
   /** Retries after the first attempt, on network errors, 429 and 5xx. */
   maxRetries: number;
-  /** Longest wait honoured for a Retry-After. */
+  /**
+   * Longest wait between attempts. A server that asks (Retry-After) for longer is not retried: its answer stands,
+   * rather than making someone wait for it or asking again before it said to.
+   */
   maxRetryAfterMs: number;
   /** The wait before retry `attempt` when the server gave no Retry-After. */
   backoff: (attempt: number) => number;
   /** Whether an attempt that timed out is tried again (a background job may; a person waiting should not). */
   retryTimeouts: boolean;
+  /**
+   * The whole call: every attempt, every wait, and building each request (which may wait for a token). No retry
+   * is begun that could not finish in it. None when absent.
+   */
+  deadlineMs?: number;
   sleep: (ms: number) => Promise<void>;
+}
+
+/** Statuses whose answers have no body (a Response cannot be built with one). */
+const NULL_BODY = new Set([101, 204, 205, 304]);
+
+/** An HTTP-date starts with the day's name (IMF-fixdate, RFC 850 and asctime alike); Date.parse takes much more. */
+const HTTP_DATE = /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]*,? /;
+
+/** How long a Retry-After asks to wait: delay-seconds or an HTTP-date; null when absent or unreadable. */
+export function retryAfterMs(header: string | null, now = Date.now()): number | null {
+  const text = header?.trim();
+  if (!text) return null;
+  if (/^\d+$/.test(text)) return Number(text) * 1000;
+  const date = HTTP_DATE.test(text) ? Date.parse(text) : Number.NaN;
+  return Number.isNaN(date) ? null : Math.max(0, date - now);
+}
+
+function isTimeout(error: unknown): boolean {
+  const name = (error as Error | undefined)?.name;
+  return name === 'TimeoutError' || name === 'AbortError';
 }
 
 /**
  * A request to a Microsoft API, retried on throttling (honouring Retry-After), server errors and network
- * errors. The request is built anew for each attempt, so it carries a fresh token. Answers the first
- * success or the final failure as it came; throws the network error when no attempt got an answer.
+ * errors. The request is built anew for each attempt, so it carries a fresh token; `request` gets a signal that
+ * aborts when the deadline passes, for what it waits on. The answer's body is read within the attempt's timeout,
+ * so an answer that never finishes is a timeout like one that never starts, and a body cut short is a network
+ * error. Answers the first success or the final failure as it came (its body already read); throws the network
+ * error (a `TimeoutError` for a timeout) when no attempt got a whole answer.
  */
-export async function fetchWithRetry(request: () => Promise<[string, RequestInit]>, policy: RetryPolicy) {
+export async function fetchWithRetry(
+  request: (signal: AbortSignal | undefined) => Promise<[string, RequestInit]>,
+  policy: RetryPolicy,
+): Promise<Response> {
+  const deadline = policy.deadlineMs === undefined ? Number.POSITIVE_INFINITY : Date.now() + policy.deadlineMs;
+  const remaining = () => deadline - Date.now();
+  const deadlineSignal = Number.isFinite(deadline) ? AbortSignal.timeout(Math.max(0, remaining())) : undefined;
   for (let attempt = 0; ; attempt++) {
-    const [url, init] = await request();
+    const [url, init] = await request(deadlineSignal);
+    const timeoutMs = Math.min(policy.timeoutMs, remaining());
     let response: Response;
     try {
-      response = await fetch(url, { ...init, signal: AbortSignal.timeout(policy.timeoutMs) });
+      if (timeoutMs <= 0) throw new DOMException('The call ran out of time before this attempt.', 'TimeoutError');
+      const signal = AbortSignal.timeout(timeoutMs);
+      const answer = await fetch(url, { ...init, signal });
+      const body = NULL_BODY.has(answer.status) ? null : await answer.arrayBuffer();
+      response = new Response(body, { status: answer.status, statusText: answer.statusText, headers: answer.headers });
     } catch (error) {
-      const timedOut = (error as Error).name === 'TimeoutError';
-      if (attempt >= policy.maxRetries || (timedOut && !policy.retryTimeouts)) throw error;
-      await policy.sleep(policy.backoff(attempt));
+      const wait = policy.backoff(attempt);
+      const retry = attempt < policy.maxRetries && (!isTimeout(error) || policy.retryTimeouts) && wait < remaining();
+      if (!retry) throw error;
+      await policy.sleep(wait);
       continue;
     }
     if ((response.status === 429 || response.status >= 500) && attempt < policy.maxRetries) {
-      const retryAfter = Number(response.headers.get('retry-after'));
-      const wait = Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter * 1000 : policy.backoff(attempt);
-      await response.body?.cancel();
-      await policy.sleep(Math.min(wait, policy.maxRetryAfterMs));
-      continue;
+      const asked = retryAfterMs(response.headers.get('retry-after'));
+      const wait = asked !== null && asked > 0 ? asked : policy.backoff(attempt);
+      if (wait <= policy.maxRetryAfterMs && wait < remaining()) {
+        await policy.sleep(wait);
+        continue;
+      }
     }
     return response;
   }

@@ -1,5 +1,5 @@
 import { fetchWithRetry, type RetryPolicy } from '../../lib/fetch-with-retry.ts';
-import { errorFromFetchFailure, errorFromResponse, MicrosoftError, readJson } from '../microsoft-error.ts';
+import { errorFromFetchFailure, errorFromResponse, MicrosoftError, readJsonAnswer } from '../microsoft-error.ts';
 import type { EntraClient } from '../microsoft-identity/entra-client.ts';
 
 export interface GraphUser {
@@ -14,17 +14,52 @@ export interface GraphUser {
 export const GRAPH_SCOPE = 'https://graph.microsoft.com/.default';
 
 export interface GraphClientOptions {
-  /** Per request (a page); default 30 s. */
+  /** Per request (a page), to the last byte of the answer; default 30 s. */
   timeoutMs?: number;
-  /** Retries of one page on 429 or 5xx before giving up; default 6. */
+  /** Retries of one page on 429, 5xx, timeouts and network errors before giving up; default 6. */
   maxRetries?: number;
-  /** Longest wait honoured for Retry-After; default 120 s. */
+  /** Longest wait honoured for Retry-After (Graph asking for longer fails the read at once); default 120 s. */
   maxRetryAfterMs?: number;
+  /** Each request (a page) as a whole: its token, every attempt and every wait. Default none (a background job). */
+  deadlineMs?: number;
   /** For tests: how to wait. */
   sleep?: (ms: number) => Promise<void>;
 }
 
 const SELECT = 'id,displayName,mail,userPrincipalName,department,accountEnabled';
+
+type Item = Record<string, unknown>;
+
+function isRecord(value: unknown): value is Item {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function malformed(message: string): MicrosoftError {
+  return new MicrosoftError('graph', 'malformed', `Microsoft Graph: ${message}`);
+}
+
+const optionalText = (value: unknown): value is string | null | undefined =>
+  value === undefined || value === null || typeof value === 'string';
+
+/** A user as the portal asked for it ($select), or `malformed`: one mistyped user must not pass for another. */
+function toGraphUser(item: Item): GraphUser {
+  const { id, displayName, mail, userPrincipalName, department, accountEnabled } = item;
+  if (typeof id !== 'string' || !id.trim()) throw malformed('usuário sem id na resposta.');
+  if (![displayName, mail, userPrincipalName, department].every(optionalText)) {
+    throw malformed(`usuário ${id} com campos de tipo errado na resposta.`);
+  }
+  if (accountEnabled !== undefined && accountEnabled !== null && typeof accountEnabled !== 'boolean') {
+    throw malformed(`usuário ${id} com accountEnabled de tipo errado na resposta.`);
+  }
+  return {
+    id,
+    displayName: (displayName as string | null | undefined) ?? null,
+    mail: (mail as string | null | undefined) ?? null,
+    userPrincipalName: (userPrincipalName as string | null | undefined) ?? null,
+    department: (department as string | null | undefined) ?? null,
+    accountEnabled: accountEnabled ?? null,
+  };
+}
 
 /** Microsoft Graph over plain fetch, with the service principal's token. Failures are `MicrosoftError`s. */
 export class GraphClient {
@@ -42,6 +77,7 @@ export class GraphClient {
       maxRetryAfterMs: options.maxRetryAfterMs ?? 120_000,
       backoff: (attempt) => Math.min(30_000, 1000 * 2 ** attempt),
       retryTimeouts: true,
+      ...(options.deadlineMs === undefined ? {} : { deadlineMs: options.deadlineMs }),
       sleep: options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
     };
   }
@@ -49,7 +85,7 @@ export class GraphClient {
   /** Every enabled user of the directory. */
   async listActiveUsers(): Promise<GraphUser[]> {
     const params = new URLSearchParams({ $select: SELECT, $filter: 'accountEnabled eq true', $top: '999' });
-    return this.list<GraphUser>(`/v1.0/users?${params.toString()}`);
+    return (await this.list(`/v1.0/users?${params.toString()}`)).map(toGraphUser);
   }
 
   /**
@@ -59,40 +95,52 @@ export class GraphClient {
    * defines no such role. Needs Application.Read.All and GroupMember.Read.All.
    */
   async appRoleHolders(appId: string, roleValue: string): Promise<Set<string>> {
-    const principal = (await this.get(
+    const principal = await this.get(
       `${this.graphUrl}/v1.0/servicePrincipals(appId='${encodeURIComponent(appId)}')?$select=id,appRoles`,
-    )) as { id?: unknown; appRoles?: { id?: unknown; value?: unknown }[] };
-    if (typeof principal.id !== 'string' || !Array.isArray(principal.appRoles)) {
-      throw new MicrosoftError('graph', 'malformed', 'Resposta do Graph sem o principal de serviço do portal.');
+    );
+    if (!isRecord(principal) || typeof principal.id !== 'string' || !Array.isArray(principal.appRoles)) {
+      throw malformed('resposta sem o principal de serviço do portal.');
     }
-    const role = principal.appRoles.find((r) => r.value === roleValue);
+    const role = principal.appRoles.find((r) => isRecord(r) && r.value === roleValue) as Item | undefined;
     const holders = new Set<string>();
     if (typeof role?.id !== 'string') return holders;
-    const assignments = await this.list<{ appRoleId?: string; principalId?: string; principalType?: string }>(
+    const assignments = await this.list(
       `/v1.0/servicePrincipals/${encodeURIComponent(principal.id)}/appRoleAssignedTo?$top=999`,
     );
-    for (const assignment of assignments) {
-      if (assignment.appRoleId !== role.id || !assignment.principalId) continue;
-      if (assignment.principalType === 'User') holders.add(assignment.principalId);
-      if (assignment.principalType === 'Group') {
-        const members = await this.list<{ id?: string }>(
-          `/v1.0/groups/${encodeURIComponent(assignment.principalId)}/members/microsoft.graph.user?$select=id&$top=999`,
+    for (const { appRoleId, principalId, principalType } of assignments) {
+      if (appRoleId !== role.id || typeof principalId !== 'string' || !principalId) continue;
+      if (principalType === 'User') holders.add(principalId);
+      if (principalType === 'Group') {
+        const members = await this.list(
+          `/v1.0/groups/${encodeURIComponent(principalId)}/members/microsoft.graph.user?$select=id&$top=999`,
         );
-        for (const member of members) if (member.id) holders.add(member.id);
+        for (const member of members) if (typeof member.id === 'string' && member.id) holders.add(member.id);
       }
     }
     return holders;
   }
 
-  /** Every item of a collection, following @odata.nextLink to the last page. */
-  private async list<T>(path: string): Promise<T[]> {
-    let next: string | undefined = `${this.graphUrl}${path}`;
-    const items: T[] = [];
+  /**
+   * Every item of a collection, following @odata.nextLink to the last page. `malformed` for a page without its
+   * list, an item that is not an object, or a next link that is not a new Graph page (the token goes only to Graph).
+   */
+  private async list(path: string): Promise<Item[]> {
+    const origin = new URL(this.graphUrl).origin;
+    const seen = new Set<string>();
+    let next: string | null = `${this.graphUrl}${path}`;
+    const items: Item[] = [];
     while (next) {
-      const page = (await this.get(next)) as { value?: T[]; '@odata.nextLink'?: string };
-      if (!Array.isArray(page.value)) throw new MicrosoftError('graph', 'malformed', 'Resposta do Graph sem a lista.');
+      seen.add(next);
+      const page = await this.get(next);
+      if (!isRecord(page) || !Array.isArray(page.value)) throw malformed('resposta sem a lista.');
+      if (!page.value.every(isRecord)) throw malformed('lista com itens que não são objetos.');
       items.push(...page.value);
-      next = page['@odata.nextLink'];
+      const link = page['@odata.nextLink'];
+      if (link === undefined || link === null) break;
+      if (typeof link !== 'string' || !URL.canParse(link) || new URL(link).origin !== origin || seen.has(link)) {
+        throw malformed('@odata.nextLink inválido.');
+      }
+      next = link;
     }
     return items;
   }
@@ -102,10 +150,13 @@ export class GraphClient {
     let response: Response;
     try {
       response = await fetchWithRetry(
-        async () => [
+        async (signal) => [
           url,
           {
-            headers: { authorization: `Bearer ${await this.entra.appToken(GRAPH_SCOPE)}`, accept: 'application/json' },
+            headers: {
+              authorization: `Bearer ${await this.entra.appToken(GRAPH_SCOPE, signal)}`,
+              accept: 'application/json',
+            },
           },
         ],
         this.retry,
@@ -113,7 +164,7 @@ export class GraphClient {
     } catch (error) {
       throw errorFromFetchFailure('graph', error);
     }
-    if (response.ok) return readJson('graph', response);
+    if (response.ok) return readJsonAnswer('graph', response);
     throw await errorFromResponse('graph', response);
   }
 }

@@ -28,19 +28,75 @@ export function isLoopback(url: string): boolean {
 
 const text = (value: unknown): string | null => (typeof value === 'string' && value.trim() ? value.trim() : null);
 
+export interface EntraClientOptions {
+  /** Per request to Entra ID (discovery, tokens, signing keys), to the last byte of the answer; default 10 s. */
+  timeoutMs?: number;
+}
+
+/** openid-client's codes for an answer it could not use: not JSON, not an object, missing or mistyped fields. */
+const MALFORMED_CODES = new Set([
+  'OAUTH_RESPONSE_IS_NOT_JSON',
+  'OAUTH_PARSE_ERROR',
+  'OAUTH_INVALID_RESPONSE',
+  'OAUTH_JSON_ATTRIBUTE_COMPARISON_FAILED',
+  'OAUTH_INVALID_SERVER_METADATA',
+  'OAUTH_MISSING_SERVER_METADATA',
+]);
+
+/** The error and its causes, outermost first. */
+function chain(error: unknown): unknown[] {
+  const errors: unknown[] = [];
+  for (let e = error; e !== undefined && e !== null && errors.length < 6; e = (e as { cause?: unknown }).cause) {
+    errors.push(e);
+  }
+  return errors;
+}
+
 /**
- * What a failed discovery or token request stands for: openid-client names the HTTP status when Entra
- * answered (an OAuth error such as a wrong client secret is a refusal), and nothing when it could not.
+ * What a failed discovery or token request stands for. openid-client names the HTTP status when Entra answered with
+ * an OAuth error (a wrong client secret is a refusal), and puts the answer in `cause` when it was not one (an HTML
+ * 500, say); its own codes say when an answer could not be read, or timed out (also while the body was read).
  */
 function entraError(error: unknown): MicrosoftError {
-  const status = (error as { status?: unknown }).status;
-  if (typeof status !== 'number') return errorFromFetchFailure('entra', error);
-  const failure = status === 429 ? 'throttled' : status >= 500 ? 'unavailable' : 'refused';
-  const code = (error as { error?: unknown }).error;
-  return new MicrosoftError('entra', failure, `Entra ID respondeu ${status}: ${(error as Error).message}`, {
-    status,
-    code: typeof code === 'string' ? code : undefined,
+  if (error instanceof MicrosoftError) return error;
+  const errors = chain(error);
+  const answer = errors.find((e) => e instanceof Response);
+  const status = (error as { status?: unknown }).status ?? answer?.status;
+  const code = (error as { code?: unknown }).code;
+  if (typeof status === 'number' && (status < 200 || status > 299)) {
+    const failure = status === 429 ? 'throttled' : status >= 500 ? 'unavailable' : 'refused';
+    const oauthCode = (error as { error?: unknown }).error;
+    return new MicrosoftError('entra', failure, `Entra ID respondeu ${status}: ${(error as Error).message}`, {
+      status,
+      code: typeof oauthCode === 'string' ? oauthCode : undefined,
+    });
+  }
+  if (code === 'OAUTH_TIMEOUT' || errors.some((e) => ['TimeoutError', 'AbortError'].includes((e as Error).name))) {
+    return new MicrosoftError('entra', 'timeout', 'Entra ID: sem resposta a tempo.');
+  }
+  if (typeof code === 'string' && MALFORMED_CODES.has(code)) {
+    const details = typeof status === 'number' ? { status, code } : { code };
+    return new MicrosoftError(
+      'entra',
+      'malformed',
+      `Entra ID: resposta ilegível (${(error as Error).message})`,
+      details,
+    );
+  }
+  return errorFromFetchFailure('entra', error);
+}
+
+/** `promise`, or a `timeout` from Entra ID as soon as `signal` aborts (the caller's time is up; the request goes on). */
+function within<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return promise;
+  let abort = () => {};
+  const timedOut = new Promise<never>((_resolve, reject) => {
+    abort = () =>
+      reject(new MicrosoftError('entra', 'timeout', 'Entra ID: sem resposta a tempo para o token do portal.'));
+    if (signal.aborted) abort();
+    else signal.addEventListener('abort', abort, { once: true });
   });
+  return Promise.race([promise, timedOut]).finally(() => signal.removeEventListener('abort', abort));
 }
 
 /** A service-principal token is renewed this long before it expires. */
@@ -53,8 +109,14 @@ const APP_TOKEN_REFRESH_MARGIN_MS = 5 * 60_000;
 export class EntraClient {
   private configuration: Promise<oidc.Configuration> | null = null;
   private readonly appTokens = new ExpiringCache<string>(100);
+  private readonly timeoutMs: number;
 
-  constructor(private readonly settings: MicrosoftSettings) {}
+  constructor(
+    private readonly settings: MicrosoftSettings,
+    options: EntraClientOptions = {},
+  ) {
+    this.timeoutMs = options.timeoutMs ?? 10_000;
+  }
 
   get issuer(): string {
     return `${this.settings.authorityHost}/${this.settings.tenantId}/v2.0`;
@@ -67,7 +129,8 @@ export class EntraClient {
         execute: isLoopback(this.issuer)
           ? [oidc.allowInsecureRequests, oidc.enableNonRepudiationChecks]
           : [oidc.enableNonRepudiationChecks],
-        timeout: 10,
+        // openid-client counts in seconds, for discovery and every later request of this configuration.
+        timeout: this.timeoutMs / 1000,
       })
       .catch((error: unknown) => {
         this.configuration = null;
@@ -80,8 +143,17 @@ export class EntraClient {
     return { state: oidc.randomState(), nonce: oidc.randomNonce(), codeVerifier: oidc.randomPKCECodeVerifier() };
   }
 
+  /** The tenant's configuration, or the Entra failure that kept it away. */
+  private async configured(): Promise<oidc.Configuration> {
+    try {
+      return await this.config();
+    } catch (error) {
+      throw entraError(error);
+    }
+  }
+
   async authorizationUrl(redirectUri: string, checks: SignInChecks): Promise<URL> {
-    return oidc.buildAuthorizationUrl(await this.config(), {
+    return oidc.buildAuthorizationUrl(await this.configured(), {
       redirect_uri: redirectUri,
       scope: 'openid profile email',
       response_type: 'code',
@@ -96,7 +168,7 @@ export class EntraClient {
 
   /** Redeems the code the browser brought back; throws unless the ID token is valid for this sign-in. */
   async completeSignIn(callbackUrl: URL, checks: SignInChecks): Promise<EntraIdentity> {
-    const tokens = await oidc.authorizationCodeGrant(await this.config(), callbackUrl, {
+    const tokens = await oidc.authorizationCodeGrant(await this.configured(), callbackUrl, {
       pkceCodeVerifier: checks.codeVerifier,
       expectedState: checks.state,
       expectedNonce: checks.nonce,
@@ -119,20 +191,23 @@ export class EntraClient {
 
   /**
    * A service-principal token for an API (Graph, Power BI), kept until five minutes before it expires;
-   * callers asking at the same time share one request.
+   * callers asking at the same time share one request, and a failure is forgotten at once. A caller whose
+   * `signal` aborts first gets a `timeout` then (the shared request goes on, within this client's own timeout).
    */
-  appToken(scope: string): Promise<string> {
-    return this.appTokens.get(scope, async () => {
+  appToken(scope: string, signal?: AbortSignal): Promise<string> {
+    const token = this.appTokens.get(scope, async () => {
       let response: oidc.TokenEndpointResponse;
       try {
-        response = await oidc.clientCredentialsGrant(await this.config(), { scope });
+        response = await oidc.clientCredentialsGrant(await this.configured(), { scope });
       } catch (error) {
         throw entraError(error);
       }
-      return {
-        value: response.access_token,
-        until: Date.now() + (response.expires_in ?? 3600) * 1000 - APP_TOKEN_REFRESH_MARGIN_MS,
-      };
+      if (typeof response.access_token !== 'string' || !response.access_token) {
+        throw new MicrosoftError('entra', 'malformed', 'Entra ID: resposta sem access_token.');
+      }
+      const lifetime = typeof response.expires_in === 'number' ? response.expires_in : 3600;
+      return { value: response.access_token, until: Date.now() + lifetime * 1000 - APP_TOKEN_REFRESH_MARGIN_MS };
     });
+    return within(token, signal);
   }
 }

@@ -1,5 +1,5 @@
 import { fetchWithRetry, type RetryPolicy } from '../../lib/fetch-with-retry.ts';
-import { errorFromFetchFailure, errorFromResponse, readJson } from '../microsoft-error.ts';
+import { errorFromFetchFailure, errorFromResponse, MicrosoftError, readJsonAnswer } from '../microsoft-error.ts';
 import type { EntraClient } from '../microsoft-identity/entra-client.ts';
 
 export const POWER_BI_SCOPE = 'https://analysis.windows.net/powerbi/api/.default';
@@ -30,11 +30,28 @@ export interface EmbedToken {
 }
 
 export interface PowerBiClientOptions {
-  /** Per request; default 8 s. */
+  /** Per request, to the last byte of the answer; default 8 s. */
   timeoutMs?: number;
-  /** Retries on 429 and 5xx; default 3. */
+  /** Retries on 429, 5xx and network errors; default 3. */
   maxRetries?: number;
+  /** Longest Retry-After honoured; Power BI asking for longer is answered at once as throttled. Default 10 s. */
+  maxRetryAfterMs?: number;
+  /**
+   * Each call (GetReport, GenerateToken) as a whole: the service principal's token, every attempt and every wait.
+   * Default 20 s.
+   */
+  deadlineMs?: number;
   sleep?: (ms: number) => Promise<void>;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+const text = (value: unknown): value is string => typeof value === 'string' && value.trim() !== '';
+
+function malformed(what: string): MicrosoftError {
+  return new MicrosoftError('power-bi', 'malformed', `Power BI: resposta sem ${what}.`);
 }
 
 /** Power BI REST over plain fetch, as the service principal. Failures are `MicrosoftError`s of 'power-bi'. */
@@ -50,32 +67,48 @@ export class PowerBiClient {
     this.retry = {
       timeoutMs: options.timeoutMs ?? 8000,
       maxRetries: options.maxRetries ?? 3,
-      maxRetryAfterMs: 30_000,
+      maxRetryAfterMs: options.maxRetryAfterMs ?? 10_000,
+      deadlineMs: options.deadlineMs ?? 20_000,
       backoff: (attempt) => Math.min(8000, 500 * 2 ** attempt),
       retryTimeouts: false,
       sleep: options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
     };
   }
 
+  /** The report's details; `malformed` unless Power BI named its id, embed URL and dataset. */
   async getReport(workspaceId: string, reportId: string): Promise<PowerBiReport> {
     const path = `/v1.0/myorg/groups/${encodeURIComponent(workspaceId)}/reports/${encodeURIComponent(reportId)}`;
-    return (await this.call('GET', path)) as PowerBiReport;
+    const report = await this.call('GET', path);
+    if (!isRecord(report) || !text(report.id) || !text(report.datasetId)) {
+      throw malformed('o id e o dataset do relatório');
+    }
+    if (!text(report.embedUrl) || !URL.canParse(report.embedUrl)) throw malformed('o embedUrl do relatório');
+    return {
+      id: report.id,
+      name: typeof report.name === 'string' ? report.name : '',
+      embedUrl: report.embedUrl,
+      datasetId: report.datasetId,
+    };
   }
 
+  /** An embed token; `malformed` unless Power BI gave the token and a readable expiration. */
   async generateToken(body: GenerateTokenRequest): Promise<EmbedToken> {
-    return (await this.call('POST', '/v1.0/myorg/GenerateToken', body)) as EmbedToken;
+    const token = await this.call('POST', '/v1.0/myorg/GenerateToken', body);
+    if (!isRecord(token) || !text(token.token)) throw malformed('o token de incorporação');
+    if (!text(token.expiration) || Number.isNaN(Date.parse(token.expiration))) throw malformed('a validade do token');
+    return { token: token.token, expiration: token.expiration };
   }
 
   private async call(method: 'GET' | 'POST', path: string, body?: unknown): Promise<unknown> {
     let response: Response;
     try {
       response = await fetchWithRetry(
-        async () => [
+        async (signal) => [
           this.apiUrl + path,
           {
             method,
             headers: {
-              authorization: `Bearer ${await this.entra.appToken(POWER_BI_SCOPE)}`,
+              authorization: `Bearer ${await this.entra.appToken(POWER_BI_SCOPE, signal)}`,
               accept: 'application/json',
               ...(body === undefined ? {} : { 'content-type': 'application/json' }),
             },
@@ -87,7 +120,7 @@ export class PowerBiClient {
     } catch (error) {
       throw errorFromFetchFailure('power-bi', error);
     }
-    if (response.ok) return readJson('power-bi', response);
+    if (response.ok) return readJsonAnswer('power-bi', response);
     throw await errorFromResponse('power-bi', response);
   }
 }
