@@ -3,7 +3,7 @@ import type { UsuarioVinculado } from '@paineis/contract/users';
 import type { Db } from '../../db/client.ts';
 import { painelUsuarios, usuarios } from '../../db/schema.ts';
 import { badRequest } from '../../lib/http-error.ts';
-import { requirePanel } from './panel-lookup.repository.ts';
+import { lockPanel, requirePanel } from './panel-lookup.repository.ts';
 
 export async function linkedUsers(db: Db, painelId: number): Promise<UsuarioVinculado[]> {
   // nome_ordenacao: pt-BR reading order ('Álvaro' before 'Bruno'), not byte order.
@@ -24,7 +24,7 @@ export async function panelLinkedUsers(db: Db, painelId: number): Promise<Usuari
 /** Replaces an existing panel's whole set of linked users, all or nothing; answers the new set. */
 export async function replacePanelLinks(db: Db, painelId: number, userIds: string[]): Promise<UsuarioVinculado[]> {
   await db.transaction(async (tx) => {
-    await requirePanel(tx, painelId);
+    await lockPanel(tx, painelId);
     await replaceLinks(tx, painelId, userIds);
   });
   return linkedUsers(db, painelId);

@@ -210,6 +210,10 @@ export async function reorderPanels(db: Db, items: ReorderItem[]): Promise<void>
   const ids = items.map((i) => i.painelId);
   const ordens = items.map((i) => i.novaOrdem);
   await db.transaction(async (tx) => {
+    // The rows locked first, in id order: the update below locks them in the order the items came (a nested
+    // loop over the list), so two reorders listing the same panels differently deadlocked on PostgreSQL.
+    await tx.execute(sql`
+      select id from paineis where id = any(${sql.param(ids)}::int[]) order by id for no key update`);
     const updated = await rows<{ id: number }>(
       tx,
       sql`

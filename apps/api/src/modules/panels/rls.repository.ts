@@ -4,7 +4,7 @@ import { roleNameKey, sameRoleName } from '@paineis/contract/text';
 import { rows, type Db } from '../../db/client.ts';
 import { painelRlsRoleEmails, painelRlsRoles } from '../../db/schema.ts';
 import { badRequest, notFound } from '../../lib/http-error.ts';
-import { requirePanel } from './panel-lookup.repository.ts';
+import { lockPanel, requirePanel } from './panel-lookup.repository.ts';
 
 /** Roles in the order the admin gave them, e-mails sorted; for one panel or many. */
 export async function rlsByPanel(db: Db, painelIds: number[]): Promise<Map<number, RlsConfiguration[]>> {
@@ -68,7 +68,7 @@ export async function replaceRls(db: Db, painelId: number, configs: RlsConfigura
 /** Replaces the whole RLS configuration of an existing panel, all or nothing; answers the new one. */
 export async function replacePanelRls(db: Db, painelId: number, configs: RlsConfiguration[]) {
   await db.transaction(async (tx) => {
-    await requirePanel(tx, painelId);
+    await lockPanel(tx, painelId);
     await replaceRls(tx, painelId, configs);
   });
   return getRls(db, painelId);
@@ -129,7 +129,7 @@ export async function roleEmails(db: Db, painelId: number, roleName: string): Pr
  */
 export async function replacePanelRoleEmails(db: Db, painelId: number, roleName: string, emails: string[]) {
   await db.transaction(async (tx) => {
-    await requirePanel(tx, painelId);
+    await lockPanel(tx, painelId);
     await replaceRoleEmails(tx, painelId, roleName, emails);
   });
   return (await roleEmails(db, painelId, roleName)) ?? [];
