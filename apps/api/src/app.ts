@@ -21,12 +21,14 @@ import authPlugin from './plugins/auth.ts';
 import backgroundJobs from './plugins/background-jobs.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { DirectorySync } from './modules/users/directory-sync.ts';
-import { EntraClient } from './integrations/microsoft-identity/entra-client.ts';
+import { EntraClient, type EntraClientOptions } from './integrations/microsoft-identity/entra-client.ts';
 import { GraphClient, type GraphClientOptions } from './integrations/microsoft-graph/graph-client.ts';
 import databasePlugin from './plugins/database.ts';
 import contentTypes from './plugins/content-types.ts';
-import errorHandler from './plugins/error-handler.ts';
-import securityHeaders from './plugins/security-headers.ts';
+import errorHandler, { answerClientError } from './plugins/error-handler.ts';
+import securityHeaders, { docsContentSecurityPolicy } from './plugins/security-headers.ts';
+import cors from './plugins/cors.ts';
+import { logSecrets, redactingLoggerOptions } from './lib/log-redaction.ts';
 import webApp from './plugins/web-app.ts';
 import { classificationsRoutes } from './modules/classifications/classifications.routes.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
@@ -56,6 +58,8 @@ export interface AppDependencies {
   graphOptions?: GraphClientOptions;
   /** Overrides for the Power BI client (tests shorten its timeout and waits). */
   powerBiOptions?: PowerBiClientOptions;
+  /** Overrides for the Entra ID client (tests shorten its timeout). */
+  entraOptions?: EntraClientOptions;
 }
 
 /** Every module of the API, in one visible list, with where it is mounted under /api. */
@@ -70,11 +74,21 @@ const apiModules = [
 export async function buildApp(deps: AppDependencies) {
   const { config } = deps;
   const app = Fastify({
-    logger: deps.logger ?? { level: config.logLevel },
+    // Tokens, credentials and secrets never reach the log, whatever logger options a caller passes.
+    logger:
+      deps.logger === false
+        ? false
+        : redactingLoggerOptions(
+            config.logLevel,
+            logSecrets(config),
+            typeof deps.logger === 'object' ? (deps.logger as Record<string, unknown>) : {},
+          ),
     trustProxy: config.trustProxy,
     bodyLimit: 5 * 1024 * 1024,
     // Every id in a path fits in this; longer paths are noise or abuse.
     routerOptions: { maxParamLength: 200 },
+    // Requests Node cannot read (a head over 16 KB, malformed HTTP) are answered in the API's one shape too.
+    clientErrorHandler: answerClientError,
     // Errors raised before routing (malformed or over-long paths) get the API's one error shape too.
     frameworkErrors: (error, _request, reply) => {
       void (reply as FastifyReply).code(400).send({
@@ -86,7 +100,7 @@ export async function buildApp(deps: AppDependencies) {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.decorate('config', config);
-  const entra = config.microsoft ? new EntraClient(config.microsoft) : null;
+  const entra = config.microsoft ? new EntraClient(config.microsoft, deps.entraOptions) : null;
   const powerBi =
     entra && config.microsoft
       ? new PowerBiEmbeddingService(
@@ -120,6 +134,8 @@ export async function buildApp(deps: AppDependencies) {
       ...(config.microsoft?.demoEmbedHost ? [new URL(config.microsoft.demoEmbedHost).origin] : []),
     ],
   });
+  // Before the session check, so a preflight (which carries no token) is answered first.
+  await app.register(cors, { origins: config.corsOrigins });
   await app.register(compress, { threshold: 1024 });
   await app.register(databasePlugin, { database: deps.database, owned: deps.ownsDatabase ?? true });
   await app.register(authPlugin);
@@ -153,13 +169,8 @@ export async function buildApp(deps: AppDependencies) {
   await app.register(swaggerUi, {
     routePrefix: '/api/docs',
     staticCSP: true,
-    // Its own policy asks for upgrade-insecure-requests, which breaks the docs on a plain-HTTP address; over
-    // HTTPS, HSTS (security-headers.ts) already keeps the browser on https.
-    transformStaticCSP: (header) =>
-      header
-        .split(';')
-        .filter((d) => d.trim() !== 'upgrade-insecure-requests')
-        .join(';'),
+    // Its own policy, with ours: no upgrade-insecure-requests, frame-ancestors 'none' (security-headers.ts).
+    transformStaticCSP: docsContentSecurityPolicy,
     uiConfig: { docExpansion: 'list', deepLinking: true },
   });
 
