@@ -8,9 +8,8 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { openDatabase, type DatabaseTarget } from '../src/db/client.ts';
 import { migrateDatabase } from '../src/db/migrate.ts';
 import { createUser } from './fixtures.ts';
-import { startKillableServer, type KillableServer } from './killable-server.ts';
 import { seededRandom } from './random.ts';
-import { printServerOutputOnFailure } from './server-process.ts';
+import { printServerOutputOnFailure, startServer, type ServerProcess } from './server-process.ts';
 
 /**
  * Issue 11, durability: a real server process, a stream of writes over HTTP, SIGKILL at a random moment, a
@@ -59,7 +58,7 @@ const sortedRls = (rls: Rls): Rls => rls.map((r) => ({ roleName: r.roleName, use
 
 describe(`${engine}: acknowledged writes survive SIGKILL, ${RESTARTS} restarts (seed ${SEED})`, () => {
   const random = seededRandom(SEED);
-  const servers: KillableServer[] = [];
+  const servers: ServerProcess[] = [];
   printServerOutputOnFailure(() => servers);
   let env: Record<string, string>;
   let dataDir: string | undefined;
@@ -113,7 +112,7 @@ describe(`${engine}: acknowledged writes survive SIGKILL, ${RESTARTS} restarts (
   it('every acknowledged write is there after each SIGKILL and restart', { timeout: 240_000 }, async () => {
     const began = Date.now();
     // Ready within 30 s: about 1.5 s on an idle machine, 4 to 6 s with other test runs on its two cores.
-    const start = () => startKillableServer(env, { readyWithinMs: 30_000, onSpawn: (s) => servers.push(s) });
+    const start = () => startServer(env, { readyWithinMs: 30_000, onSpawn: (s) => servers.push(s) });
     let server = await start();
     let token = '';
     const violations: string[] = [];

@@ -13,6 +13,12 @@ export interface ServerProcess {
   logLines(): Record<string, unknown>[];
   /** SIGTERM, then SIGKILL if it has not exited within the grace time; resolves once it has exited. */
   stop(): Promise<void>;
+  /** SIGKILL: no graceful stop, no flush, no close (durability tests). Resolves once it has exited. */
+  kill(): Promise<void>;
+  /** Resolves once it has exited, whichever way. */
+  exited: Promise<void>;
+  /** How long it took from spawn to the first /readyz 200. */
+  readyAfterMs: number;
 }
 
 /** Ports that were free a moment ago, all different (each is held until all are found). */
@@ -45,10 +51,18 @@ export async function freePort(): Promise<number> {
  */
 export async function startServer(
   env: Record<string, string>,
-  { readyWithinMs = 30_000 }: { readyWithinMs?: number } = {},
+  {
+    readyWithinMs = 30_000,
+    onSpawn,
+  }: {
+    readyWithinMs?: number;
+    /** Sees the process before it is ready, so a caller can print or kill it whatever happens. */
+    onSpawn?: (server: ServerProcess) => void;
+  } = {},
 ): Promise<ServerProcess> {
   const port = env.PORT ?? String(await freePort());
   const url = `http://127.0.0.1:${port}`;
+  const started = Date.now();
   const child = spawn(process.execPath, ['--import', 'tsx', 'apps/api/src/server.ts'], {
     cwd: REPO_ROOT,
     env: {
@@ -89,7 +103,14 @@ export async function startServer(
           }
         }),
     stop: () => stopProcess(child, exited),
+    kill: async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      await exited;
+    },
+    exited,
+    readyAfterMs: 0,
   };
+  onSpawn?.(server);
 
   const deadline = Date.now() + readyWithinMs;
   for (;;) {
@@ -101,7 +122,10 @@ export async function startServer(
     try {
       const response = await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(2000) });
       await response.body?.cancel();
-      if (response.status === 200) return server;
+      if (response.status === 200) {
+        server.readyAfterMs = Date.now() - started;
+        return server;
+      }
     } catch {
       // not listening yet
     }
