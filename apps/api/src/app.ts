@@ -26,7 +26,7 @@ import { GraphClient, type GraphClientOptions } from './integrations/microsoft-g
 import databasePlugin from './plugins/database.ts';
 import contentTypes from './plugins/content-types.ts';
 import errorHandler, { answerClientError } from './plugins/error-handler.ts';
-import securityHeaders, { docsContentSecurityPolicy } from './plugins/security-headers.ts';
+import securityHeaders, { BARE_ANSWER_HEADERS, docsContentSecurityPolicy } from './plugins/security-headers.ts';
 import cors from './plugins/cors.ts';
 import { logSecrets, redactingLoggerOptions } from './lib/log-redaction.ts';
 import webApp from './plugins/web-app.ts';
@@ -91,9 +91,13 @@ export async function buildApp(deps: AppDependencies) {
     clientErrorHandler: answerClientError,
     // Errors raised before routing (malformed or over-long paths) get the API's one error shape too.
     frameworkErrors: (error, _request, reply) => {
-      void (reply as FastifyReply).code(400).send({
-        message: `Endereço inválido: ${error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'parâmetro longo demais' : 'não pôde ser lido'}.`,
-      });
+      // No hook runs for these answers, so the security headers are set here.
+      void (reply as FastifyReply)
+        .code(400)
+        .headers(BARE_ANSWER_HEADERS)
+        .send({
+          message: `Endereço inválido: ${error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'parâmetro longo demais' : 'não pôde ser lido'}.`,
+        });
     },
   }).withTypeProvider<ZodTypeProvider>();
 

@@ -291,6 +291,14 @@ describe('error handler', () => {
       expect(panel!.nome_painel).toBe('Intacto');
     });
 
+    it('an address that cannot be read → 400 with the security headers, though no hook runs for it', async () => {
+      const res = await send('GET', '/api/paineis/1/rls/roles/a%ED%A0%80b/usuarios', { token: adminToken });
+      expectError(res, 400, /Endereço inválido/);
+      expect(res.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+      expect(res.headers['referrer-policy']).toBe('no-referrer');
+      expect(res.headers['x-frame-options']).toBe('DENY');
+    });
+
     it.each([
       ['%00', /caractere de controle \(U\+0000\)/],
       ['%1B', /caractere de controle \(U\+001B\)/],
@@ -421,6 +429,10 @@ describe('error handler', () => {
       const body = JSON.parse(res.body) as { message: string };
       expect(Object.keys(body)).toEqual(['message']);
       expect(body.message).toMatch(status === 414 ? /^O endereço da requisição é longo demais/ : /grandes demais/);
+      // Answered before any hook runs, and still with the security headers.
+      expect(res.headers).toMatch(/content-security-policy: default-src 'none'; frame-ancestors 'none'/i);
+      expect(res.headers).toMatch(/referrer-policy: no-referrer/i);
+      expect(res.headers).toMatch(/x-frame-options: DENY/i);
     });
 
     it('fetch with a long address gets the same Portuguese answer', async () => {

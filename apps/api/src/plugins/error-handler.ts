@@ -6,6 +6,7 @@ import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { HttpError } from '../lib/http-error.ts';
 import { MicrosoftError } from '../integrations/microsoft-error.ts';
 import { microsoftErrorAnswer } from './microsoft-error-answers.ts';
+import { BARE_ANSWER_HEADERS } from './security-headers.ts';
 import { PG_FOREIGN_KEY_VIOLATION, PG_UNIQUE_VIOLATION, pgErrorCode } from '../db/pg-errors.ts';
 
 export const INTERNAL_ERROR = 'Erro interno do servidor. Tente novamente em instantes.';
@@ -79,7 +80,9 @@ export function answerClientError(this: FastifyInstance, error: Error & { code?:
     socket.write(
       `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
         `Content-Type: application/json; charset=utf-8\r\n` +
-        'X-Content-Type-Options: nosniff\r\n' +
+        Object.entries(BARE_ANSWER_HEADERS)
+          .map(([name, value]) => `${name}: ${value}\r\n`)
+          .join('') +
         `Content-Length: ${Buffer.byteLength(body)}\r\n` +
         `Connection: close\r\n\r\n${body}`,
     );
