@@ -233,6 +233,15 @@ describe('loadConfig', () => {
       ).toContain('GRAPH_API_URL');
     });
 
+    it('refuses a bootstrap admin that the sign-in would refuse: control characters, lone surrogates', () => {
+      const base = { DATA_DIR: dataDir, JWT_SECRET: SECRET };
+      const bad = configError({ ...base, PORTAL_ADMIN_USERNAME: 'admin\tti', PORTAL_ADMIN_PASSWORD: 'senha-longa' });
+      expect(bad.message).toMatch(/PORTAL_ADMIN_USERNAME.*caractere de controle \(U\+0009\)/);
+      expect(
+        configError({ ...base, PORTAL_ADMIN_USERNAME: 'admin.ti', PORTAL_ADMIN_PASSWORD: 'senha\ud800longa' }).message,
+      ).toContain('PORTAL_ADMIN_PASSWORD');
+    });
+
     it('the bootstrap admin needs both username and password, and a password of 8 or more characters', () => {
       const base = { DATA_DIR: dataDir, JWT_SECRET: SECRET };
       expect(loadConfig(base).bootstrapAdmin).toBeNull();

@@ -4,6 +4,7 @@ import { isIP } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { textProblem } from '@paineis/contract/fields';
 
 /**
  * The repository root: two folders above the API's package (apps/api), the nearest folder with a package.json
@@ -15,6 +16,11 @@ export const REPO_ROOT = (() => {
   while (!existsSync(path.join(dir, 'package.json')) && path.dirname(dir) !== dir) dir = path.dirname(dir);
   return path.resolve(dir, '../..');
 })();
+
+function signInText(value: string, ctx: z.RefinementCtx) {
+  const problem = textProblem(value);
+  if (problem) ctx.addIssue({ code: 'custom', message: `não pode conter ${problem}` });
+}
 
 const flag = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'use true ou false' })
@@ -129,8 +135,14 @@ const envSchema = z.object({
     .max(7 * 24 * 60)
     .default(60),
   PUBLIC_URL: httpUrl.optional(),
-  PORTAL_ADMIN_USERNAME: z.string().trim().min(3).max(100).optional(),
-  PORTAL_ADMIN_PASSWORD: z.string().min(8, { error: 'deve ter ao menos 8 caracteres' }).max(200).optional(),
+  // Held to the sign-in's own text rule: an account it would refuse could never sign in.
+  PORTAL_ADMIN_USERNAME: z.string().trim().min(3).max(100).superRefine(signInText).optional(),
+  PORTAL_ADMIN_PASSWORD: z
+    .string()
+    .min(8, { error: 'deve ter ao menos 8 caracteres' })
+    .max(200)
+    .superRefine(signInText)
+    .optional(),
   PORTAL_ADMIN_EMAIL: z.email().optional(),
   // Local sign-in throttling (local-sign-in.ts). The window is at most the hour the purge keeps.
   LOGIN_WINDOW_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
