@@ -50,8 +50,23 @@ export class MicrosoftError extends Error {
 
 const NAMES: Record<MicrosoftService, string> = { entra: 'Entra ID', graph: 'Microsoft Graph', 'power-bi': 'Power BI' };
 
-const failureOfStatus = (status: number): MicrosoftFailure =>
+/** What an error status stands for, whichever service answered it. */
+export const failureOfStatus = (status: number): MicrosoftFailure =>
   status === 429 ? 'throttled' : status >= 500 ? 'unavailable' : 'refused';
+
+/** An error and its causes, outermost first (bounded: a cause chain can loop). */
+export function causeChain(error: unknown): unknown[] {
+  const errors: unknown[] = [];
+  for (let e = error; e !== undefined && e !== null && errors.length < 6; e = (e as { cause?: unknown }).cause) {
+    errors.push(e);
+  }
+  return errors;
+}
+
+/** A JSON object (not null, not an array): what every Microsoft answer and list item must be. */
+export function isJsonObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
 
 /**
  * The error an unsuccessful answer stands for. Microsoft services share one error body,
@@ -88,11 +103,10 @@ export function errorFromFetchFailure(service: MicrosoftService, error: unknown)
  * without credentials a URL may carry.
  */
 function failureText(error: unknown): string {
-  const messages: string[] = [];
-  for (let e = error as { message?: unknown; cause?: unknown } | undefined; e && messages.length < 4;) {
-    if (typeof e.message === 'string' && e.message) messages.push(e.message);
-    e = e.cause as typeof e;
-  }
+  const messages = causeChain(error)
+    .slice(0, 4)
+    .map((e) => (e as { message?: unknown }).message)
+    .filter((m): m is string => typeof m === 'string' && m !== '');
   const text = messages.length ? messages.join(': ') : String(error);
   return text.replace(/\/\/[^/@\s]*@/g, '//');
 }

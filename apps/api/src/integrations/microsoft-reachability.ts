@@ -1,5 +1,5 @@
 import type { MicrosoftSettings } from '../config/env.ts';
-import type { MicrosoftService } from './microsoft-error.ts';
+import { causeChain, type MicrosoftService } from './microsoft-error.ts';
 
 /** Whether one Microsoft service answered at all, and where it was asked. */
 export interface ServiceReachability {
@@ -104,9 +104,11 @@ function withoutCredentials(url: string): string {
 function failureReason(error: unknown, timeoutMs: number): string {
   const name = (error as Error | undefined)?.name;
   if (name === 'TimeoutError' || name === 'AbortError') return `sem resposta em ${timeoutMs / 1000} s`;
-  let cause: unknown = error;
   // The innermost cause is the one that says what happened; an AggregateError lists each address tried.
-  while (cause instanceof Error && cause.cause instanceof Error) cause = cause.cause;
+  let cause =
+    causeChain(error)
+      .filter((e) => e instanceof Error)
+      .at(-1) ?? error;
   if (cause instanceof AggregateError && cause.errors[0] instanceof Error) cause = cause.errors[0];
   const message = cause instanceof Error ? cause.message : String(cause);
   return message || (cause as NodeJS.ErrnoException | undefined)?.code || 'falha de conexão';

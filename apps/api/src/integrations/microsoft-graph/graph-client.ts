@@ -1,5 +1,11 @@
 import { fetchWithRetry, type RetryPolicy } from '../../lib/fetch-with-retry.ts';
-import { errorFromFetchFailure, errorFromResponse, MicrosoftError, readJsonAnswer } from '../microsoft-error.ts';
+import {
+  errorFromFetchFailure,
+  errorFromResponse,
+  isJsonObject as isRecord,
+  MicrosoftError,
+  readJsonAnswer,
+} from '../microsoft-error.ts';
 import type { EntraClient } from '../microsoft-identity/entra-client.ts';
 
 export interface GraphUser {
@@ -29,10 +35,6 @@ export interface GraphClientOptions {
 const SELECT = 'id,displayName,mail,userPrincipalName,department,accountEnabled';
 
 type Item = Record<string, unknown>;
-
-function isRecord(value: unknown): value is Item {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function malformed(message: string): MicrosoftError {
   return new MicrosoftError('graph', 'malformed', `Microsoft Graph: ${message}`);

@@ -1,7 +1,7 @@
 import * as oidc from 'openid-client';
 import type { MicrosoftSettings } from '../../config/env.ts';
 import { ExpiringCache } from '../../lib/expiring-cache.ts';
-import { errorFromFetchFailure, MicrosoftError } from '../microsoft-error.ts';
+import { causeChain, errorFromFetchFailure, failureOfStatus, MicrosoftError } from '../microsoft-error.ts';
 
 /** What the portal keeps of a Microsoft sign-in (from the validated ID token). */
 export interface EntraIdentity {
@@ -43,15 +43,6 @@ const MALFORMED_CODES = new Set([
   'OAUTH_MISSING_SERVER_METADATA',
 ]);
 
-/** The error and its causes, outermost first. */
-function chain(error: unknown): unknown[] {
-  const errors: unknown[] = [];
-  for (let e = error; e !== undefined && e !== null && errors.length < 6; e = (e as { cause?: unknown }).cause) {
-    errors.push(e);
-  }
-  return errors;
-}
-
 /**
  * What a failed discovery or token request stands for. openid-client names the HTTP status when Entra answered with
  * an OAuth error (a wrong client secret is a refusal), and puts the answer in `cause` when it was not one (an HTML
@@ -59,12 +50,12 @@ function chain(error: unknown): unknown[] {
  */
 function entraError(error: unknown): MicrosoftError {
   if (error instanceof MicrosoftError) return error;
-  const errors = chain(error);
+  const errors = causeChain(error);
   const answer = errors.find((e) => e instanceof Response);
   const status = (error as { status?: unknown }).status ?? answer?.status;
   const code = (error as { code?: unknown }).code;
   if (typeof status === 'number' && (status < 200 || status > 299)) {
-    const failure = status === 429 ? 'throttled' : status >= 500 ? 'unavailable' : 'refused';
+    const failure = failureOfStatus(status);
     const oauthCode = (error as { error?: unknown }).error;
     return new MicrosoftError('entra', failure, `Entra ID respondeu ${status}: ${(error as Error).message}`, {
       status,

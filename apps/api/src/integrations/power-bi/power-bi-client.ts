@@ -1,5 +1,11 @@
 import { fetchWithRetry, type RetryPolicy } from '../../lib/fetch-with-retry.ts';
-import { errorFromFetchFailure, errorFromResponse, MicrosoftError, readJsonAnswer } from '../microsoft-error.ts';
+import {
+  errorFromFetchFailure,
+  errorFromResponse,
+  isJsonObject as isRecord,
+  MicrosoftError,
+  readJsonAnswer,
+} from '../microsoft-error.ts';
 import type { EntraClient } from '../microsoft-identity/entra-client.ts';
 
 export const POWER_BI_SCOPE = 'https://analysis.windows.net/powerbi/api/.default';
@@ -42,10 +48,6 @@ export interface PowerBiClientOptions {
    */
   deadlineMs?: number;
   sleep?: (ms: number) => Promise<void>;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 const text = (value: unknown): value is string => typeof value === 'string' && value.trim() !== '';
