@@ -24,6 +24,7 @@ import { DirectorySync } from './modules/users/directory-sync.ts';
 import { EntraClient, type EntraClientOptions } from './integrations/microsoft-identity/entra-client.ts';
 import { GraphClient, type GraphClientOptions } from './integrations/microsoft-graph/graph-client.ts';
 import databasePlugin from './plugins/database.ts';
+import preparedJson from './plugins/prepared-json.ts';
 import contentTypes from './plugins/content-types.ts';
 import errorHandler, { answerClientError } from './plugins/error-handler.ts';
 import securityHeaders, { BARE_ANSWER_HEADERS, docsContentSecurityPolicy } from './plugins/security-headers.ts';
@@ -60,6 +61,8 @@ export interface AppDependencies {
   powerBiOptions?: PowerBiClientOptions;
   /** Overrides for the Entra ID client (tests shorten its timeout). */
   entraOptions?: EntraClientOptions;
+  /** How long the data versions' lost notification channel waits before reconnecting (tests lengthen it). */
+  versionFeed?: { reconnectDelayMs?: number };
 }
 
 /** Every module of the API, in one visible list, with where it is mounted under /api. */
@@ -141,7 +144,12 @@ export async function buildApp(deps: AppDependencies) {
   // Before the session check, so a preflight (which carries no token) is answered first.
   await app.register(cors, { origins: config.corsOrigins });
   await app.register(compress, { threshold: 1024 });
-  await app.register(databasePlugin, { database: deps.database, owned: deps.ownsDatabase ?? true });
+  await app.register(preparedJson);
+  await app.register(databasePlugin, {
+    database: deps.database,
+    owned: deps.ownsDatabase ?? true,
+    ...deps.versionFeed,
+  });
   await app.register(authPlugin);
   // Signs the short-lived cookie that carries a Microsoft sign-in's state, nonce and PKCE verifier.
   await app.register(cookie, { secret: createHmac('sha256', config.jwt.secret).update('cookies').digest('hex') });

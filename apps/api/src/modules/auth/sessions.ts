@@ -4,6 +4,8 @@ import { findSessionUser } from './auth.repository.ts';
 import { purgeOldAttempts } from './login-attempts.repository.ts';
 import { purgeExpiredRevocations, revokeToken } from './revocations.repository.ts';
 import { verifySessionToken } from './tokens.ts';
+import { VersionedKeyedCache } from '../../db/versioned-cache.ts';
+import type { TokenClaims } from '@paineis/contract/auth';
 
 /** Who a valid session token speaks for. */
 export interface SessionPrincipal {
@@ -15,14 +17,57 @@ export interface SessionPrincipal {
   expiresAt: Date;
 }
 
-/**
- * The person behind an `Authorization: Bearer` header, or null when there is no valid, unexpired,
- * unrevoked token of an active person. The role comes from the database, not from the token, so a
- * demotion or deactivation takes effect at once.
- */
 const bearer = (authorization: string | undefined) =>
   (authorization ? /^Bearer\s+(\S+)$/i.exec(authorization) : null)?.[1];
 
+/**
+ * Tokens whose signature, issuer and audience were checked once, per signing configuration: a token's bytes
+ * cannot change, so only its time window is checked again. At most this many are kept; the oldest go first.
+ */
+const VERIFIED_CAPACITY = 20_000;
+type Claims = TokenClaims & { nbf?: number };
+const verified = new WeakMap<Config['jwt'], Map<string, Claims>>();
+
+async function claimsOf(jwt: Config['jwt'], token: string): Promise<Claims | null> {
+  let known = verified.get(jwt);
+  if (!known) verified.set(jwt, (known = new Map<string, Claims>()));
+  let claims: Claims | undefined = known.get(token);
+  if (!claims) {
+    try {
+      claims = await verifySessionToken(jwt, token);
+    } catch {
+      return null;
+    }
+    if (known.size >= VERIFIED_CAPACITY) known.delete(known.keys().next().value!);
+    known.set(token, claims);
+  }
+  // As jose checks them, to the second.
+  const now = Math.floor(Date.now() / 1000);
+  if (claims.exp <= now || (claims.nbf !== undefined && claims.nbf > now)) {
+    known.delete(token);
+    return null;
+  }
+  return claims;
+}
+
+/**
+ * Each session's person and whether its token was revoked, from memory until a person or a revocation
+ * changes anywhere (data sets 'usuarios' and 'revogacoes', pushed to every instance).
+ */
+const sessionUsers = new VersionedKeyedCache(
+  ['usuarios', 'revogacoes'],
+  (db, key: string) => {
+    const [userId, jti] = key.split('\n') as [string, string];
+    return findSessionUser(db, userId, jti);
+  },
+  50_000,
+);
+
+/**
+ * The person behind an `Authorization: Bearer` header, or null when there is no valid, unexpired,
+ * unrevoked token of an active person. The role comes from the database, not from the token, so a
+ * demotion or deactivation takes effect on the next request, on every instance.
+ */
 export async function authenticateSession(
   db: Db,
   jwt: Config['jwt'],
@@ -30,13 +75,9 @@ export async function authenticateSession(
 ): Promise<SessionPrincipal | null> {
   const token = bearer(authorization);
   if (!token) return null;
-  let claims;
-  try {
-    claims = await verifySessionToken(jwt, token);
-  } catch {
-    return null;
-  }
-  const user = await findSessionUser(db, claims.sub, claims.jti);
+  const claims = await claimsOf(jwt, token);
+  if (!claims) return null;
+  const user = await sessionUsers.get(db, `${claims.sub}\n${claims.jti}`);
   if (!user || !user.active || user.revoked) return null;
   return {
     id: user.id,

@@ -1,6 +1,8 @@
 import { asc, eq, sql } from 'drizzle-orm';
 import type { Classificacao, ClassificacaoAdmin } from '@paineis/contract/classifications';
 import type { Db } from '../../db/client.ts';
+import { VersionedCache } from '../../db/versioned-cache.ts';
+import { PreparedJson } from '../../lib/prepared-json.ts';
 import { classificacoes, paineis } from '../../db/schema.ts';
 import { PG_UNIQUE_VIOLATION, pgErrorCode } from '../../db/pg-errors.ts';
 import { byNome } from '../../lib/collation.ts';
@@ -32,6 +34,13 @@ export async function listWithCounts(db: Db): Promise<ClassificacaoAdmin[]> {
     .orderBy(asc(classificacoes.id));
   return rows.map((r) => ({ ...toClassificacao(r), quantidadePaineis: r.quantidadePaineis })).sort(byNome);
 }
+
+const activeJson = new VersionedCache(['paineis'], async (db) => new PreparedJson(await listActive(db)));
+const withCountsJson = new VersionedCache(['paineis'], async (db) => new PreparedJson(await listWithCounts(db)));
+
+/** The same lists as bytes, made once per change of classifications or panels (both are data set 'paineis'). */
+export const listActiveJson = (db: Db) => activeJson.get(db);
+export const listWithCountsJson = (db: Db) => withCountsJson.get(db);
 
 export async function findClassificacao(db: Db, id: number): Promise<Classificacao | null> {
   const [row] = await db.select(columns).from(classificacoes).where(eq(classificacoes.id, id));

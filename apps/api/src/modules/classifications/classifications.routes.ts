@@ -13,8 +13,8 @@ import {
   createClassificacao,
   deleteClassificacao,
   findClassificacao,
-  listActive,
-  listWithCounts,
+  listActiveJson,
+  listWithCountsJson,
   updateClassificacao,
 } from './classifications.repository.ts';
 
@@ -28,10 +28,10 @@ export const classificationsRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         summary: 'Classificações ativas, por nome',
-        response: { 200: z.array(classificacao), ...errorResponses() },
+        response: { 200: z.array(classificacao), 304: z.null(), ...errorResponses() },
       },
     },
-    async () => listActive(app.db),
+    async (_request, reply) => reply.sendPrepared(await listActiveJson(app.db)),
   );
 
   app.get(
@@ -41,10 +41,10 @@ export const classificationsRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         summary: 'Todas as classificações, com a quantidade de painéis de cada uma',
-        response: { 200: z.array(classificacaoAdmin), ...errorResponses(403) },
+        response: { 200: z.array(classificacaoAdmin), 304: z.null(), ...errorResponses(403) },
       },
     },
-    async () => listWithCounts(app.db),
+    async (_request, reply) => reply.sendPrepared(await listWithCountsJson(app.db)),
   );
 
   app.get(

@@ -2,9 +2,10 @@ import type { Painel } from '@paineis/contract/panels';
 import { sameRoleName } from '@paineis/contract/text';
 import type { Db } from '../../db/client.ts';
 import { HttpError, notFound } from '../../lib/http-error.ts';
-import { findVisiblePanel, PAINEL_NAO_ENCONTRADO } from './panel-lookup.repository.ts';
+import { PAINEL_NAO_ENCONTRADO } from './panel-lookup.repository.ts';
+import { findVisiblePanel } from './panels.repository.ts';
 import type { Requester } from './requester.ts';
-import { roleNames, rolesOfEmail } from './rls.repository.ts';
+import { panelRoles } from './rls.repository.ts';
 
 export const RLS_SEM_PAPEL =
   'Você não está em nenhum papel de segurança em nível de linha (RLS) deste painel. Peça acesso a um administrador.';
@@ -37,12 +38,14 @@ export async function openPanel(
   if (papel !== undefined && !requester.isAdmin) throw new HttpError(403, PAPEL_SOMENTE_ADMIN);
   if (papel !== undefined && !panel.usaRls) throw new HttpError(400, PAPEL_SEM_RLS);
   if (!panel.usaRls) return { panel, roles: [] };
+  const configured = await panelRoles(db, panel.id);
   if (!requester.isAdmin) {
-    const roles = await rolesOfEmail(db, panel.id, requester.email);
+    const email = requester.email.toLowerCase();
+    const roles = configured.filter((role) => role.emails.has(email)).map((role) => role.roleName);
     if (roles.length === 0) throw new HttpError(403, RLS_SEM_PAPEL);
     return { panel, roles };
   }
-  const roles = await roleNames(db, panel.id);
+  const roles = configured.map((role) => role.roleName);
   if (papel !== undefined) {
     const chosen = roles.find((role) => sameRoleName(role, papel));
     if (chosen === undefined) throw new HttpError(400, papelInexistente(papel));

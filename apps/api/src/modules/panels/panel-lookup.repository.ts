@@ -1,10 +1,9 @@
-import { and, eq, sql, type SQL } from 'drizzle-orm';
+import { eq, type SQL } from 'drizzle-orm';
 import { SEM_CLASSIFICACAO_ID, SEM_CLASSIFICACAO_NOME } from '@paineis/contract/classifications';
 import type { Painel } from '@paineis/contract/panels';
 import type { Db } from '../../db/client.ts';
 import { classificacoes, paineis } from '../../db/schema.ts';
 import { notFound } from '../../lib/http-error.ts';
-import type { Requester } from './requester.ts';
 
 /** Reading one panel: what every route of the panel aggregate starts from. */
 
@@ -46,11 +45,6 @@ export function toPainel(r: Row): Painel {
   };
 }
 
-const visibleTo = (requester: Requester): SQL | undefined =>
-  requester.isAdmin
-    ? undefined
-    : sql`exists (select 1 from painel_usuarios pu where pu.painel_id = ${paineis.id} and pu.usuario_id = ${requester.id})`;
-
 export function selectPanels(db: Db, where: SQL | undefined) {
   return db
     .select(columns)
@@ -58,12 +52,6 @@ export function selectPanels(db: Db, where: SQL | undefined) {
     .leftJoin(classificacoes, eq(classificacoes.id, paineis.classificacaoId))
     .where(where)
     .orderBy(paineis.ordem, paineis.id);
-}
-
-/** The panel if this person may see it: any panel for an admin, a linked one for everyone else. */
-export async function findVisiblePanel(db: Db, id: number, requester: Requester): Promise<Painel | null> {
-  const [row] = await selectPanels(db, and(eq(paineis.id, id), visibleTo(requester)));
-  return row ? toPainel(row) : null;
 }
 
 /** The panel, whoever may see it; 404 when there is none. The one existence check of the panel routes. */

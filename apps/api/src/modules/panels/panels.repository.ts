@@ -4,7 +4,8 @@ import type { GrupoPaineis, Painel, PainelConfiguracoes, PainelDados, ReorderIte
 import type { RlsConfiguration } from '@paineis/contract/rls';
 import { rows, type Db } from '../../db/client.ts';
 import { classificacoes, paineis, painelUsuarios } from '../../db/schema.ts';
-import { VersionedCache } from '../../db/versioned-cache.ts';
+import { VersionedCache, VersionedKeyedCache } from '../../db/versioned-cache.ts';
+import { PreparedJson } from '../../lib/prepared-json.ts';
 import { badRequest, notFound } from '../../lib/http-error.ts';
 import { byNome } from '../../lib/collation.ts';
 import { PAINEL_NAO_ENCONTRADO, requirePanel, selectPanels, toPainel } from './panel-lookup.repository.ts';
@@ -14,9 +15,9 @@ import { getRls, replaceRls } from './rls.repository.ts';
 
 /**
  * Every panel and classification, in screen order (classifications by name, panels by ordem, unclassified
- * last), loaded once per change of either table. Callers must not modify what it returns.
+ * last), loaded once per change of either table, with each panel by id. Callers must not modify what it returns.
  */
-const catalog = new VersionedCache('paineis', async (db) => {
+const catalog = new VersionedCache(['paineis'], async (db) => {
   const [rows, classes] = await Promise.all([
     selectPanels(db, undefined),
     db
@@ -33,47 +34,42 @@ const catalog = new VersionedCache('paineis', async (db) => {
   const rankOf = (p: Painel) => rank.get(p.classificacaoId) ?? classes.length;
   // Array.prototype.sort is stable, so each group keeps the ordem the query gave it.
   const panels = rows.map(toPainel).sort((a, b) => rankOf(a) - rankOf(b));
-  return { panels, classes };
+  return { panels, classes, byId: new Map(panels.map((p) => [p.id, p])) };
 });
+
+/** The ids of the panels linked to each person, loaded on first use and kept until any link changes. */
+const linkedIds = new VersionedKeyedCache(
+  ['vinculos'],
+  async (db, userId: string) => {
+    const linked = await db
+      .select({ id: painelUsuarios.painelId })
+      .from(painelUsuarios)
+      .where(eq(painelUsuarios.usuarioId, userId));
+    return new Set(linked.map((r) => r.id));
+  },
+  50_000,
+);
 
 /** The ids of the panels linked to a non-admin; null for an admin, who sees everything. */
 async function visibleIds(db: Db, requester: Requester): Promise<Set<number> | null> {
-  if (requester.isAdmin) return null;
-  const linked = await db
-    .select({ id: painelUsuarios.painelId })
-    .from(painelUsuarios)
-    .where(eq(painelUsuarios.usuarioId, requester.id));
-  return new Set(linked.map((r) => r.id));
+  return requester.isAdmin ? null : linkedIds.get(db, requester.id);
 }
 
 async function visibleCatalog(db: Db, requester: Requester) {
-  const [{ value }, ids] = await Promise.all([catalog.get(db), visibleIds(db, requester)]);
+  const [value, ids] = await Promise.all([catalog.get(db), visibleIds(db, requester)]);
   return { classes: value.classes, panels: ids ? value.panels.filter((p) => ids.has(p.id)) : value.panels };
+}
+
+/** The panel if this person may see it: any panel for an admin, a linked one for everyone else. From memory. */
+export async function findVisiblePanel(db: Db, id: number, requester: Requester): Promise<Painel | null> {
+  const [{ byId }, ids] = await Promise.all([catalog.get(db), visibleIds(db, requester)]);
+  const panel = byId.get(id);
+  return panel && (!ids || ids.has(id)) ? panel : null;
 }
 
 /** Every visible panel, grouped as the list screen shows them: classifications by name, then by ordem. */
 export async function listPanels(db: Db, requester: Requester): Promise<Painel[]> {
   return (await visibleCatalog(db, requester)).panels;
-}
-
-export async function findPanelDados(db: Db, id: number): Promise<PainelDados> {
-  const panel = await requirePanel(db, id);
-  return { ...panel, rlsConfigurations: await getRls(db, id) };
-}
-
-/** Everything configured on a panel: its report, its RLS roles and its linked users. */
-export async function findPanelConfiguracoes(db: Db, id: number): Promise<PainelConfiguracoes> {
-  const panel = await requirePanel(db, id);
-  const [rlsConfigurations, usuariosVinculados] = await Promise.all([getRls(db, id), linkedUsers(db, id)]);
-  return {
-    painelId: id,
-    nomePainel: panel.nomePainel,
-    workspaceId: panel.workspaceId,
-    reportId: panel.reportId,
-    usaRls: panel.usaRls,
-    rlsConfigurations,
-    usuariosVinculados,
-  };
 }
 
 /**
@@ -107,6 +103,59 @@ export async function groupedPanels(db: Db, requester: Requester): Promise<Grupo
     });
   }
   return groups;
+}
+
+/**
+ * A list answer as bytes, made once per change: one for admins (they all see everything), one per person for
+ * the others (up to `capacity` people, the oldest dropped first).
+ */
+function preparedList(compute: (db: Db, requester: Requester) => Promise<unknown>) {
+  const forAdmins = new VersionedCache(
+    ['paineis'],
+    async (db) => new PreparedJson(await compute(db, { id: '', email: '', isAdmin: true })),
+  );
+  const perPerson = new VersionedKeyedCache(
+    ['paineis', 'vinculos'],
+    async (db, id: string) => new PreparedJson(await compute(db, { id, email: '', isAdmin: false })),
+    2_000,
+  );
+  return (db: Db, requester: Requester): Promise<PreparedJson> =>
+    requester.isAdmin ? forAdmins.get(db) : perPerson.get(db, requester.id);
+}
+
+export const listPanelsJson = preparedList(listPanels);
+export const groupedPanelsJson = preparedList(groupedPanels);
+
+const dadosJson = new VersionedKeyedCache(['paineis', 'rls'], async (db, id: number) => {
+  const panel = (await catalog.get(db)).byId.get(id);
+  return panel ? new PreparedJson({ ...panel, rlsConfigurations: await getRls(db, id) }) : null;
+});
+
+/** A panel with its RLS roles, for editing, as bytes made once per change of either. */
+export async function findPanelDadosJson(db: Db, id: number): Promise<PreparedJson> {
+  const prepared = await dadosJson.get(db, id);
+  if (!prepared) throw notFound(PAINEL_NAO_ENCONTRADO);
+  return prepared;
+}
+
+export async function findPanelDados(db: Db, id: number): Promise<PainelDados> {
+  const panel = await requirePanel(db, id);
+  return { ...panel, rlsConfigurations: await getRls(db, id) };
+}
+
+/** Everything configured on a panel: its report, its RLS roles and its linked users. */
+export async function findPanelConfiguracoes(db: Db, id: number): Promise<PainelConfiguracoes> {
+  const panel = await requirePanel(db, id);
+  const [rlsConfigurations, usuariosVinculados] = await Promise.all([getRls(db, id), linkedUsers(db, id)]);
+  return {
+    painelId: id,
+    nomePainel: panel.nomePainel,
+    workspaceId: panel.workspaceId,
+    reportId: panel.reportId,
+    usaRls: panel.usaRls,
+    rlsConfigurations,
+    usuariosVinculados,
+  };
 }
 
 /** The ordem a new panel would take: after the last one overall, or in one classification (0: none). */

@@ -16,9 +16,9 @@ import {
   createPanel,
   deletePanel,
   findPanelConfiguracoes,
-  findPanelDados,
-  groupedPanels,
-  listPanels,
+  findPanelDadosJson,
+  groupedPanelsJson,
+  listPanelsJson,
   nextOrdem,
   reorderPanels,
   updatePanel,
@@ -38,10 +38,10 @@ export const panelsRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         summary: 'Painéis visíveis ao usuário (todos, para administradores), por classificação e ordem',
-        response: { 200: z.array(painel), ...errorResponses() },
+        response: { 200: z.array(painel), 304: z.null(), ...errorResponses() },
       },
     },
-    async (request) => listPanels(app.db, requesterOf(request)),
+    async (request, reply) => reply.sendPrepared(await listPanelsJson(app.db, requesterOf(request))),
   );
 
   app.get(
@@ -50,10 +50,10 @@ export const panelsRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         summary: "Painéis visíveis agrupados por classificação; 'Sem Classificação' (id 0) por último",
-        response: { 200: z.array(grupoPaineis), ...errorResponses() },
+        response: { 200: z.array(grupoPaineis), 304: z.null(), ...errorResponses() },
       },
     },
-    async (request) => groupedPanels(app.db, requesterOf(request)),
+    async (request, reply) => reply.sendPrepared(await groupedPanelsJson(app.db, requesterOf(request))),
   );
 
   app.get(
@@ -89,10 +89,10 @@ export const panelsRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: 'Um painel com seus papéis RLS, para edição',
         params: idParams,
-        response: { 200: painelDados, ...errorResponses(400, 403, 404) },
+        response: { 200: painelDados, 304: z.null(), ...errorResponses(400, 403, 404) },
       },
     },
-    async (request) => findPanelDados(app.db, request.params.id),
+    async (request, reply) => reply.sendPrepared(await findPanelDadosJson(app.db, request.params.id)),
   );
 
   app.get(

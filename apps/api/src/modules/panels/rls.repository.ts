@@ -2,6 +2,7 @@ import { asc, eq, sql } from 'drizzle-orm';
 import type { RlsConfiguration } from '@paineis/contract/rls';
 import { roleNameKey, sameRoleName } from '@paineis/contract/text';
 import { rows, type Db } from '../../db/client.ts';
+import { VersionedKeyedCache } from '../../db/versioned-cache.ts';
 import { painelRlsRoleEmails, painelRlsRoles } from '../../db/schema.ts';
 import { badRequest, notFound } from '../../lib/http-error.ts';
 import { lockPanel, requirePanel } from './panel-lookup.repository.ts';
@@ -31,6 +32,21 @@ export async function rlsByPanel(db: Db, painelIds: number[]): Promise<Map<numbe
 
 export async function getRls(db: Db, painelId: number): Promise<RlsConfiguration[]> {
   return (await rlsByPanel(db, [painelId])).get(painelId) ?? [];
+}
+
+/** A panel's roles as opening it needs them: in order, each with its e-mails (stored in lower case). */
+export interface RoleMembers {
+  roleName: string;
+  emails: ReadonlySet<string>;
+}
+
+const openingRoles = new VersionedKeyedCache(['rls'], async (db, painelId: number): Promise<RoleMembers[]> =>
+  (await getRls(db, painelId)).map((c) => ({ roleName: c.roleName, emails: new Set(c.userEmails) })),
+);
+
+/** The panel's roles, from memory until any role changes. */
+export function panelRoles(db: Db, painelId: number): Promise<RoleMembers[]> {
+  return openingRoles.get(db, painelId);
 }
 
 /** Role names are compared as Power BI does: without regard to case. */
@@ -86,19 +102,6 @@ export async function roleNames(db: Db, painelId: number): Promise<string[]> {
     .where(eq(painelRlsRoles.painelId, painelId))
     .orderBy(asc(painelRlsRoles.posicao), asc(painelRlsRoles.id));
   return rows.map((r) => r.roleName);
-}
-
-/** The panel's roles that list this e-mail, in the panel's order. */
-export async function rolesOfEmail(db: Db, painelId: number, email: string): Promise<string[]> {
-  const found = await rows<{ role_name: string }>(
-    db,
-    sql`
-    select r.role_name from painel_rls_roles r
-    join painel_rls_role_emails e on e.role_id = r.id
-    where r.painel_id = ${painelId} and e.email = ${email.toLowerCase()}
-    order by r.posicao, r.id`,
-  );
-  return found.map((r) => r.role_name);
 }
 
 /** The panel's role of that name, matched by the one role-name rule (a panel holds at most 200). */

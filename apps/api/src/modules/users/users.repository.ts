@@ -3,6 +3,7 @@ import type { Usuario365 } from '@paineis/contract/users';
 import { rows, type Database, type Db } from '../../db/client.ts';
 import { usuarios } from '../../db/schema.ts';
 import { VersionedCache } from '../../db/versioned-cache.ts';
+import { PreparedJson } from '../../lib/prepared-json.ts';
 
 /**
  * The one place that writes the `usuarios` table. People arrive from four sources: a Microsoft sign-in, the
@@ -209,11 +210,11 @@ export async function activeUsers(db: Db): Promise<Usuario365[]> {
     .orderBy(asc(usuarios.nomeOrdenacao), asc(usuarios.id));
 }
 
-const directory = new VersionedCache('usuarios', async (db) => JSON.stringify(await activeUsers(db)));
+const directory = new VersionedCache(['usuarios'], async (db) => new PreparedJson(await activeUsers(db)));
 
 /**
- * The same list, already serialised, with the version of the users table: tens of thousands of users are
- * read and encoded once per change, not once per request, and the version makes a cheap ETag.
+ * The same list, already serialised and hashed: tens of thousands of users are read, encoded and compressed
+ * once per change of the users table, not once per request.
  */
 export function activeUsersJson(db: Db) {
   return directory.get(db);

@@ -16,14 +16,7 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: z.array(usuario365), 304: z.null(), ...errorResponses(403) },
       },
     },
-    async (request, reply) => {
-      const { version, value } = await activeUsersJson(app.db);
-      const etag = `"usuarios-${version}"`;
-      void reply.header('etag', etag).header('cache-control', 'private, no-cache');
-      if (request.headers['if-none-match'] === etag) return reply.code(304).send(null);
-      // Already serialised from the schema's own types (see activeUsersJson): sent as it is.
-      return reply.type('application/json; charset=utf-8').send(value as unknown as z.infer<typeof usuario365>[]);
-    },
+    async (_request, reply) => reply.sendPrepared(await activeUsersJson(app.db)),
   );
 
   app.post(

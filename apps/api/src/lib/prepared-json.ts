@@ -1,0 +1,44 @@
+import { createHash } from 'node:crypto';
+import { promisify } from 'node:util';
+import { brotliCompress, constants, gzip } from 'node:zlib';
+
+const brotli = promisify(brotliCompress);
+const gzipped = promisify(gzip);
+
+/** Below this, compressing costs more than it saves (the same threshold as the app's compression). */
+export const COMPRESS_FROM_BYTES = 1024;
+
+export type Encoding = 'br' | 'gzip';
+
+/**
+ * An answer serialised once and served as bytes to every request until its data changes
+ * (docs/decisions/009-in-memory-reads.md): its ETag is a hash of the bytes, and each compressed form is made
+ * once, on first demand, off the event loop.
+ */
+export class PreparedJson {
+  readonly body: Buffer;
+  readonly etag: string;
+  private readonly encoded = new Map<Encoding, Promise<Buffer>>();
+
+  constructor(value: unknown) {
+    this.body = Buffer.from(JSON.stringify(value));
+    this.etag = `"${createHash('sha1').update(this.body).digest('base64url')}"`;
+  }
+
+  get compressible(): boolean {
+    return this.body.length >= COMPRESS_FROM_BYTES;
+  }
+
+  compressed(encoding: Encoding): Promise<Buffer> {
+    let bytes = this.encoded.get(encoding);
+    if (!bytes) {
+      // Brotli's quality 5 compresses about as well as gzip's best, many times faster than its default 11.
+      bytes =
+        encoding === 'br'
+          ? brotli(this.body, { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } })
+          : gzipped(this.body, { level: 6 });
+      this.encoded.set(encoding, bytes);
+    }
+    return bytes;
+  }
+}
