@@ -6,6 +6,7 @@ import { openPanel } from './panel-access.ts';
 import { requesterOf } from './requester.ts';
 
 const tags = ['Painéis'];
+const JSON_TYPE = 'application/json; charset=utf-8';
 const errors = errorResponses(400, 403, 404, 409, 502, 503, 504);
 
 /** Opening a panel: the report's embed token for this person, with their RLS identity. */
@@ -28,9 +29,11 @@ export const panelEmbedRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: painelComEmbed, ...errors },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { panel, embed: info } = await embed(request.params.id, requesterOf(request), request.query.papel);
-      return { ...panel, ...info };
+      // Made of typed values (Painel, EmbedInfo): sent without a second pass through the schema, the bulk of
+      // this hot read's own work (docs/decisions/009-in-memory-reads.md).
+      return reply.type(JSON_TYPE).send(JSON.stringify({ ...panel, ...info }) as never);
     },
   );
 
@@ -45,6 +48,9 @@ export const panelEmbedRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: embedInfo, ...errors },
       },
     },
-    async (request) => (await embed(request.params.id, requesterOf(request), request.query.papel)).embed,
+    async (request, reply) => {
+      const { embed: info } = await embed(request.params.id, requesterOf(request), request.query.papel);
+      return reply.type(JSON_TYPE).send(JSON.stringify(info) as never);
+    },
   );
 };
