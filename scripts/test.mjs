@@ -80,6 +80,9 @@ if (step('Build (aplicação web e API)', 'npm', ['run', 'build', '--silent'])) 
   step('Navegador (playwright + chromium)', bin('playwright'), ['test', '-c', 'e2e/playwright.config.ts'], {
     env: { ...process.env, E2E_JSON: e2eReport },
   });
+  // Every budget of npm run bench, briefly (bench/run.ts --quick): the benchmark still works; figures reported,
+  // budgets not enforced. On the build just made.
+  step('Benchmark (modo rápido)', process.execPath, ['--import', 'tsx', path.join(root, 'bench', 'run.ts'), '--quick']);
 }
 
 let passed = 0;

@@ -1,9 +1,13 @@
 // Starting, waiting for and stopping a server process, for the scripts that prove and measure the production
 // build. Every wait is bounded.
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 
-/** A TCP port that is free right now on 127.0.0.1. */
+/**
+ * A TCP port that is free right now on 127.0.0.1.
+ * @returns {Promise<number>}
+ */
 export function freePort() {
   return new Promise((resolve, reject) => {
     const server = createServer();
@@ -18,6 +22,8 @@ export function freePort() {
 /**
  * This process's environment without the portal's configuration (nor NODE_OPTIONS, which could bring a
  * TypeScript loader), plus `extra`: the server sees only what the caller chose.
+ * @param {Record<string, string>} extra
+ * @returns {Record<string, string | undefined>}
  */
 export function serverEnv(extra) {
   const portal =
@@ -29,6 +35,9 @@ export function serverEnv(extra) {
 /**
  * Starts a server. `exited` settles with its exit code (or signal) when it ends; `output()` is what it wrote,
  * for a failure message.
+ * @param {string} command
+ * @param {string[]} args
+ * @param {{ cwd: string, env: Record<string, string | undefined> }} options
  */
 export function startServer(command, args, { cwd, env }) {
   const startedAt = performance.now();
@@ -43,7 +52,13 @@ export function startServer(command, args, { cwd, env }) {
   return { child, startedAt, exited, output: () => output };
 }
 
-/** Polls `url` until it answers 200. Returns the milliseconds since the server started; throws when it can't. */
+/**
+ * Polls `url` until it answers 200. Returns the milliseconds since the server started; throws when it can't.
+ * @param {ReturnType<typeof startServer>} server
+ * @param {string} url
+ * @param {number} timeoutMs
+ * @returns {Promise<number>}
+ */
 export async function waitUntilReady(server, url, timeoutMs) {
   let done = false;
   void server.exited.then(() => (done = true));
@@ -61,7 +76,12 @@ export async function waitUntilReady(server, url, timeoutMs) {
   throw new Error(`${url} não respondeu 200 em ${timeoutMs / 1000} s`);
 }
 
-/** Sends `signal` and waits for the exit; after `timeoutMs`, kills it and throws. Returns the exit code. */
+/**
+ * Sends `signal` and waits for the exit; after `timeoutMs`, kills it and throws. Returns the exit code.
+ * @param {ReturnType<typeof startServer>} server
+ * @param {NodeJS.Signals} [signal]
+ * @param {number} [timeoutMs]
+ */
 export async function stopServer(server, signal = 'SIGTERM', timeoutMs = 15_000) {
   if (server.child.exitCode !== null || server.child.signalCode !== null) return server.exited;
   server.child.kill(signal);
@@ -75,4 +95,19 @@ export async function stopServer(server, signal = 'SIGTERM', timeoutMs = 15_000)
     throw new Error(`o servidor não terminou em ${timeoutMs / 1000} s após ${signal}`);
   }
   return result;
+}
+
+/**
+ * The resident memory of a running process in kB (VmRSS of /proc/<pid>/status), or null where there is no
+ * /proc or the process has gone.
+ * @param {number} pid
+ * @returns {number | null}
+ */
+export function residentMemoryKb(pid) {
+  try {
+    const match = readFileSync(`/proc/${pid}/status`, 'utf8').match(/^VmRSS:\s+(\d+)\s+kB/m);
+    return match ? Number(match[1]) : null;
+  } catch {
+    return null;
+  }
 }

@@ -1,0 +1,726 @@
+// The web app's budgets (WEB_BUDGETS in bench/budgets.ts), measured in Debian's Chromium against the real server
+// in this process: the built web app, the API on an in-memory PGlite seeded with SIZES (bench/seed.ts), and the
+// Microsoft stand-ins playing Power BI, so that /visualizar/{id} embeds a report through the real powerbi-client.
+//
+// Nothing leaves the machine: Chromium resolves every name but 127.0.0.1 to nothing, and app.powerbi.com to a
+// local HTTPS server (self-signed, hence --ignore-certificate-errors) that answers /reportEmbed with the
+// stand-in's report page, as the Microsoft journeys of e2e/ do through Playwright's routing.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:https';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { chromium, type Browser, type Page, type Response } from '@playwright/test';
+import lighthouse from 'lighthouse';
+import desktopConfig from 'lighthouse/core/config/desktop-config.js';
+import { sql } from 'drizzle-orm';
+import type { GrupoPaineis } from '@paineis/contract/panels';
+import type { Usuario365, UsuarioVinculado } from '@paineis/contract/users';
+import { buildApp } from '../apps/api/src/app.ts';
+import { loadConfig } from '../apps/api/src/config/env.ts';
+import { openDatabase, rows } from '../apps/api/src/db/client.ts';
+import { migrateDatabase } from '../apps/api/src/db/migrate.ts';
+import { signSessionToken } from '../apps/api/src/modules/auth/tokens.ts';
+import {
+  filterUsers,
+  preparePickerUsers,
+  selectedFirst,
+  type PickerUser,
+} from '../apps/web/src/features/panel-access/utils/picker-users.ts';
+import { embedHostResponse } from '../packages/microsoft-stand-ins/src/embed-host.ts';
+import { portalEnvironment, startStandIns } from '../packages/microsoft-stand-ins/src/stand-ins.ts';
+import { freePort } from '../scripts/lib/server-process.mjs';
+import { SIZES, WEB_BUDGETS } from './budgets.ts';
+import { ensureBuilt, errorRow, formatNumber, median, quick, type BenchRow } from './report.ts';
+import { LARGE_GROUP, seed } from './seed.ts';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+/** As e2e/playwright.config.ts launches it. */
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+/** Admin loads of `/` (the median and the worst are reported). */
+const LOADS = quick ? 1 : 5;
+/** After the first row, how long the page is still "loading" (its long tasks count) before anything else. */
+const SETTLE_MS = 1_500;
+/** A panel with SIZES.linksPerPanel links, in the first classification on screen (no scrolling needed). */
+const LINKS_PANEL = LARGE_GROUP.panels[1]!;
+/** Not under RLS, linked to the ordinary user. */
+const VIEWER_PANEL_ID = 210;
+/** At most this many characters are typed in the links modal's search, one by one. */
+const SEARCH_CHARS = 10;
+/** Strings found only in powerbi-client's code: a header it sends and the name of its UMD bundle. */
+const POWER_BI_MARKERS = ['x-sdk-type', 'powerbi-client'];
+const PROBE = path.join(root, 'bench', 'web-probe.js');
+
+const kb = (bytes: number) => `${formatNumber(bytes / 1000, 1)} kB`;
+const ms = (value: number) => `${formatNumber(value)} ms`;
+const sleep = (milliseconds: number) => new Promise((resolve) => setTimeout(resolve, milliseconds));
+
+interface Session {
+  token: string;
+  /** What the web app keeps under localStorage 'user' (apps/web/src/lib/session-storage.ts). */
+  user: Record<string, unknown>;
+}
+
+interface Portal {
+  base: string;
+  admin: Session;
+  user: Session;
+  powerBiHost: PowerBiHost | null;
+  close: () => Promise<void>;
+}
+
+/** The server, in this process, on a seeded in-memory PGlite; the Power BI stand-in knows every panel's report. */
+async function startPortal(): Promise<Portal> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'paineis-bench-web-'));
+  const database = await openDatabase({ kind: 'pglite' });
+  await migrateDatabase(database);
+  const standIns = await startStandIns({ people: [] });
+  const config = loadConfig({
+    NODE_ENV: 'production',
+    JWT_SECRET: 'benchmark-secret-with-more-than-32-chars',
+    LOG_LEVEL: 'silent',
+    HOST: '127.0.0.1',
+    PORT: '0',
+    DATA_DIR: dataDir,
+    ...portalEnvironment(standIns),
+    GRAPH_SYNC_INTERVAL_MINUTES: '0',
+  });
+  const { users, seconds } = await seed(database.db);
+  console.log(`web: base semeada em ${seconds.toFixed(1)} s`);
+  const reports = await rows<{ report_id: string; usa_rls: boolean }>(
+    database.db,
+    sql`select report_id, usa_rls from paineis`,
+  );
+  standIns.powerBi.setReports(
+    reports.map((row, i) => ({
+      workspaceId: '11111111-1111-4111-8111-111111111111',
+      reportId: row.report_id,
+      name: `Relatório ${i + 1}`,
+      datasetId: row.report_id.replace(/^.{8}/, 'dddddddd'),
+      rls: row.usa_rls,
+    })),
+  );
+  const app = await buildApp({ config, database, logger: false });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  const session = async (u: (typeof users)[number]): Promise<Session> => ({
+    token: (await signSessionToken(config.jwt, u)).token,
+    user: {
+      id: u.id,
+      username: u.email,
+      role: u.role,
+      displayName: u.displayName,
+      email: u.email,
+      department: u.department ?? null,
+      jobTitle: u.jobTitle ?? null,
+      officeLocation: u.officeLocation ?? null,
+    },
+  });
+  const powerBiHost = await startPowerBiHost(standIns.embedHostUrl, dataDir);
+  return {
+    base,
+    admin: await session(users[0]!),
+    user: await session(users[1]!),
+    powerBiHost,
+    close: async () => {
+      await powerBiHost?.close();
+      await app.close(); // closes the database too
+      await standIns.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+interface PowerBiHost {
+  port: number;
+  close: () => Promise<void>;
+}
+
+/**
+ * https://app.powerbi.com/reportEmbed on this machine: the stand-in's report page over HTTPS, with a certificate
+ * made here by openssl. Null when openssl is missing: the report frame then fails to load (the portal's own
+ * figures stand; the viewer shows no report).
+ */
+async function startPowerBiHost(embedHostUrl: string, dir: string): Promise<PowerBiHost | null> {
+  const key = path.join(dir, 'power-bi-key.pem');
+  const cert = path.join(dir, 'power-bi-cert.pem');
+  const made = spawnSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-days',
+      '1',
+      '-subj',
+      '/CN=app.powerbi.com',
+      '-addext',
+      'subjectAltName=DNS:app.powerbi.com',
+      '-keyout',
+      key,
+      '-out',
+      cert,
+    ],
+    { stdio: 'ignore' },
+  );
+  if (made.status !== 0) {
+    console.warn('web: sem openssl, o relatório do Power BI não carrega no visualizador');
+    return null;
+  }
+  const server: Server = createServer({ key: readFileSync(key), cert: readFileSync(cert) }, (request, response) => {
+    const url = new URL(request.url ?? '/', 'https://app.powerbi.com');
+    if (url.pathname !== '/reportEmbed') {
+      response.writeHead(404).end();
+      return;
+    }
+    embedHostResponse(embedHostUrl, url.toString()).then(
+      ({ status, headers, body }) => response.writeHead(status, headers).end(body),
+      () => response.writeHead(502).end(),
+    );
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  return {
+    port: typeof address === 'object' && address ? address.port : 0,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** Chromium's network: app.powerbi.com is the local host above, and no other name resolves. */
+const networkArgs = (powerBiHost: PowerBiHost | null) => [
+  '--ignore-certificate-errors',
+  `--host-resolver-rules=${powerBiHost ? `MAP app.powerbi.com 127.0.0.1:${powerBiHost.port}, ` : ''}MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE localhost`,
+];
+
+async function api<T>(portal: Portal, route: string, session: Session): Promise<T> {
+  const response = await fetch(portal.base + route, { headers: { authorization: `Bearer ${session.token}` } });
+  if (!response.ok) throw new Error(`GET ${route}: ${response.status}`);
+  return (await response.json()) as T;
+}
+
+/** The files of a kind (script, stylesheet) a page downloaded from the portal, with their bodies. */
+class Downloads {
+  private readonly bodies = new Map<string, Promise<Buffer>>();
+
+  constructor(
+    page: Page,
+    private readonly base: string,
+  ) {
+    page.on('response', (response) => this.seen(response));
+  }
+
+  private seen(response: Response) {
+    const url = new URL(response.url());
+    if (url.origin !== this.base || !/\.(js|css)$/.test(url.pathname) || this.bodies.has(url.href)) return;
+    const body = response.body();
+    body.catch(() => {}); // reported when awaited
+    this.bodies.set(url.href, body);
+  }
+
+  async files(extension: 'js' | 'css'): Promise<{ url: string; body: Buffer; gzip: number }[]> {
+    const files = [];
+    for (const [url, body] of this.bodies) {
+      if (!url.endsWith(`.${extension}`)) continue;
+      const bytes = await body;
+      files.push({ url, body: bytes, gzip: gzipSync(bytes).length });
+    }
+    return files;
+  }
+}
+
+interface Probe {
+  painted: number;
+  dom: number;
+}
+
+/** A fresh context (no cache), signed in as `session`, with the probe installed; opens `route`. */
+async function open(browser: Browser, portal: Portal, session: Session, route: string) {
+  const context = await browser.newContext({
+    baseURL: portal.base,
+    ignoreHTTPSErrors: true,
+    viewport: { width: 1280, height: 800 },
+    storageState: {
+      cookies: [],
+      origins: [
+        {
+          origin: portal.base,
+          localStorage: [
+            { name: 'token', value: session.token },
+            { name: 'user', value: JSON.stringify(session.user) },
+          ],
+        },
+      ],
+    },
+  });
+  await context.addInitScript({ path: PROBE });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  const downloads = new Downloads(page, portal.base);
+  const response = await page.goto(route, { timeout: 60_000 });
+  if (!response?.ok()) throw new Error(`${route}: ${response?.status() ?? 'sem resposta'}`);
+  return { context, page, downloads, errors };
+}
+
+/** Navigation start → first panel row (in the DOM, painted); then the page settles and its long tasks are read. */
+async function loadList(browser: Browser, portal: Portal, session: Session) {
+  const opened = await open(browser, portal, session, '/');
+  const { page } = opened;
+  const firstRow = await page
+    .evaluate<{ at: number; painted: number }>('window.__bench.firstRow')
+    .catch((error: unknown) => {
+      throw new Error(`/ não mostrou nenhum painel: ${error instanceof Error ? error.message : String(error)}`);
+    });
+  await sleep(SETTLE_MS);
+  const longTasks = await page.evaluate<number[] | null>('window.__bench.longTasksSince(0)');
+  const domNodes = await page.evaluate<number>('window.__bench.domNodes()');
+  return { ...opened, firstRow, longTasks, domNodes };
+}
+
+/** The query typed in the links modal, and for each of its prefixes how many users the list should show. */
+function searchPlan(users: PickerUser[]): { query: string; counts: number[] } {
+  // The name, among some, whose first characters change the list most often: a keystroke that leaves the list
+  // as it was (a space, a letter every match already has) changes nothing on screen, so there is nothing to time.
+  let best = { query: '', counts: [] as number[], changes: -1 };
+  for (const candidate of users.slice(0, 400).filter((_, i) => i % 20 === 0)) {
+    const query = candidate.displayName.slice(0, SEARCH_CHARS);
+    const counts = [...query].map((_, i) => filterUsers(users, query.slice(0, i + 1)).length);
+    const changes = counts.filter((count, i) => count !== (i === 0 ? users.length : counts[i - 1])).length;
+    if (changes > best.changes) best = { query, counts, changes };
+  }
+  return best;
+}
+
+interface LinksModalResult {
+  open: Probe;
+  total: number;
+  keys: Probe[];
+}
+
+/** On a loaded admin `/`: 'Usuários' on a panel, then its search typed character by character. */
+async function linksModal(page: Page, plan: { query: string; counts: number[] }, all: number) {
+  await page.evaluate('window.__bench.armLinksModal()');
+  await page.getByRole('button', { name: `Usuários do painel ${LINKS_PANEL.name}`, exact: true }).click();
+  const opened = await page.evaluate<Probe & { count: [number, number] | null }>('window.__bench.pending');
+  const total = opened.count?.[1] ?? 0;
+  const dialog = page.getByRole('dialog', { name: 'Vincular Usuários ao Painel' });
+  const search = dialog.getByRole('searchbox', { name: 'Buscar usuário' });
+  await search.focus();
+  const keys: Probe[] = [];
+  let shown = all;
+  for (const [i, char] of [...plan.query].entries()) {
+    const expected = plan.counts[i]!;
+    if (expected === shown) {
+      // Nothing on screen changes: typed, not timed.
+      await page.keyboard.type(char);
+      await sleep(100);
+      continue;
+    }
+    await page.evaluate(`window.__bench.armSearchKey(${expected})`);
+    await page.keyboard.type(char);
+    keys.push(await page.evaluate<Probe>('window.__bench.pending'));
+    shown = expected;
+    await sleep(50);
+  }
+  await page.keyboard.press('Escape');
+  return { open: opened, total, keys } satisfies LinksModalResult;
+}
+
+/** Two frames: after a key, the page has handled it and painted (a held key repeats about this fast). */
+const twoFrames = (page: Page) =>
+  page.evaluate('new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))');
+
+/** Where the dragged panel is, from dnd-kit's announcement to screen readers: '… sobre a posição 12 de 200.' */
+async function dragPosition(page: Page): Promise<[number, number] | null> {
+  const said = await page.evaluate<string>(
+    `[...document.querySelectorAll('[role="status"]')].map((e) => e.textContent).join(' ')`,
+  );
+  const match = said.match(/posição (\d+) de (\d+)/);
+  return match ? [Number(match[1]), Number(match[2])] : null;
+}
+
+/**
+ * On a loaded admin `/`: the first panel of LARGE_GROUP picked up with Space on its drag handle, carried with
+ * ArrowDown until the announcement puts it on the group's last position, dropped with Space. Returns the long
+ * tasks from the pick-up to the saved order, and how many keys it took (a key pressed before the list has caught
+ * up with the previous one can leave the panel where it was).
+ */
+async function keyboardDrag(page: Page, portal: Portal) {
+  const [first] = LARGE_GROUP.panels;
+  const size = LARGE_GROUP.panels.length;
+  const handle = page.getByRole('button', { name: `Arrastar para reordenar ${first!.name}`, exact: true });
+  await handle.focus();
+  const start = await page.evaluate<number>('performance.now()');
+  await page.keyboard.press('Space');
+  await twoFrames(page);
+  let keys = 0;
+  let position = await dragPosition(page);
+  while (position?.[0] !== size) {
+    if (keys >= size * 4) throw new Error(`${keys} setas e o painel está na posição ${position?.join(' de ')}`);
+    await page.keyboard.press('ArrowDown');
+    keys += 1;
+    await twoFrames(page);
+    position = await dragPosition(page);
+    if (position && position[1] !== size) throw new Error(`o painel saiu do grupo (${position.join(' de ')})`);
+  }
+  const saved = page.waitForResponse(
+    (response) => response.url().endsWith('/api/paineis/reorder') && response.request().method() === 'POST',
+    { timeout: 30_000 },
+  );
+  await page.keyboard.press('Space');
+  const response = await saved.catch(() => {
+    throw new Error('soltar o painel não salvou a ordem (nenhum POST /api/paineis/reorder)');
+  });
+  if (!response.ok()) throw new Error(`POST /api/paineis/reorder: ${response.status()}`);
+  await sleep(SETTLE_MS);
+  const longTasks = await page.evaluate<number[] | null>(`window.__bench.longTasksSince(${start})`);
+  const groups = await api<GrupoPaineis[]>(portal, '/api/paineis/agrupados', portal.admin);
+  const group = groups.find((g) => g.nome === LARGE_GROUP.name);
+  if (group?.paineis.at(-1)?.id !== first!.id) {
+    throw new Error(
+      `${first!.name} não chegou ao fim de ${LARGE_GROUP.name} (último: ${group?.paineis.at(-1)?.nomePainel})`,
+    );
+  }
+  return { longTasks, keys };
+}
+
+const longest = (tasks: number[] | null) => (tasks === null ? null : Math.max(0, ...tasks));
+const longTaskValue = (tasks: number[] | null) =>
+  tasks === null ? 'sem Long Tasks API' : tasks.length === 0 ? 'nenhuma' : `${ms(longest(tasks)!)} (${tasks.length})`;
+
+/** Playwright's part: loads, bundle, powerbi-client's place, links modal, keyboard drag. */
+async function browserRows(portal: Portal): Promise<BenchRow[]> {
+  const rows: BenchRow[] = [];
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: [...CHROMIUM_ARGS, ...networkArgs(portal.powerBiHost)],
+  });
+  try {
+    // What the modal's list holds, worked out as the web app does, to know what each keystroke should show.
+    const active = await api<Usuario365[]>(portal, '/api/usuarios365/ativos', portal.admin);
+    const linked = await api<UsuarioVinculado[]>(portal, `/api/paineis/${LINKS_PANEL.id}/usuarios`, portal.admin);
+    const pickerUsers = selectedFirst(preparePickerUsers(active, linked), new Set(linked.map((u) => u.id)));
+    const plan = searchPlan(pickerUsers);
+
+    const firstRows: number[] = [];
+    const loadTasks: number[][] = [];
+    let noLongTaskApi = false;
+    const domNodes: number[] = [];
+    const modal: LinksModalResult[] = [];
+    const bundle: Record<'admin' | 'usuário', { js: number; css: number; files: number; powerBi: string[] }> = {
+      admin: { js: 0, css: 0, files: 0, powerBi: [] },
+      usuário: { js: 0, css: 0, files: 0, powerBi: [] },
+    };
+    const measureBundle = async (who: 'admin' | 'usuário', downloads: Downloads) => {
+      const scripts = await downloads.files('js');
+      const styles = await downloads.files('css');
+      bundle[who] = {
+        js: scripts.reduce((sum, file) => sum + file.gzip, 0),
+        css: styles.reduce((sum, file) => sum + file.gzip, 0),
+        files: scripts.length,
+        powerBi: scripts
+          .filter((file) => POWER_BI_MARKERS.some((marker) => file.body.includes(marker)))
+          .map((file) => path.basename(new URL(file.url).pathname)),
+      };
+    };
+
+    let modalError: unknown = null;
+    for (let load = 0; load < LOADS; load += 1) {
+      const loaded = await loadList(browser, portal, portal.admin);
+      try {
+        firstRows.push(loaded.firstRow.painted);
+        if (loaded.longTasks === null) noLongTaskApi = true;
+        else loadTasks.push(loaded.longTasks);
+        domNodes.push(loaded.domNodes);
+        if (load === 0) await measureBundle('admin', loaded.downloads);
+        // The modal, each time on a page that has not fetched its users yet.
+        if (!modalError) modal.push(await linksModal(loaded.page, plan, pickerUsers.length));
+      } catch (error) {
+        modalError = error;
+      } finally {
+        for (const message of loaded.errors) console.warn(`web: erro na página /: ${message}`);
+        await loaded.context.close();
+      }
+    }
+    const allLoadTasks = noLongTaskApi ? null : loadTasks.flat();
+    rows.push(
+      {
+        figure: `Primeira linha de painel em / (admin, mediana de ${LOADS})`,
+        value: `${ms(median(firstRows))} (${firstRows.map((v) => Math.round(v)).join(', ')})`,
+        budget: `≤ ${ms(WEB_BUDGETS.firstRowMs)}`,
+        ok: median(firstRows) <= WEB_BUDGETS.firstRowMs,
+      },
+      {
+        figure: `Tarefa longa mais longa ao carregar / (${LOADS} ${LOADS === 1 ? 'carga' : 'cargas'})`,
+        value: longTaskValue(allLoadTasks),
+        budget: `≤ ${ms(WEB_BUDGETS.longTaskMs)}`,
+        ok: allLoadTasks !== null && longest(allLoadTasks)! <= WEB_BUDGETS.longTaskMs,
+      },
+      {
+        figure: 'Nós DOM em / (admin, lista renderizada)',
+        value: formatNumber(Math.max(...domNodes)),
+        budget: `≤ ${formatNumber(WEB_BUDGETS.domNodes)}`,
+        ok: Math.max(...domNodes) <= WEB_BUDGETS.domNodes,
+      },
+    );
+
+    // The ordinary user's `/`: their bundle.
+    const asUser = await loadList(browser, portal, portal.user);
+    await measureBundle('usuário', asUser.downloads).finally(() => asUser.context.close());
+    for (const who of ['admin', 'usuário'] as const) {
+      rows.push({
+        figure: `JavaScript baixado por / (${who}, gzip, ${bundle[who].files} arquivos)`,
+        value: kb(bundle[who].js),
+        budget: `≤ ${WEB_BUDGETS.scriptKb} kB`,
+        ok: bundle[who].js <= WEB_BUDGETS.scriptKb * 1000,
+      });
+    }
+    const css = Math.max(bundle.admin.css, bundle.usuário.css);
+    rows.push(
+      {
+        figure: 'CSS baixado por / (gzip)',
+        value: kb(css),
+        budget: `≤ ${WEB_BUDGETS.styleKb} kB`,
+        ok: css <= WEB_BUDGETS.styleKb * 1000,
+      },
+      {
+        figure: 'powerbi-client em algum script de / (admin, usuário)',
+        value: [...bundle.admin.powerBi, ...bundle.usuário.powerBi].join(', ') || 'não',
+        budget: 'não',
+        ok: bundle.admin.powerBi.length === 0 && bundle.usuário.powerBi.length === 0,
+      },
+    );
+
+    // The viewer loads the library: its report frame on app.powerbi.com appears, made by powerbi-client.
+    try {
+      const viewer = await open(browser, portal, portal.user, `/visualizar/${VIEWER_PANEL_ID}`);
+      try {
+        await viewer.page
+          .locator('iframe[src^="https://app.powerbi.com/reportEmbed"]')
+          .waitFor({ state: 'attached', timeout: 30_000 });
+        const scripts = await viewer.downloads.files('js');
+        const withLibrary = scripts.filter((file) => POWER_BI_MARKERS.some((marker) => file.body.includes(marker)));
+        rows.push({
+          figure: `powerbi-client carregado por /visualizar/${VIEWER_PANEL_ID}`,
+          value: withLibrary.map((file) => path.basename(new URL(file.url).pathname)).join(', ') || 'não',
+          budget: 'sim',
+          ok: withLibrary.length > 0,
+        });
+      } finally {
+        await viewer.context.close();
+      }
+    } catch (error) {
+      rows.push(errorRow(`powerbi-client carregado por /visualizar/${VIEWER_PANEL_ID}`, 'sim', error));
+    }
+
+    const opens = modal.map((m) => m.open.painted);
+    const total = Math.min(...modal.map((m) => m.total));
+    const keys = modal.flatMap((m) => m.keys.map((k) => k.painted));
+    const openBudget = `≤ ${ms(WEB_BUDGETS.linksModalOpenMs)}`;
+    const keyBudget = `≤ ${ms(WEB_BUDGETS.linksSearchKeyMs)}`;
+    if (modalError || total < 20_000 || keys.length === 0) {
+      const why = modalError ?? (total < 20_000 ? `só ${total} usuários na lista` : 'nenhuma tecla mudou a lista');
+      rows.push(errorRow('Modal de vínculos abre', openBudget, why), errorRow('Busca do modal', keyBudget, why));
+    } else {
+      rows.push(
+        {
+          figure: `Modal de vínculos abre (${formatNumber(total)} usuários, mediana de ${opens.length})`,
+          value: `${ms(median(opens))} (${opens.map((v) => Math.round(v)).join(', ')})`,
+          budget: openBudget,
+          ok: median(opens) <= WEB_BUDGETS.linksModalOpenMs,
+        },
+        {
+          figure: `Busca do modal: tecla mais lenta ('${plan.query}', ${keys.length} teclas)`,
+          value: `${ms(Math.max(...keys))} (mediana ${ms(median(keys))})`,
+          budget: keyBudget,
+          ok: Math.max(...keys) <= WEB_BUDGETS.linksSearchKeyMs,
+        },
+      );
+    }
+
+    const dragFigure = `Tarefa longa mais longa no arrasto por teclado (${LARGE_GROUP.panels.length} painéis)`;
+    try {
+      const loaded = await loadList(browser, portal, portal.admin);
+      try {
+        const { longTasks: tasks, keys } = await keyboardDrag(loaded.page, portal);
+        rows.push({
+          figure: dragFigure,
+          value: `${longTaskValue(tasks)}, ${keys} setas`,
+          budget: `≤ ${ms(WEB_BUDGETS.longTaskMs)}`,
+          ok: tasks !== null && longest(tasks)! <= WEB_BUDGETS.longTaskMs,
+        });
+      } finally {
+        await loaded.context.close();
+      }
+    } catch (error) {
+      rows.push(errorRow(dragFigure, `≤ ${ms(WEB_BUDGETS.longTaskMs)}`, error));
+    }
+  } finally {
+    await browser.close();
+  }
+  return rows;
+}
+
+/** A Chromium of its own for Lighthouse, with a DevTools port; stopped by `close`. */
+async function launchForLighthouse(portal: Portal) {
+  const port = await freePort();
+  const profile = mkdtempSync(path.join(tmpdir(), 'paineis-bench-chromium-'));
+  const child: ChildProcess = spawn(
+    CHROMIUM,
+    [
+      ...CHROMIUM_ARGS,
+      ...networkArgs(portal.powerBiHost),
+      `--remote-debugging-port=${port}`,
+      `--user-data-dir=${profile}`,
+      'about:blank',
+    ],
+    { stdio: 'ignore' },
+  );
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    try {
+      if ((await fetch(`http://127.0.0.1:${port}/json/version`)).ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline || child.exitCode !== null) throw new Error('o Chromium do Lighthouse não abriu');
+    await sleep(100);
+  }
+  return {
+    port,
+    close: async () => {
+      child.kill('SIGTERM');
+      await Promise.race([exited, sleep(10_000)]);
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * Signs `session` in, in the default profile Lighthouse's tab shares (the web app reads localStorage), and empties
+ * the HTTP cache, so each run is a first visit that is signed in.
+ */
+async function prepareProfile(port: number, portal: Portal, session: Session) {
+  const browser = await chromium.connectOverCDP(`http://127.0.0.1:${port}`);
+  try {
+    const context = browser.contexts()[0]!;
+    const page = await context.newPage();
+    // A static file of the portal's origin: the app itself does not run.
+    await page.goto(`${portal.base}/favicon.svg`);
+    await page.evaluate(`localStorage.clear(); sessionStorage.clear();
+      localStorage.setItem('token', ${JSON.stringify(session.token)});
+      localStorage.setItem('user', ${JSON.stringify(JSON.stringify(session.user))});`);
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Network.clearBrowserCache');
+    await page.close();
+  } finally {
+    await browser.close(); // over CDP: disconnects, Chromium stays
+  }
+}
+
+/**
+ * Lighthouse's performance score for `/` (admin and user) and /visualizar/{id}, desktop and mobile, each a first
+ * visit signed in. Quick mode scores only the viewer on desktop: the part that proves the setup still works
+ * (the session, the report frame), in a fraction of the time.
+ */
+async function lighthouseRows(portal: Portal): Promise<BenchRow[]> {
+  const budget = `≥ ${WEB_BUDGETS.lighthouseScore}`;
+  const viewer: [string, string, Session] = [`/visualizar/${VIEWER_PANEL_ID}`, 'usuário', portal.user];
+  const pages: [string, string, Session][] = quick
+    ? [viewer]
+    : [['/', 'admin', portal.admin], ['/', 'usuário', portal.user], viewer];
+  const formFactors = quick ? (['desktop'] as const) : (['desktop', 'mobile'] as const);
+  const rows: BenchRow[] = quick
+    ? [{ figure: 'Lighthouse desempenho / e mobile', value: 'não medido no modo rápido', budget, ok: true }]
+    : [];
+  const chrome = await launchForLighthouse(portal);
+  try {
+    for (const [route, who, session] of pages) {
+      for (const formFactor of formFactors) {
+        const figure = `Lighthouse desempenho ${route} (${who}, ${formFactor})`;
+        try {
+          await prepareProfile(chrome.port, portal, session);
+          const result = await lighthouse(
+            portal.base + route,
+            { port: chrome.port, disableStorageReset: true, onlyCategories: ['performance'], logLevel: 'error' },
+            formFactor === 'desktop' ? desktopConfig : undefined,
+          );
+          const lhr = result?.lhr;
+          if (!lhr) throw new Error('o Lighthouse não deu resultado');
+          if (lhr.runtimeError) throw new Error(`${lhr.runtimeError.code}: ${lhr.runtimeError.message}`);
+          const score = lhr.categories.performance?.score;
+          if (score === null || score === undefined) throw new Error('sem nota de desempenho');
+          if (new URL(lhr.finalDisplayedUrl).pathname !== route) {
+            throw new Error(`terminou em ${lhr.finalDisplayedUrl}, não em ${route} (sessão?)`);
+          }
+          const metric = (id: string) => lhr.audits[id]?.numericValue ?? NaN;
+          rows.push({
+            figure,
+            value:
+              `${Math.round(score * 100)} (FCP ${formatNumber(metric('first-contentful-paint'))} ms, ` +
+              `LCP ${formatNumber(metric('largest-contentful-paint'))} ms, TBT ${formatNumber(metric('total-blocking-time'))} ms, ` +
+              `CLS ${formatNumber(metric('cumulative-layout-shift'), 3)})`,
+            budget,
+            ok: score * 100 >= WEB_BUDGETS.lighthouseScore,
+          });
+        } catch (error) {
+          rows.push(errorRow(figure, budget, error));
+        }
+      }
+    }
+  } finally {
+    await chrome.close();
+  }
+  return rows;
+}
+
+/**
+ * Every web figure, in one list of rows (or only those of `parts`: the Playwright measures, Lighthouse's scores).
+ * Throws only when the portal itself cannot be started.
+ */
+export async function benchWeb({
+  parts = ['browser', 'lighthouse'],
+}: { parts?: ('browser' | 'lighthouse')[] } = {}): Promise<BenchRow[]> {
+  ensureBuilt();
+  console.log(
+    `web: ${SIZES.panels} painéis em ${SIZES.classifications} classificações (uma de ${LARGE_GROUP.panels.length}), ${SIZES.users} usuários`,
+  );
+  const portal = await startPortal();
+  try {
+    const rows: BenchRow[] = [];
+    if (parts.includes('browser')) {
+      try {
+        rows.push(...(await browserRows(portal)));
+      } catch (error) {
+        rows.push(errorRow('Chromium (Playwright)', '—', error));
+      }
+    }
+    if (parts.includes('lighthouse')) {
+      try {
+        rows.push(...(await lighthouseRows(portal)));
+      } catch (error) {
+        rows.push(errorRow('Lighthouse', `≥ ${WEB_BUDGETS.lighthouseScore}`, error));
+      }
+    }
+    return rows;
+  } finally {
+    await portal.close();
+  }
+}
