@@ -30,7 +30,6 @@ import { portalEnvironment, startStandIns } from '../packages/microsoft-stand-in
 import {
   BUDGETS_P99_MS,
   FIXED_RATE,
-  FIXED_RATE_CONNECTIONS,
   FIXED_RATE_P99_MS,
   SIZES,
   THROUGHPUT_CONNECTIONS,
@@ -38,6 +37,7 @@ import {
 } from './budgets.ts';
 import { errorRow, formatNumber, printTable, quick, type BenchRow } from './report.ts';
 import { seed } from './seed.ts';
+import { fixedRate } from './fixed-rate.mjs';
 
 /** Seconds of each load (throughput, fixed rate, p99). */
 const SECONDS = quick ? 1 : Number(process.env.BENCH_SECONDS ?? 5);
@@ -290,17 +290,12 @@ export async function benchApi(options: { databaseUrl?: string } = {}): Promise<
         results.push(errorRow(ratioFigure, ratioBudget, error));
       }
       try {
-        const fixed = await load(portalUrl, headers, {
-          connections: FIXED_RATE_CONNECTIONS,
-          duration: SECONDS,
-          overallRate: FIXED_RATE,
-        });
-        const value = `${ms(fixed.latency.p99)} (${rps(fixed.requests.average)} req/s)`;
-        const failed = failures(fixed, 'portal');
+        const fixed = await fixedRate({ url: portalUrl, headers, rate: FIXED_RATE, seconds: SECONDS });
+        const value = `${ms(fixed.p99)} (p50 ${ms(fixed.p50)}, máx. ${ms(fixed.max)}; ${rps(fixed.rate)} req/s)`;
         results.push(
-          failed
-            ? errorRow(rateFigure, rateBudget, `${failed}; p99 ${value}`)
-            : { figure: rateFigure, value, budget: rateBudget, ok: fixed.latency.p99 <= FIXED_RATE_P99_MS },
+          fixed.failed
+            ? errorRow(rateFigure, rateBudget, `${fixed.failed} erros ou respostas não 2xx; p99 ${value}`)
+            : { figure: rateFigure, value, budget: rateBudget, ok: fixed.p99 <= FIXED_RATE_P99_MS },
         );
         console.log(`api: ${rateFigure} ${value}`);
       } catch (error) {

@@ -1,12 +1,13 @@
+import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { idParams } from '@paineis/contract/fields';
 import { embedInfo, embedQuery, painelComEmbed } from '@paineis/contract/panels';
 import { errorResponses } from '../../lib/route-schema.ts';
 import { openPanel } from './panel-access.ts';
+import { preparedOpening } from './panel-answers.ts';
 import { requesterOf } from './requester.ts';
 
 const tags = ['Painéis'];
-const JSON_TYPE = 'application/json; charset=utf-8';
 const errors = errorResponses(400, 403, 404, 409, 502, 503, 504);
 
 /** Opening a panel: the report's embed token for this person, with their RLS identity. */
@@ -26,14 +27,12 @@ export const panelEmbedRoutes: FastifyPluginAsyncZod = async (app) => {
           'Num painel com RLS, a identidade efetiva leva os papéis do usuário; administradores veem todos os papéis, ou só o papel pedido em `papel`.',
         params: idParams,
         querystring: embedQuery,
-        response: { 200: painelComEmbed, ...errors },
+        response: { 200: painelComEmbed, 304: z.null(), ...errors },
       },
     },
     async (request, reply) => {
       const { panel, embed: info } = await embed(request.params.id, requesterOf(request), request.query.papel);
-      // Made of typed values (Painel, EmbedInfo): sent without a second pass through the schema, the bulk of
-      // this hot read's own work (docs/decisions/009-in-memory-reads.md).
-      return reply.type(JSON_TYPE).send(JSON.stringify({ ...panel, ...info }) as never);
+      return reply.sendPrepared(preparedOpening(panel, info, true));
     },
   );
 
@@ -45,12 +44,12 @@ export const panelEmbedRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'Um novo token de incorporação do painel (para renová-lo sem recarregar o relatório)',
         params: idParams,
         querystring: embedQuery,
-        response: { 200: embedInfo, ...errors },
+        response: { 200: embedInfo, 304: z.null(), ...errors },
       },
     },
     async (request, reply) => {
-      const { embed: info } = await embed(request.params.id, requesterOf(request), request.query.papel);
-      return reply.type(JSON_TYPE).send(JSON.stringify(info) as never);
+      const { panel, embed: info } = await embed(request.params.id, requesterOf(request), request.query.papel);
+      return reply.sendPrepared(preparedOpening(panel, info, false));
     },
   );
 };
