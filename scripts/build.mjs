@@ -4,6 +4,8 @@
 //   apps/api/dist  the API (esbuild): server.js with the workspace packages (@paineis/*) compiled in, and npm
 //                  packages left as imports, loaded from node_modules (production dependencies only). The
 //                  stand-ins, loaded by server.ts only in demo mode, get a chunk of their own, loaded on demand.
+// The web app's files get a brotli (.br) and a gzip (.gz) copy each, compressed once at the strongest level, which
+// the server sends to browsers that accept them (apps/api/src/plugins/web-app.ts).
 // Then it writes a stamp of the sources' hash, so `--if-changed` (used by `npm start`) skips an up-to-date build.
 //
 //   node scripts/build.mjs               everything
@@ -12,14 +14,18 @@
 import { createHash } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, readFileSync, readdirSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
 import { builtinModules } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { brotliCompress, constants as zlibConstants, gzip } from 'node:zlib';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const apiDir = path.join(root, 'apps', 'api');
 const outdir = path.join(apiDir, 'dist');
-const webIndex = path.join(root, 'apps', 'web', 'dist', 'index.html');
+const webDist = path.join(root, 'apps', 'web', 'dist');
+const webIndex = path.join(webDist, 'index.html');
 const stampFile = path.join(outdir, '.build-stamp');
 const rel = (file) => path.relative(root, file);
 
@@ -174,6 +180,43 @@ function buildWeb() {
   if (result.status !== 0) throw new Error('o build da aplicação web (vite) falhou');
 }
 
+/** Text files worth compressing; index.html is read and sent by the server itself (and is tiny). */
+const COMPRESSIBLE = /\.(js|mjs|css|svg|json|txt|map)$/;
+/** Below this the server does not compress either (@fastify/compress's threshold in apps/api/src/app.ts). */
+const MIN_COMPRESSED_BYTES = 1024;
+
+/** Writes file.br and file.gz beside each compressible file of the built web app, when they are smaller. */
+async function precompressWeb() {
+  const brotli = promisify(brotliCompress);
+  const gzipped = promisify(gzip);
+  const files = [];
+  const walk = (dir) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const file = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(file);
+      else if (COMPRESSIBLE.test(entry.name) && statSync(file).size >= MIN_COMPRESSED_BYTES) files.push(file);
+    }
+  };
+  walk(webDist);
+  await Promise.all(
+    files.map(async (file) => {
+      const content = await readFile(file);
+      const copies = {
+        br: await brotli(content, {
+          params: {
+            [zlibConstants.BROTLI_PARAM_QUALITY]: zlibConstants.BROTLI_MAX_QUALITY,
+            [zlibConstants.BROTLI_PARAM_SIZE_HINT]: content.length,
+          },
+        }),
+        gz: await gzipped(content, { level: zlibConstants.Z_BEST_COMPRESSION }),
+      };
+      for (const [extension, copy] of Object.entries(copies)) {
+        if (copy.length < content.length) await writeFile(`${file}.${extension}`, copy);
+      }
+    }),
+  );
+}
+
 const args = new Set(process.argv.slice(2));
 try {
   if (args.has('--api')) {
@@ -189,6 +232,7 @@ try {
       const started = Date.now();
       await buildApi();
       buildWeb();
+      await precompressWeb();
       writeFileSync(stampFile, hash);
       console.log(`Build pronto em ${((Date.now() - started) / 1000).toFixed(1)} s: ${rel(outdir)} e apps/web/dist`);
     }

@@ -1,9 +1,8 @@
 import { z } from 'zod';
 import { isoDate, optionalText, pathId, requiredText } from './fields.ts';
 
-/** The id and name under which panels with no classification are grouped. */
-export const SEM_CLASSIFICACAO_ID = 0;
-export const SEM_CLASSIFICACAO_NOME = 'Sem Classificação';
+// One source, zod-free for the web app's first screen.
+export { SEM_CLASSIFICACAO_ID, SEM_CLASSIFICACAO_NOME } from './constants.ts';
 
 export const classificacao = z
   .object({

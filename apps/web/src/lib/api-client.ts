@@ -1,19 +1,27 @@
-import axios, { AxiosError, type InternalAxiosRequestConfig } from 'axios';
 import { API_BASE } from '../config/api.ts';
 import { readToken } from './session-storage.ts';
 
-/** The one HTTP client (docs/requirements.md#api and #ui-constants): JSON, bearer token, no timeout. */
-export const api = axios.create({
-  baseURL: API_BASE,
-  timeout: 0,
-  headers: { 'Content-Type': 'application/json' },
-});
+/** A failed call: `status` and the parsed body (`data`) when the server answered, neither on a network failure. */
+export class ApiError extends Error {
+  constructor(
+    message: string,
+    readonly status?: number,
+    readonly data?: unknown,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
 
-api.interceptors.request.use((config) => {
-  const token = readToken();
-  if (token) config.headers.set('Authorization', `Bearer ${token}`);
-  return config;
-});
+export interface ApiResponse<T> {
+  data: T;
+  status: number;
+}
+
+export interface RequestOptions {
+  /** Query parameters; undefined values are left out. */
+  params?: Record<string, string | number | boolean | undefined>;
+}
 
 let onUnauthorized: (() => void) | null = null;
 
@@ -22,26 +30,67 @@ export function setUnauthorizedHandler(handler: (() => void) | null) {
   onUnauthorized = handler;
 }
 
-api.interceptors.response.use(undefined, (error: unknown) => {
-  if (error instanceof AxiosError && error.response?.status === 401) {
-    const config = error.config as (InternalAxiosRequestConfig & { _handled401?: boolean }) | undefined;
-    // Once per request (docs/requirements.md#session-states); the sign-out call itself never triggers another sign-out.
-    if (config && !config._handled401 && !config.url?.includes('/logout-complete')) {
-      config._handled401 = true;
-      onUnauthorized?.();
-    }
+/** A body is JSON when it parses as JSON; otherwise its text (empty for 204). */
+function parseBody(text: string): unknown {
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
   }
-  return Promise.reject(error instanceof Error ? error : new Error(String(error)));
-});
+}
+
+async function request<T>(method: string, url: string, body?: unknown, options: RequestOptions = {}) {
+  // Resolved against the page, as the browser does: fetch in Node (the tests) needs an absolute address.
+  const target = new URL(`${API_BASE}${url}`, window.location.href);
+  for (const [key, value] of Object.entries(options.params ?? {})) {
+    if (value !== undefined) target.searchParams.set(key, String(value));
+  }
+  const headers: Record<string, string> = { Accept: 'application/json, text/plain, */*' };
+  // Only a call with a body says it is JSON: the server refuses an empty body declared as JSON.
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  const token = readToken();
+  if (token) headers.Authorization = `Bearer ${token}`;
+
+  let response: Response;
+  try {
+    response = await fetch(target, {
+      method,
+      headers,
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+  } catch (error) {
+    throw new ApiError(`Falha de rede em ${method} ${url}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const data = parseBody(await response.text());
+  if (!response.ok) {
+    // Once per request (docs/requirements.md#session-states); the sign-out call itself never triggers another sign-out.
+    if (response.status === 401 && !url.includes('/logout-complete')) onUnauthorized?.();
+    throw new ApiError(`${method} ${url} falhou com o status ${response.status}`, response.status, data);
+  }
+  return { data: data as T, status: response.status } satisfies ApiResponse<T>;
+}
+
+/**
+ * The one HTTP client (docs/requirements.md#api and #ui-constants): JSON, bearer token, no timeout. Paths are
+ * relative to the API base (`/paineis` is `/api/paineis`); each call resolves to `{ data }` or rejects with an
+ * ApiError.
+ */
+export const api = {
+  get: <T = unknown>(url: string, options?: RequestOptions) => request<T>('GET', url, undefined, options),
+  delete: <T = unknown>(url: string, options?: RequestOptions) => request<T>('DELETE', url, undefined, options),
+  post: <T = unknown>(url: string, body?: unknown, options?: RequestOptions) => request<T>('POST', url, body, options),
+  put: <T = unknown>(url: string, body?: unknown, options?: RequestOptions) => request<T>('PUT', url, body, options),
+};
 
 /** The server's Portuguese message when it sent one, else the screen's own (docs/requirements.md#error-catalogue). */
 export function errorMessage(error: unknown, fallback: string): string {
-  if (error instanceof AxiosError) {
-    const message = (error.response?.data as { message?: unknown } | undefined)?.message;
+  if (error instanceof ApiError) {
+    const message = (error.data as { message?: unknown } | undefined)?.message;
     if (typeof message === 'string' && message.trim()) return message;
   }
   return fallback;
 }
 
 /** The HTTP status of a failed call, if it got an answer. */
-export const statusOf = (error: unknown) => (error instanceof AxiosError ? error.response?.status : undefined);
+export const statusOf = (error: unknown) => (error instanceof ApiError ? error.status : undefined);

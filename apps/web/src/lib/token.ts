@@ -1,5 +1,5 @@
 import { jwtDecode } from 'jwt-decode';
-import type { StoredUser } from './session-storage.ts';
+import { readToken, readUser, type StoredUser } from './session-storage.ts';
 
 /** Claims the web app reads from its session token (docs/requirements.md#token-claims). */
 interface TokenClaims {
@@ -49,4 +49,11 @@ export function userFromToken(token: string): StoredUser {
     jobTitle: claims.jobTitle ?? null,
     officeLocation: claims.officeLocation ?? null,
   };
+}
+
+/** The stored session when it can be used as it is: a token that has not expired, and its user. */
+export function readLiveSession(): { token: string; user: StoredUser } | null {
+  const token = readToken();
+  const user = readUser();
+  return token && user && !isTokenExpired(token) ? { token, user } : null;
 }

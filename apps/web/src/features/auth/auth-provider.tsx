@@ -5,7 +5,7 @@ import { FullPageSpinner } from '../../components/full-page-spinner.tsx';
 import { paths } from '../../config/paths.ts';
 import { setUnauthorizedHandler } from '../../lib/api-client.ts';
 import { clearLocalData, readToken, readUser, storeSession, type StoredUser } from '../../lib/session-storage.ts';
-import { isTokenExpired, userFromToken } from '../../lib/token.ts';
+import { isTokenExpired, readLiveSession, userFromToken } from '../../lib/token.ts';
 import { login as loginCall } from './api/login.ts';
 import { logoutComplete } from './api/logout.ts';
 import { AuthContext, type AuthContextValue, type AuthStatus } from './auth-context.ts';
@@ -20,13 +20,28 @@ interface Session {
 }
 
 /**
+ * A usable stored session (a token that has not expired, and its user) signs in at once: the app's first render is
+ * already the route's, not the start-up spinner, so the route's code and data are asked for without waiting a render.
+ * Anything else is settled by the start-up check below, behind the spinner.
+ */
+function initialSession(): Session {
+  try {
+    const live = readLiveSession();
+    if (live) return { status: 'authenticated', ...live };
+  } catch {
+    // The start-up check reports it.
+  }
+  return { status: 'loading', user: null, token: null };
+}
+
+/**
  * The session of docs/requirements.md#session-states and #token-validity: start-up checks, login, logout and the answer
  * to any 401.
  */
 export function AuthProvider({ children }: { children: ReactNode }) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const [session, setSession] = useState<Session>({ status: 'loading', user: null, token: null });
+  const [session, setSession] = useState<Session>(initialSession);
 
   const logout = useCallback(async () => {
     if (readToken()) {
@@ -60,7 +75,11 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         setSession({ status: 'unauthenticated', user: null, token: null });
       } else if (token && user) {
         if (isTokenExpired(token)) void logoutRef.current();
-        else setSession({ status: 'authenticated', user, token });
+        // Usually already so (initialSession).
+        else
+          setSession((current) =>
+            current.status === 'authenticated' ? current : { status: 'authenticated', user, token },
+          );
       } else {
         clearLocalData();
         setSession({ status: 'unauthenticated', user: null, token: null });

@@ -9,7 +9,8 @@ import Col from 'react-bootstrap/Col';
 import Container from 'react-bootstrap/Container';
 import Row from 'react-bootstrap/Row';
 import Spinner from 'react-bootstrap/Spinner';
-import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
+// This screen is a chunk of its own already: the dialog comes with it rather than on first use.
+import ConfirmDialog from '../../../components/confirm-dialog-modal.tsx';
 import { paths } from '../../../config/paths.ts';
 import { errorMessage, statusOf } from '../../../lib/api-client.ts';
 import { useDeleteClassification } from '../api/delete-classification.ts';

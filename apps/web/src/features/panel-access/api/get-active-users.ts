@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { Usuario365 } from '@paineis/contract/users';
 import { api } from '../../../lib/api-client.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
@@ -9,7 +9,13 @@ export async function getActiveUsers(): Promise<Usuario365[]> {
   return data;
 }
 
+// Tens of thousands of rows that change rarely: reopening the modal within minutes reuses them.
+export const activeUsersQuery = queryOptions({
+  queryKey: queryKeys.activeUsers,
+  queryFn: getActiveUsers,
+  staleTime: 5 * 60_000,
+});
+
 export function useActiveUsers() {
-  // Tens of thousands of rows that change rarely: reopening the modal within minutes reuses them.
-  return useQuery({ queryKey: queryKeys.activeUsers, queryFn: getActiveUsers, staleTime: 5 * 60_000 });
+  return useQuery(activeUsersQuery);
 }

@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { UsuarioVinculado } from '@paineis/contract/users';
 import { api } from '../../../lib/api-client.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
@@ -9,6 +9,9 @@ export async function getLinkedUsers(id: number): Promise<UsuarioVinculado[]> {
   return data;
 }
 
+export const linkedUsersQuery = (id: number) =>
+  queryOptions({ queryKey: queryKeys.linkedUsers(id), queryFn: () => getLinkedUsers(id) });
+
 export function useLinkedUsers(id: number) {
-  return useQuery({ queryKey: queryKeys.linkedUsers(id), queryFn: () => getLinkedUsers(id) });
+  return useQuery(linkedUsersQuery(id));
 }

@@ -4,7 +4,7 @@ import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import type { Classificacao } from '@paineis/contract/classifications';
-import { SEM_CLASSIFICACAO_ID } from '@paineis/contract/classifications';
+import { SEM_CLASSIFICACAO_ID } from '@paineis/contract/constants';
 import type { PainelDados } from '@paineis/contract/panels';
 import { LoadingSpinner } from '../../../components/loading-spinner.tsx';
 import { paths } from '../../../config/paths.ts';

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import type { Classificacao } from '@paineis/contract/classifications';
-import { SEM_CLASSIFICACAO_ID } from '@paineis/contract/classifications';
+import { SEM_CLASSIFICACAO_ID } from '@paineis/contract/constants';
 import { paths } from '../../../config/paths.ts';
 import { errorMessage } from '../../../lib/api-client.ts';
 import { useCreatePanel } from '../api/create-panel.ts';

@@ -541,7 +541,8 @@ describe("'/' reorder by drag (requirements: drag-reorder), with the keyboard", 
     const bodies = captureReorder();
     const { user } = renderApp('/');
     const handle = await screen.findByRole('button', { name: 'Arrastar para reordenar Vendas Mensais' });
-    expect(handle).toHaveAccessibleDescription(/pressione espaço ou Enter para pegá-lo/);
+    // The instructions are mounted just after the list (which first renders in the background).
+    await waitFor(() => expect(handle).toHaveAccessibleDescription(/pressione espaço ou Enter para pegá-lo/));
     await keyboardDrag(user, 'Vendas Mensais', '{ArrowDown}{ArrowDown}');
     await waitFor(() => expect(bodies).toHaveLength(1));
     expect(bodies[0]).toEqual([
@@ -737,5 +738,179 @@ describe("'/' reorder by drag (requirements: drag-reorder), with the keyboard", 
     expect(await screen.findByText('Movimento cancelado. Painel Metas voltou à posição 2.')).toBeInTheDocument();
     expect(reorders).toEqual([]);
     expect(namesIn('Vendas')).toEqual(['Vendas Mensais', 'Metas', 'Comissões']);
+  });
+});
+
+describe("'/' opens the access modals, loaded on demand", () => {
+  it("opens 'Vincular Usuários ao Painel' and 'Configuração RLS - {name}' for the panel", async () => {
+    signIn(ADMIN);
+    serveGroups();
+    server.use(
+      http.get('/api/usuarios365/ativos', () =>
+        HttpResponse.json([{ id: 'u1', displayName: 'Ana Lima', email: 'ana@empresa.com.br', department: 'TI' }]),
+      ),
+      http.get('/api/paineis/12/usuarios', () =>
+        HttpResponse.json([{ id: 'u1', displayName: 'Ana Lima', email: 'ana@empresa.com.br' }]),
+      ),
+      http.get('/api/paineis/12/rls', () => HttpResponse.json([])),
+    );
+    const { user } = renderApp('/');
+    await user.click(await screen.findByRole('button', { name: 'Usuários do painel Metas' }));
+    const links = await screen.findByRole('dialog', { name: 'Vincular Usuários ao Painel' });
+    // Ana is linked: selected from the start.
+    expect(await within(links).findByRole('button', { name: 'Vincular (1)' })).toBeInTheDocument();
+    await user.click(within(links).getByRole('button', { name: 'Cancelar' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+
+    await user.click(screen.getByRole('button', { name: 'RLS do painel Metas' }));
+    expect(await screen.findByRole('dialog', { name: 'Configuração RLS - Metas' })).toBeInTheDocument();
+  });
+
+  it("starts loading the directory and the panel's links when an admin points at 'Usuários'", async () => {
+    signIn(ADMIN);
+    serveGroups();
+    const reads = { users: 0, links: 0 };
+    server.use(
+      http.get('/api/usuarios365/ativos', () => {
+        reads.users += 1;
+        return HttpResponse.json([]);
+      }),
+      http.get('/api/paineis/12/usuarios', () => {
+        reads.links += 1;
+        return HttpResponse.json([]);
+      }),
+    );
+    const { user } = renderApp('/');
+    const button = await screen.findByRole('button', { name: 'Usuários do painel Metas' });
+    await user.hover(button);
+    await waitFor(() => expect(reads).toEqual({ users: 1, links: 1 }));
+    // Opened just after: what was loaded is used, not loaded again.
+    await user.click(button);
+    const dialog = await screen.findByRole('dialog', { name: 'Vincular Usuários ao Painel' });
+    expect(await within(dialog).findByText('Nenhum usuário encontrado.')).toBeInTheDocument();
+    expect(reads).toEqual({ users: 1, links: 1 });
+  });
+});
+
+/**
+ * 2,000 panels in 40 classifications, the first holding 200 (docs: issue 12's sizes). Panel ids start at 1000:
+ * classification 1 holds 1000-1199.
+ */
+function manyGroups(): GrupoPaineis[] {
+  let id = 1000;
+  return Array.from({ length: 40 }, (_, c) => {
+    const count = c === 0 ? 200 : c === 39 ? 52 : 46;
+    const paineis = Array.from({ length: count }, (_, i) =>
+      painel(id, `Painel ${id++}`, [c + 1, `Grupo ${c + 1}`], i + 1),
+    );
+    return {
+      id: c + 1,
+      nome: `Grupo ${c + 1}`,
+      descricao: c % 2 ? `Descrição ${c + 1}` : null,
+      ativo: true,
+      quantidadePaineis: count,
+      paineis,
+    };
+  });
+}
+
+const renderedRows = () => document.querySelectorAll('li[data-kind="row"]');
+
+/** Scrolls the window (jsdom does not lay out or scroll: the position is set and announced by hand). */
+function scrollWindowTo(y: number) {
+  Object.defineProperty(window, 'scrollY', { value: y, configurable: true, writable: true });
+  act(() => {
+    window.dispatchEvent(new Event('scroll'));
+  });
+}
+
+describe("'/' with 2,000 panels: only the rows near the viewport are in the page", () => {
+  it('renders the first classification and a window of its rows, each telling its place in the whole', async () => {
+    signIn(ADMIN);
+    serveGroups(manyGroups());
+    renderApp('/');
+    await screen.findByRole('heading', { name: 'Grupo 1' });
+    expect(renderedRows().length).toBeGreaterThan(5);
+    expect(renderedRows().length).toBeLessThanOrEqual(40);
+    expect(screen.getAllByRole('heading', { level: 2 }).map((h) => h.textContent)).toEqual(['Grupo 1']);
+    expect(screen.getByText('200 painéis')).toBeInTheDocument();
+    const items = within(screen.getByRole('list', { name: 'Grupo 1' })).getAllByRole('listitem');
+    expect(items[0]).toHaveAttribute('aria-posinset', '1');
+    expect(items[0]).toHaveAttribute('aria-setsize', '200');
+    expect(items[1]).toHaveAttribute('aria-posinset', '2');
+    // Filler stands for the rest, hidden from assistive technology.
+    expect(document.querySelector('[aria-hidden="true"][style*="height"]')).toBeInTheDocument();
+  });
+
+  it('renders other rows as the window scrolls, keeping the focused row (and its card) in the page', async () => {
+    signIn(ADMIN);
+    serveGroups(manyGroups());
+    renderApp('/');
+    const handle = await screen.findByRole('button', { name: 'Arrastar para reordenar Painel 1000' });
+    act(() => handle.focus());
+    try {
+      scrollWindowTo(20_000);
+      await waitFor(() => expect(screen.queryByRole('link', { name: 'Visualizar painel Painel 1001' })).toBeNull());
+      const names = Array.from(renderedRows(), (row) => Number(row.getAttribute('data-painel-id')));
+      // Hundreds of panels further down, and the focused one.
+      expect(names[0]).toBe(1000);
+      expect(names[1]).toBeGreaterThan(1250);
+      expect(renderedRows().length).toBeLessThanOrEqual(40);
+      expect(handle).toBeInTheDocument();
+      expect(handle).toHaveFocus();
+      expect(screen.getByRole('heading', { name: 'Grupo 1' })).toBeInTheDocument();
+
+      scrollWindowTo(0);
+      expect(await screen.findByRole('link', { name: 'Visualizar painel Painel 1001' })).toBeInTheDocument();
+    } finally {
+      Object.defineProperty(window, 'scrollY', { value: 0, configurable: true, writable: true });
+    }
+  });
+
+  it('finds, by the search, a panel of the last classification', async () => {
+    signIn(ADMIN);
+    serveGroups(manyGroups());
+    const { user } = renderApp('/');
+    await screen.findByRole('heading', { name: 'Grupo 1' });
+    expect(screen.queryByRole('link', { name: 'Visualizar painel Painel 2999' })).not.toBeInTheDocument();
+    await user.type(screen.getByRole('searchbox', { name: 'Buscar painel' }), 'painel 2999');
+    expect(await screen.findByRole('link', { name: 'Visualizar painel Painel 2999' })).toHaveAttribute(
+      'href',
+      '/visualizar/2999',
+    );
+    expect(screen.getAllByRole('heading', { level: 2 }).map((h) => h.textContent)).toEqual(['Grupo 40']);
+    expect(screen.getByText('1 de 52 painéis')).toBeInTheDocument();
+  });
+
+  it('reorders with the keyboard in the classification of 200, saving all 200 renumbered', async () => {
+    signIn(ADMIN);
+    serveGroups(manyGroups());
+    stubRowRects();
+    const bodies = captureReorder();
+    const { user } = renderApp('/');
+    await screen.findByRole('heading', { name: 'Grupo 1' });
+    await keyboardDrag(user, 'Painel 1000', '{ArrowDown}{ArrowDown}');
+    await waitFor(() => expect(bodies).toHaveLength(1));
+    const body = bodies[0]!;
+    expect(body).toHaveLength(200);
+    expect(body.slice(0, 4)).toEqual([
+      { painelId: 1001, novaOrdem: 1 },
+      { painelId: 1002, novaOrdem: 2 },
+      { painelId: 1000, novaOrdem: 3 },
+      { painelId: 1003, novaOrdem: 4 },
+    ]);
+    expect(body[199]).toEqual({ painelId: 1199, novaOrdem: 200 });
+    expect(await screen.findByText('Painel Painel 1000 movido para a posição 3.')).toBeInTheDocument();
+    expect(namesIn('Grupo 1').slice(0, 3)).toEqual(['Painel 1001', 'Painel 1002', 'Painel 1000']);
+  });
+
+  it('windows the list for other users too', async () => {
+    signIn(USER);
+    serveGroups(manyGroups());
+    renderApp('/');
+    await screen.findByRole('heading', { name: 'Grupo 1' });
+    expect(renderedRows().length).toBeGreaterThan(5);
+    expect(renderedRows().length).toBeLessThanOrEqual(40);
+    expect(screen.queryByRole('button', { name: /Arrastar/ })).not.toBeInTheDocument();
   });
 });

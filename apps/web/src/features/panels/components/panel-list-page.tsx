@@ -31,9 +31,9 @@ import { useMovePanel } from '../api/move-panel.ts';
 import { useReorderPanels } from '../api/reorder-panels.ts';
 import { dragAnnouncements, screenReaderInstructions } from '../utils/drag-announcements.ts';
 import { panelKeyboardCoordinates } from '../utils/keyboard-coordinates.ts';
-import { computeDrop, filterGroups, indexPanels, normalizedNames } from '../utils/reorder.ts';
-import { PanelGroupCard } from './panel-group-card.tsx';
+import { computeDrop, filterGroups, indexPanels } from '../utils/reorder.ts';
 import { PanelDragPreview } from './panel-row.tsx';
+import { VirtualPanelList } from './virtual-panel-list.tsx';
 
 export interface PanelListPageProps {
   /** Admins see the drag handles and the management buttons (docs/requirements.md#client-permissions). */
@@ -74,7 +74,11 @@ type PendingDelete = { kind: 'painel'; painel: Painel } | { kind: 'classificacao
 export function PanelListPage({ isAdmin, onManageUsers, onManageRls, onDeleteClassification }: PanelListPageProps) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const { data: groups, error, isFetching, refetch } = useGroupedPanels();
+  const { data: loaded, error, isFetching, refetch } = useGroupedPanels();
+  // The first list to arrive is rendered in the background (React yields to the browser while it renders) rather
+  // than in one long task; every later change (a drop, a reload) shows at once, as before.
+  const firstLoad = useDeferredValue(loaded);
+  const groups = firstLoad === undefined ? undefined : loaded;
   const deletePanel = useDeletePanel();
   const reorder = useReorderPanels();
   const move = useMovePanel();
@@ -91,11 +95,8 @@ export function PanelListPage({ isAdmin, onManageUsers, onManageRls, onDeleteCla
   const [notice, setNotice] = useState<string | null>(null);
 
   const locations = useMemo(() => indexPanels(groups ?? []), [groups]);
-  const names = useMemo(() => normalizedNames(groups ?? []), [groups]);
-  const visibleGroups = useMemo(
-    () => filterGroups(groups ?? [], deferredSearch, names),
-    [groups, deferredSearch, names],
-  );
+  // Names are normalized when a search first needs them (not on every load), then kept per panel.
+  const visibleGroups = useMemo(() => filterGroups(groups ?? [], deferredSearch), [groups, deferredSearch]);
 
   const saving = reorder.isPending || move.isPending;
   const dragDisabled = searching || saving;
@@ -209,21 +210,21 @@ export function PanelListPage({ isAdmin, onManageUsers, onManageRls, onDeleteCla
     } else if (visibleGroups.length === 0) {
       content = <p className="text-center text-body-secondary py-5 mb-0">Nenhum painel encontrado.</p>;
     } else {
-      const cards = visibleGroups.map((grupo, groupIndex) => (
-        <PanelGroupCard
-          key={grupo.id}
-          grupo={grupo}
-          groupIndex={groupIndex}
+      const list = (
+        <VirtualPanelList
+          groups={visibleGroups}
           isAdmin={isAdmin}
           searching={searching}
           dragDisabled={dragDisabled}
+          draggedId={draggedId}
+          refocusId={refocus?.painelId ?? null}
           onManageUsers={onManageUsers}
           onManageRls={onManageRls}
           onDelete={askDeletePanel}
           onEditGroup={goToClassifications}
           onDeleteGroup={askDeleteGroup}
         />
-      ));
+      );
       // One context for the whole list, so a panel can be dropped onto a panel of another classification.
       content = isAdmin ? (
         <DndContext
@@ -235,14 +236,14 @@ export function PanelListPage({ isAdmin, onManageUsers, onManageRls, onDeleteCla
           onDragEnd={handleDragEnd}
           onDragCancel={handleDragCancel}
         >
-          {cards}
+          {list}
           {/* The row itself stays in its list as a placeholder; this copy can travel to other classifications. */}
           <DragOverlay dropAnimation={null} className="panel-drag-overlay">
             {dragged && <PanelDragPreview painel={dragged} />}
           </DragOverlay>
         </DndContext>
       ) : (
-        cards
+        list
       );
     }
   } else if (!error || isFetching) {

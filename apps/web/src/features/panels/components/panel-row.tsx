@@ -1,4 +1,4 @@
-import { memo, useMemo, type CSSProperties } from 'react';
+import { memo, useCallback, useMemo, type CSSProperties } from 'react';
 import { Link } from 'react-router';
 import { useSortable } from '@dnd-kit/sortable';
 import { CSS } from '@dnd-kit/utilities';
@@ -46,6 +46,7 @@ const PanelRowBody = memo(function PanelRowBody({
         </Link>
         {isAdmin && (
           <>
+            {/* data-access: whoever opens the modals may start loading one when its button is pointed at. */}
             <Link
               to={paths.editPanel(id)}
               className="btn btn-sm btn-outline-secondary"
@@ -58,6 +59,7 @@ const PanelRowBody = memo(function PanelRowBody({
               variant="outline-secondary"
               onClick={() => onManageUsers(painel)}
               aria-label={`Usuários do painel ${nomePainel}`}
+              data-access="usuarios"
             >
               Usuários
             </Button>
@@ -66,6 +68,7 @@ const PanelRowBody = memo(function PanelRowBody({
               variant="outline-secondary"
               onClick={() => onManageRls(painel)}
               aria-label={`RLS do painel ${nomePainel}`}
+              data-access="rls"
             >
               RLS
             </Button>
@@ -87,29 +90,52 @@ const PanelRowBody = memo(function PanelRowBody({
 // A plain <li> rather than ListGroup.Item: these re-render on every drag move, so they are kept as light as can be.
 const rowClass = 'list-group-item d-flex flex-wrap flex-sm-nowrap align-items-center column-gap-2 row-gap-2 py-2';
 
+/** Where a row sits: the list is windowed, so each row says its place in the whole classification. */
+interface RowPlacement {
+  /** Its virtualiser item, for measuring. */
+  itemIndex: number;
+  /** 1-based position in its classification (as shown), and how many panels the classification shows. */
+  position: number;
+  setSize: number;
+  measureRef: (element: Element | null) => void;
+}
+
 /** A panel as everyone sees it: no drag handle, no management actions unless admin. */
-export const PanelRow = memo(function PanelRow(props: PanelRowBodyProps) {
+export const PanelRow = memo(function PanelRow({
+  itemIndex,
+  position,
+  setSize,
+  measureRef,
+  ...props
+}: PanelRowBodyProps & RowPlacement) {
   return (
-    <li className={rowClass}>
+    <li
+      ref={measureRef}
+      data-index={itemIndex}
+      data-kind="row"
+      aria-posinset={position}
+      aria-setsize={setSize}
+      className={rowClass}
+    >
       <PanelRowBody {...props} />
     </li>
   );
 });
 
+// The six dots as one path: a row is rendered often, so its icon is kept to two elements.
+const GRIP_DOTS = [4, 10, 16]
+  .flatMap((cy) => [4, 10].map((cx) => `M${cx - 1.6} ${cy}a1.6 1.6 0 1 0 3.2 0a1.6 1.6 0 1 0 -3.2 0`))
+  .join('');
+
 function GripIcon() {
   return (
     <svg width="14" height="20" viewBox="0 0 14 20" aria-hidden="true" focusable="false">
-      {[4, 10, 16].map((cy) => (
-        <g key={cy}>
-          <circle cx="4" cy={cy} r="1.6" fill="currentColor" />
-          <circle cx="10" cy={cy} r="1.6" fill="currentColor" />
-        </g>
-      ))}
+      <path d={GRIP_DOTS} fill="currentColor" />
     </svg>
   );
 }
 
-interface SortablePanelRowProps extends PanelActions {
+interface SortablePanelRowProps extends PanelActions, RowPlacement {
   painel: Painel;
   /** Its classification's place in the list: tells a panel coming from above from one coming from below. */
   groupIndex: number;
@@ -126,6 +152,10 @@ export const SortablePanelRow = memo(function SortablePanelRow({
   painel,
   groupIndex,
   dragDisabled,
+  itemIndex,
+  position,
+  setSize,
+  measureRef,
   ...actions
 }: SortablePanelRowProps) {
   const data = useMemo<RowDragData>(() => ({ groupIndex }), [groupIndex]);
@@ -136,6 +166,13 @@ export const SortablePanelRow = memo(function SortablePanelRow({
       data,
       attributes: { roleDescription: 'painel reordenável' },
     });
+  const ref = useCallback(
+    (element: HTMLLIElement | null) => {
+      setNodeRef(element);
+      measureRef(element);
+    },
+    [setNodeRef, measureRef],
+  );
   const style: CSSProperties = { transform: CSS.Translate.toString(transform), transition };
   // A panel of another classification hovering here: a line shows on which side of this row it will land
   // (the same rule as dropIndex: from above it goes before, from below after).
@@ -148,8 +185,12 @@ export const SortablePanelRow = memo(function SortablePanelRow({
       : '';
   return (
     <li
-      ref={setNodeRef}
+      ref={ref}
       style={style}
+      data-index={itemIndex}
+      data-kind="row"
+      aria-posinset={position}
+      aria-setsize={setSize}
       data-painel-id={painel.id}
       className={`${rowClass}${isDragging ? ' panel-row-placeholder' : ''}${dropSide}`}
     >

@@ -1,5 +1,5 @@
 import type { UniqueIdentifier } from '@dnd-kit/core';
-import { SEM_CLASSIFICACAO_ID } from '@paineis/contract/classifications';
+import { SEM_CLASSIFICACAO_ID } from '@paineis/contract/constants';
 import type { GrupoPaineis, Painel, ReorderItem } from '@paineis/contract/panels';
 import { normalizeSearch } from '@paineis/contract/text';
 
@@ -152,20 +152,34 @@ export function computeDrop(
   };
 }
 
+// Each panel's normalized name, worked out the first time a search needs it and kept for as long as the panel object
+// lives: the list's objects are reused across reloads and reorders (unchanged panels keep their identity).
+const searchNames = new WeakMap<Painel, string>();
+
+function searchName(painel: Painel): string {
+  let name = searchNames.get(painel);
+  if (name === undefined) {
+    name = normalizeSearch(painel.nomePainel);
+    searchNames.set(painel, name);
+  }
+  return name;
+}
+
 /**
- * The groups holding panels whose name contains the query, each with only those panels. `names` holds each
- * panel's normalized name, computed once per list rather than once per keystroke.
+ * The groups holding panels whose name contains the query, each with only those panels. Each panel's normalized
+ * name is computed once (`names`, or a cache kept per panel), not once per keystroke.
  */
 export function filterGroups(
   groups: readonly GrupoPaineis[],
   query: string,
-  names: Map<number, string>,
+  names?: ReadonlyMap<number, string>,
 ): readonly GrupoPaineis[] {
   const needle = normalizeSearch(query);
   if (!needle) return groups;
+  const nameOf = names ? (p: Painel) => names.get(p.id) ?? searchName(p) : searchName;
   const result: GrupoPaineis[] = [];
   for (const grupo of groups) {
-    const paineis = grupo.paineis.filter((p) => (names.get(p.id) ?? normalizeSearch(p.nomePainel)).includes(needle));
+    const paineis = grupo.paineis.filter((p) => nameOf(p).includes(needle));
     if (paineis.length > 0) result.push({ ...grupo, paineis });
   }
   return result;
@@ -173,6 +187,6 @@ export function filterGroups(
 
 export function normalizedNames(groups: readonly GrupoPaineis[]): Map<number, string> {
   const map = new Map<number, string>();
-  for (const grupo of groups) for (const p of grupo.paineis) map.set(p.id, normalizeSearch(p.nomePainel));
+  for (const grupo of groups) for (const p of grupo.paineis) map.set(p.id, searchName(p));
   return map;
 }

@@ -1,0 +1,74 @@
+import { act, screen, waitFor } from '@testing-library/react';
+import { http, HttpResponse } from 'msw';
+import { describe, expect, it } from 'vitest';
+import { renderApp } from '../test/render-app.tsx';
+import { server } from '../test/server.ts';
+import { ADMIN, signIn, USER } from '../test/session.ts';
+
+const emptyLists = () =>
+  server.use(
+    http.get('/api/paineis/agrupados', () => HttpResponse.json([])),
+    http.get('/api/classificacoes', () => HttpResponse.json([])),
+  );
+
+const menu = () => document.querySelector('[aria-labelledby="menu-usuario"]')!;
+
+describe('navigation bar (Bootstrap markup, no react-bootstrap Navbar)', () => {
+  it('opens the user menu on click and closes it with Escape, giving the focus back to the toggle', async () => {
+    signIn(USER);
+    emptyLists();
+    const { user } = renderApp('/');
+    const toggle = await screen.findByRole('button', { name: 'Bruno Usuário' });
+    expect(toggle).toHaveAttribute('aria-expanded', 'false');
+    expect(menu()).not.toHaveClass('show');
+    await user.click(toggle);
+    expect(toggle).toHaveAttribute('aria-expanded', 'true');
+    expect(toggle).toHaveClass('dropdown-toggle', 'show');
+    expect(menu()).toHaveClass('dropdown-menu', 'dropdown-menu-end', 'show');
+    await user.keyboard('{Escape}');
+    expect(toggle).toHaveAttribute('aria-expanded', 'false');
+    expect(menu()).not.toHaveClass('show');
+    expect(toggle).toHaveFocus();
+  });
+
+  it('closes the user menu on a click elsewhere, and opens it with the arrow key, focusing Sair', async () => {
+    signIn(USER);
+    emptyLists();
+    const { user } = renderApp('/');
+    const toggle = await screen.findByRole('button', { name: 'Bruno Usuário' });
+    await user.click(toggle);
+    await user.click(document.body);
+    expect(menu()).not.toHaveClass('show');
+    toggle.focus();
+    await user.keyboard('{ArrowDown}');
+    expect(menu()).toHaveClass('show');
+    expect(screen.getByRole('button', { name: 'Sair' })).toHaveFocus();
+    await user.tab();
+    expect(menu()).not.toHaveClass('show');
+  });
+
+  it('opens and closes the collapsed navigation with the toggler, as Bootstrap animates it', async () => {
+    signIn(ADMIN);
+    emptyLists();
+    const { user } = renderApp('/');
+    const toggler = await screen.findByRole('button', { name: 'Abrir navegação' });
+    const collapse = document.getElementById('navegacao-principal')!;
+    expect(toggler).toHaveAttribute('aria-controls', 'navegacao-principal');
+    expect(toggler).toHaveAttribute('aria-expanded', 'false');
+    expect(toggler).toHaveClass('navbar-toggler', 'collapsed');
+    expect(collapse).toHaveClass('navbar-collapse', 'collapse');
+    await user.click(toggler);
+    expect(toggler).toHaveAttribute('aria-expanded', 'true');
+    expect(toggler).not.toHaveClass('collapsed');
+    expect(collapse).toHaveClass('collapsing');
+    await waitFor(() => expect(collapse).toHaveClass('collapse', 'show'));
+    expect(collapse).not.toHaveClass('collapsing');
+    // Choosing a destination closes it.
+    await user.click(screen.getByRole('link', { name: 'Início' }));
+    expect(toggler).toHaveAttribute('aria-expanded', 'false');
+    await waitFor(() => expect(collapse).not.toHaveClass('show'));
+    await act(() => new Promise((resolve) => setTimeout(resolve, 400)));
+    expect(collapse).toHaveClass('collapse');
+    expect(collapse).not.toHaveClass('collapsing');
+  });
+});

@@ -1,0 +1,53 @@
+import type { ReactNode } from 'react';
+import Button from 'react-bootstrap/Button';
+import Modal from 'react-bootstrap/Modal';
+import Spinner from 'react-bootstrap/Spinner';
+
+export interface ConfirmDialogProps {
+  show: boolean;
+  title: string;
+  message: ReactNode;
+  confirmLabel?: string;
+  cancelLabel?: string;
+  variant?: 'danger' | 'primary' | 'warning';
+  /** While the confirmed action runs: both buttons are disabled and the dialog cannot be dismissed. */
+  busy?: boolean;
+  onConfirm: () => void;
+  onCancel: () => void;
+}
+
+/**
+ * The confirmation dialog itself, with react-bootstrap's Modal. Screens take ConfirmDialog (confirm-dialog.tsx),
+ * which loads this on first use; a screen already in a lazily loaded chunk may take it directly.
+ */
+export default function ConfirmDialogModal({
+  show,
+  title,
+  message,
+  confirmLabel = 'Confirmar',
+  cancelLabel = 'Cancelar',
+  variant = 'primary',
+  busy = false,
+  onConfirm,
+  onCancel,
+}: ConfirmDialogProps) {
+  return (
+    <Modal show={show} onHide={busy ? () => undefined : onCancel} centered backdrop={busy ? 'static' : true}>
+      <Modal.Header closeButton={!busy} closeLabel="Fechar">
+        <Modal.Title as="h2" className="h5">
+          {title}
+        </Modal.Title>
+      </Modal.Header>
+      <Modal.Body>{message}</Modal.Body>
+      <Modal.Footer>
+        <Button variant="outline-secondary" onClick={onCancel} disabled={busy}>
+          {cancelLabel}
+        </Button>
+        <Button variant={variant} onClick={onConfirm} disabled={busy}>
+          {busy && <Spinner as="span" animation="border" size="sm" className="me-2" aria-hidden="true" />}
+          {confirmLabel}
+        </Button>
+      </Modal.Footer>
+    </Modal>
+  );
+}

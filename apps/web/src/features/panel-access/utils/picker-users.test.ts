@@ -1,0 +1,67 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { normalizeSearch } from '@paineis/contract/text';
+import type { Usuario365 } from '@paineis/contract/users';
+import { filterUsers, preparePickerUsers, searchKey, selectedFirst } from './picker-users.ts';
+
+const latinChar = fc.integer({ min: 0, max: 0x24f }).map((code) => String.fromCharCode(code));
+
+describe('searchKey', () => {
+  it('is exactly normalizeSearch, character by character over Latin and around it', () => {
+    for (let code = 0; code <= 0x24f; code++) {
+      const char = String.fromCharCode(code);
+      for (const text of [char, ` ${char}A `, `x${char}y`, `${char}\u0301`, `${char}${char}`]) {
+        expect(searchKey(text), JSON.stringify(text)).toBe(normalizeSearch(text));
+      }
+    }
+  });
+
+  it('is exactly normalizeSearch on any text', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: latinChar, maxLength: 30 }), (text) => searchKey(text) === normalizeSearch(text)),
+      { numRuns: 2000 },
+    );
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 30 }), (text) => searchKey(text) === normalizeSearch(text)),
+      { numRuns: 2000 },
+    );
+    for (const text of ['  Gestão de CRÉDITO ', 'İstanbul', 'ΟΔΥΣΣΕΥΣ', 'Ǆemal', 'straße', 'Ångström^`', '']) {
+      expect(searchKey(text)).toBe(normalizeSearch(text));
+    }
+  });
+});
+
+const u = (id: string, displayName: string, department: string | null = null): Usuario365 => ({
+  id,
+  displayName,
+  email: `${id}@empresa.com.br`,
+  department,
+});
+
+describe('preparePickerUsers', () => {
+  const active = [u('b', 'Bruno'), u('a', 'Álvaro', 'Operações'), u('c', 'Carla')];
+
+  it('sorts by name (pt-BR) and works the directory out once, whichever panel it is for', () => {
+    const first = preparePickerUsers(active, []);
+    expect(first.map((x) => x.displayName)).toEqual(['Álvaro', 'Bruno', 'Carla']);
+    expect(first[0]!.search).toBe('alvaro\na@empresa.com.br\noperacoes');
+    expect(preparePickerUsers(active, [{ id: 'b', displayName: 'Bruno', email: 'b@empresa.com.br' }])).toBe(first);
+  });
+
+  it('gives a linked user who is no longer active a row of its own, in name order, once', () => {
+    const ex = { id: 'x', displayName: 'Beatriz', email: 'x@empresa.com.br' };
+    const users = preparePickerUsers(active, [ex, ex]);
+    expect(users.map((x) => x.id)).toEqual(['a', 'x', 'b', 'c']);
+    expect(users[1]).toMatchObject({ department: null, search: 'beatriz\nx@empresa.com.br' });
+    // The directory itself is left as it was.
+    expect(preparePickerUsers(active, []).map((x) => x.id)).toEqual(['a', 'b', 'c']);
+  });
+
+  it('puts the selected first and filters by name, e-mail or department without accents', () => {
+    const users = preparePickerUsers(active, []);
+    expect(selectedFirst(users, new Set(['c'])).map((x) => x.id)).toEqual(['c', 'a', 'b']);
+    expect(filterUsers(users, ' OPERACÕES ').map((x) => x.id)).toEqual(['a']);
+    expect(filterUsers(users, 'c@empresa').map((x) => x.id)).toEqual(['c']);
+    expect(filterUsers(users, '   ')).toBe(users);
+  });
+});
