@@ -20,10 +20,9 @@ import { pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
 import Fastify, { type FastifyInstance } from 'fastify';
 import helmet from '@fastify/helmet';
-import { sql } from 'drizzle-orm';
 import { buildApp } from '../apps/api/src/app.ts';
 import { loadConfig } from '../apps/api/src/config/env.ts';
-import { openDatabase, rows, type Database } from '../apps/api/src/db/client.ts';
+import { openDatabase, type Database } from '../apps/api/src/db/client.ts';
 import { migrateDatabase } from '../apps/api/src/db/migrate.ts';
 import { signSessionToken } from '../apps/api/src/modules/auth/tokens.ts';
 import { portalEnvironment, startStandIns } from '../packages/microsoft-stand-ins/src/stand-ins.ts';
@@ -36,7 +35,7 @@ import {
   THROUGHPUT_RATIO_MIN,
 } from './budgets.ts';
 import { errorRow, formatNumber, printTable, quick, type BenchRow } from './report.ts';
-import { seed } from './seed.ts';
+import { seed, seededReports } from './seed.ts';
 import { fixedRate } from './fixed-rate.mjs';
 
 /** Seconds of each load (throughput, fixed rate, p99). */
@@ -211,19 +210,7 @@ export async function benchApi(options: { databaseUrl?: string } = {}): Promise<
     console.log(
       `api (${engine}): ${SIZES.panels} painéis, ${SIZES.users} usuários, ${SIZES.linksPerPanel} vínculos por painel, semeada em ${seconds.toFixed(1)} s`,
     );
-    const panelReports = await rows<{ report_id: string; usa_rls: boolean }>(
-      database.db,
-      sql`select report_id, usa_rls from paineis`,
-    );
-    standIns.powerBi.setReports(
-      panelReports.map((row, i) => ({
-        workspaceId: '11111111-1111-4111-8111-111111111111',
-        reportId: row.report_id,
-        name: `Relatório ${i + 1}`,
-        datasetId: row.report_id.replace(/^.{8}/, 'dddddddd'),
-        rls: row.usa_rls,
-      })),
-    );
+    standIns.powerBi.setReports(await seededReports(database.db));
 
     portal = await buildApp({ config, database, logger: false });
     databaseOwnedByApp = true; // closing the app closes the database

@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import { rows, type Db } from '../apps/api/src/db/client.ts';
 import { demoUsers } from '../apps/api/src/demo/demo-data.ts';
 import { seedUsers } from '../apps/api/src/modules/users/users.service.ts';
+import type { StandInReport } from '../packages/microsoft-stand-ins/src/types.ts';
 import { SIZES } from './budgets.ts';
 
 /**
@@ -67,4 +68,16 @@ export async function seed(db: Db) {
   // As the server does at start on PGlite (no autovacuum there); a server would analyze by itself.
   await db.execute(sql`analyze`);
   return { users, seconds: (Date.now() - started) / 1000 };
+}
+
+/** The Power BI stand-in's reports for the seeded panels (one each; RLS where the panel uses it). */
+export async function seededReports(db: Db): Promise<StandInReport[]> {
+  const found = await rows<{ report_id: string; usa_rls: boolean }>(db, sql`select report_id, usa_rls from paineis`);
+  return found.map((row, i) => ({
+    workspaceId: '11111111-1111-4111-8111-111111111111',
+    reportId: row.report_id,
+    name: `Relatório ${i + 1}`,
+    datasetId: row.report_id.replace(/^.{8}/, 'dddddddd'),
+    rls: row.usa_rls,
+  }));
 }

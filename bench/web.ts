@@ -15,12 +15,11 @@ import { gzipSync } from 'node:zlib';
 import { chromium, type Browser, type Page, type Response } from '@playwright/test';
 import lighthouse from 'lighthouse';
 import desktopConfig from 'lighthouse/core/config/desktop-config.js';
-import { sql } from 'drizzle-orm';
 import type { GrupoPaineis } from '@paineis/contract/panels';
 import type { Usuario365, UsuarioVinculado } from '@paineis/contract/users';
 import { buildApp } from '../apps/api/src/app.ts';
 import { loadConfig } from '../apps/api/src/config/env.ts';
-import { openDatabase, rows } from '../apps/api/src/db/client.ts';
+import { openDatabase } from '../apps/api/src/db/client.ts';
 import { migrateDatabase } from '../apps/api/src/db/migrate.ts';
 import { signSessionToken } from '../apps/api/src/modules/auth/tokens.ts';
 import {
@@ -34,7 +33,7 @@ import { portalEnvironment, startStandIns } from '../packages/microsoft-stand-in
 import { freePort } from '../scripts/lib/server-process.mjs';
 import { SIZES, WEB_BUDGETS } from './budgets.ts';
 import { ensureBuilt, errorRow, formatNumber, median, quick, type BenchRow } from './report.ts';
-import { LARGE_GROUP, seed } from './seed.ts';
+import { LARGE_GROUP, seed, seededReports } from './seed.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -99,19 +98,7 @@ async function startPortal(): Promise<Portal> {
   });
   const { users, seconds } = await seed(database.db);
   console.log(`web: base semeada em ${seconds.toFixed(1)} s`);
-  const reports = await rows<{ report_id: string; usa_rls: boolean }>(
-    database.db,
-    sql`select report_id, usa_rls from paineis`,
-  );
-  standIns.powerBi.setReports(
-    reports.map((row, i) => ({
-      workspaceId: '11111111-1111-4111-8111-111111111111',
-      reportId: row.report_id,
-      name: `Relatório ${i + 1}`,
-      datasetId: row.report_id.replace(/^.{8}/, 'dddddddd'),
-      rls: row.usa_rls,
-    })),
-  );
+  standIns.powerBi.setReports(await seededReports(database.db));
   const app = await buildApp({ config, database, logger: false });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
