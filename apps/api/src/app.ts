@@ -25,6 +25,7 @@ import { EntraClient, type EntraClientOptions } from './integrations/microsoft-i
 import { GraphClient, type GraphClientOptions } from './integrations/microsoft-graph/graph-client.ts';
 import databasePlugin from './plugins/database.ts';
 import preparedJson from './plugins/prepared-json.ts';
+import { COMPRESS_FROM_BYTES } from './lib/prepared-json.ts';
 import contentTypes from './plugins/content-types.ts';
 import errorHandler, { answerClientError } from './plugins/error-handler.ts';
 import securityHeaders, { BARE_ANSWER_HEADERS, docsContentSecurityPolicy } from './plugins/security-headers.ts';
@@ -143,7 +144,7 @@ export async function buildApp(deps: AppDependencies) {
   });
   // Before the session check, so a preflight (which carries no token) is answered first.
   await app.register(cors, { origins: config.corsOrigins });
-  await app.register(compress, { threshold: 1024 });
+  await app.register(compress, { threshold: COMPRESS_FROM_BYTES });
   await app.register(preparedJson);
   await app.register(databasePlugin, {
     database: deps.database,

@@ -5,7 +5,7 @@ import { brotliCompress, constants, gzip } from 'node:zlib';
 const brotli = promisify(brotliCompress);
 const gzipped = promisify(gzip);
 
-/** Below this, compressing costs more than it saves (the same threshold as the app's compression). */
+/** Below this, compressing costs more than it saves: for prepared answers and the app's own compression alike. */
 export const COMPRESS_FROM_BYTES = 1024;
 
 export type Encoding = 'br' | 'gzip';

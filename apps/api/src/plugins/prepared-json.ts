@@ -16,7 +16,7 @@ declare module 'fastify' {
 const ENCODINGS: ('br' | 'gzip')[] = ['br', 'gzip'];
 
 /** Whether If-None-Match names this ETag (weak or strong, in a list, or `*`). */
-export function matchesEtag(header: string | undefined, etag: string): boolean {
+function matchesEtag(header: string | undefined, etag: string): boolean {
   if (!header) return false;
   return header.split(',').some((tag) => {
     const trimmed = tag.trim();

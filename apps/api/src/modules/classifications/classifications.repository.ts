@@ -20,12 +20,12 @@ type Row = { id: number; nome: string; descricao: string | null; ativo: boolean;
 
 const toClassificacao = (r: Row): Classificacao => ({ ...r, dataCadastro: r.dataCadastro.toISOString() });
 
-export async function listActive(db: Db): Promise<Classificacao[]> {
+async function listActive(db: Db): Promise<Classificacao[]> {
   const rows = await db.select(columns).from(classificacoes).where(eq(classificacoes.ativo, true));
   return rows.map(toClassificacao).sort(byNome);
 }
 
-export async function listWithCounts(db: Db): Promise<ClassificacaoAdmin[]> {
+async function listWithCounts(db: Db): Promise<ClassificacaoAdmin[]> {
   const rows = await db
     .select({ ...columns, quantidadePaineis: sql<number>`count(${paineis.id})::int` })
     .from(classificacoes)

@@ -1,6 +1,6 @@
 import { eq, isNull, sql } from 'drizzle-orm';
 import { SEM_CLASSIFICACAO_ID, SEM_CLASSIFICACAO_NOME } from '@paineis/contract/classifications';
-import type { GrupoPaineis, Painel, PainelConfiguracoes, PainelDados, ReorderItem } from '@paineis/contract/panels';
+import type { GrupoPaineis, Painel, PainelConfiguracoes, ReorderItem } from '@paineis/contract/panels';
 import type { RlsConfiguration } from '@paineis/contract/rls';
 import { rows, type Db } from '../../db/client.ts';
 import { classificacoes, paineis, painelUsuarios } from '../../db/schema.ts';
@@ -68,7 +68,7 @@ export async function findVisiblePanel(db: Db, id: number, requester: Requester)
 }
 
 /** Every visible panel, grouped as the list screen shows them: classifications by name, then by ordem. */
-export async function listPanels(db: Db, requester: Requester): Promise<Painel[]> {
+async function listPanels(db: Db, requester: Requester): Promise<Painel[]> {
   return (await visibleCatalog(db, requester)).panels;
 }
 
@@ -77,7 +77,7 @@ export async function listPanels(db: Db, requester: Requester): Promise<Painel[]
  * them there; other users get only the groups holding panels they may see. 'Sem Classificação' comes last
  * and only when it holds panels.
  */
-export async function groupedPanels(db: Db, requester: Requester): Promise<GrupoPaineis[]> {
+async function groupedPanels(db: Db, requester: Requester): Promise<GrupoPaineis[]> {
   const { panels, classes } = await visibleCatalog(db, requester);
   const byClass = new Map<number, Painel[]>();
   for (const p of panels) {
@@ -136,11 +136,6 @@ export async function findPanelDadosJson(db: Db, id: number): Promise<PreparedJs
   const prepared = await dadosJson.get(db, id);
   if (!prepared) throw notFound(PAINEL_NAO_ENCONTRADO);
   return prepared;
-}
-
-export async function findPanelDados(db: Db, id: number): Promise<PainelDados> {
-  const panel = await requirePanel(db, id);
-  return { ...panel, rlsConfigurations: await getRls(db, id) };
 }
 
 /** Everything configured on a panel: its report, its RLS roles and its linked users. */
