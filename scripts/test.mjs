@@ -68,13 +68,7 @@ step('Testes (vitest)', bin('vitest'), ['run', '--reporter=default', '--reporter
 step('Build de produção', process.execPath, [path.join(root, 'scripts', 'check-production-build.mjs')]);
 
 // Browser journeys: Debian's Chromium driven by Playwright against the real server (demo mode).
-const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-if (!existsSync(chromium) && existsSync('/usr/bin/apt-get')) {
-  console.log('\nInstalando o Chromium do Debian (apt-get install chromium)...');
-  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  spawnSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env });
-  spawnSync('apt-get', ['install', '-y', '-qq', 'chromium'], { stdio: 'inherit', env });
-}
+step('Navegador do Debian (chromium)', process.execPath, [path.join(root, 'scripts', 'ensure-browser.mjs')]);
 const e2eReport = path.join(path.dirname(report), 'e2e.json');
 if (step('Build (aplicação web e API)', 'npm', ['run', 'build', '--silent'])) {
   step('Navegador (playwright + chromium)', bin('playwright'), ['test', '-c', 'e2e/playwright.config.ts'], {

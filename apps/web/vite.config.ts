@@ -2,19 +2,64 @@ import path from 'node:path';
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 
-const ENTRY = path.resolve(import.meta.dirname, 'src/main.tsx');
+const src = (file: string) => path.resolve(import.meta.dirname, 'src', file);
 /** Rolldown's own helpers, which every chunk may use. */
 const ROLLDOWN_RUNTIME = '\0rolldown/runtime.js';
+/** React's packages: the chunk main.tsx evaluates first, after its own. */
+const REACT = /[\\/]node_modules[\\/](react|react-dom|scheduler)[\\/]/;
 
 /**
- * The modules main.tsx imports statically, directly or not: what the first screen (the panel list) needs. Worked out
- * once per build, from the module graph; reset by the plugin below for the next build (watch mode).
+ * The first screen's code, in the chunks main.tsx evaluates one after another (each a task of its own), in order:
+ * 'index' (main.tsx and what it imports: the first screen's data request), 'react' (React and its DOM renderer),
+ * 'app' (start.tsx: the router, the query client's React side, the layout) and 'panel-list' (the list screen, with
+ * dnd-kit and the virtualiser). Each holds what its module imports statically and no earlier chunk has; the lazily
+ * loaded screens import what they share from these. Rolldown would otherwise split what they share into several
+ * common chunks, each one more request and each compressed on its own.
  */
-let firstScreen: Set<string> | null = null;
-const resetFirstScreen: Plugin = {
-  name: 'paineis:first-screen-chunk',
+const FIRST_SCREEN_CHUNKS = [
+  { name: 'index', root: src('main.tsx') },
+  { name: 'react', root: null },
+  { name: 'app', root: src('app/start.tsx') },
+  { name: 'panel-list', root: src('app/routes/panel-list-route.tsx') },
+] as const;
+
+/** Module id → its first-screen chunk; worked out once per build from the module graph (reset for the next one). */
+let chunkOf: Map<string, string> | null = null;
+
+function firstScreenChunks(getModuleInfo: (id: string) => { importedIds: readonly string[] } | null) {
+  const chunks = new Map<string, string>([[ROLLDOWN_RUNTIME, 'index']]);
+  for (const { name, root } of FIRST_SCREEN_CHUNKS) {
+    if (!root) continue;
+    const pending = [root];
+    for (let id = pending.pop(); id !== undefined; id = pending.pop()) {
+      if (chunks.has(id)) continue;
+      chunks.set(id, name !== 'index' && REACT.test(id) ? 'react' : name);
+      pending.push(...(getModuleInfo(id)?.importedIds ?? []));
+    }
+  }
+  return chunks;
+}
+
+/**
+ * index.html fetches every first-screen chunk at once (<link rel="modulepreload">: fetched and compiled, not
+ * evaluated), so that main.tsx's one-at-a-time evaluation never waits on the network.
+ */
+const firstScreen: Plugin = {
+  name: 'paineis:first-screen-chunks',
   buildStart() {
-    firstScreen = null;
+    chunkOf = null;
+  },
+  transformIndexHtml: {
+    order: 'post',
+    handler(_html, { bundle }) {
+      if (!bundle) return [];
+      const chunks = Object.values(bundle).filter((file) => file.type === 'chunk' && !file.isEntry);
+      return FIRST_SCREEN_CHUNKS.flatMap(({ name }) => chunks.filter((chunk) => chunk.name === name)).map((chunk) => ({
+        tag: 'link',
+        attrs: { rel: 'modulepreload', crossorigin: true, href: `/${chunk.fileName}` },
+        injectTo: 'head' as const,
+      }));
+    },
   },
 };
 
@@ -37,7 +82,7 @@ const noZodInTheBrowser: Plugin = {
 };
 
 export default defineConfig({
-  plugins: [react(), resetFirstScreen, noZodInTheBrowser],
+  plugins: [react(), firstScreen, noZodInTheBrowser],
   server: { proxy: { '/api': 'http://127.0.0.1:3000' } },
   css: {
     preprocessorOptions: {
@@ -54,24 +99,20 @@ export default defineConfig({
     modulePreload: { polyfill: false },
     rolldownOptions: {
       output: {
+        // Chromium compiles every function of a file that starts with this comment eagerly, on the thread that
+        // streams it in, instead of on the main thread when first called: React's DOM renderer is nearly all called
+        // on load. After minification, which would drop it.
+        postBanner: (chunk) => (chunk.name === 'react' ? '//# allFunctionsCalledOnLoad' : ''),
         codeSplitting: {
+          // Each chunk takes only the modules named for it: by default a group also takes what they import, and
+          // 'app' would take React. Nothing circular can come of it, each chunk importing only from earlier ones.
+          includeDependenciesRecursively: false,
           groups: [
             {
-              // Everything the first screen needs is one chunk, index-*.js: Rolldown would otherwise split what the
-              // lazily loaded screens share with it (React, the router, react-bootstrap...) into several common
-              // chunks, each one more request for the first screen and each compressed on its own (3 kB gzip more
-              // in all). The lazy screens import what they share from it.
+              debugName: 'first-screen',
               name(moduleId, ctx) {
-                if (!firstScreen) {
-                  firstScreen = new Set([ROLLDOWN_RUNTIME]);
-                  const pending = [ENTRY];
-                  for (let id = pending.pop(); id !== undefined; id = pending.pop()) {
-                    if (firstScreen.has(id)) continue;
-                    firstScreen.add(id);
-                    pending.push(...(ctx.getModuleInfo(id)?.importedIds ?? []));
-                  }
-                }
-                return firstScreen.has(moduleId) ? 'index' : null;
+                chunkOf ??= firstScreenChunks((id) => ctx.getModuleInfo(id));
+                return chunkOf.get(moduleId) ?? null;
               },
             },
           ],

@@ -10,7 +10,7 @@ function AppRoutes() {
   return useRoutes(routes);
 }
 
-/** The whole app, on the query client main.tsx made (it may already be fetching the first screen's data). */
+/** The whole app, on the query client start.tsx made. */
 export function App({ queryClient }: { queryClient: QueryClient }) {
   return (
     <QueryClientProvider client={queryClient}>

@@ -1,9 +1,7 @@
-import { screen, waitFor } from '@testing-library/react';
+import { screen } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import type { GrupoPaineis, PainelComEmbed } from '@paineis/contract/panels';
-import { createQueryClient } from '../lib/query-client.ts';
-import { queryKeys } from '../lib/query-keys.ts';
 import { renderApp } from '../test/render-app.tsx';
 import { server } from '../test/server.ts';
 import { ADMIN, fakeToken, signIn, USER } from '../test/session.ts';
@@ -48,8 +46,18 @@ function requestsSeen() {
 const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 describe('the first screen is asked for as the app starts (main.tsx)', () => {
-  it("on '/', puts the panel groups in the cache the list reads", async () => {
-    const groups: GrupoPaineis[] = [];
+  it("on '/', the list's first render shows the groups that had already arrived, with no second request", async () => {
+    const { embedToken: _token, embedUrl: _url, tokenExpiration: _expiration, ...listed } = painel;
+    const groups: GrupoPaineis[] = [
+      {
+        id: 2,
+        nome: 'Comercial',
+        descricao: null,
+        ativo: true,
+        quantidadePaineis: 1,
+        paineis: [listed],
+      },
+    ];
     let calls = 0;
     server.use(
       http.get('/api/paineis/agrupados', () => {
@@ -58,20 +66,22 @@ describe('the first screen is asked for as the app starts (main.tsx)', () => {
       }),
     );
     signIn(USER);
-    const queryClient = createQueryClient();
-    // The list shows its own spinner meanwhile: the app's first render does not wait for it.
-    await requestFirstScreenData(queryClient, { pathname: '/', search: '' });
-    expect(calls).toBeLessThanOrEqual(1);
-    await waitFor(() => expect(queryClient.getQueryData(queryKeys.groupedPanels)).toEqual(groups));
+    // As start.tsx does: the first render once the list's code and its groups have arrived.
+    await Promise.all([requestFirstScreenData({ pathname: '/', search: '' }), preloadFirstScreen('/')]);
+    expect(calls).toBe(1);
+    renderApp('/');
+    // No spinner first: the list's code and its groups are both there at the first render.
+    expect(screen.getByRole('link', { name: 'Visualizar painel Vendas por Região' })).toBeInTheDocument();
+    await tick();
     expect(calls).toBe(1);
   });
 
   it('asks for nothing without a usable session: none, or an expired token', async () => {
     const seen = requestsSeen();
-    await requestFirstScreenData(createQueryClient(), { pathname: '/', search: '' });
+    await requestFirstScreenData({ pathname: '/', search: '' });
     localStorage.setItem('token', fakeToken({ name: 'x' }, -60));
     localStorage.setItem('user', JSON.stringify(USER));
-    await requestFirstScreenData(createQueryClient(), { pathname: '/visualizar/7', search: '' });
+    await requestFirstScreenData({ pathname: '/visualizar/7', search: '' });
     await tick();
     server.events.removeAllListeners('request:start');
     expect(seen).toEqual([]);
@@ -82,7 +92,7 @@ describe('the first screen is asked for as the app starts (main.tsx)', () => {
     signIn(USER);
     // As main.tsx does: the first render once the viewer's code and its panel have arrived.
     await Promise.all([
-      requestFirstScreenData(createQueryClient(), { pathname: '/visualizar/7', search: '?papel=Sul' }),
+      requestFirstScreenData({ pathname: '/visualizar/7', search: '?papel=Sul' }),
       preloadFirstScreen('/visualizar/7'),
     ]);
     expect(asked).toHaveLength(1);
@@ -99,7 +109,7 @@ describe('the first screen is asked for as the app starts (main.tsx)', () => {
     const asked = panelAnswers(() => HttpResponse.json({ ...painel, usaRls: true }));
     server.use(http.get('/api/paineis/7/rls/roles', () => HttpResponse.json(['Sul'])));
     signIn(ADMIN);
-    void requestFirstScreenData(createQueryClient(), { pathname: '/visualizar/7', search: '?papel=Sul' });
+    void requestFirstScreenData({ pathname: '/visualizar/7', search: '?papel=Sul' });
     renderApp('/visualizar/7?papel=Sul');
     expect(await screen.findByRole('heading', { name: 'Vendas por Região' })).toBeInTheDocument();
     expect(asked.map((url) => url.searchParams.get('papel'))).toEqual(['Sul']);
@@ -111,7 +121,7 @@ describe('the first screen is asked for as the app starts (main.tsx)', () => {
       () => HttpResponse.json(painel),
     );
     signIn(USER);
-    await requestFirstScreenData(createQueryClient(), { pathname: '/visualizar/7', search: '' });
+    await requestFirstScreenData({ pathname: '/visualizar/7', search: '' });
     expect(asked).toHaveLength(1);
     renderApp('/visualizar/7');
     expect(await screen.findByRole('heading', { name: 'Vendas por Região' })).toBeInTheDocument();
@@ -122,7 +132,7 @@ describe('the first screen is asked for as the app starts (main.tsx)', () => {
     panelAnswers(() => HttpResponse.json(painel));
     server.use(http.get('/api/paineis/8', () => HttpResponse.json({ ...painel, id: 8, nomePainel: 'Outro' })));
     signIn(USER);
-    await requestFirstScreenData(createQueryClient(), { pathname: '/visualizar/7', search: '' });
+    await requestFirstScreenData({ pathname: '/visualizar/7', search: '' });
     renderApp('/visualizar/8');
     expect(await screen.findByRole('heading', { name: 'Outro' })).toBeInTheDocument();
   });

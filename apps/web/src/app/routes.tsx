@@ -6,7 +6,6 @@ import { readLiveSession } from '../lib/token.ts';
 import { AppLayout } from './app-layout.tsx';
 import { RequireAdmin, RequireAuth } from './require-auth.tsx';
 import { Root } from './root.tsx';
-import { PanelListRoute } from './routes/panel-list-route.tsx';
 
 /**
  * A screen of its own chunk, fetched on its first visit. `preload()` fetches it ahead: once it has arrived the screen
@@ -33,9 +32,10 @@ function lazyScreen(load: () => Promise<ComponentType>) {
 }
 
 /**
- * Only the panel list, the screen everyone opens, is in the entry chunk. Every other screen is a chunk of its own: the
- * sign-in page, the admin screens, and the viewer (with the Power BI library it loads).
+ * Every screen is a chunk of its own: the panel list (the screen everyone opens, fetched with the entry and evaluated
+ * after it, see main.tsx), the sign-in page, the admin screens, and the viewer (with the Power BI library it loads).
  */
+const panelList = lazyScreen(() => import('./routes/panel-list-route.tsx').then((m) => m.PanelListRoute));
 const login = lazyScreen(() => import('../features/auth/components/login-page.tsx').then((m) => m.LoginPage));
 const viewer = lazyScreen(() => import('./routes/viewer-route.tsx').then((m) => m.default));
 const newPanel = lazyScreen(() => import('./routes/panel-form-routes.tsx').then((m) => m.NewPanelRoute));
@@ -63,7 +63,7 @@ export const routes: RouteObject[] = [
           {
             element: <AppLayout />,
             children: [
-              { path: '/', element: <PanelListRoute /> },
+              { path: '/', element: load(panelList), handle: panelList },
               { path: '/visualizar/:id', element: load(viewer, <FullPageSpinner />), handle: viewer },
               {
                 element: <RequireAdmin />,
@@ -83,7 +83,7 @@ export const routes: RouteObject[] = [
 ];
 
 /**
- * Fetches the code of the screen the app opens on, when it is a chunk of its own, so that main.tsx can render it
+ * Fetches the code of the screen the app opens on, when it is a chunk of its own, so that start.tsx can render it
  * directly. Rendered before, it would first show its spinner, and React holds back what replaces a spinner it has just
  * shown for 300 ms. Signed out, every route leads to the sign-in page.
  */

@@ -17,6 +17,7 @@ import { useDeleteClassification } from '../api/delete-classification.ts';
 import { useAdminClassifications } from '../api/get-admin-classifications.ts';
 import { ClassificationForm } from './classification-form.tsx';
 import { ClassificationsTable } from './classifications-table.tsx';
+import { formatInteger } from '../../../lib/format.ts';
 
 export const LOAD_ERROR = 'Erro ao carregar classificações';
 export const DELETE_ERROR = 'Erro ao excluir classificação';
@@ -25,9 +26,7 @@ export function deleteConfirmation({ nome, quantidadePaineis }: ClassificacaoAdm
   const question = `Tem certeza que deseja excluir a classificação "${nome}"?`;
   if (quantidadePaineis === 0) return `${question} Esta ação não pode ser desfeita.`;
   const panels =
-    quantidadePaineis === 1
-      ? 'O painel dela ficará'
-      : `Os ${quantidadePaineis.toLocaleString('pt-BR')} painéis dela ficarão`;
+    quantidadePaineis === 1 ? 'O painel dela ficará' : `Os ${formatInteger(quantidadePaineis)} painéis dela ficarão`;
   return `${question} ${panels} em "Sem Classificação". Esta ação não pode ser desfeita.`;
 }
 
@@ -76,7 +75,7 @@ export function ClassificationsPage() {
           Gerenciar Classificações{' '}
           {classificacoes && (
             <Badge bg="primary" pill className="fs-6 fw-semibold">
-              {classificacoes.length.toLocaleString('pt-BR')}
+              {formatInteger(classificacoes.length)}
             </Badge>
           )}
         </h1>

@@ -2,6 +2,7 @@ import type { ClassificacaoAdmin } from '@paineis/contract/classifications';
 import Badge from 'react-bootstrap/Badge';
 import Button from 'react-bootstrap/Button';
 import Table from 'react-bootstrap/Table';
+import { formatInteger } from '../../../lib/format.ts';
 
 interface ClassificationsTableProps {
   classificacoes: ClassificacaoAdmin[];
@@ -13,7 +14,7 @@ interface ClassificationsTableProps {
 export function panelCountLabel(quantidade: number): string {
   if (quantidade === 0) return 'Nenhum painel';
   if (quantidade === 1) return '1 painel';
-  return `${quantidade.toLocaleString('pt-BR')} painéis`;
+  return `${formatInteger(quantidade)} painéis`;
 }
 
 /** Nome (with its panel count), Descrição, Status and Ações (docs/requirements.md#screen-classifications). */

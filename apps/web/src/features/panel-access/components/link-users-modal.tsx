@@ -13,6 +13,7 @@ import { useShownPanel } from '../hooks/use-shown-panel.ts';
 import { filterUsers, preparePickerUsers, selectedFirst } from '../utils/picker-users.ts';
 import { ModalPending } from './modal-pending.tsx';
 import { UserTable } from './user-table.tsx';
+import { formatInteger } from '../../../lib/format.ts';
 
 /** Shown while `painel` is set. */
 export interface PanelModalProps {
@@ -110,9 +111,8 @@ function UserPicker({ painel, activeUsers, linkedUsers, onHide }: UserPickerProp
           className="mb-2"
         />
         <div className="small text-body-secondary mb-2" aria-live="polite">
-          {visible.length.toLocaleString('pt-BR')} de {all.length.toLocaleString('pt-BR')}{' '}
-          {all.length === 1 ? 'usuário' : 'usuários'} · {count.toLocaleString('pt-BR')}{' '}
-          {count === 1 ? 'selecionado' : 'selecionados'}
+          {formatInteger(visible.length)} de {formatInteger(all.length)} {all.length === 1 ? 'usuário' : 'usuários'} ·{' '}
+          {formatInteger(count)} {count === 1 ? 'selecionado' : 'selecionados'}
         </div>
         <UserTable users={visible} selected={selected} onToggle={toggle} />
       </Modal.Body>

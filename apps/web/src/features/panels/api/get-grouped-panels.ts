@@ -1,16 +1,15 @@
 import { type QueryClient, useQuery } from '@tanstack/react-query';
 import type { GrupoPaineis } from '@paineis/contract/panels';
-import { api } from '../../../lib/api-client.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
-
-/** GET /paineis/agrupados: the visible panels by classification, in the server's order. */
-export async function getGroupedPanels(): Promise<GrupoPaineis[]> {
-  const { data } = await api.get<GrupoPaineis[]>('/paineis/agrupados');
-  return data;
-}
+import { getGroupedPanels, takeArrivedGroupedPanels } from './fetch-grouped-panels.ts';
 
 export function useGroupedPanels() {
-  return useQuery({ queryKey: queryKeys.groupedPanels, queryFn: getGroupedPanels });
+  return useQuery({
+    queryKey: queryKeys.groupedPanels,
+    queryFn: getGroupedPanels,
+    // The groups asked for as the app started, when they have arrived: the list's first render shows them.
+    initialData: takeArrivedGroupedPanels,
+  });
 }
 
 /**

@@ -13,15 +13,10 @@ import { usePrefetchNextOrder, useResolveNextOrder } from '../api/get-next-order
 import { usePanelData } from '../api/get-panel-data.ts';
 import { useUpdatePanel } from '../api/update-panel.ts';
 import { PanelForm, PanelFormFrame, type ClassificationOption, type PanelFormValues } from './panel-form.tsx';
+import { formatDateMinutes } from '../../../lib/format.ts';
 
 export const UPDATE_PANEL_ERROR = 'Erro ao atualizar painel. Tente novamente.';
 export const LOAD_PANEL_ERROR = 'Erro ao carregar dados do painel.';
-
-/** '21/11/2026 10:30': date and time in pt-BR. */
-function formatDateTime(iso: string): string {
-  const date = new Date(iso);
-  return `${date.toLocaleDateString('pt-BR')} ${date.toLocaleTimeString('pt-BR', { hour: '2-digit', minute: '2-digit' })}`;
-}
 
 function parseId(raw: string | undefined): number | null {
   const id = Number(raw);
@@ -110,8 +105,8 @@ function EditPanelForm({ painel, classifications }: { painel: PainelDados; class
   const info = (
     <div className="bg-body-tertiary border rounded-3 px-3 py-2 mb-3 small d-flex flex-wrap column-gap-4 row-gap-1">
       <span>ID: {painel.id}</span>
-      <span>Cadastrado em: {formatDateTime(painel.dataCadastro)}</span>
-      {painel.dataAtualizacao && <span>Atualizado em: {formatDateTime(painel.dataAtualizacao)}</span>}
+      <span>Cadastrado em: {formatDateMinutes(new Date(painel.dataCadastro))}</span>
+      {painel.dataAtualizacao && <span>Atualizado em: {formatDateMinutes(new Date(painel.dataAtualizacao))}</span>}
     </div>
   );
 

@@ -10,12 +10,13 @@ import ListGroup from 'react-bootstrap/ListGroup';
 import type { ListSegment } from '../utils/list-layout.ts';
 import { groupDropId } from '../utils/reorder.ts';
 import { PanelRow, SortablePanelRow, type PanelActions } from './panel-row.tsx';
+import { formatInteger } from '../../../lib/format.ts';
 
 /** 'N painéis'; one panel reads '1 painel', as Portuguese has it. */
-export const panelCount = (n: number) => `${n.toLocaleString('pt-BR')} ${n === 1 ? 'painel' : 'painéis'}`;
+export const panelCount = (n: number) => `${formatInteger(n)} ${n === 1 ? 'painel' : 'painéis'}`;
 
 /** While searching, how many of the classification's panels match: '2 de 8 painéis'. */
-const matchCount = (shown: number, total: number) => `${shown.toLocaleString('pt-BR')} de ${panelCount(total)}`;
+const matchCount = (shown: number, total: number) => `${formatInteger(shown)} de ${panelCount(total)}`;
 
 interface PanelGroupCardProps extends PanelActions {
   grupo: GrupoPaineis;

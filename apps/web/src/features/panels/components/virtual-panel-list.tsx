@@ -1,4 +1,15 @@
-import { Fragment, memo, useCallback, useLayoutEffect, useMemo, useRef, useState, type FocusEvent } from 'react';
+import {
+  Fragment,
+  memo,
+  startTransition,
+  useCallback,
+  useEffect,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+  type FocusEvent,
+} from 'react';
 import {
   defaultRangeExtractor,
   useWindowVirtualizer,
@@ -26,6 +37,12 @@ const OVERSCAN = 4;
  * has (the browser's own find, for one), and windowing only starts where it pays.
  */
 const RENDER_ALL_UP_TO = 80;
+/**
+ * A windowed list is put in the page a few items per frame, until it fills the screen: all of a screen's rows at
+ * once made one 40–60 ms task of the page's loading on a modest machine (style and layout of every row's buttons,
+ * in a page just started), and no task of it may take over 50 ms (docs/requirements.md#quality-bars).
+ */
+const ITEMS_PER_FRAME = 4;
 
 interface VirtualPanelListProps extends PanelActions {
   groups: readonly GrupoPaineis[];
@@ -43,15 +60,21 @@ interface VirtualPanelListProps extends PanelActions {
 type WindowVirtualizer = Virtualizer<Window, Element>;
 
 /**
- * Writes the window's scroll position. Writing the position it already has does nothing in a browser (and jsdom
- * does not implement it), so that write is skipped.
+ * Writes the window's scroll position, unless it is already there. Where the virtualiser last saw the window is
+ * checked first: its mount writes exactly that place, and reading window.scrollY then would lay the page out
+ * inside React's commit (the whole new list, a long task of its own). Writing the position the window already has
+ * does nothing in a browser (and jsdom does not implement it).
  */
 function scrollWindow(
   offset: number,
   { adjustments = 0, behavior }: { adjustments?: number; behavior?: ScrollBehavior },
+  instance: WindowVirtualizer,
 ) {
   const top = offset + adjustments;
-  if (behavior !== 'smooth' && Math.abs(window.scrollY - top) < 0.5) return;
+  if (behavior !== 'smooth') {
+    if (instance.scrollOffset !== null && Math.abs(instance.scrollOffset - top) < 0.5) return;
+    if (Math.abs(window.scrollY - top) < 0.5) return;
+  }
   window.scrollTo({ top, behavior });
 }
 
@@ -151,7 +174,35 @@ export const VirtualPanelList = memo(function VirtualPanelList({
     });
   }, [draggedId, refocusId, focusedKey, layout]);
 
-  const rangeExtractor = useCallback((range: Range) => withPinned(defaultRangeExtractor(range), pinned), [pinned]);
+  const windowed = layout.items.length > RENDER_ALL_UP_TO;
+  // How many of the items in range are in the page, while the list is being put in it; then all of them.
+  const [limit, setLimit] = useState(windowed ? 0 : Infinity);
+  const inRange = useRef(0);
+  useEffect(() => {
+    if (limit === Infinity) return;
+    // Once the items so far have been painted: more, as a transition (its render yields to the browser).
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const frame = requestAnimationFrame(() => {
+      timer = setTimeout(() =>
+        startTransition(() =>
+          setLimit(limit + ITEMS_PER_FRAME >= inRange.current ? Infinity : limit + ITEMS_PER_FRAME),
+        ),
+      );
+    });
+    return () => {
+      cancelAnimationFrame(frame);
+      clearTimeout(timer);
+    };
+  }, [limit]);
+
+  const rangeExtractor = useCallback(
+    (range: Range) => {
+      const indexes = defaultRangeExtractor(range);
+      inRange.current = indexes.length;
+      return withPinned(indexes.slice(0, limit), pinned);
+    },
+    [pinned, limit],
+  );
   const getItemKey = useCallback((index: number) => layout.items[index]?.key ?? index, [layout]);
   const estimateSize = useCallback(
     (index: number) => {
@@ -172,6 +223,8 @@ export const VirtualPanelList = memo(function VirtualPanelList({
     scrollToFn: scrollWindow,
     // Rows on the first paint, before the window has been measured.
     initialRect: { width: window.innerWidth, height: window.innerHeight },
+    // Where the window is when the list mounts (read in the render, before the list is in the page to lay out).
+    initialOffset: () => window.scrollY,
   });
 
   // A row first measured above the viewport (1px off its estimate, say) would otherwise have the virtualiser write

@@ -14,6 +14,7 @@ import {
   type EmbedderFactory,
   type ReportPage,
 } from '../embedding/report-embedder.ts';
+import { formatDateTime } from '../../../lib/format.ts';
 
 export const REPORT_ERROR_TITLE = 'Erro ao carregar relatório';
 
@@ -38,7 +39,7 @@ export function ReportError({ message, painel }: { message: string; painel: Pain
           <dd className="col-sm-9 font-monospace text-break">{painel.embedUrl || '—'}</dd>
           <dt className="col-sm-3">Token expira em</dt>
           <dd className="col-sm-9">
-            {painel.tokenExpiration ? new Date(painel.tokenExpiration).toLocaleString('pt-BR') : '—'}
+            {painel.tokenExpiration ? formatDateTime(new Date(painel.tokenExpiration)) : '—'}
           </dd>
         </dl>
       </details>
