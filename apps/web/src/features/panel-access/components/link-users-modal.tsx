@@ -1,4 +1,4 @@
-import { useDeferredValue, useId, useMemo, useState } from 'react';
+import { useId, useMemo, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import Modal from 'react-bootstrap/Modal';
@@ -69,10 +69,10 @@ function UserPicker({ painel, activeUsers, linkedUsers, onHide }: UserPickerProp
   const all = useMemo(() => preparePickerUsers(activeUsers, linkedUsers), [activeUsers, linkedUsers]);
   const [selected, setSelected] = useState<ReadonlySet<string>>(() => new Set(linkedUsers.map((u) => u.id)));
   const [query, setQuery] = useState('');
-  // Typing stays responsive: the list follows the query at a lower priority.
-  const deferredQuery = useDeferredValue(query);
   const ordered = useMemo(() => selectedFirst(all, selected), [all, selected]);
-  const visible = useMemo(() => filterUsers(ordered, deferredQuery), [ordered, deferredQuery]);
+  // Filtered in the keystroke's own render, so that the list changes in the frame that shows the typed character
+  // (deferred to a later render, it came a frame or two after it).
+  const visible = useMemo(() => filterUsers(ordered, query), [ordered, query]);
 
   const toggle = (id: string) =>
     setSelected((current) => {

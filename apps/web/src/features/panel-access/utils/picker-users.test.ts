@@ -64,4 +64,21 @@ describe('preparePickerUsers', () => {
     expect(filterUsers(users, 'c@empresa').map((x) => x.id)).toEqual(['c']);
     expect(filterUsers(users, '   ')).toBe(users);
   });
+
+  it('typed one character at a time, deleted or changed, always finds what a search of the whole list finds', () => {
+    const many = preparePickerUsers(
+      Array.from({ length: 300 }, (_, i) => ({
+        id: `u${i}`,
+        displayName: `${['Ana', 'Bruno', 'Ângela', 'Carla'][i % 4]} ${['Silva', 'Souza', 'Sá'][i % 3]} ${i}`,
+        email: `p${i}@empresa.com.br`,
+        department: i % 5 === 0 ? 'Operações' : null,
+      })),
+      [],
+    );
+    const whole = (query: string) => many.filter((u) => u.search.includes(searchKey(query))).map((u) => u.id);
+    // A narrowing query filters the last result; one that does not (a deletion, another word) the whole list.
+    for (const query of ['a', 'an', 'ang', 'ange', 'an', 'a', 's', 'sa', 'sá 1', 'sa 1', 'oper', 'ana', '']) {
+      expect(filterUsers(many, query).map((u) => u.id)).toEqual(query ? whole(query) : many.map((u) => u.id));
+    }
+  });
 });

@@ -107,8 +107,20 @@ export function selectedFirst(users: PickerUser[], selected: ReadonlySet<string>
   return chosen.length === 0 ? others : chosen.concat(others);
 }
 
-/** Users whose name, e-mail or department contains the query, ignoring case and accents. */
+// Per list, the last query's result: the next character typed only filters that (see filterUsers).
+const lastResults = new WeakMap<readonly PickerUser[], { needle: string; users: PickerUser[] }>();
+
+/**
+ * Users whose name, e-mail or department contains the query, ignoring case and accents. A query containing the
+ * previous one on the same list (the next character typed) only filters the previous result: every user whose text
+ * contains the longer query contains the shorter one, so is among them, in the same order.
+ */
 export function filterUsers(users: PickerUser[], query: string): PickerUser[] {
   const needle = searchKey(query);
-  return needle ? users.filter((u) => u.search.includes(needle)) : users;
+  if (!needle) return users;
+  const previous = lastResults.get(users);
+  const pool = previous && needle.includes(previous.needle) ? previous.users : users;
+  const found = pool.filter((u) => u.search.includes(needle));
+  lastResults.set(users, { needle, users: found });
+  return found;
 }
