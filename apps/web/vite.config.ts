@@ -23,6 +23,9 @@ const FIRST_SCREEN_CHUNKS = [
   { name: 'panel-list', root: src('app/routes/panel-list-route.tsx') },
 ] as const;
 
+/** Chunks compiled eagerly (see postBanner below). */
+const EAGER_CHUNKS = new Set(['react', 'powerbi']);
+
 /** Module id → its first-screen chunk; worked out once per build from the module graph (reset for the next one). */
 let chunkOf: Map<string, string> | null = null;
 
@@ -100,9 +103,9 @@ export default defineConfig({
     rolldownOptions: {
       output: {
         // Chromium compiles every function of a file that starts with this comment eagerly, on the thread that
-        // streams it in, instead of on the main thread when first called: React's DOM renderer is nearly all called
-        // on load. After minification, which would drop it.
-        postBanner: (chunk) => (chunk.name === 'react' ? '//# allFunctionsCalledOnLoad' : ''),
+        // streams it in, instead of on the main thread when first called: nearly all of React's DOM renderer and of
+        // powerbi-client runs as soon as they load. After minification, which would drop it.
+        postBanner: (chunk) => (EAGER_CHUNKS.has(chunk.name) ? '//# allFunctionsCalledOnLoad' : ''),
         codeSplitting: {
           // Each chunk takes only the modules named for it: by default a group also takes what they import, and
           // 'app' would take React. Nothing circular can come of it, each chunk importing only from earlier ones.

@@ -14,8 +14,13 @@ import {
 
 type PowerBiModule = typeof PowerBi;
 
-/** Loaded on demand so that the ~33 kB library stays in the viewer's own chunk. */
-const importPowerBi = (): Promise<Partial<PowerBiModule>> => import('powerbi-client');
+/**
+ * Loaded on demand so that the ~33 kB library stays in the viewer's own chunk. Evaluating it is a task of its own;
+ * embedding waits for the next one, so that the two do not add up to one long task (the page answers nothing
+ * meanwhile).
+ */
+const importPowerBi = (): Promise<Partial<PowerBiModule>> =>
+  import('powerbi-client').then((library) => new Promise((resolve) => setTimeout(() => resolve(library))));
 
 /** The library is a CommonJS bundle: depending on the bundler its exports come named or under `default`. */
 function exportsOf(loaded: Partial<PowerBiModule> & { default?: Partial<PowerBiModule> }): Partial<PowerBiModule> {
