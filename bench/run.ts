@@ -6,27 +6,42 @@
 //   node --import tsx bench/run.ts --quick   (or BENCH_QUICK=1) CI's check that the benchmark still works:
 //                                            short runs, budgets reported but not enforced; only an error (a
 //                                            crash, a page that never shows its rows, a non-2xx) fails it
-import { availableParallelism, loadavg } from 'node:os';
-import { benchApi } from './api.ts';
-import { errorRow, printTable, quick, type BenchRow } from './report.ts';
-import { benchStartup, POSTGRES_ADMIN_URL, postgresReachable, withScratchDatabase } from './startup.ts';
-import { benchWeb } from './web.ts';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ensureBuilt, errorRow, printTable, quick, type BenchRow } from './report.ts';
+import { POSTGRES_ADMIN_URL, postgresReachable } from './startup.ts';
 
 const started = Date.now();
 const seconds = (since: number) => `${((Date.now() - since) / 1000).toFixed(0)} s`;
 const tables: { title: string; rows: BenchRow[] }[] = [];
 
-/** Runs one part; a throw becomes an error row, so the other parts still run. */
-async function part(title: string, run: () => Promise<BenchRow[]>): Promise<void> {
+const here = path.dirname(fileURLToPath(import.meta.url));
+const scratch = mkdtempSync(path.join(tmpdir(), 'paineis-bench-'));
+
+/** A part (bench/part.ts) in a child process: its rows, or an error row when it died without writing them. */
+function runPart(name: string): Promise<BenchRow[]> {
+  const out = path.join(scratch, `${name}.json`);
+  const args = ['--import', 'tsx', path.join(here, 'part.ts'), name, out, ...(quick ? ['--quick'] : [])];
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, args, { stdio: 'inherit' });
+    child.on('exit', (code, signal) => {
+      try {
+        resolve(JSON.parse(readFileSync(out, 'utf8')) as BenchRow[]);
+      } catch {
+        resolve([errorRow(name, '—', `o processo da parte terminou sem resultados (${signal ?? `código ${code}`})`)]);
+      }
+    });
+  });
+}
+
+/** Runs one part in a process of its own, so that no part runs on what an earlier one left in memory. */
+async function part(title: string, name: string): Promise<void> {
   const partStarted = Date.now();
   console.log(`\n▶ ${title}`);
-  let rows: BenchRow[];
-  try {
-    rows = await run();
-  } catch (error) {
-    console.error(error);
-    rows = [errorRow(title, '—', error)];
-  }
+  const rows = await runPart(name);
   console.log(`✓ ${title} (${seconds(partStarted)})`);
   tables.push({ title: `${title} (${seconds(partStarted)})`, rows });
 }
@@ -40,9 +55,11 @@ console.log(
   `Benchmark${quick ? ' (modo rápido: orçamentos informados, não exigidos)' : ''}. Node ${process.version}, ` +
     `${availableParallelism()} núcleos, carga média ${load()}.`,
 );
-await part('API, PGlite', () => benchApi({}));
+// Built once here rather than by the parts (each would check again).
+ensureBuilt();
+await part('API, PGlite', 'api-pglite');
 if (await postgresReachable()) {
-  await part('API, PostgreSQL', () => withScratchDatabase('api', (databaseUrl) => benchApi({ databaseUrl })));
+  await part('API, PostgreSQL', 'api-postgres');
 } else {
   tables.push({
     title: 'API, PostgreSQL',
@@ -56,8 +73,9 @@ if (await postgresReachable()) {
     ],
   });
 }
-await part('Aplicação web (Chromium)', () => benchWeb());
-await part('Início do servidor', benchStartup);
+await part('Aplicação web (Chromium)', 'web');
+await part('Início do servidor', 'startup');
+rmSync(scratch, { recursive: true, force: true });
 
 for (const { title, rows } of tables) printTable(title, rows);
 const all = tables.flatMap((t) => t.rows);

@@ -1,0 +1,33 @@
+// One part of npm run bench, in a process of its own (bench/run.ts starts it): a part then runs on a fresh heap,
+// with none of the earlier parts' databases, servers and garbage in the process that also serves the web app.
+// Writes its rows as JSON to the file named last; a throw becomes an error row, as in run.ts.
+//
+//   node --import tsx bench/part.ts <api-pglite|api-postgres|web|startup> <rows.json> [--quick]
+import { writeFileSync } from 'node:fs';
+import { benchApi } from './api.ts';
+import { errorRow, type BenchRow } from './report.ts';
+import { benchStartup, withScratchDatabase } from './startup.ts';
+import { benchWeb } from './web.ts';
+
+const PARTS: Record<string, () => Promise<BenchRow[]>> = {
+  'api-pglite': () => benchApi({}),
+  'api-postgres': () => withScratchDatabase('api', (databaseUrl) => benchApi({ databaseUrl })),
+  web: () => benchWeb(),
+  startup: benchStartup,
+};
+
+const [name, out] = process.argv.slice(2).filter((arg) => !arg.startsWith('--'));
+const part = name === undefined ? undefined : PARTS[name];
+if (!part || !out) {
+  console.error(`uso: bench/part.ts <${Object.keys(PARTS).join('|')}> <rows.json> [--quick]`);
+  process.exit(2);
+}
+let rows: BenchRow[];
+try {
+  rows = await part();
+} catch (error) {
+  console.error(error);
+  rows = [errorRow(name!, '—', error)];
+}
+writeFileSync(out, JSON.stringify(rows));
+process.exit(0);
