@@ -1,5 +1,5 @@
 import fp from 'fastify-plugin';
-import helmet from '@fastify/helmet';
+import helmet from 'helmet';
 import type { FastifyRequest } from 'fastify';
 
 const HSTS = 'max-age=31536000; includeSubDomains';
@@ -69,7 +69,8 @@ export default fp(
     const alwaysHttps = options.publicUrl?.startsWith('https:') ?? false;
     const overHttps = (request: FastifyRequest) => alwaysHttps || request.protocol === 'https';
 
-    await app.register(helmet, {
+    // Helmet's middleware made once: @fastify/helmet makes it anew (its directives parsed again) on every request.
+    const helmetHeaders = helmet({
       hsts: false,
       // Browsers ignore it, with a console error, on an origin that is not https.
       crossOriginOpenerPolicy: false,
@@ -84,8 +85,9 @@ export default fp(
       xFrameOptions: { action: 'deny' },
       referrerPolicy: { policy: REFERRER_POLICY },
     });
+    app.addHook('onRequest', (request, reply, done) => helmetHeaders(request.raw, reply.raw, done));
 
-    app.addHook('onSend', async (request, reply) => {
+    app.addHook('onSend', (request, reply, payload, done) => {
       const https = overHttps(request);
       if (https)
         void reply.header('strict-transport-security', HSTS).header('cross-origin-opener-policy', 'same-origin');
@@ -93,8 +95,8 @@ export default fp(
       reply.removeHeader('x-powered-by');
       // Routes with a policy of their own (the API docs ask for frame-ancestors 'self') get the same rules.
       const csp = reply.getHeader('content-security-policy');
-      if (typeof csp !== 'string') return;
-      void reply.header('content-security-policy', ourPolicy(csp, https));
+      if (typeof csp === 'string') void reply.header('content-security-policy', ourPolicy(csp, https));
+      done(null, payload);
     });
   },
   { name: 'security-headers' },
