@@ -5,10 +5,13 @@
  */
 export interface EarlyAnswer<T> {
   /** Asks now; the screen's first request for the same key takes this answer. */
-  prefetch: (key: string) => Promise<T>;
-  /** The answer asked early for this key, arrived or not: taken once; any other key drops it. */
-  take: (key: string) => Promise<T> | null;
-  /** The answer asked early for this key if it has already arrived: then taken, as by `take`. */
+  prefetch: (key: string, request: () => Promise<T>) => Promise<T>;
+  /**
+   * The answer asked early for this key, taken once (any other key drops it), or a new request. A failed early
+   * request is made again, so that its error is handled as the screen's own (a 401 signs out).
+   */
+  takeOrAsk: (key: string, request: () => Promise<T>) => Promise<T>;
+  /** The answer asked early for this key if it has already arrived: then taken, as by `takeOrAsk`. */
   takeArrived: (key: string) => T | undefined;
 }
 
@@ -19,11 +22,11 @@ interface Entry<T> {
   value?: T;
 }
 
-export function earlyAnswer<T>(request: (key: string) => Promise<T>): EarlyAnswer<T> {
+export function earlyAnswer<T>(): EarlyAnswer<T> {
   let early: Entry<T> | null = null;
   return {
-    prefetch(key) {
-      const entry: Entry<T> = { key, answer: request(key) };
+    prefetch(key, request) {
+      const entry: Entry<T> = { key, answer: request() };
       // Handled by whoever takes it; one nobody takes must not be reported as unhandled.
       entry.answer.then(
         (value) => (entry.value = value),
@@ -32,10 +35,10 @@ export function earlyAnswer<T>(request: (key: string) => Promise<T>): EarlyAnswe
       early = entry;
       return entry.answer;
     },
-    take(key) {
+    takeOrAsk(key, request) {
       const taken = early;
       early = null;
-      return taken && taken.key === key ? taken.answer : null;
+      return taken && taken.key === key ? taken.answer.catch(request) : request();
     },
     takeArrived(key) {
       const value = early?.key === key ? early.value : undefined;

@@ -9,18 +9,16 @@ async function fetchGroupedPanels(): Promise<GrupoPaineis[]> {
   return data;
 }
 
-const early = earlyAnswer(fetchGroupedPanels);
+const early = earlyAnswer<GrupoPaineis[]>();
 
 /** Asks for the panel list's groups as the app starts on `/` (app/first-screen.ts), before the list's code is there. */
 export function prefetchGroupedPanels(): Promise<GrupoPaineis[]> {
-  return early.prefetch(KEY);
+  return early.prefetch(KEY, fetchGroupedPanels);
 }
 
 /** GET /paineis/agrupados: the visible panels by classification, in the server's order (the early answer, once). */
 export function getGroupedPanels(): Promise<GrupoPaineis[]> {
-  const prefetched = early.take(KEY);
-  // A failed early request is made again now, so that its error is handled as the list's own (a 401 signs out).
-  return prefetched ? prefetched.catch(fetchGroupedPanels) : fetchGroupedPanels();
+  return early.takeOrAsk(KEY, fetchGroupedPanels);
 }
 
 /** The early answer, taken, when it has arrived: the list's first render shows it, with no second request. */
