@@ -595,7 +595,8 @@ async function launchForLighthouse(portal: Portal) {
       child.kill('SIGTERM');
       await Promise.race([exited, sleep(10_000)]);
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-      rmSync(profile, { recursive: true, force: true });
+      // Chromium's helper processes may still be writing to the profile for a moment after it exits.
+      rmSync(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
     },
   };
 }

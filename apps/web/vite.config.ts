@@ -24,7 +24,7 @@ const FIRST_SCREEN_CHUNKS = [
 ] as const;
 
 /** Chunks compiled eagerly (see postBanner below). */
-const EAGER_CHUNKS = new Set(['react', 'powerbi']);
+const EAGER_CHUNKS = new Set(['react', 'app', 'powerbi']);
 
 /** Module id → its first-screen chunk; worked out once per build from the module graph (reset for the next one). */
 let chunkOf: Map<string, string> | null = null;
