@@ -36,6 +36,9 @@ import { classificationsRoutes } from './modules/classifications/classifications
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { panelsModule } from './modules/panels/panels.module.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
+import { auditRoutes } from './modules/audit/audit.routes.ts';
+import { usageRoutes } from './modules/usage/usage.routes.ts';
+import viewRecorder from './plugins/view-recorder.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -72,6 +75,8 @@ const apiModules = [
   { plugin: panelsModule, prefix: '/paineis' },
   { plugin: classificationsRoutes, prefix: '' },
   { plugin: usersRoutes, prefix: '' },
+  { plugin: usageRoutes, prefix: '' },
+  { plugin: auditRoutes, prefix: '' },
 ];
 
 /** Builds the whole server (API, docs, web app) without listening: server.ts listens, tests inject. */
@@ -151,6 +156,7 @@ export async function buildApp(deps: AppDependencies) {
     owned: deps.ownsDatabase ?? true,
     ...deps.versionFeed,
   });
+  await app.register(viewRecorder);
   await app.register(authPlugin);
   // Signs the short-lived cookie that carries a Microsoft sign-in's state, nonce and PKCE verifier.
   await app.register(cookie, { secret: createHmac('sha256', config.jwt.secret).update('cookies').digest('hex') });

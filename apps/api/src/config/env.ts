@@ -134,6 +134,22 @@ const envSchema = z.object({
     .min(0)
     .max(7 * 24 * 60)
     .default(60),
+  // docs/requirements.md#usage: views kept this long; their person removed after the second (0: never).
+  VIEW_RETENTION_DAYS: z.coerce.number().int().min(1).max(3_650).default(400),
+  VIEW_ANONYMISE_AFTER_DAYS: z.coerce.number().int().min(0).max(3_650).default(0),
+  AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).default(1_825),
+  // The days of '/uso' begin at midnight here.
+  USAGE_TIME_ZONE: z
+    .string()
+    .refine((zone) => {
+      try {
+        new Intl.DateTimeFormat('en', { timeZone: zone });
+        return true;
+      } catch {
+        return false;
+      }
+    }, 'USAGE_TIME_ZONE deve ser um fuso horário IANA, como America/Sao_Paulo.')
+    .default('America/Sao_Paulo'),
   PUBLIC_URL: httpUrl.optional(),
   // Held to the sign-in's own text rule: an account it would refuse could never sign in.
   PORTAL_ADMIN_USERNAME: z.string().trim().min(3).max(100).superRefine(signInText).optional(),
@@ -175,6 +191,8 @@ export interface Config {
   /** Entra ID and Graph: from the environment, or (demo mode) pointed at the local stand-ins by server.ts. */
   microsoft: MicrosoftSettings | null;
   graphSyncIntervalMinutes: number;
+  /** docs/requirements.md#usage. */
+  usage: { retentionDays: number; anonymiseAfterDays: number; auditRetentionDays: number; timeZone: string };
   /** The address people use to reach the portal; derived from each request when unset. */
   publicUrl: string | null;
   bootstrapAdmin: { username: string; password: string; email: string } | null;
@@ -292,6 +310,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     adminEmails: e.ADMIN_EMAILS,
     microsoft,
     graphSyncIntervalMinutes: e.GRAPH_SYNC_INTERVAL_MINUTES,
+    usage: {
+      retentionDays: e.VIEW_RETENTION_DAYS,
+      anonymiseAfterDays: e.VIEW_ANONYMISE_AFTER_DAYS,
+      auditRetentionDays: e.AUDIT_RETENTION_DAYS,
+      timeZone: e.USAGE_TIME_ZONE,
+    },
     publicUrl: e.PUBLIC_URL ?? null,
     bootstrapAdmin:
       e.PORTAL_ADMIN_USERNAME && e.PORTAL_ADMIN_PASSWORD

@@ -1,15 +1,18 @@
 import { sql } from 'drizzle-orm';
 import {
   bigint,
+  bigserial,
   boolean,
   index,
   integer,
+  jsonb,
   pgTable,
   primaryKey,
   serial,
   text,
   timestamp,
   uniqueIndex,
+  uuid,
 } from 'drizzle-orm/pg-core';
 
 const ACCENTED = 'ÁÀÂÃÄÅáàâãäåÉÈÊËéèêëÍÌÎÏíìîïÓÒÔÕÖóòôõöÚÙÛÜúùûüÇçÑñÝýÿ';
@@ -167,5 +170,79 @@ export const tentativasLogin = pgTable(
   (t) => [
     index('tentativas_login_usuario_momento').on(t.usuario, t.momento),
     index('tentativas_login_endereco_momento').on(t.endereco, t.momento),
+  ],
+);
+
+/**
+ * One opening of a panel (GET /paineis/{id}), written in batches (modules/usage/view-recorder.ts). No foreign keys:
+ * the record outlives the panel and the person. `usuario_id` and `identidade` are emptied once the view is older than
+ * VIEW_ANONYMISE_AFTER_DAYS; the row, and so the counts, stay until VIEW_RETENTION_DAYS.
+ */
+export const visualizacoes = pgTable(
+  'visualizacoes',
+  {
+    id: uuid('id').primaryKey(),
+    momento: timestamp('momento', { withTimezone: true }).notNull(),
+    usuarioId: text('usuario_id'),
+    painelId: integer('painel_id').notNull(),
+    /** The effective identity's username in the embed token; null without RLS. */
+    identidade: text('identidade'),
+    papeis: text('papeis')
+      .array()
+      .notNull()
+      .default(sql`'{}'`),
+    /** Power BI's RequestId of the GenerateToken call that made the token. */
+    requestId: text('request_id'),
+    tokenDoCache: boolean('token_do_cache').notNull(),
+    carregadoMs: integer('carregado_ms'),
+    renderizadoMs: integer('renderizado_ms'),
+    erros: text('erros')
+      .array()
+      .notNull()
+      .default(sql`'{}'`),
+  },
+  (t) => [
+    index('visualizacoes_momento').on(t.momento),
+    index('visualizacoes_painel_momento').on(t.painelId, t.momento),
+  ],
+);
+
+/**
+ * Each person's last successful sign-in (Microsoft or local): '/uso' lists who has not signed in for a while. A table
+ * of its own, without the data-version triggers of 'usuarios': a sign-in must not empty every instance's caches.
+ */
+export const ultimosLogins = pgTable(
+  'ultimos_logins',
+  {
+    usuarioId: text('usuario_id')
+      .primaryKey()
+      .references(() => usuarios.id, { onDelete: 'cascade' }),
+    momento: timestamp('momento', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('ultimos_logins_momento').on(t.momento)],
+);
+
+/** Administrators' changes, and sign-ins, sign-outs, refused sign-ins and throttling (modules/audit). */
+export const auditoria = pgTable(
+  'auditoria',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    momento: timestamp('momento', { withTimezone: true }).notNull().defaultNow(),
+    usuarioId: text('usuario_id'),
+    /** The person's e-mail or username, kept as it was; for a refused sign-in, the name typed. */
+    usuario: text('usuario'),
+    endereco: text('endereco'),
+    objeto: text('objeto').notNull(),
+    objetoId: text('objeto_id'),
+    objetoNome: text('objeto_nome'),
+    acao: text('acao').notNull(),
+    mudancas: jsonb('mudancas')
+      .notNull()
+      .default(sql`'[]'`),
+  },
+  (t) => [
+    index('auditoria_usuario').on(t.usuarioId, t.id),
+    index('auditoria_objeto').on(t.objeto, t.id),
+    index('auditoria_acao').on(t.acao, t.id),
   ],
 );

@@ -55,6 +55,13 @@ const EXPECTED: Record<string, Access> = {
   'GET /api/usuarios365/ativos': 'admin',
   'POST /api/usuarios365/sincronizar': 'admin',
 
+  'POST /api/paineis/{id}/visualizacoes/{visualizacaoId}': 'user',
+  'GET /api/uso/por-dia': 'admin',
+  'GET /api/uso/paineis': 'admin',
+  'GET /api/uso/paineis/{id}': 'admin',
+  'GET /api/uso/sem-login': 'admin',
+  'GET /api/auditoria': 'admin',
+
   'GET /api/auth/microsoft-login': 'public',
   'GET /api/auth/microsoft-callback': 'public',
   'POST /api/auth/login': 'public',
@@ -66,6 +73,8 @@ function designRule(method: string, path: string): Access {
   if (path === '/healthz' || path === '/readyz') return 'public';
   // "Every API route but the sign-in ones needs a valid token"; signing out must work with a dead token.
   if (path.startsWith('/api/auth/')) return 'public';
+  // The viewer's report of its own load times, sent by anyone who may open the panel.
+  if (method === 'POST' && path === '/api/paineis/{id}/visualizacoes/{visualizacaoId}') return 'user';
   if (method !== 'GET') return 'admin';
   if (
     path === '/api/classificacoes/admin' ||
@@ -73,7 +82,9 @@ function designRule(method: string, path: string): Access {
     path === '/api/paineis/{id}/configuracoes' ||
     path.startsWith('/api/paineis/{id}/rls') ||
     path.startsWith('/api/paineis/{id}/usuarios') ||
-    path === '/api/usuarios365/ativos'
+    path === '/api/usuarios365/ativos' ||
+    path.startsWith('/api/uso/') ||
+    path === '/api/auditoria'
   ) {
     return 'admin';
   }
@@ -97,9 +108,14 @@ interface Seed {
 /** A stand-in for Power BI, so GET /paineis/{id} can answer 200. */
 const embedding: EmbeddingService = {
   embedFor: async () => ({
-    embedToken: 'token-de-teste',
-    embedUrl: 'https://app.powerbi.com/reportEmbed?reportId=teste',
-    tokenExpiration: new Date(Date.now() + 3_600_000).toISOString(),
+    info: {
+      embedToken: 'token-de-teste',
+      embedUrl: 'https://app.powerbi.com/reportEmbed?reportId=teste',
+      tokenExpiration: new Date(Date.now() + 3_600_000).toISOString(),
+    },
+    identity: null,
+    requestId: null,
+    fromCache: false,
   }),
 };
 
@@ -145,6 +161,7 @@ describe('auth plugin: permissions for every route', () => {
       if (name === 'id') return String(route.path.startsWith('/api/classificacoes') ? s.classificacaoId : s.panelId);
       if (name === 'classificacaoId') return String(s.classificacaoId);
       if (name === 'role') return 'Gestor';
+      if (name === 'visualizacaoId') return '0b6f2f4e-3c1a-4d8e-9a57-2f1e6c0d9b31';
       throw new Error(`parâmetro de rota sem valor de teste: {${name}} em ${route.key}`);
     });
   }
@@ -167,6 +184,7 @@ describe('auth plugin: permissions for every route', () => {
       'POST /api/paineis/{id}/usuarios': [s.user.id, s.admin.id],
       'POST /api/classificacoes': { nome: 'Nova classificação', descricao: null },
       'PUT /api/classificacoes/{id}': { nome: 'Comercial e Vendas', descricao: 'Vendas', ativo: true },
+      'POST /api/paineis/{id}/visualizacoes/{visualizacaoId}': { carregadoMs: 900 },
     };
     return bodies[route.key];
   }
@@ -425,8 +443,10 @@ describe('auth plugin: permissions for every route', () => {
     expect(userRoutes.length).toBeGreaterThan(5);
     for (const route of userRoutes) {
       const res = await call(route, headers);
-      // The user is linked to the panel and listed in its RLS role: every one of these GETs answers 200.
-      if (res.statusCode !== 200) wrong.push(`${route.key} → ${res.statusCode} ${res.body}`);
+      // The user is linked to the panel and listed in its RLS role: every one of these GETs answers 200 (the
+      // viewer's report, written in the background, 202).
+      const ok = route.method === 'POST' ? 202 : 200;
+      if (res.statusCode !== ok) wrong.push(`${route.key} → ${res.statusCode} ${res.body}`);
     }
     expect(wrong).toEqual([]);
   });

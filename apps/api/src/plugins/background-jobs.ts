@@ -1,9 +1,12 @@
 import fp from 'fastify-plugin';
+import { purgeAudit } from '../modules/audit/audit.ts';
 import { purgeStaleSignInRecords } from '../modules/auth/sessions.ts';
+import { purgeOldViews } from '../modules/usage/usage.ts';
 
 /**
- * Work on a timer: the Graph directory sync (at start and every GRAPH_SYNC_INTERVAL_MINUTES) and the purge
- * of expired revocations and old login attempts. Timers do not keep the process alive; close waits for a
+ * Work on a timer: the Graph directory sync (at start and every GRAPH_SYNC_INTERVAL_MINUTES) and, hourly, the purge
+ * of expired revocations and old login attempts, of views and audit records past their retention, and the
+ * anonymising of older views (docs/requirements.md#usage). Timers do not keep the process alive; close waits for a
  * sync under way.
  */
 export default fp<{ syncAtStart: boolean }>(
@@ -11,8 +14,13 @@ export default fp<{ syncAtStart: boolean }>(
     const timers: NodeJS.Timeout[] = [];
     const sync = app.directorySync;
     const runSync = () => void sync?.run().catch(() => undefined); // failures are logged by the sync
+    const { usage } = app.config;
     const purge = () =>
-      void purgeStaleSignInRecords(app.db).catch((err: unknown) => app.log.warn({ err }, 'limpeza periódica falhou'));
+      void Promise.all([
+        purgeStaleSignInRecords(app.db),
+        purgeOldViews(app.db, usage),
+        purgeAudit(app.db, usage.auditRetentionDays),
+      ]).catch((err: unknown) => app.log.warn({ err }, 'limpeza periódica falhou'));
 
     app.addHook('onReady', async () => {
       purge();

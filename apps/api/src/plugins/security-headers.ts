@@ -85,7 +85,9 @@ export default fp(
       xFrameOptions: { action: 'deny' },
       referrerPolicy: { policy: REFERRER_POLICY },
     });
-    app.addHook('onRequest', (request, reply, done) => helmetHeaders(request.raw, reply.raw, done));
+    app.addHook('onRequest', (request, reply, done) =>
+      helmetHeaders(request.raw, reply.raw, (err) => done(err as Error | undefined)),
+    );
 
     app.addHook('onSend', (request, reply, payload, done) => {
       const https = overHttps(request);

@@ -33,6 +33,8 @@ export interface GenerateTokenRequest {
 export interface EmbedToken {
   token: string;
   expiration: string;
+  /** The answer's RequestId header: how Power BI's support finds the call. */
+  requestId: string | null;
 }
 
 export interface PowerBiClientOptions {
@@ -95,13 +97,21 @@ export class PowerBiClient {
 
   /** An embed token; `malformed` unless Power BI gave the token and a readable expiration. */
   async generateToken(body: GenerateTokenRequest): Promise<EmbedToken> {
-    const token = await this.call('POST', '/v1.0/myorg/GenerateToken', body);
+    let requestId: string | null = null;
+    const token = await this.call('POST', '/v1.0/myorg/GenerateToken', body, (response) => {
+      requestId = response.headers.get('requestid');
+    });
     if (!isRecord(token) || !text(token.token)) throw malformed('o token de incorporação');
     if (!text(token.expiration) || Number.isNaN(Date.parse(token.expiration))) throw malformed('a validade do token');
-    return { token: token.token, expiration: token.expiration };
+    return { token: token.token, expiration: token.expiration, requestId };
   }
 
-  private async call(method: 'GET' | 'POST', path: string, body?: unknown): Promise<unknown> {
+  private async call(
+    method: 'GET' | 'POST',
+    path: string,
+    body?: unknown,
+    onAnswer?: (response: Response) => void,
+  ): Promise<unknown> {
     let response: Response;
     try {
       response = await fetchWithRetry(
@@ -122,7 +132,10 @@ export class PowerBiClient {
     } catch (error) {
       throw errorFromFetchFailure('power-bi', error);
     }
-    if (response.ok) return readJsonAnswer('power-bi', response);
+    if (response.ok) {
+      onAnswer?.(response);
+      return readJsonAnswer('power-bi', response);
+    }
     throw await errorFromResponse('power-bi', response);
   }
 }

@@ -1,8 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { EmbedInfo, Painel } from '@paineis/contract/panels';
+import type { Painel } from '@paineis/contract/panels';
 import { ExpiringCache } from '../../lib/expiring-cache.ts';
 import { MicrosoftError } from '../microsoft-error.ts';
-import type { EmbeddingService, EmbedViewer } from './embedding-service.ts';
+import type { Embedding, EmbeddingService, EmbedViewer } from './embedding-service.ts';
 import { type EmbedToken, type PowerBiClient, type PowerBiReport } from './power-bi-client.ts';
 
 /** A token is reused until this long before it expires. */
@@ -44,7 +44,7 @@ export class PowerBiEmbeddingService implements EmbeddingService {
     this.tokens.clear();
   }
 
-  async embedFor(panel: Painel, viewer: EmbedViewer): Promise<EmbedInfo> {
+  async embedFor(panel: Painel, viewer: EmbedViewer): Promise<Embedding> {
     const identity = panel.usaRls ? { username: viewer.email, roles: [...viewer.roles].sort() } : null;
     if (identity && identity.roles.length === 0) {
       throw new MicrosoftError('power-bi', 'identity-without-roles', 'Identidade RLS sem papéis.');
@@ -55,7 +55,9 @@ export class PowerBiEmbeddingService implements EmbeddingService {
         until: Date.now() + REPORT_TTL_MS,
       }));
       const key = JSON.stringify([panel.workspaceId, report.id, report.datasetId, identity]);
+      let made = false;
       const token = await this.tokens.get(key, async () => {
+        made = true;
         const value = await this.client.generateToken({
           reports: [{ id: report.id }],
           datasets: [{ id: report.datasetId }],
@@ -65,12 +67,17 @@ export class PowerBiEmbeddingService implements EmbeddingService {
         return { value, until: Date.parse(value.expiration) - REFRESH_MARGIN_MS };
       });
       return {
-        embedToken: token.token,
-        embedUrl: report.embedUrl,
-        tokenExpiration: token.expiration,
-        ...(this.options.demoEmbedHost
-          ? { demoEmbedUrl: demoEmbedUrl(this.options.demoEmbedHost, report.embedUrl) }
-          : {}),
+        info: {
+          embedToken: token.token,
+          embedUrl: report.embedUrl,
+          tokenExpiration: token.expiration,
+          ...(this.options.demoEmbedHost
+            ? { demoEmbedUrl: demoEmbedUrl(this.options.demoEmbedHost, report.embedUrl) }
+            : {}),
+        },
+        identity,
+        requestId: token.requestId,
+        fromCache: !made,
       };
     } catch (error) {
       if (error instanceof MicrosoftError) {

@@ -5,6 +5,8 @@ import { LOGIN_ERROR_MICROSOFT, loginBody, loginResponse } from '@paineis/contra
 import { errorResponse } from '@paineis/contract/fields';
 import { EntraClient, type SignInChecks } from '../../integrations/microsoft-identity/entra-client.ts';
 import { recordMicrosoftSignIn } from '../users/users.service.ts';
+import { recordAudit, recordRefusedSignIn, recordSignIn } from '../audit/audit.ts';
+import { HttpError } from '../../lib/http-error.ts';
 import { signInLocally } from './local-sign-in.ts';
 import { revokeSession } from './sessions.ts';
 import { signSessionToken } from './tokens.ts';
@@ -65,8 +67,15 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const fail = (reason: string, error?: unknown) => {
+      const fail = async (reason: string, error?: unknown) => {
         request.log.warn({ err: error, reason }, 'login Microsoft recusado');
+        await recordRefusedSignIn(
+          app.db,
+          { usuarioId: null, usuario: null, endereco: request.ip },
+          'Microsoft',
+          'login_recusado',
+          reason,
+        );
         void reply.clearCookie(STATE_COOKIE, { path: '/api/auth' });
         return reply.redirect(loginPage(request, { erro: LOGIN_ERROR_MICROSOFT }));
       };
@@ -98,6 +107,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         officeLocation: identity.officeLocation,
       });
       void reply.clearCookie(STATE_COOKIE, { path: '/api/auth' });
+      await recordSignIn(app.db, { usuarioId: user.id, usuario: user.email, endereco: request.ip }, 'Microsoft');
       request.log.info({ userId: user.id, role: user.role }, 'login Microsoft');
       return reply.redirect(loginPage(request, { token }));
     },
@@ -114,7 +124,26 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: loginResponse, 400: errorResponse, 401: errorResponse, 429: errorResponse },
       },
     },
-    async (request) => signInLocally(app.db, app.config, request.body, request.ip),
+    async (request) => {
+      try {
+        const answer = await signInLocally(app.db, app.config, request.body, request.ip);
+        const { id, email } = answer.user;
+        await recordSignIn(app.db, { usuarioId: id, usuario: email, endereco: request.ip }, 'Conta local');
+        return answer;
+      } catch (error) {
+        if (error instanceof HttpError && (error.statusCode === 401 || error.statusCode === 429)) {
+          // Who tried: the username as typed (there may be no such account).
+          await recordRefusedSignIn(
+            app.db,
+            { usuarioId: null, usuario: request.body.username, endereco: request.ip },
+            'Conta local',
+            error.statusCode === 401 ? 'login_recusado' : 'limitado',
+            error.message,
+          );
+        }
+        throw error;
+      }
+    },
   );
 
   app.post(
@@ -129,7 +158,14 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       // Always 204: signing out must work even with a token that is already invalid.
-      await revokeSession(app.db, app.config.jwt, request.headers.authorization);
+      const signedOut = await revokeSession(app.db, app.config.jwt, request.headers.authorization);
+      if (signedOut) {
+        await recordAudit(
+          app.db,
+          { usuarioId: signedOut.sub, usuario: signedOut.email ?? null, endereco: request.ip },
+          { objeto: 'sessao', acao: 'logout', objetoId: signedOut.sub },
+        );
+      }
       return reply.code(204).send(null);
     },
   );

@@ -89,17 +89,25 @@ export async function authenticateSession(
   };
 }
 
-/** Refuses the header's token in every instance until it would have expired; an invalid one needs nothing. */
-export async function revokeSession(db: Db, jwt: Config['jwt'], authorization: string | undefined): Promise<void> {
+/**
+ * Refuses the header's token in every instance until it would have expired, and answers its claims; an invalid one
+ * needs nothing (null).
+ */
+export async function revokeSession(
+  db: Db,
+  jwt: Config['jwt'],
+  authorization: string | undefined,
+): Promise<TokenClaims | null> {
   const token = bearer(authorization);
-  if (!token) return;
+  if (!token) return null;
   let claims;
   try {
     claims = await verifySessionToken(jwt, token);
   } catch {
-    return;
+    return null;
   }
   await revokeToken(db, claims.jti, new Date(claims.exp * 1000));
+  return claims;
 }
 
 /** Forgets revocations of tokens that have expired anyway, and failed sign-ins older than the limits look at. */

@@ -7,6 +7,7 @@ import { classificacoes, paineis } from '../../db/schema.ts';
 import { PG_UNIQUE_VIOLATION, pgErrorCode } from '../../db/pg-errors.ts';
 import { byNome } from '../../lib/collation.ts';
 import { conflict } from '../../lib/http-error.ts';
+import { recordAudit, SYSTEM_ACTOR, type AuditActor } from '../audit/audit.ts';
 
 const columns = {
   id: classificacoes.id,
@@ -65,37 +66,78 @@ async function guardingName<T>(nome: string, write: () => Promise<T>): Promise<T
   }
 }
 
-export async function createClassificacao(db: Db, input: ClassificacaoInput): Promise<Classificacao> {
-  const [row] = await guardingName(input.nome, () =>
-    db
-      .insert(classificacoes)
-      .values({ nome: input.nome, descricao: input.descricao || null, ativo: input.ativo ?? true })
-      .returning(columns),
+/** What the audit trail keeps of a classification. */
+const forAudit = (c: Row) => ({ nome: c.nome, descricao: c.descricao, ativo: c.ativo });
+
+export async function createClassificacao(
+  db: Db,
+  input: ClassificacaoInput,
+  actor: AuditActor = SYSTEM_ACTOR,
+): Promise<Classificacao> {
+  const row = await guardingName(input.nome, () =>
+    db.transaction(async (tx) => {
+      const [created] = await tx
+        .insert(classificacoes)
+        .values({ nome: input.nome, descricao: input.descricao || null, ativo: input.ativo ?? true })
+        .returning(columns);
+      await recordAudit(tx, actor, {
+        objeto: 'classificacao',
+        acao: 'criacao',
+        objetoId: created!.id,
+        objetoNome: created!.nome,
+        depois: forAudit(created!),
+      });
+      return created!;
+    }),
   );
-  return toClassificacao(row!);
+  return toClassificacao(row);
 }
 
 export async function updateClassificacao(
   db: Db,
   id: number,
   input: ClassificacaoInput,
+  actor: AuditActor = SYSTEM_ACTOR,
 ): Promise<Classificacao | null> {
-  const [row] = await guardingName(input.nome, () =>
-    db
-      .update(classificacoes)
-      .set({
-        nome: input.nome,
-        descricao: input.descricao || null,
-        ...(input.ativo === undefined ? {} : { ativo: input.ativo }),
-      })
-      .where(eq(classificacoes.id, id))
-      .returning(columns),
+  const row = await guardingName(input.nome, () =>
+    db.transaction(async (tx) => {
+      const [before] = await tx.select(columns).from(classificacoes).where(eq(classificacoes.id, id)).for('update');
+      if (!before) return null;
+      const [after] = await tx
+        .update(classificacoes)
+        .set({
+          nome: input.nome,
+          descricao: input.descricao || null,
+          ...(input.ativo === undefined ? {} : { ativo: input.ativo }),
+        })
+        .where(eq(classificacoes.id, id))
+        .returning(columns);
+      await recordAudit(tx, actor, {
+        objeto: 'classificacao',
+        acao: 'alteracao',
+        objetoId: id,
+        objetoNome: after!.nome,
+        antes: forAudit(before),
+        depois: forAudit(after!),
+      });
+      return after!;
+    }),
   );
   return row ? toClassificacao(row) : null;
 }
 
 /** Its panels stay, with no classification (the foreign key sets them to null). */
-export async function deleteClassificacao(db: Db, id: number): Promise<boolean> {
-  const rows = await db.delete(classificacoes).where(eq(classificacoes.id, id)).returning({ id: classificacoes.id });
-  return rows.length > 0;
+export async function deleteClassificacao(db: Db, id: number, actor: AuditActor = SYSTEM_ACTOR): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const [deleted] = await tx.delete(classificacoes).where(eq(classificacoes.id, id)).returning(columns);
+    if (!deleted) return false;
+    await recordAudit(tx, actor, {
+      objeto: 'classificacao',
+      acao: 'exclusao',
+      objetoId: id,
+      objetoNome: deleted.nome,
+      antes: forAudit(deleted),
+    });
+    return true;
+  });
 }

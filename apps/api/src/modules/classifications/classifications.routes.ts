@@ -7,6 +7,7 @@ import {
   classificacaoParams,
   classificacaoUpdate,
 } from '@paineis/contract/classifications';
+import { actorOf } from '../audit/audit.ts';
 import { errorResponses } from '../../lib/route-schema.ts';
 import { notFound } from '../../lib/http-error.ts';
 import {
@@ -71,7 +72,7 @@ export const classificationsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 201: classificacao, ...errorResponses(400, 403, 409) },
       },
     },
-    async (request, reply) => reply.code(201).send(await createClassificacao(app.db, request.body)),
+    async (request, reply) => reply.code(201).send(await createClassificacao(app.db, request.body, actorOf(request))),
   );
 
   app.put(
@@ -87,7 +88,8 @@ export const classificationsRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) =>
-      (await updateClassificacao(app.db, request.params.id, request.body)) ?? Promise.reject(notFound(NAO_ENCONTRADA)),
+      (await updateClassificacao(app.db, request.params.id, request.body, actorOf(request))) ??
+      Promise.reject(notFound(NAO_ENCONTRADA)),
   );
 
   app.delete(
@@ -102,7 +104,7 @@ export const classificationsRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      if (!(await deleteClassificacao(app.db, request.params.id))) throw notFound(NAO_ENCONTRADA);
+      if (!(await deleteClassificacao(app.db, request.params.id, actorOf(request)))) throw notFound(NAO_ENCONTRADA);
       return reply.code(204).send(null);
     },
   );

@@ -19,6 +19,13 @@ export interface PanelOpening {
   roles: string[];
 }
 
+/** The panel if this person may see it; 404 otherwise, as if it did not exist. */
+export async function requireVisiblePanel(db: Db, id: number, requester: Requester): Promise<Painel> {
+  const panel = await findVisiblePanel(db, id, requester);
+  if (!panel) throw notFound(PAINEL_NAO_ENCONTRADO);
+  return panel;
+}
+
 /**
  * Who may open a panel, and with which RLS identity:
  * - an admin opens any panel; a user only a panel linked to them (any other is 404, as if it did not exist);
@@ -33,8 +40,7 @@ export async function openPanel(
   requester: Requester,
   papel: string | undefined,
 ): Promise<PanelOpening> {
-  const panel = await findVisiblePanel(db, id, requester);
-  if (!panel) throw notFound(PAINEL_NAO_ENCONTRADO);
+  const panel = await requireVisiblePanel(db, id, requester);
   if (papel !== undefined && !requester.isAdmin) throw new HttpError(403, PAPEL_SOMENTE_ADMIN);
   if (papel !== undefined && !panel.usaRls) throw new HttpError(400, PAPEL_SEM_RLS);
   if (!panel.usaRls) return { panel, roles: [] };

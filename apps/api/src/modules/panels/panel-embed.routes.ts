@@ -2,19 +2,20 @@ import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { idParams } from '@paineis/contract/fields';
 import { embedInfo, embedQuery, painelComEmbed } from '@paineis/contract/panels';
+import { temposVisualizacaoBody, VISUALIZACAO_HEADER, visualizacaoParams } from '@paineis/contract/usage';
 import { errorResponses } from '../../lib/route-schema.ts';
-import { openPanel } from './panel-access.ts';
+import { openPanel, requireVisiblePanel } from './panel-access.ts';
 import { preparedOpening } from './panel-answers.ts';
 import { requesterOf } from './requester.ts';
 
 const tags = ['Painéis'];
 const errors = errorResponses(400, 403, 404, 409, 502, 503, 504);
 
-/** Opening a panel: the report's embed token for this person, with their RLS identity. */
+/** Opening a panel: the report's embed token for this person, with their RLS identity; and the view's record. */
 export const panelEmbedRoutes: FastifyPluginAsyncZod = async (app) => {
   const embed = async (id: number, requester: ReturnType<typeof requesterOf>, papel: string | undefined) => {
     const { panel, roles } = await openPanel(app.db, id, requester, papel);
-    return { panel, embed: await app.embedding.embedFor(panel, { ...requester, roles }) };
+    return { panel, embedding: await app.embedding.embedFor(panel, { ...requester, roles }) };
   };
 
   app.get(
@@ -24,15 +25,26 @@ export const panelEmbedRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: 'Um painel, com o token para incorporar o relatório',
         description:
-          'Num painel com RLS, a identidade efetiva leva os papéis do usuário; administradores veem todos os papéis, ou só o papel pedido em `papel`.',
+          'Num painel com RLS, a identidade efetiva leva os papéis do usuário; administradores veem todos os papéis, ou só o papel pedido em `papel`. ' +
+          `Cada abertura é registrada (uso dos painéis): o cabeçalho \`${VISUALIZACAO_HEADER}\` da resposta dá o id do registro, para o visualizador informar os tempos de carga.`,
         params: idParams,
         querystring: embedQuery,
         response: { 200: painelComEmbed, 304: z.null(), ...errors },
       },
     },
     async (request, reply) => {
-      const { panel, embed: info } = await embed(request.params.id, requesterOf(request), request.query.papel);
-      return reply.sendPrepared(preparedOpening(panel, info, true));
+      const requester = requesterOf(request);
+      const { panel, embedding } = await embed(request.params.id, requester, request.query.papel);
+      const viewId = app.viewRecorder.record({
+        usuarioId: requester.id,
+        painelId: panel.id,
+        identidade: embedding.identity?.username ?? null,
+        papeis: embedding.identity?.roles ?? [],
+        requestId: embedding.requestId,
+        tokenDoCache: embedding.fromCache,
+      });
+      void reply.header(VISUALIZACAO_HEADER, viewId);
+      return reply.sendPrepared(preparedOpening(panel, embedding.info, true));
     },
   );
 
@@ -48,8 +60,34 @@ export const panelEmbedRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const { panel, embed: info } = await embed(request.params.id, requesterOf(request), request.query.papel);
-      return reply.sendPrepared(preparedOpening(panel, info, false));
+      const { panel, embedding } = await embed(request.params.id, requesterOf(request), request.query.papel);
+      return reply.sendPrepared(preparedOpening(panel, embedding.info, false));
+    },
+  );
+
+  app.post(
+    '/:id/visualizacoes/:visualizacaoId',
+    {
+      schema: {
+        tags,
+        summary: 'O visualizador informa os tempos de carga e os erros de uma abertura do painel',
+        description:
+          'Tempos em ms desde o pedido do painel até os eventos `loaded` e o primeiro `rendered` do powerbi-client. Gravado em segundo plano (202); só a abertura desta pessoa, deste painel, o recebe.',
+        params: visualizacaoParams,
+        body: temposVisualizacaoBody,
+        response: { 202: z.null(), ...errorResponses(400, 404) },
+      },
+    },
+    async (request, reply) => {
+      const requester = requesterOf(request);
+      await requireVisiblePanel(app.db, request.params.id, requester);
+      app.viewRecorder.report({
+        id: request.params.visualizacaoId,
+        usuarioId: requester.id,
+        painelId: request.params.id,
+        ...request.body,
+      });
+      return reply.code(202).send(null);
     },
   );
 };

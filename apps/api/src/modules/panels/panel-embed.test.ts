@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { EmbedInfo, Painel } from '@paineis/contract/panels';
+import type { Painel } from '@paineis/contract/panels';
 import { useTestApp } from '../../../test/context.ts';
 import { classificacao, createAdmin, createUser, link, panel } from '../../../test/fixtures.ts';
 import type { EmbedViewer, EmbeddingService } from '../../integrations/power-bi/embedding-service.ts';
@@ -59,9 +59,14 @@ describe('GET /api/paineis/{id} with Power BI embedding', () => {
   const calls: Array<{ panel: Painel; viewer: EmbedViewer }> = [];
   const embedUrl = 'https://app.powerbi.com/reportEmbed?reportId=x';
   const embedding: EmbeddingService = {
-    embedFor: async (panel, viewer): Promise<EmbedInfo> => {
+    embedFor: async (panel, viewer) => {
       calls.push({ panel, viewer });
-      return { embedToken: 't', embedUrl, tokenExpiration: new Date().toISOString() };
+      return {
+        info: { embedToken: 't', embedUrl, tokenExpiration: new Date().toISOString() },
+        identity: null,
+        requestId: null,
+        fromCache: false,
+      };
     },
   };
   const ctx = useTestApp({ embedding });

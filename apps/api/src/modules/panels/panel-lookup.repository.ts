@@ -67,7 +67,12 @@ export async function requirePanel(db: Db, id: number): Promise<Painel> {
  * first, so on PostgreSQL two such replacements take turns instead of interleaving their deletes and inserts
  * (a mix of both sets, a duplicate key, a deadlock). NO KEY UPDATE: foreign-key checks elsewhere are not held up.
  */
-export async function lockPanel(db: Db, id: number): Promise<void> {
-  const [row] = await db.select({ id: paineis.id }).from(paineis).where(eq(paineis.id, id)).for('no key update');
+export async function lockPanel(db: Db, id: number): Promise<{ nomePainel: string }> {
+  const [row] = await db
+    .select({ nomePainel: paineis.nomePainel })
+    .from(paineis)
+    .where(eq(paineis.id, id))
+    .for('no key update');
   if (!row) throw notFound(PAINEL_NAO_ENCONTRADO);
+  return row;
 }

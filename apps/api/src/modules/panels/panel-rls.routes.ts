@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { idParams } from '@paineis/contract/fields';
 import { rlsConfiguration, rlsConfigurations, rlsRoleParams, rlsRoleUsers } from '@paineis/contract/rls';
+import { actorOf } from '../audit/audit.ts';
 import { errorResponses } from '../../lib/route-schema.ts';
 import {
   deletePanelRls,
@@ -43,7 +44,7 @@ export const panelRlsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: z.array(rlsConfiguration), ...errorResponses(400, 403, 404) },
       },
     },
-    async (request) => replacePanelRls(app.db, request.params.id, request.body),
+    async (request) => replacePanelRls(app.db, request.params.id, request.body, actorOf(request)),
   );
 
   app.delete(
@@ -58,7 +59,7 @@ export const panelRlsRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      await deletePanelRls(app.db, request.params.id);
+      await deletePanelRls(app.db, request.params.id, actorOf(request));
       return reply.code(204).send(null);
     },
   );
@@ -103,6 +104,7 @@ export const panelRlsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: z.array(z.string()), ...errorResponses(400, 403, 404) },
       },
     },
-    async (request) => replacePanelRoleEmails(app.db, request.params.id, request.params.role, request.body),
+    async (request) =>
+      replacePanelRoleEmails(app.db, request.params.id, request.params.role, request.body, actorOf(request)),
   );
 };

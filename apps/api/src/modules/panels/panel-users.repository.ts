@@ -4,6 +4,7 @@ import type { Db } from '../../db/client.ts';
 import { painelUsuarios, usuarios } from '../../db/schema.ts';
 import { badRequest } from '../../lib/http-error.ts';
 import { lockPanel, requirePanel } from './panel-lookup.repository.ts';
+import { recordAudit, SYSTEM_ACTOR, type AuditActor } from '../audit/audit.ts';
 
 export async function linkedUsers(db: Db, painelId: number): Promise<UsuarioVinculado[]> {
   // nome_ordenacao: pt-BR reading order ('Álvaro' before 'Bruno'), not byte order.
@@ -22,10 +23,29 @@ export async function panelLinkedUsers(db: Db, painelId: number): Promise<Usuari
 }
 
 /** Replaces an existing panel's whole set of linked users, all or nothing; answers the new set. */
-export async function replacePanelLinks(db: Db, painelId: number, userIds: string[]): Promise<UsuarioVinculado[]> {
+export async function replacePanelLinks(
+  db: Db,
+  painelId: number,
+  userIds: string[],
+  actor: AuditActor = SYSTEM_ACTOR,
+): Promise<UsuarioVinculado[]> {
+  // The audit trail names each person linked or unlinked, by id, with their e-mail.
+  const forAudit = async (tx: Db) => ({
+    usuarios: Object.fromEntries((await linkedUsers(tx, painelId)).map((u) => [u.id, u.email])),
+  });
   await db.transaction(async (tx) => {
-    await lockPanel(tx, painelId);
+    const { nomePainel } = await lockPanel(tx, painelId);
+    const antes = await forAudit(tx);
     await replaceLinks(tx, painelId, userIds);
+    const depois = await forAudit(tx);
+    await recordAudit(tx, actor, {
+      objeto: 'vinculos',
+      acao: 'alteracao',
+      objetoId: painelId,
+      objetoNome: nomePainel,
+      antes,
+      depois,
+    });
   });
   return linkedUsers(db, painelId);
 }

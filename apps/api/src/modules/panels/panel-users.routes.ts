@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { idParams } from '@paineis/contract/fields';
 import { linkUsersBody, usuarioVinculado } from '@paineis/contract/users';
+import { actorOf } from '../audit/audit.ts';
 import { errorResponses } from '../../lib/route-schema.ts';
 import { panelLinkedUsers, replacePanelLinks } from './panel-users.repository.ts';
 
@@ -35,6 +36,6 @@ export const panelUsersRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: z.array(usuarioVinculado), ...errorResponses(400, 403, 404) },
       },
     },
-    async (request) => replacePanelLinks(app.db, request.params.id, request.body),
+    async (request) => replacePanelLinks(app.db, request.params.id, request.body, actorOf(request)),
   );
 };

@@ -10,9 +10,14 @@ const PAINEL_NAO_ENCONTRADO = 'Painel não encontrado.';
 /** A stand-in for Power BI, so a panel a user may see answers 200 instead of the 503 of "not configured". */
 const embedding: EmbeddingService = {
   embedFor: async () => ({
-    embedToken: 'token-de-teste',
-    embedUrl: 'https://app.powerbi.com/reportEmbed?reportId=teste',
-    tokenExpiration: new Date(Date.now() + 3_600_000).toISOString(),
+    info: {
+      embedToken: 'token-de-teste',
+      embedUrl: 'https://app.powerbi.com/reportEmbed?reportId=teste',
+      tokenExpiration: new Date(Date.now() + 3_600_000).toISOString(),
+    },
+    identity: null,
+    requestId: null,
+    fromCache: false,
   }),
 };
 

@@ -11,7 +11,8 @@ import { byNome } from '../../lib/collation.ts';
 import { PAINEL_NAO_ENCONTRADO, requirePanel, selectPanels, toPainel } from './panel-lookup.repository.ts';
 import { linkedUsers } from './panel-users.repository.ts';
 import type { Requester } from './requester.ts';
-import { getRls, replaceRls } from './rls.repository.ts';
+import { getRls, replaceRls, rlsForAudit } from './rls.repository.ts';
+import { recordAudit, SYSTEM_ACTOR, type AuditActor } from '../audit/audit.ts';
 
 /**
  * Every panel and classification, in screen order (classifications by name, panels by ordem, unclassified
@@ -185,7 +186,24 @@ async function resolveClassificacao(db: Db, id: number | null | undefined): Prom
   return id;
 }
 
-export async function createPanel(db: Db, input: PanelInput): Promise<Painel> {
+/** A panel as the audit trail keeps it (docs/requirements.md#audit): its fields, classification and RLS roles. */
+async function panelForAudit(db: Db, id: number) {
+  const [row] = await db
+    .select({
+      nomePainel: paineis.nomePainel,
+      workspaceId: paineis.workspaceId,
+      reportId: paineis.reportId,
+      usaRls: paineis.usaRls,
+      classificacao: classificacoes.nome,
+      ordem: paineis.ordem,
+    })
+    .from(paineis)
+    .leftJoin(classificacoes, eq(classificacoes.id, paineis.classificacaoId))
+    .where(eq(paineis.id, id));
+  return row ? { ...row, ...(await rlsForAudit(db, id)) } : null;
+}
+
+export async function createPanel(db: Db, input: PanelInput, actor: AuditActor = SYSTEM_ACTOR): Promise<Painel> {
   const id = await db.transaction(async (tx) => {
     const classificacaoId = await resolveClassificacao(tx, input.classificacaoId);
     const ordem = input.ordem ?? (await nextOrdem(tx, classificacaoId ?? SEM_CLASSIFICACAO_ID));
@@ -201,12 +219,25 @@ export async function createPanel(db: Db, input: PanelInput): Promise<Painel> {
       })
       .returning({ id: paineis.id });
     if (input.rlsConfigurations) await replaceRls(tx, row!.id, input.rlsConfigurations);
+    const depois = await panelForAudit(tx, row!.id);
+    await recordAudit(tx, actor, {
+      objeto: 'painel',
+      acao: 'criacao',
+      objetoId: row!.id,
+      objetoNome: input.nomePainel,
+      depois,
+    });
     return row!.id;
   });
   return requirePanel(db, id);
 }
 
-export async function updatePanel(db: Db, id: number, input: PanelInput): Promise<Painel> {
+export async function updatePanel(
+  db: Db,
+  id: number,
+  input: PanelInput,
+  actor: AuditActor = SYSTEM_ACTOR,
+): Promise<Painel> {
   await db.transaction(async (tx) => {
     const classificacaoId = await resolveClassificacao(tx, input.classificacaoId);
     const [current] = await tx
@@ -215,6 +246,7 @@ export async function updatePanel(db: Db, id: number, input: PanelInput): Promis
       .where(eq(paineis.id, id))
       .for('update');
     if (!current) throw notFound(PAINEL_NAO_ENCONTRADO);
+    const antes = await panelForAudit(tx, id);
     // Moved to another classification with no ordem given: it goes last there.
     const ordem =
       input.ordem ??
@@ -234,18 +266,37 @@ export async function updatePanel(db: Db, id: number, input: PanelInput): Promis
       })
       .where(eq(paineis.id, id));
     if (input.rlsConfigurations) await replaceRls(tx, id, input.rlsConfigurations);
+    const depois = await panelForAudit(tx, id);
+    await recordAudit(tx, actor, {
+      objeto: 'painel',
+      acao: 'alteracao',
+      objetoId: id,
+      objetoNome: input.nomePainel,
+      antes,
+      depois,
+    });
   });
   return requirePanel(db, id);
 }
 
 /** Links and RLS roles go with it (foreign keys cascade). */
-export async function deletePanel(db: Db, id: number): Promise<void> {
-  const rows = await db.delete(paineis).where(eq(paineis.id, id)).returning({ id: paineis.id });
-  if (rows.length === 0) throw notFound(PAINEL_NAO_ENCONTRADO);
+export async function deletePanel(db: Db, id: number, actor: AuditActor = SYSTEM_ACTOR): Promise<void> {
+  await db.transaction(async (tx) => {
+    const antes = await panelForAudit(tx, id);
+    const deleted = await tx.delete(paineis).where(eq(paineis.id, id)).returning({ id: paineis.id });
+    if (!antes || deleted.length === 0) throw notFound(PAINEL_NAO_ENCONTRADO);
+    await recordAudit(tx, actor, {
+      objeto: 'painel',
+      acao: 'exclusao',
+      objetoId: id,
+      objetoNome: antes.nomePainel,
+      antes,
+    });
+  });
 }
 
 /** Applies every new ordem or none: one statement in one transaction, checked before it commits. */
-export async function reorderPanels(db: Db, items: ReorderItem[]): Promise<void> {
+export async function reorderPanels(db: Db, items: ReorderItem[], actor: AuditActor = SYSTEM_ACTOR): Promise<void> {
   const seen = new Set<number>();
   for (const { painelId } of items) {
     if (seen.has(painelId)) throw badRequest(`O painel ${painelId} aparece mais de uma vez na reordenação.`);
@@ -256,8 +307,12 @@ export async function reorderPanels(db: Db, items: ReorderItem[]): Promise<void>
   await db.transaction(async (tx) => {
     // The rows locked first, in id order: the update below locks them in the order the items came (a nested
     // loop over the list), so two reorders listing the same panels differently deadlocked on PostgreSQL.
-    await tx.execute(sql`
-      select id from paineis where id = any(${sql.param(ids)}::int[]) order by id for no key update`);
+    const locked = await rows<{ id: number; nome: string; ordem: number }>(
+      tx,
+      sql`
+      select id, nome_painel as nome, ordem from paineis where id = any(${sql.param(ids)}::int[])
+      order by id for no key update`,
+    );
     const updated = await rows<{ id: number }>(
       tx,
       sql`
@@ -271,5 +326,14 @@ export async function reorderPanels(db: Db, items: ReorderItem[]): Promise<void>
       const missing = ids.filter((id) => !found.has(id));
       throw notFound(`Painéis não encontrados: ${missing.join(', ')}. Nenhuma ordem foi alterada.`);
     }
+    // Each panel by name and id, with its ordem before and after.
+    const label = (p: { id: number; nome: string }) => `${p.nome} (#${p.id})`;
+    const nova = new Map(items.map((i) => [i.painelId, i.novaOrdem]));
+    await recordAudit(tx, actor, {
+      objeto: 'ordem',
+      acao: 'alteracao',
+      antes: Object.fromEntries(locked.map((p) => [label(p), p.ordem])),
+      depois: Object.fromEntries(locked.map((p) => [label(p), nova.get(p.id)])),
+    });
   });
 }

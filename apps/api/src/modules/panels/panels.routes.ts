@@ -11,6 +11,7 @@ import {
   proximaOrdemParams,
   reorderBody,
 } from '@paineis/contract/panels';
+import { actorOf } from '../audit/audit.ts';
 import { errorResponses } from '../../lib/route-schema.ts';
 import {
   createPanel,
@@ -121,7 +122,7 @@ export const panelsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 201: painel, ...errorResponses(400, 403) },
       },
     },
-    async (request, reply) => reply.code(201).send(await createPanel(app.db, request.body)),
+    async (request, reply) => reply.code(201).send(await createPanel(app.db, request.body, actorOf(request))),
   );
 
   app.put(
@@ -136,7 +137,7 @@ export const panelsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: painel, ...errorResponses(400, 403, 404) },
       },
     },
-    async (request) => updatePanel(app.db, request.params.id, request.body),
+    async (request) => updatePanel(app.db, request.params.id, request.body, actorOf(request)),
   );
 
   app.delete(
@@ -151,7 +152,7 @@ export const panelsRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      await deletePanel(app.db, request.params.id);
+      await deletePanel(app.db, request.params.id, actorOf(request));
       return reply.code(204).send(null);
     },
   );
@@ -168,7 +169,7 @@ export const panelsRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      await reorderPanels(app.db, request.body);
+      await reorderPanels(app.db, request.body, actorOf(request));
       return reply.code(204).send(null);
     },
   );

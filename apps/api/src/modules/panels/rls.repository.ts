@@ -2,6 +2,7 @@ import { asc, eq, sql } from 'drizzle-orm';
 import type { RlsConfiguration } from '@paineis/contract/rls';
 import { roleNameKey, sameRoleName } from '@paineis/contract/text';
 import { rows, type Db } from '../../db/client.ts';
+import { recordAudit, SYSTEM_ACTOR, type AuditActor } from '../audit/audit.ts';
 import { VersionedKeyedCache } from '../../db/versioned-cache.ts';
 import { painelRlsRoleEmails, painelRlsRoles } from '../../db/schema.ts';
 import { badRequest, notFound } from '../../lib/http-error.ts';
@@ -81,18 +82,52 @@ export async function replaceRls(db: Db, painelId: number, configs: RlsConfigura
   }
 }
 
-/** Replaces the whole RLS configuration of an existing panel, all or nothing; answers the new one. */
-export async function replacePanelRls(db: Db, painelId: number, configs: RlsConfiguration[]) {
+/**
+ * A panel's RLS roles as the audit trail keeps them: each role's people by e-mail, so that the diff names each
+ * person added to or taken out of a role.
+ */
+export async function rlsForAudit(db: Db, painelId: number) {
+  const roles = await getRls(db, painelId);
+  return {
+    papeis: Object.fromEntries(
+      roles.map((r) => [r.roleName, Object.fromEntries(r.userEmails.map((email) => [email, true]))]),
+    ),
+  };
+}
+
+/** Runs a change of a panel's RLS roles with the panel locked, and records it in the audit trail. */
+async function changingRls(db: Db, painelId: number, actor: AuditActor, change: (tx: Db) => Promise<void>) {
   await db.transaction(async (tx) => {
-    await lockPanel(tx, painelId);
-    await replaceRls(tx, painelId, configs);
+    const { nomePainel } = await lockPanel(tx, painelId);
+    const antes = await rlsForAudit(tx, painelId);
+    await change(tx);
+    const depois = await rlsForAudit(tx, painelId);
+    await recordAudit(tx, actor, {
+      objeto: 'rls',
+      acao: 'alteracao',
+      objetoId: painelId,
+      objetoNome: nomePainel,
+      antes,
+      depois,
+    });
   });
+}
+
+/** Replaces the whole RLS configuration of an existing panel, all or nothing; answers the new one. */
+export async function replacePanelRls(
+  db: Db,
+  painelId: number,
+  configs: RlsConfiguration[],
+  actor: AuditActor = SYSTEM_ACTOR,
+) {
+  await changingRls(db, painelId, actor, (tx) => replaceRls(tx, painelId, configs));
   return getRls(db, painelId);
 }
 
-export async function deletePanelRls(db: Db, painelId: number): Promise<void> {
-  await requirePanel(db, painelId);
-  await db.delete(painelRlsRoles).where(eq(painelRlsRoles.painelId, painelId));
+export async function deletePanelRls(db: Db, painelId: number, actor: AuditActor = SYSTEM_ACTOR): Promise<void> {
+  await changingRls(db, painelId, actor, async (tx) => {
+    await tx.delete(painelRlsRoles).where(eq(painelRlsRoles.painelId, painelId));
+  });
 }
 
 export async function roleNames(db: Db, painelId: number): Promise<string[]> {
@@ -130,11 +165,14 @@ export async function roleEmails(db: Db, painelId: number, roleName: string): Pr
  * Replaces one role's e-mails on an existing panel, creating the role (last) when the panel does not have
  * it yet, all or nothing; answers the role's e-mails.
  */
-export async function replacePanelRoleEmails(db: Db, painelId: number, roleName: string, emails: string[]) {
-  await db.transaction(async (tx) => {
-    await lockPanel(tx, painelId);
-    await replaceRoleEmails(tx, painelId, roleName, emails);
-  });
+export async function replacePanelRoleEmails(
+  db: Db,
+  painelId: number,
+  roleName: string,
+  emails: string[],
+  actor: AuditActor = SYSTEM_ACTOR,
+) {
+  await changingRls(db, painelId, actor, (tx) => replaceRoleEmails(tx, painelId, roleName, emails));
   return (await roleEmails(db, painelId, roleName)) ?? [];
 }
 

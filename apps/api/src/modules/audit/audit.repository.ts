@@ -1,0 +1,82 @@
+import { and, desc, eq, ilike, lt, or, sql, type SQL } from 'drizzle-orm';
+import {
+  TAMANHO_PAGINA_AUDITORIA,
+  type AcaoAuditoria,
+  type Mudanca,
+  type ObjetoAuditoria,
+  type PaginaAuditoria,
+} from '@paineis/contract/audit';
+import type { Db } from '../../db/client.ts';
+import { auditoria, ultimosLogins } from '../../db/schema.ts';
+
+export interface AuditRow {
+  usuarioId: string | null;
+  usuario: string | null;
+  endereco: string | null;
+  objeto: ObjetoAuditoria;
+  objetoId: string | null;
+  objetoNome: string | null;
+  acao: AcaoAuditoria;
+  mudancas: Mudanca[];
+}
+
+export async function insertAudit(db: Db, row: AuditRow): Promise<void> {
+  await db.insert(auditoria).values(row);
+}
+
+export interface AuditFilter {
+  usuario?: string | undefined;
+  objeto?: ObjetoAuditoria | undefined;
+  acao?: AcaoAuditoria | undefined;
+  antesDe?: number | undefined;
+}
+
+/** LIKE's own characters, taken literally. */
+const literal = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/** Newest first, a page at a time (keyset on id: a new record never shifts the pages already read). */
+export async function auditPage(db: Db, filter: AuditFilter): Promise<PaginaAuditoria> {
+  const where: SQL[] = [];
+  if (filter.usuario) {
+    const like = `%${literal(filter.usuario)}%`;
+    where.push(or(eq(auditoria.usuarioId, filter.usuario), ilike(auditoria.usuario, like))!);
+  }
+  if (filter.objeto) where.push(eq(auditoria.objeto, filter.objeto));
+  if (filter.acao) where.push(eq(auditoria.acao, filter.acao));
+  if (filter.antesDe !== undefined) where.push(lt(auditoria.id, filter.antesDe));
+  const found = await db
+    .select()
+    .from(auditoria)
+    .where(and(...where))
+    .orderBy(desc(auditoria.id))
+    .limit(TAMANHO_PAGINA_AUDITORIA + 1);
+  const page = found.slice(0, TAMANHO_PAGINA_AUDITORIA);
+  return {
+    registros: page.map((r) => ({
+      id: r.id,
+      momento: r.momento.toISOString(),
+      usuarioId: r.usuarioId,
+      usuario: r.usuario,
+      endereco: r.endereco,
+      objeto: r.objeto as ObjetoAuditoria,
+      objetoId: r.objetoId,
+      objetoNome: r.objetoNome,
+      acao: r.acao as AcaoAuditoria,
+      mudancas: r.mudancas as Mudanca[],
+    })),
+    proxima: found.length > TAMANHO_PAGINA_AUDITORIA ? page.at(-1)!.id : null,
+  };
+}
+
+/** Records older than the retention period go (the background job). */
+export async function purgeAuditBefore(db: Db, before: Date): Promise<void> {
+  await db.delete(auditoria).where(sql`${auditoria.momento} < ${before.toISOString()}`);
+}
+
+/** A person's latest successful sign-in. */
+export async function markSignedIn(db: Db, usuarioId: string, at: Date): Promise<void> {
+  await db
+    .insert(ultimosLogins)
+    .values({ usuarioId, momento: at })
+    .onConflictDoUpdate({ target: ultimosLogins.usuarioId, set: { momento: at } });
+}

@@ -1,0 +1,179 @@
+import { sql } from 'drizzle-orm';
+import { SEM_CLASSIFICACAO_NOME } from '@paineis/contract/classifications';
+import {
+  MAX_VISUALIZACOES_DETALHE,
+  type PessoaSemLogin,
+  type UsoDetalhePainel,
+  type UsoDia,
+  type UsoPainel,
+} from '@paineis/contract/usage';
+import { rows, type Db } from '../../db/client.ts';
+import { visualizacoes } from '../../db/schema.ts';
+
+export interface NewView {
+  id: string;
+  momento: Date;
+  usuarioId: string;
+  painelId: number;
+  identidade: string | null;
+  papeis: string[];
+  requestId: string | null;
+  tokenDoCache: boolean;
+  carregadoMs: number | null;
+  renderizadoMs: number | null;
+  erros: string[];
+}
+
+/** The viewer's report on one view: only a view of this person and panel takes it. */
+export interface ViewTimes {
+  id: string;
+  usuarioId: string;
+  painelId: number;
+  carregadoMs?: number | null | undefined;
+  renderizadoMs?: number | null | undefined;
+  erros?: string[] | undefined;
+}
+
+/** One statement for the whole batch. */
+export async function insertViews(db: Db, views: NewView[]): Promise<void> {
+  await db.insert(visualizacoes).values(views).onConflictDoNothing();
+}
+
+/** Each report fills in what it brings; a report naming someone else's view, or none, changes nothing. */
+export async function updateViewTimes(db: Db, reports: ViewTimes[]): Promise<void> {
+  await db.execute(sql`
+    update visualizacoes v set
+      carregado_ms = coalesce(r.carregado_ms, v.carregado_ms),
+      renderizado_ms = coalesce(r.renderizado_ms, v.renderizado_ms),
+      erros = case when cardinality(r.erros) > 0 then r.erros else v.erros end
+    from jsonb_to_recordset(${JSON.stringify(
+      reports.map((r) => ({
+        id: r.id,
+        usuario_id: r.usuarioId,
+        painel_id: r.painelId,
+        carregado_ms: r.carregadoMs ?? null,
+        renderizado_ms: r.renderizadoMs ?? null,
+        erros: r.erros ?? [],
+      })),
+    )}::jsonb) as r(id uuid, usuario_id text, painel_id int, carregado_ms int, renderizado_ms int, erros text[])
+    where v.id = r.id and v.usuario_id = r.usuario_id and v.painel_id = r.painel_id`);
+}
+
+/** The first instant of the period: midnight, `dias - 1` days ago, in the portal's time zone. */
+const periodStart = (dias: number, timeZone: string) =>
+  sql`(date_trunc('day', now() at time zone ${timeZone}) - make_interval(days => ${dias - 1})) at time zone ${timeZone}`;
+
+export async function viewsPerDay(db: Db, dias: number, timeZone: string): Promise<UsoDia[]> {
+  return rows<UsoDia>(
+    db,
+    sql`
+    with v as (
+      select (momento at time zone ${timeZone})::date as dia, count(*)::int as n, count(distinct usuario_id)::int as p
+      from visualizacoes where momento >= ${periodStart(dias, timeZone)}
+      group by 1
+    )
+    select to_char(d.dia, 'YYYY-MM-DD') as dia, coalesce(v.n, 0) as visualizacoes, coalesce(v.p, 0) as pessoas
+    from generate_series((now() at time zone ${timeZone})::date - ${dias - 1}::int, (now() at time zone ${timeZone})::date, interval '1 day') as d(dia)
+    left join v on v.dia = d.dia::date
+    order by d.dia`,
+  );
+}
+
+type PanelUseRow = Omit<UsoPainel, 'ultimaVisualizacao'> & { ultimaVisualizacao: Date | string | null };
+
+/** Every panel, with its views in the period (zero for the never opened) and its load times. */
+export async function usePerPanel(db: Db, dias: number, timeZone: string): Promise<UsoPainel[]> {
+  const found = await rows<PanelUseRow>(
+    db,
+    sql`
+    with v as (
+      select painel_id,
+        count(*)::int as n,
+        count(distinct usuario_id)::int as pessoas,
+        max(momento) as ultima,
+        percentile_disc(0.5) within group (order by carregado_ms) as c50,
+        percentile_disc(0.95) within group (order by carregado_ms) as c95,
+        percentile_disc(0.5) within group (order by renderizado_ms) as r50,
+        percentile_disc(0.95) within group (order by renderizado_ms) as r95,
+        (count(*) filter (where cardinality(erros) > 0))::int as erros
+      from visualizacoes where momento >= ${periodStart(dias, timeZone)}
+      group by painel_id
+    )
+    select p.id as "painelId", p.nome_painel as "nomePainel",
+      coalesce(c.nome, ${SEM_CLASSIFICACAO_NOME}) as "classificacaoNome",
+      coalesce(v.n, 0) as visualizacoes, coalesce(v.pessoas, 0) as pessoas, v.ultima as "ultimaVisualizacao",
+      v.c50 as "carregadoP50", v.c95 as "carregadoP95", v.r50 as "renderizadoP50", v.r95 as "renderizadoP95",
+      coalesce(v.erros, 0) as erros
+    from paineis p
+    left join classificacoes c on c.id = p.classificacao_id
+    left join v on v.painel_id = p.id
+    order by visualizacoes desc, p.nome_painel, p.id`,
+  );
+  return found.map((r) => ({ ...r, ultimaVisualizacao: iso(r.ultimaVisualizacao) }));
+}
+
+/** Active people without a sign-in since the period began, by name. */
+export async function peopleWithoutSignIn(db: Db, dias: number, timeZone: string): Promise<PessoaSemLogin[]> {
+  const found = await rows<Omit<PessoaSemLogin, 'ultimoLogin'> & { ultimoLogin: Date | string | null }>(
+    db,
+    sql`
+    select u.id, u.display_name as "displayName", u.email, u.department, l.momento as "ultimoLogin"
+    from usuarios u left join ultimos_logins l on l.usuario_id = u.id
+    where u.active and (l.momento is null or l.momento < ${periodStart(dias, timeZone)})
+    order by u.nome_ordenacao, u.id`,
+  );
+  return found.map((r) => ({ ...r, ultimoLogin: iso(r.ultimoLogin) }));
+}
+
+type ViewRow = Omit<UsoDetalhePainel['visualizacoes'][number], 'momento'> & { momento: Date | string };
+
+/** One panel's views in the period, newest first (at most MAX_VISUALIZACOES_DETALHE), with who and which identity. */
+export async function panelViews(
+  db: Db,
+  painelId: number,
+  dias: number,
+  timeZone: string,
+): Promise<Omit<UsoDetalhePainel, 'dias'> | null> {
+  const since = periodStart(dias, timeZone);
+  const [count] = await rows<{ nomePainel: string; total: number }>(
+    db,
+    sql`select p.nome_painel as "nomePainel",
+          (select count(*)::int from visualizacoes where painel_id = p.id and momento >= ${since}) as total
+        from paineis p where p.id = ${painelId}`,
+  );
+  if (!count) return null;
+  const found = await rows<ViewRow>(
+    db,
+    sql`
+    select v.id, v.momento, v.usuario_id as "usuarioId", u.display_name as "displayName", u.email,
+      v.identidade, v.papeis, v.request_id as "requestId", v.token_do_cache as "tokenDoCache",
+      v.carregado_ms as "carregadoMs", v.renderizado_ms as "renderizadoMs", v.erros
+    from visualizacoes v left join usuarios u on u.id = v.usuario_id
+    where v.painel_id = ${painelId} and v.momento >= ${since}
+    order by v.momento desc
+    limit ${MAX_VISUALIZACOES_DETALHE}`,
+  );
+  return {
+    painelId,
+    nomePainel: count.nomePainel,
+    total: count.total,
+    visualizacoes: found.map((r) => ({ ...r, momento: iso(r.momento)! })),
+  };
+}
+
+/** Views from before `before` lose their person and identity; the rows, and so the counts, stay. */
+export async function anonymiseViewsBefore(db: Db, before: Date): Promise<void> {
+  await db.execute(sql`
+    update visualizacoes set usuario_id = null, identidade = null
+    where momento < ${before.toISOString()} and (usuario_id is not null or identidade is not null)`);
+}
+
+export async function purgeViewsBefore(db: Db, before: Date): Promise<void> {
+  await db.execute(sql`delete from visualizacoes where momento < ${before.toISOString()}`);
+}
+
+/** PGlite answers timestamps as Date, node-postgres through rows() as text: both become ISO 8601. */
+function iso(value: Date | string | null): string | null {
+  if (value === null) return null;
+  return (value instanceof Date ? value : new Date(value)).toISOString();
+}

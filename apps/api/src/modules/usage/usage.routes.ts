@@ -1,0 +1,81 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { idParams } from '@paineis/contract/fields';
+import { usoDetalhePainel, usoPaineis, usoPorDia, usoQuery, usoSemLogin } from '@paineis/contract/usage';
+import { notFound } from '../../lib/http-error.ts';
+import { errorResponses } from '../../lib/route-schema.ts';
+import { usageQueries } from './usage.ts';
+
+const tags = ['Uso'];
+const admin = { admin: true };
+const errors = errorResponses(400, 403);
+
+/** docs/requirements.md#usage: what '/uso' shows, for administrators. */
+export const usageRoutes: FastifyPluginAsyncZod = async (app) => {
+  const queries = usageQueries(app.db, app.config.usage.timeZone);
+
+  app.get(
+    '/uso/por-dia',
+    {
+      config: admin,
+      schema: {
+        tags,
+        summary: 'Visualizações e pessoas por dia no período',
+        querystring: usoQuery,
+        response: { 200: usoPorDia, ...errors },
+      },
+    },
+    async (request) => ({ dias: request.query.dias, porDia: await queries.perDay(request.query.dias) }),
+  );
+
+  app.get(
+    '/uso/paineis',
+    {
+      config: admin,
+      schema: {
+        tags,
+        summary: 'Cada painel no período: visualizações, pessoas, última abertura, tempos de carga p50 e p95, erros',
+        description:
+          'Todos os painéis, do mais ao menos visto; os nunca abertos no período vêm com zero visualizações.',
+        querystring: usoQuery,
+        response: { 200: usoPaineis, ...errors },
+      },
+    },
+    async (request) => ({ dias: request.query.dias, paineis: await queries.perPanel(request.query.dias) }),
+  );
+
+  app.get(
+    '/uso/sem-login',
+    {
+      config: admin,
+      schema: {
+        tags,
+        summary: 'Pessoas ativas que não fizeram login no período',
+        querystring: usoQuery,
+        response: { 200: usoSemLogin, ...errors },
+      },
+    },
+    async (request) => {
+      const pessoas = await queries.withoutSignIn(request.query.dias);
+      return { dias: request.query.dias, total: pessoas.length, pessoas };
+    },
+  );
+
+  app.get(
+    '/uso/paineis/:id',
+    {
+      config: admin,
+      schema: {
+        tags,
+        summary: 'As aberturas de um painel no período, da mais recente: quem, quando e com qual identidade',
+        params: idParams,
+        querystring: usoQuery,
+        response: { 200: usoDetalhePainel, ...errorResponses(400, 403, 404) },
+      },
+    },
+    async (request) => {
+      const detail = await queries.panelViews(request.params.id, request.query.dias);
+      if (!detail) throw notFound('Painel não encontrado.');
+      return { dias: request.query.dias, ...detail };
+    },
+  );
+};

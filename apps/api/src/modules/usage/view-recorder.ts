@@ -1,0 +1,108 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from '../../db/client.ts';
+import { insertViews, updateViewTimes, type NewView, type ViewTimes } from './usage.repository.ts';
+
+/** How often the pending records are written, and how many wait at most before a write starts at once. */
+const FLUSH_EVERY_MS = 1_000;
+const FLUSH_AT = 500;
+/** While the database refuses them, records wait in memory up to this many; then the oldest are dropped (logged). */
+const MAX_PENDING = 100_000;
+
+/**
+ * Views of panels, recorded without making the opening wait (docs/requirements.md#usage): `record` only queues the
+ * row, and a timer writes the queue in one statement every second (or at once past FLUSH_AT rows). The viewer's
+ * report of its load times follows by id; while its view is still queued, it is merged into it. `close` writes what
+ * is left, so a graceful shutdown loses nothing.
+ */
+export class ViewRecorder {
+  private views: NewView[] = [];
+  private times: ViewTimes[] = [];
+  private timer: NodeJS.Timeout | null = null;
+  private writing: Promise<void> | null = null;
+  private closed = false;
+
+  constructor(
+    private readonly db: Db,
+    private readonly log: FastifyBaseLogger,
+  ) {}
+
+  /** Queues one view; returns its id, for the viewer's report. */
+  record(view: Omit<NewView, 'id' | 'momento' | 'carregadoMs' | 'renderizadoMs' | 'erros'>): string {
+    const id = randomUUID();
+    this.views.push({ ...view, id, momento: new Date(), carregadoMs: null, renderizadoMs: null, erros: [] });
+    this.schedule(this.views.length >= FLUSH_AT);
+    return id;
+  }
+
+  /** Queues the viewer's report for one of this person's views of this panel. */
+  report(times: ViewTimes): void {
+    const queued = this.views.find(
+      (v) => v.id === times.id && v.usuarioId === times.usuarioId && v.painelId === times.painelId,
+    );
+    if (queued) Object.assign(queued, pickTimes(times));
+    else this.times.push(times);
+    this.schedule(this.times.length >= FLUSH_AT);
+  }
+
+  /** Writes everything queued so far (after any write under way). */
+  async flush(): Promise<void> {
+    while (this.writing) await this.writing;
+    if (this.views.length === 0 && this.times.length === 0) return;
+    const views = this.views.splice(0);
+    const times = this.times.splice(0);
+    this.writing = (async () => {
+      try {
+        // Views first: a report may name a view of this very batch.
+        if (views.length) await insertViews(this.db, views);
+        if (times.length) await updateViewTimes(this.db, times);
+      } catch (err) {
+        this.log.warn({ err, visualizacoes: views.length }, 'falha ao gravar visualizações; nova tentativa em seguida');
+        this.views.unshift(...views);
+        this.times.unshift(...times);
+        const excess = this.views.length - MAX_PENDING;
+        if (excess > 0) {
+          this.views.splice(0, excess);
+          this.log.error({ descartadas: excess }, 'visualizações descartadas: o banco não as aceita');
+        }
+        this.times.splice(0, Math.max(0, this.times.length - MAX_PENDING));
+        throw err;
+      } finally {
+        this.writing = null;
+      }
+    })();
+    return this.writing;
+  }
+
+  /** Stops the timer and writes what is queued; records made afterwards are written at once. */
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    await this.flush();
+  }
+
+  /** A write now (closed, or the queue is long), or within FLUSH_EVERY_MS; a failed write is tried again later. */
+  private schedule(now: boolean): void {
+    if (this.closed || now) {
+      if (this.timer) clearTimeout(this.timer);
+      this.timer = null;
+      void this.flush().catch(() => this.retryLater());
+    } else this.retryLater();
+  }
+
+  private retryLater(): void {
+    this.timer ??= setTimeout(() => {
+      this.timer = null;
+      void this.flush().catch(() => this.retryLater());
+    }, FLUSH_EVERY_MS).unref();
+  }
+}
+
+function pickTimes(times: ViewTimes): Partial<NewView> {
+  return {
+    ...(times.carregadoMs == null ? {} : { carregadoMs: times.carregadoMs }),
+    ...(times.renderizadoMs == null ? {} : { renderizadoMs: times.renderizadoMs }),
+    ...(times.erros?.length ? { erros: times.erros } : {}),
+  };
+}

@@ -1,0 +1,125 @@
+import { z } from 'zod';
+import { isoDate, pathId } from './fields.ts';
+
+/** The periods `/uso` offers, in days (docs/requirements.md#usage). */
+export const PERIODOS_USO = [7, 30, 90] as const;
+export type PeriodoUso = (typeof PERIODOS_USO)[number];
+
+/** The name of the answer header of GET /paineis/{id} that names the view it recorded. */
+export const VISUALIZACAO_HEADER = 'x-visualizacao-id';
+
+/** `?dias=` on every /uso call: 7, 30 or 90 (30 when absent). */
+export const usoQuery = z.object({
+  dias: z
+    .enum(['7', '30', '90'], { error: 'O período (dias) deve ser 7, 30 ou 90.' })
+    .default('30')
+    .transform((dias) => Number(dias) as PeriodoUso),
+});
+export type UsoQuery = z.infer<typeof usoQuery>;
+
+/** One day of the period: views and distinct people (days without views are included, with zeros). */
+export const usoDia = z.object({ dia: z.string(), visualizacoes: z.number().int(), pessoas: z.number().int() });
+export type UsoDia = z.infer<typeof usoDia>;
+
+export const usoPorDia = z.object({ dias: z.number().int(), porDia: z.array(usoDia) }).meta({ id: 'UsoPorDia' });
+export type UsoPorDia = z.infer<typeof usoPorDia>;
+
+/**
+ * One panel in the period: every existing panel, opened or not (never opened: zero views). Load times are the
+ * viewer's reports (time from asking for the panel to powerbi-client's `loaded`, and to its first `rendered`), in ms;
+ * null when no view of the period reported one.
+ */
+export const usoPainel = z.object({
+  painelId: z.number().int(),
+  nomePainel: z.string(),
+  classificacaoNome: z.string(),
+  visualizacoes: z.number().int(),
+  pessoas: z.number().int(),
+  ultimaVisualizacao: isoDate.nullable(),
+  carregadoP50: z.number().int().nullable(),
+  carregadoP95: z.number().int().nullable(),
+  renderizadoP50: z.number().int().nullable(),
+  renderizadoP95: z.number().int().nullable(),
+  erros: z.number().int(),
+});
+export type UsoPainel = z.infer<typeof usoPainel>;
+
+export const usoPaineis = z.object({ dias: z.number().int(), paineis: z.array(usoPainel) }).meta({ id: 'UsoPaineis' });
+export type UsoPaineis = z.infer<typeof usoPaineis>;
+
+/** An active person who has not signed in during the period; `ultimoLogin` null: never signed in. */
+export const pessoaSemLogin = z.object({
+  id: z.string(),
+  displayName: z.string(),
+  email: z.string(),
+  department: z.string().nullable(),
+  ultimoLogin: isoDate.nullable(),
+});
+export type PessoaSemLogin = z.infer<typeof pessoaSemLogin>;
+
+export const usoSemLogin = z
+  .object({ dias: z.number().int(), total: z.number().int(), pessoas: z.array(pessoaSemLogin) })
+  .meta({ id: 'UsoSemLogin' });
+export type UsoSemLogin = z.infer<typeof usoSemLogin>;
+
+/** One opening of a panel, with the identity its embed token carried (null: no RLS) and what the viewer reported. */
+export const visualizacao = z.object({
+  id: z.string(),
+  momento: isoDate,
+  /** Null once the view was anonymised (VIEW_ANONYMISE_AFTER_DAYS). */
+  usuarioId: z.string().nullable(),
+  displayName: z.string().nullable(),
+  email: z.string().nullable(),
+  identidade: z.string().nullable(),
+  papeis: z.array(z.string()),
+  requestId: z.string().nullable(),
+  tokenDoCache: z.boolean(),
+  carregadoMs: z.number().int().nullable(),
+  renderizadoMs: z.number().int().nullable(),
+  erros: z.array(z.string()),
+});
+export type Visualizacao = z.infer<typeof visualizacao>;
+
+/** The newest views of one panel in the period (at most MAX_VISUALIZACOES_DETALHE), and how many there were. */
+export const MAX_VISUALIZACOES_DETALHE = 500;
+export const usoDetalhePainel = z
+  .object({
+    dias: z.number().int(),
+    painelId: z.number().int(),
+    nomePainel: z.string(),
+    total: z.number().int(),
+    visualizacoes: z.array(visualizacao),
+  })
+  .meta({ id: 'UsoDetalhePainel' });
+export type UsoDetalhePainel = z.infer<typeof usoDetalhePainel>;
+
+/** What the viewer reports about one view: times in ms from asking for the panel, and Power BI's errors. */
+export const temposVisualizacaoBody = z.object({
+  carregadoMs: z
+    .number({ error: 'O tempo até carregar (carregadoMs) deve ser um número.' })
+    .int('O tempo até carregar (carregadoMs) deve ser um número inteiro.')
+    .min(0, 'O tempo até carregar (carregadoMs) não pode ser negativo.')
+    .max(3_600_000, 'O tempo até carregar (carregadoMs) deve ser de no máximo uma hora.')
+    .nullable()
+    .optional(),
+  renderizadoMs: z
+    .number({ error: 'O tempo até renderizar (renderizadoMs) deve ser um número.' })
+    .int('O tempo até renderizar (renderizadoMs) deve ser um número inteiro.')
+    .min(0, 'O tempo até renderizar (renderizadoMs) não pode ser negativo.')
+    .max(3_600_000, 'O tempo até renderizar (renderizadoMs) deve ser de no máximo uma hora.')
+    .nullable()
+    .optional(),
+  erros: z
+    .array(
+      z.string({ error: 'Cada erro deve ser um texto.' }).max(500, 'Cada erro deve ter no máximo 500 caracteres.'),
+      { error: 'Os erros (erros) devem ser uma lista de textos.' },
+    )
+    .max(10, 'São aceitos no máximo 10 erros.')
+    .optional(),
+});
+export type TemposVisualizacaoBody = z.infer<typeof temposVisualizacaoBody>;
+
+export const visualizacaoParams = z.object({
+  id: pathId('O id'),
+  visualizacaoId: z.uuid({ error: 'O id da visualização (visualizacaoId) deve ser um UUID.' }),
+});
