@@ -270,6 +270,7 @@ export function registerPowerBi(app: FastifyInstance, ctx: StandInContext): Stan
           method: request.method,
           path: request.url,
           status: reply.statusCode,
+          requestId: String(reply.getHeader('RequestId')),
           ...(fault ? { fault } : {}),
           ...(request.body === undefined ? {} : { body: request.body }),
         });

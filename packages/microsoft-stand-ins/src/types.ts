@@ -124,6 +124,8 @@ export interface PowerBiRequestLog {
   fault?: string;
   /** The parsed JSON body, when there was one. */
   body?: unknown;
+  /** The RequestId header of the answer, as Power BI names each call. */
+  requestId?: string;
 }
 
 export interface StandInsOptions {

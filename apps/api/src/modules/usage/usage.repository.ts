@@ -5,7 +5,6 @@ import {
   type PessoaSemLogin,
   type UsoDetalhePainel,
   type UsoDia,
-  type UsoPainel,
 } from '@paineis/contract/usage';
 import { rows, type Db } from '../../db/client.ts';
 import { visualizacoes } from '../../db/schema.ts';
@@ -63,53 +62,59 @@ export async function updateViewTimes(db: Db, reports: ViewTimes[]): Promise<voi
 const periodStart = (dias: number, timeZone: string) =>
   sql`(date_trunc('day', now() at time zone ${timeZone}) - make_interval(days => ${dias - 1})) at time zone ${timeZone}`;
 
-export async function viewsPerDay(db: Db, dias: number, timeZone: string): Promise<UsoDia[]> {
-  return rows<UsoDia>(
+/** Views from `start` (to `end`, or on), one row each: what usage-snapshot.ts holds of them. */
+export interface ViewRow {
+  painelId: number;
+  /** The calendar day in the portal's time zone, YYYY-MM-DD. */
+  dia: string;
+  usuarioId: string | null;
+  carregadoMs: number | null;
+  renderizadoMs: number | null;
+  comErro: boolean;
+  /** Milliseconds since the epoch. */
+  momento: number;
+}
+
+export async function viewRowsSince(
+  db: Db,
+  timeZone: string,
+  start: Date,
+  end: Date | null = null,
+): Promise<ViewRow[]> {
+  return rows<ViewRow>(
     db,
     sql`
-    with v as (
-      select (momento at time zone ${timeZone})::date as dia, count(*)::int as n, count(distinct usuario_id)::int as p
-      from visualizacoes where momento >= ${periodStart(dias, timeZone)}
-      group by 1
-    )
-    select to_char(d.dia, 'YYYY-MM-DD') as dia, coalesce(v.n, 0) as visualizacoes, coalesce(v.p, 0) as pessoas
-    from generate_series((now() at time zone ${timeZone})::date - ${dias - 1}::int, (now() at time zone ${timeZone})::date, interval '1 day') as d(dia)
-    left join v on v.dia = d.dia::date
-    order by d.dia`,
+    select painel_id as "painelId", to_char(momento at time zone ${timeZone}, 'YYYY-MM-DD') as dia,
+      usuario_id as "usuarioId", carregado_ms as "carregadoMs", renderizado_ms as "renderizadoMs",
+      cardinality(erros) > 0 as "comErro", (extract(epoch from momento) * 1000)::float8 as momento
+    from visualizacoes
+    where momento >= ${start.toISOString()} ${end ? sql`and momento < ${end.toISOString()}` : sql``}`,
   );
 }
 
-type PanelUseRow = Omit<UsoPainel, 'ultimaVisualizacao'> & { ultimaVisualizacao: Date | string | null };
-
-/** Every panel, with its views in the period (zero for the never opened) and its load times. */
-export async function usePerPanel(db: Db, dias: number, timeZone: string): Promise<UsoPainel[]> {
-  const found = await rows<PanelUseRow>(
+/** Views and distinct people per calendar day (in the portal's time zone), days with views only. */
+export async function viewsPerDayBetween(db: Db, timeZone: string, start: Date, end: Date | null): Promise<UsoDia[]> {
+  return rows<UsoDia>(
     db,
     sql`
-    with v as (
-      select painel_id,
-        count(*)::int as n,
-        count(distinct usuario_id)::int as pessoas,
-        max(momento) as ultima,
-        percentile_disc(0.5) within group (order by carregado_ms) as c50,
-        percentile_disc(0.95) within group (order by carregado_ms) as c95,
-        percentile_disc(0.5) within group (order by renderizado_ms) as r50,
-        percentile_disc(0.95) within group (order by renderizado_ms) as r95,
-        (count(*) filter (where cardinality(erros) > 0))::int as erros
-      from visualizacoes where momento >= ${periodStart(dias, timeZone)}
-      group by painel_id
-    )
-    select p.id as "painelId", p.nome_painel as "nomePainel",
-      coalesce(c.nome, ${SEM_CLASSIFICACAO_NOME}) as "classificacaoNome",
-      coalesce(v.n, 0) as visualizacoes, coalesce(v.pessoas, 0) as pessoas, v.ultima as "ultimaVisualizacao",
-      v.c50 as "carregadoP50", v.c95 as "carregadoP95", v.r50 as "renderizadoP50", v.r95 as "renderizadoP95",
-      coalesce(v.erros, 0) as erros
-    from paineis p
-    left join classificacoes c on c.id = p.classificacao_id
-    left join v on v.painel_id = p.id
-    order by visualizacoes desc, p.nome_painel, p.id`,
+    select to_char(momento at time zone ${timeZone}, 'YYYY-MM-DD') as dia, count(*)::int as visualizacoes,
+      count(distinct usuario_id)::int as pessoas
+    from visualizacoes
+    where momento >= ${start.toISOString()} ${end ? sql`and momento < ${end.toISOString()}` : sql``}
+    group by 1`,
   );
-  return found.map((r) => ({ ...r, ultimaVisualizacao: iso(r.ultimaVisualizacao) }));
+}
+
+/** Every panel, by id, with its name and classification's: the rows of '/uso' before their figures. */
+export async function panelsForUsage(
+  db: Db,
+): Promise<{ painelId: number; nomePainel: string; classificacaoNome: string }[]> {
+  return rows(
+    db,
+    sql`
+    select p.id as "painelId", p.nome_painel as "nomePainel", coalesce(c.nome, ${SEM_CLASSIFICACAO_NOME}) as "classificacaoNome"
+    from paineis p left join classificacoes c on c.id = p.classificacao_id`,
+  );
 }
 
 /** Active people without a sign-in since the period began, by name. */
@@ -125,7 +130,7 @@ export async function peopleWithoutSignIn(db: Db, dias: number, timeZone: string
   return found.map((r) => ({ ...r, ultimoLogin: iso(r.ultimoLogin) }));
 }
 
-type ViewRow = Omit<UsoDetalhePainel['visualizacoes'][number], 'momento'> & { momento: Date | string };
+type DetailRow = Omit<UsoDetalhePainel['visualizacoes'][number], 'momento'> & { momento: Date | string };
 
 /** One panel's views in the period, newest first (at most MAX_VISUALIZACOES_DETALHE), with who and which identity. */
 export async function panelViews(
@@ -142,7 +147,7 @@ export async function panelViews(
         from paineis p where p.id = ${painelId}`,
   );
   if (!count) return null;
-  const found = await rows<ViewRow>(
+  const found = await rows<DetailRow>(
     db,
     sql`
     select v.id, v.momento, v.usuario_id as "usuarioId", u.display_name as "displayName", u.email,

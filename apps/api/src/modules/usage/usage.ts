@@ -1,28 +1,39 @@
 import type { Config } from '../../config/env.ts';
 import type { Db } from '../../db/client.ts';
-import {
-  anonymiseViewsBefore,
-  panelViews,
-  peopleWithoutSignIn,
-  purgeViewsBefore,
-  usePerPanel,
-  viewsPerDay,
-} from './usage.repository.ts';
+import { anonymiseViewsBefore, panelViews, peopleWithoutSignIn, purgeViewsBefore } from './usage.repository.ts';
+import { SNAPSHOT_DAYS, UsageSnapshots } from './usage-snapshot.ts';
 
 export { ViewRecorder } from './view-recorder.ts';
 
 const DAY_MS = 86_400_000;
 
+/** Per database: the views of the days before today, held in memory (usage-snapshot.ts). */
+const snapshots = new WeakMap<Db, UsageSnapshots>();
+function snapshotsOf(db: Db, timeZone: string): UsageSnapshots {
+  let held = snapshots.get(db);
+  if (!held || held.timeZone !== timeZone) snapshots.set(db, (held = new UsageSnapshots(db, timeZone)));
+  return held;
+}
+
+/** Makes the next answer read the past days again: after views of past days changed (the purge, tests). */
+export function forgetUsageSnapshots(db: Db): void {
+  snapshots.delete(db);
+}
+
 /** What '/uso' shows (docs/requirements.md#usage), each for a period of `dias` days ending today. */
-export const usageQueries = (db: Db, timeZone: string) => ({
-  perDay: (dias: number) => viewsPerDay(db, dias, timeZone),
-  perPanel: (dias: number) => usePerPanel(db, dias, timeZone),
-  withoutSignIn: (dias: number) => peopleWithoutSignIn(db, dias, timeZone),
-  panelViews: (painelId: number, dias: number) => panelViews(db, painelId, dias, timeZone),
-});
+export function usageQueries(db: Db, timeZone: string) {
+  return {
+    perDay: (dias: number) => snapshotsOf(db, timeZone).perDay(dias),
+    perPanel: (dias: number) => snapshotsOf(db, timeZone).perPanel(dias),
+    withoutSignIn: (dias: number) => peopleWithoutSignIn(db, dias, timeZone),
+    panelViews: (painelId: number, dias: number) => panelViews(db, painelId, dias, timeZone),
+  };
+}
 
 /** The background job's part: views past retention go; with anonymisation on, older views lose their person. */
 export async function purgeOldViews(db: Db, usage: Config['usage'], now = Date.now()): Promise<void> {
   await purgeViewsBefore(db, new Date(now - usage.retentionDays * DAY_MS));
   if (usage.anonymiseAfterDays > 0) await anonymiseViewsBefore(db, new Date(now - usage.anonymiseAfterDays * DAY_MS));
+  // Anonymised views count no person any more: within the periods '/uso' shows, the snapshot is read again.
+  if (usage.anonymiseAfterDays > 0 && usage.anonymiseAfterDays <= SNAPSHOT_DAYS) forgetUsageSnapshots(db);
 }
