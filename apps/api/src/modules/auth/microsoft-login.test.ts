@@ -140,6 +140,34 @@ describe('Microsoft sign-in through the stand-in Entra ID', () => {
     expect(list.json()).toMatchObject([{ nomePainel: 'Metas Comerciais' }]);
   });
 
+  it('records the sign-in, and a refused one, in the audit trail (docs/requirements.md#audit)', async () => {
+    tokenOf((await signIn(ctx, { personId: people[1]!.id })).final);
+    expectLoginError((await signIn(ctx, { cancel: true })).final);
+    const trail = await rows<{ usuario_id: string | null; usuario: string | null; acao: string; mudancas: unknown }>(
+      ctx.db,
+      sql`select usuario_id, usuario, acao, mudancas from auditoria where objeto = 'sessao' order by id`,
+    );
+    expect(trail).toEqual([
+      {
+        usuario_id: people[1]!.id,
+        usuario: people[1]!.mail,
+        acao: 'login',
+        mudancas: [{ campo: 'metodo', depois: 'Microsoft' }],
+      },
+      {
+        usuario_id: null,
+        usuario: null,
+        acao: 'login_recusado',
+        mudancas: [
+          { campo: 'metodo', depois: 'Microsoft' },
+          { campo: 'motivo', depois: 'resposta do Entra ID recusada' },
+        ],
+      },
+    ]);
+    const [last] = await rows<{ usuario_id: string }>(ctx.db, sql`select usuario_id from ultimos_logins`);
+    expect(last).toEqual({ usuario_id: people[1]!.id });
+  });
+
   it('makes an admin of an Entra app role Admin, with the optional claims', async () => {
     const token = tokenOf((await signIn(ctx, { personId: people[0]!.id })).final);
     expect(decodeJwt(token)).toMatchObject({ role: 'Admin', jobTitle: 'Gerente', officeLocation: 'São Paulo' });
