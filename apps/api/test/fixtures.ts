@@ -5,6 +5,7 @@ import type { Db } from '../src/db/client.ts';
 import { createClassificacao } from '../src/modules/classifications/classifications.repository.ts';
 import { createPanel, type PanelInput } from '../src/modules/panels/panels.repository.ts';
 import { replaceLinks } from '../src/modules/panels/panel-users.repository.ts';
+import { upsertLocalAccount } from '../src/modules/auth/local-accounts.repository.ts';
 
 let counter = 0;
 
@@ -47,3 +48,17 @@ export const panel = (db: Db, overrides: Partial<PanelInput> = {}) => createPane
 
 export const link = (db: Db, painelId: number, userIds: string[]) =>
   db.transaction((tx) => replaceLinks(tx, painelId, userIds));
+
+/** A local account (username and password) for an ordinary person. */
+export const localAccount = (db: Db, username: string, password: string) =>
+  upsertLocalAccount(db, {
+    username,
+    password,
+    user: {
+      id: `local:${username}`,
+      email: `${username}@empresa.com.br`,
+      displayName: username,
+      role: 'User',
+      source: 'local',
+    },
+  });

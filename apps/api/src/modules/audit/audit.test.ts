@@ -2,9 +2,8 @@ import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import type { PaginaAuditoria, RegistroAuditoria } from '@paineis/contract/audit';
 import { testConfig, useTestApp } from '../../../test/context.ts';
-import { classificacao, createAdmin, createUser, panel } from '../../../test/fixtures.ts';
+import { classificacao, createAdmin, createUser, localAccount, panel } from '../../../test/fixtures.ts';
 import { rows } from '../../db/client.ts';
-import { upsertLocalAccount } from '../auth/local-accounts.repository.ts';
 import { changesBetween } from './audit.ts';
 
 const PANEL = {
@@ -166,11 +165,7 @@ describe('audit trail (docs/requirements.md#audit)', () => {
   });
 
   it('records local sign-ins, sign-outs, refused sign-ins and throttling, and the last sign-in', async () => {
-    await upsertLocalAccount(ctx.db, {
-      username: 'maria',
-      password: 'senha-forte-1',
-      user: { id: 'local:maria', email: 'maria@empresa.com.br', displayName: 'Maria', role: 'User', source: 'local' },
-    });
+    await localAccount(ctx.db, 'maria', 'senha-forte-1');
     const login = (password: string) =>
       ctx.request('POST', '/api/auth/login', { body: { username: 'maria', password } });
     const ok = await login('senha-forte-1');
