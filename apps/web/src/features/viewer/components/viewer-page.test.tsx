@@ -79,6 +79,22 @@ describe('/visualizar/{id}', () => {
     expect(await screen.findByRole('heading', { name: 'Vendas por Região' })).toBeInTheDocument();
   });
 
+  it('signs out and goes to /login when the panel is answered 401, as on any 401', async () => {
+    signIn(USER);
+    let logouts = 0;
+    server.use(
+      http.get('/api/paineis/7', () => HttpResponse.json({ message: 'Sessão inválida' }, { status: 401 })),
+      http.post('/api/auth/logout-complete', () => {
+        logouts += 1;
+        return new HttpResponse(null, { status: 204 });
+      }),
+    );
+    const { location } = renderApp('/visualizar/7');
+    await waitFor(() => expect(location().pathname).toBe('/login'));
+    expect(localStorage.getItem('token')).toBeNull();
+    expect(logouts).toBe(1);
+  });
+
   it('shows the report error panel with debug info when the panel comes without an embed token', async () => {
     signIn(USER);
     server.use(http.get('/api/paineis/7', () => HttpResponse.json({ ...painel, embedToken: '' })));

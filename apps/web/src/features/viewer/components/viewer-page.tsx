@@ -31,7 +31,7 @@ export default function ViewerPage({ canChooseRole = false }: ViewerPageProps) {
   const panelId = Number(id);
   const [searchParams, setSearchParams] = useSearchParams();
   const papel = (canChooseRole && searchParams.get('papel')?.trim()) || undefined;
-  const { data: painel, error, isPending, refetch } = usePanel(panelId, papel);
+  const { data: opened, error, isPending, refetch } = usePanel(panelId, papel);
 
   const choose = (role: string) =>
     setSearchParams(
@@ -67,6 +67,7 @@ export default function ViewerPage({ canChooseRole = false }: ViewerPageProps) {
       </div>
     );
   }
+  const { panel: painel } = opened;
   return (
     <div className="viewer flex-grow-1 d-flex flex-column">
       {/* On a narrow screen the role choice moves to a line of its own instead of squeezing the name away. */}
