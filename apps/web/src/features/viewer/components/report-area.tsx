@@ -4,7 +4,9 @@ import Badge from 'react-bootstrap/Badge';
 import ListGroup from 'react-bootstrap/ListGroup';
 import Spinner from 'react-bootstrap/Spinner';
 import type { PainelComEmbed } from '@paineis/contract/panels';
+import type { PanelView } from '../api/fetch-panel.ts';
 import { getPanelToken } from '../api/get-panel-token.ts';
+import { postViewTimings } from '../api/post-view-timings.ts';
 import { createReportEmbedder } from '../embedding/create-report-embedder.ts';
 import {
   EMBED_TOKEN_MISSING,
@@ -14,6 +16,7 @@ import {
   type EmbedderFactory,
   type ReportPage,
 } from '../embedding/report-embedder.ts';
+import { trackViewTimings } from '../embedding/view-timings.ts';
 import { formatDateTime } from '../../../lib/format.ts';
 
 export const REPORT_ERROR_TITLE = 'Erro ao carregar relatório';
@@ -57,6 +60,8 @@ interface ReportAreaProps {
   painel: PainelComEmbed;
   /** The RLS role an admin previews the panel as; renewed tokens are asked for the same role. */
   papel?: string | undefined;
+  /** The view the server recorded for this opening, told how fast the report loaded; none: nothing is reported. */
+  view?: PanelView | null | undefined;
   /** Tests pass a fake; by default powerbi-client, or the demo host when the API names one. */
   createEmbedder?: EmbedderFactory;
   refreshMarginMs?: number;
@@ -74,13 +79,15 @@ export function ReportArea({ painel, ...options }: ReportAreaProps) {
 function EmbeddedReport({
   painel,
   papel,
+  view,
   createEmbedder = createReportEmbedder,
   refreshMarginMs = TOKEN_REFRESH_MARGIN_MS,
 }: ReportAreaProps) {
   const containerRef = useRef<HTMLDivElement>(null);
   const embedderRef = useRef<{ setPage(name: string): Promise<void> } | null>(null);
-  // The embed starts from the token the panel came with; later tokens go to the live report, never re-embed.
-  const initial = useRef({ token: painel.embedToken, expiration: painel.tokenExpiration });
+  // The embed starts from the token the panel came with; later tokens go to the live report, never re-embed. Its
+  // load times go to the view of the opening that embedded it, not to that of a later refetch.
+  const initial = useRef({ token: painel.embedToken, expiration: painel.tokenExpiration, view });
   const [loaded, setLoaded] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
   const [pages, setPages] = useState<ReportPage[]>([]);
@@ -91,13 +98,14 @@ function EmbeddedReport({
   useEffect(() => {
     const container = containerRef.current;
     if (!container) return;
-    const { token, expiration: firstExpiration } = initial.current;
+    const { token, expiration: firstExpiration, view: opening } = initial.current;
     let disposed = false;
     let refreshing = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const target = { reportId, embedUrl, accessToken: token, demoEmbedUrl };
     const embedder = createEmbedder(target);
     embedderRef.current = embedder;
+    const timings = opening ? trackViewTimings(opening, (body) => postViewTimings(panelId, opening.id, body)) : null;
 
     /**
      * When to renew the token in hand: refreshMarginMs before it expires, or half-way through its life when that
@@ -146,6 +154,7 @@ function EmbeddedReport({
 
     embedder.on('loaded', () => {
       if (disposed) return;
+      timings?.loaded();
       setLoaded(true);
       void (async () => {
         try {
@@ -166,7 +175,11 @@ function EmbeddedReport({
       const name = (detail as { newPage?: { name?: unknown } } | null)?.newPage?.name;
       if (!disposed && typeof name === 'string') setActivePage(name);
     });
+    embedder.on('rendered', () => {
+      if (!disposed) timings?.rendered();
+    });
     embedder.on('error', (detail) => {
+      if (!disposed) timings?.error(detail);
       if (isTokenExpired(detail)) void refresh();
       // docs/requirements.md#error-catalogue: report error events are only logged.
       else console.warn('Erro do relatório Power BI', detail);
@@ -180,6 +193,8 @@ function EmbeddedReport({
 
     return () => {
       disposed = true;
+      // Leaving before the report rendered still tells what is known (sent with keepalive, so it outlives the page).
+      timings?.close();
       clearTimeout(timer);
       document.removeEventListener('visibilitychange', onVisibility);
       embedderRef.current = null;

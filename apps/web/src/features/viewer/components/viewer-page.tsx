@@ -67,7 +67,7 @@ export default function ViewerPage({ canChooseRole = false }: ViewerPageProps) {
       </div>
     );
   }
-  const { panel: painel } = opened;
+  const { panel: painel, view } = opened;
   return (
     <div className="viewer flex-grow-1 d-flex flex-column">
       {/* On a narrow screen the role choice moves to a line of its own instead of squeezing the name away. */}
@@ -85,8 +85,8 @@ export default function ViewerPage({ canChooseRole = false }: ViewerPageProps) {
           {RLS_BANNER}
         </Alert>
       )}
-      {/* Another role is another identity: the report is embedded anew with its token. */}
-      <ReportArea key={papel ?? ''} painel={painel} papel={papel} />
+      {/* Another role is another identity: the report is embedded anew with its token (and its opening's view). */}
+      <ReportArea key={papel ?? ''} painel={painel} papel={papel} view={view} />
     </div>
   );
 }
