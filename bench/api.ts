@@ -37,6 +37,7 @@ import {
 import { errorRow, formatNumber, printTable, quick, type BenchRow } from './report.ts';
 import { seed, seededReports } from './seed.ts';
 import { fixedRate } from './fixed-rate.mjs';
+import { benchUsage } from './usage.ts';
 
 /** Seconds of each load (throughput, fixed rate, p99). */
 const SECONDS = quick ? 1 : Number(process.env.BENCH_SECONDS ?? 5);
@@ -313,6 +314,18 @@ export async function benchApi(options: { databaseUrl?: string } = {}): Promise<
         results.push(errorRow(figure, budget, error));
       }
     }
+
+    // Issue 13: recording openings (made above, under load), and '/uso' on a year of views.
+    results.push(
+      ...(await benchUsage({
+        db: database.db,
+        engine,
+        portalBase,
+        headers: headersOf('admin'),
+        recorder: portal.viewRecorder,
+        get,
+      })),
+    );
     return results;
   } finally {
     await bare?.close();

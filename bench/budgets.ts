@@ -24,6 +24,13 @@ export const BUDGETS_P99_MS: Record<string, number> = {
   'GET /api/paineis/{id}/token (usuário, RLS)': 150,
 };
 
+/** Issue 13: a year of views for '/uso', by this many people over every panel. */
+export const USAGE_SIZES = { views: 1_000_000, people: 20_000 };
+/** Each call behind '/uso' (p95, one at a time, over the three periods), on both engines. */
+export const USAGE_P95_MS = 300;
+/** What recording an opening adds to it: queueing the view plus its share of the batched writes. */
+export const RECORD_VIEW_MS = 1;
+
 /**
  * The web app in Chromium, with SIZES seeded (one classification of 200 panels), on the 2-core reference machine.
  * Times in milliseconds, sizes in kB (1,000 bytes) of gzip at zlib's default level, scores out of 100.

@@ -20,9 +20,14 @@ export class PreparedJson {
   readonly etag: string;
   private readonly encoded = new Map<Encoding, Promise<Buffer>>();
 
-  constructor(value: unknown) {
-    this.body = Buffer.from(JSON.stringify(value));
+  /** `json`: the value already serialised elsewhere (by the database, say), sent as it is. */
+  constructor(value: unknown, json?: string) {
+    this.body = Buffer.from(json ?? JSON.stringify(value));
     this.etag = `"${createHash('sha1').update(this.body).digest('base64url')}"`;
+  }
+
+  static fromJson(json: string): PreparedJson {
+    return new PreparedJson(undefined, json);
   }
 
   get compressible(): boolean {

@@ -1,7 +1,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { idParams } from '@paineis/contract/fields';
 import { usoDetalhePainel, usoPaineis, usoPorDia, usoQuery, usoSemLogin } from '@paineis/contract/usage';
+import { z } from 'zod';
 import { notFound } from '../../lib/http-error.ts';
+import { PreparedJson } from '../../lib/prepared-json.ts';
 import { errorResponses } from '../../lib/route-schema.ts';
 import { usageQueries } from './usage.ts';
 
@@ -37,10 +39,14 @@ export const usageRoutes: FastifyPluginAsyncZod = async (app) => {
         description:
           'Todos os painéis, do mais ao menos visto; os nunca abertos no período vêm com zero visualizações.',
         querystring: usoQuery,
-        response: { 200: usoPaineis, ...errors },
+        response: { 200: usoPaineis, 304: z.null(), ...errors },
       },
     },
-    async (request) => ({ dias: request.query.dias, paineis: await queries.perPanel(request.query.dias) }),
+    // Thousands of panels: serialised as they are (the rows are ours), not checked against the schema one by one.
+    async (request, reply) =>
+      reply.sendPrepared(
+        new PreparedJson({ dias: request.query.dias, paineis: await queries.perPanel(request.query.dias) }),
+      ),
   );
 
   app.get(
@@ -51,12 +57,15 @@ export const usageRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: 'Pessoas ativas que não fizeram login no período',
         querystring: usoQuery,
-        response: { 200: usoSemLogin, ...errors },
+        response: { 200: usoSemLogin, 304: z.null(), ...errors },
       },
     },
-    async (request) => {
-      const pessoas = await queries.withoutSignIn(request.query.dias);
-      return { dias: request.query.dias, total: pessoas.length, pessoas };
+    // Up to every person of the directory, as JSON made by the database.
+    async (request, reply) => {
+      const { total, json } = await queries.withoutSignInJson(request.query.dias);
+      return reply.sendPrepared(
+        PreparedJson.fromJson(`{"dias":${request.query.dias},"total":${total},"pessoas":${json}}`),
+      );
     },
   );
 

@@ -1,6 +1,6 @@
 import type { Config } from '../../config/env.ts';
 import type { Db } from '../../db/client.ts';
-import { anonymiseViewsBefore, panelViews, peopleWithoutSignIn, purgeViewsBefore } from './usage.repository.ts';
+import { anonymiseViewsBefore, panelViews, peopleWithoutSignInJson, purgeViewsBefore } from './usage.repository.ts';
 import { SNAPSHOT_DAYS, UsageSnapshots } from './usage-snapshot.ts';
 
 export { ViewRecorder } from './view-recorder.ts';
@@ -25,7 +25,7 @@ export function usageQueries(db: Db, timeZone: string) {
   return {
     perDay: (dias: number) => snapshotsOf(db, timeZone).perDay(dias),
     perPanel: (dias: number) => snapshotsOf(db, timeZone).perPanel(dias),
-    withoutSignIn: (dias: number) => peopleWithoutSignIn(db, dias, timeZone),
+    withoutSignInJson: (dias: number) => peopleWithoutSignInJson(db, dias, timeZone),
     panelViews: (painelId: number, dias: number) => panelViews(db, painelId, dias, timeZone),
   };
 }
