@@ -1,40 +1,17 @@
 import { z } from 'zod';
+import { ACOES_AUDITORIA, OBJETOS_AUDITORIA } from './usage-audit-constants.ts';
 import { isoDate, plainText } from './fields.ts';
 
-/** What a change was made to (docs/requirements.md#audit). */
-export const OBJETOS_AUDITORIA = ['painel', 'classificacao', 'vinculos', 'rls', 'ordem', 'sessao'] as const;
-export type ObjetoAuditoria = (typeof OBJETOS_AUDITORIA)[number];
-
-/** The kinds of change: administrators' changes, and sign-ins, sign-outs, refused sign-ins and throttling. */
-export const ACOES_AUDITORIA = [
-  'criacao',
-  'alteracao',
-  'exclusao',
-  'login',
-  'logout',
-  'login_recusado',
-  'limitado',
-] as const;
-export type AcaoAuditoria = (typeof ACOES_AUDITORIA)[number];
-
-/** How the pages name them. */
-export const NOMES_OBJETOS: Record<ObjetoAuditoria, string> = {
-  painel: 'Painel',
-  classificacao: 'Classificação',
-  vinculos: 'Vínculos',
-  rls: 'RLS',
-  ordem: 'Ordem',
-  sessao: 'Sessão',
-};
-export const NOMES_ACOES: Record<AcaoAuditoria, string> = {
-  criacao: 'Criação',
-  alteracao: 'Alteração',
-  exclusao: 'Exclusão',
-  login: 'Login',
-  logout: 'Logout',
-  login_recusado: 'Login recusado',
-  limitado: 'Tentativas limitadas',
-};
+// One source, zod-free for the web app's /auditoria.
+export {
+  ACOES_AUDITORIA,
+  NOMES_ACOES,
+  NOMES_OBJETOS,
+  OBJETOS_AUDITORIA,
+  TAMANHO_PAGINA_AUDITORIA,
+  type AcaoAuditoria,
+  type ObjetoAuditoria,
+} from './usage-audit-constants.ts';
 
 /**
  * A compact diff: one entry per field that changed, by its path ('nomePainel', 'papeis.Gerente', 'usuarios.{id}');
@@ -59,8 +36,6 @@ export const registroAuditoria = z
   })
   .meta({ id: 'RegistroAuditoria' });
 export type RegistroAuditoria = z.infer<typeof registroAuditoria>;
-
-export const TAMANHO_PAGINA_AUDITORIA = 50;
 
 /** GET /auditoria: filters, and `antesDe` (the last id of the previous page) for the next page. */
 export const auditoriaQuery = z.object({

@@ -1,9 +1,9 @@
 import { z } from 'zod';
+import type { PeriodoUso } from './usage-audit-constants.ts';
 import { isoDate, pathId } from './fields.ts';
 
-/** The periods `/uso` offers, in days (docs/requirements.md#usage). */
-export const PERIODOS_USO = [7, 30, 90] as const;
-export type PeriodoUso = (typeof PERIODOS_USO)[number];
+// One source, zod-free for the web app's /uso.
+export { PERIODOS_USO, type PeriodoUso } from './usage-audit-constants.ts';
 
 /** The name of the answer header of GET /paineis/{id} that names the view it recorded. */
 export const VISUALIZACAO_HEADER = 'x-visualizacao-id';

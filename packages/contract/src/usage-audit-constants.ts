@@ -1,0 +1,47 @@
+/**
+ * Values of '/uso' and '/auditoria' that need no schema. Like constants.ts, this module imports nothing (no zod), so
+ * the web app can use it at run time; usage.ts and audit.ts export the same values for the API. A module of its own,
+ * apart from constants.ts, which the first screen loads: these go with the admin pages' chunks.
+ */
+
+/** The periods `/uso` offers, in days (docs/requirements.md#usage). */
+export const PERIODOS_USO = [7, 30, 90] as const;
+export type PeriodoUso = (typeof PERIODOS_USO)[number];
+
+/** What a change was made to (docs/requirements.md#audit). */
+export const OBJETOS_AUDITORIA = ['painel', 'classificacao', 'vinculos', 'rls', 'ordem', 'sessao'] as const;
+export type ObjetoAuditoria = (typeof OBJETOS_AUDITORIA)[number];
+
+/** The kinds of change: administrators' changes, and sign-ins, sign-outs, refused sign-ins and throttling. */
+export const ACOES_AUDITORIA = [
+  'criacao',
+  'alteracao',
+  'exclusao',
+  'login',
+  'logout',
+  'login_recusado',
+  'limitado',
+] as const;
+export type AcaoAuditoria = (typeof ACOES_AUDITORIA)[number];
+
+/** How the pages name them. */
+export const NOMES_OBJETOS: Record<ObjetoAuditoria, string> = {
+  painel: 'Painel',
+  classificacao: 'Classificação',
+  vinculos: 'Vínculos',
+  rls: 'RLS',
+  ordem: 'Ordem',
+  sessao: 'Sessão',
+};
+export const NOMES_ACOES: Record<AcaoAuditoria, string> = {
+  criacao: 'Criação',
+  alteracao: 'Alteração',
+  exclusao: 'Exclusão',
+  login: 'Login',
+  logout: 'Logout',
+  login_recusado: 'Login recusado',
+  limitado: 'Tentativas limitadas',
+};
+
+/** The records of one page of GET /auditoria. */
+export const TAMANHO_PAGINA_AUDITORIA = 50;
