@@ -104,7 +104,7 @@ export default tseslint.config(
         {
           patterns: [
             {
-              regex: '^(\\.\\./)+(auth|panels|panel-access|classifications|viewer)/',
+              regex: '^(\\.\\./)+(auth|panels|panel-access|classifications|viewer|usage|audit)/',
               message: 'Uma feature não importa outra: componha-as em app/.',
             },
           ],

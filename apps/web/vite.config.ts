@@ -23,6 +23,14 @@ const FIRST_SCREEN_CHUNKS = [
   { name: 'panel-list', root: src('app/routes/panel-list-route.tsx') },
 ] as const;
 
+/**
+ * Modules the walk below reaches from the first screen only through a package's index, which re-exports them, but
+ * which only lazily loaded screens use: useInfiniteQuery (/auditoria). Left out of the first screen's chunks, they go
+ * with the screens that use them.
+ */
+const LAZY_ONLY =
+  /[\\/]node_modules[\\/]@tanstack[\\/](react-query|query-core)[\\/].*[\\/](useInfiniteQuery|infiniteQueryObserver)\.js$/;
+
 /** Chunks compiled eagerly (see postBanner below). */
 const EAGER_CHUNKS = new Set(['react', 'app', 'powerbi']);
 
@@ -35,7 +43,7 @@ function firstScreenChunks(getModuleInfo: (id: string) => { importedIds: readonl
     if (!root) continue;
     const pending = [root];
     for (let id = pending.pop(); id !== undefined; id = pending.pop()) {
-      if (chunks.has(id)) continue;
+      if (chunks.has(id) || LAZY_ONLY.test(id)) continue;
       chunks.set(id, name !== 'index' && REACT.test(id) ? 'react' : name);
       pending.push(...(getModuleInfo(id)?.importedIds ?? []));
     }

@@ -14,6 +14,32 @@ const emptyLists = () =>
 const menu = () => document.querySelector('[aria-labelledby="menu-usuario"]')!;
 
 describe('navigation bar (Bootstrap markup, no react-bootstrap Navbar)', () => {
+  it("shows an admin 'Classificações', 'Novo Painel', 'Uso' and 'Auditoria', in that order", async () => {
+    signIn(ADMIN);
+    emptyLists();
+    renderApp('/');
+    await screen.findByRole('button', { name: 'Ana Admin' });
+    const links = document.querySelectorAll('#navegacao-principal .me-auto a');
+    expect([...links].map((a) => [a.textContent, a.getAttribute('href')])).toEqual([
+      ['Início', '/'],
+      ['Classificações', '/classificacoes'],
+      ['Novo Painel', '/cadastro'],
+      ['Uso', '/uso'],
+      ['Auditoria', '/auditoria'],
+    ]);
+  });
+
+  it('shows a user none of the admin links', async () => {
+    signIn(USER);
+    emptyLists();
+    renderApp('/');
+    await screen.findByRole('button', { name: 'Bruno Usuário' });
+    expect(screen.getByRole('link', { name: 'Início' })).toBeInTheDocument();
+    for (const name of ['Classificações', 'Novo Painel', 'Uso', 'Auditoria']) {
+      expect(screen.queryByRole('link', { name })).not.toBeInTheDocument();
+    }
+  });
+
   it('opens the user menu on click and closes it with Escape, giving the focus back to the toggle', async () => {
     signIn(USER);
     emptyLists();

@@ -54,6 +54,12 @@ export function NavigationBar() {
                 <NavLink to={paths.newPanel} className="nav-link" onClick={close}>
                   Novo Painel
                 </NavLink>
+                <NavLink to={paths.usage} className="nav-link" onClick={close}>
+                  Uso
+                </NavLink>
+                <NavLink to={paths.audit} className="nav-link" onClick={close}>
+                  Auditoria
+                </NavLink>
               </>
             )}
           </div>

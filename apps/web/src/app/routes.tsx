@@ -43,6 +43,9 @@ const editPanel = lazyScreen(() => import('./routes/panel-form-routes.tsx').then
 const classifications = lazyScreen(() =>
   import('../features/classifications/components/classifications-page.tsx').then((m) => m.ClassificationsPage),
 );
+// The usage page brings the chart and CSV libraries with it: only its own chunk loads them.
+const usage = lazyScreen(() => import('../features/usage/components/usage-page.tsx').then((m) => m.UsagePage));
+const audit = lazyScreen(() => import('../features/audit/components/audit-page.tsx').then((m) => m.AuditPage));
 
 /** A lazily loaded screen, with the spinner shown while its chunk arrives. */
 const load = ({ Screen }: { Screen: ComponentType }, fallback: ReactNode = <LoadingSpinner />) => (
@@ -71,6 +74,8 @@ export const routes: RouteObject[] = [
                   { path: '/cadastro', element: load(newPanel), handle: newPanel },
                   { path: '/editar/:id', element: load(editPanel), handle: editPanel },
                   { path: '/classificacoes', element: load(classifications), handle: classifications },
+                  { path: '/uso', element: load(usage), handle: usage },
+                  { path: '/auditoria', element: load(audit), handle: audit },
                 ],
               },
             ],

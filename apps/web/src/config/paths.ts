@@ -6,4 +6,6 @@ export const paths = {
   editPanel: (id: number | string) => `/editar/${id}`,
   viewer: (id: number | string) => `/visualizar/${id}`,
   classifications: '/classificacoes',
+  usage: '/uso',
+  audit: '/auditoria',
 } as const;
