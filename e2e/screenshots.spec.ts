@@ -71,7 +71,38 @@ test('every screen', async ({ page }) => {
   await expect(page.frameLocator('iframe').locator('#identidade-usuario')).toBeVisible();
   await shot(page, 'visualizar-celular');
 
+  // Usage and audit. A classification created and deleted again, so that the audit shows an administrator's changes
+  // and the demo data stays as it was.
   await page.setViewportSize({ width: 1280, height: 860 });
+  await page.goto('/classificacoes');
+  await page.getByRole('textbox', { name: 'Nome' }).fill('Planejamento');
+  await page.getByRole('textbox', { name: 'Descrição' }).fill('Orçamento e metas do próximo ano.');
+  await page.getByRole('button', { name: 'Criar Classificação' }).click();
+  await page.getByRole('button', { name: 'Excluir Planejamento' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Excluir' }).click();
+  await expect(page.getByRole('button', { name: 'Excluir Planejamento' })).toHaveCount(0);
+
+  await page.getByRole('link', { name: 'Uso', exact: true }).click();
+  const mostViewed = page.getByRole('region', { name: 'Painéis mais vistos' });
+  // Views are written within a second of the opening.
+  await expect(async () => {
+    await page.reload();
+    await expect(mostViewed.getByRole('button', { name: 'Vendas por Região' })).toBeVisible({ timeout: 2_000 });
+  }).toPass({ timeout: 10_000 });
+  await expect(page.getByRole('application', { name: 'Visualizações e pessoas por dia' })).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Pessoas sem login no período' }).getByRole('table')).toBeVisible();
+  await shot(page, 'uso', true);
+
+  await page.getByRole('link', { name: 'Auditoria', exact: true }).click();
+  const created = page.getByRole('row').filter({ hasText: 'Planejamento' }).filter({ hasText: 'Criação' });
+  const details = created.getByRole('button', { name: /Detalhes/ });
+  await details.click();
+  await expect(page.getByRole('columnheader', { name: 'Depois' })).toBeVisible();
+  // The pressed button's colours once their transition has ended, without the pointer over it.
+  await page.mouse.move(0, 0);
+  await expect(details).toHaveCSS('background-color', 'rgb(108, 117, 125)');
+  await shot(page, 'auditoria');
+
   await page.getByRole('button', { name: 'Ana Demonstração' }).click();
   await page.getByRole('button', { name: 'Sair' }).click();
   await signInAs(page, 'Bruno Demonstração');
