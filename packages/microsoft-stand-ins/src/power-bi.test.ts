@@ -301,18 +301,21 @@ describe('Power BI REST stand-in', () => {
     expect(Date.now() - started).toBeLessThan(250);
   });
 
-  it('logs every request with method, path, status and body; reset forgets failures and the log', async () => {
+  it('logs every request with method, path, status, body and RequestId; reset forgets failures and the log', async () => {
     s.powerBi.failNext(503);
     await getReport(vendas, null);
     await getReport(vendas);
     const body = tokenBody(vendas);
-    await generateToken(body);
+    const answer = await generateToken(body);
     const reportPath = `/v1.0/myorg/groups/${WORKSPACE}/reports/${vendas.reportId}`;
+    const requestId = expect.stringMatching(/^[0-9a-f-]{36}$/);
     expect(s.powerBi.requests).toEqual([
-      { method: 'GET', path: reportPath, status: 403 },
-      { method: 'GET', path: reportPath, status: 503 },
-      { method: 'POST', path: '/v1.0/myorg/GenerateToken', status: 200, body },
+      { method: 'GET', path: reportPath, status: 403, requestId },
+      { method: 'GET', path: reportPath, status: 503, requestId },
+      { method: 'POST', path: '/v1.0/myorg/GenerateToken', status: 200, body, requestId },
     ]);
+    // The one the answer named, as Power BI's RequestId header.
+    expect(s.powerBi.requests[2]!.requestId).toBe(answer.headers.get('requestid'));
     s.powerBi.failNext(500);
     s.powerBi.reset();
     expect(s.powerBi.requests).toEqual([]);
