@@ -3,15 +3,18 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client.ts';
 import { insertViews, updateViewTimes, type NewView, type ViewTimes } from './usage.repository.ts';
 
-/** How often the pending records are written, and how many wait at most before a write starts at once. */
-const FLUSH_EVERY_MS = 1_000;
-const FLUSH_AT = 500;
+/**
+ * How often the pending records are written, and how many wait at most before a write starts at once: small batches
+ * often, so that no one write holds the embedded database (on the event loop) for more than a few milliseconds.
+ */
+const FLUSH_EVERY_MS = 250;
+const FLUSH_AT = 200;
 /** While the database refuses them, records wait in memory up to this many; then the oldest are dropped (logged). */
 const MAX_PENDING = 100_000;
 
 /**
  * Views of panels, recorded without making the opening wait (docs/requirements.md#usage): `record` only queues the
- * row, and a timer writes the queue in one statement every second (or at once past FLUSH_AT rows). The viewer's
+ * row, and a timer writes the queue in one statement every FLUSH_EVERY_MS (or at once past FLUSH_AT rows). The viewer's
  * report of its load times follows by id; while its view is still queued, it is merged into it. `close` writes what
  * is left, so a graceful shutdown loses nothing.
  */
@@ -47,13 +50,19 @@ export class ViewRecorder {
     this.schedule(this.times.length >= FLUSH_AT);
   }
 
-  /** Writes everything queued so far (after any write under way). */
-  async flush(): Promise<void> {
-    while (this.writing) await this.writing;
-    if (this.views.length === 0 && this.times.length === 0) return;
-    const views = this.views.splice(0);
-    const times = this.times.splice(0);
-    this.writing = (async () => {
+  /**
+   * Writes everything queued, batch after batch, until the queue is empty; while that is under way, every caller
+   * gets the same promise (a queue that grows under load is written by the one loop, not by a write per request).
+   */
+  flush(): Promise<void> {
+    this.writing ??= this.drain().finally(() => (this.writing = null));
+    return this.writing;
+  }
+
+  private async drain(): Promise<void> {
+    while (this.views.length > 0 || this.times.length > 0) {
+      const views = this.views.splice(0);
+      const times = this.times.splice(0);
       try {
         const started = performance.now();
         // Views first: a report may name a view of this very batch.
@@ -72,11 +81,8 @@ export class ViewRecorder {
         }
         this.times.splice(0, Math.max(0, this.times.length - MAX_PENDING));
         throw err;
-      } finally {
-        this.writing = null;
       }
-    })();
-    return this.writing;
+    }
   }
 
   /** Stops the timer and writes what is queued; records made afterwards are written at once. */
@@ -89,6 +95,7 @@ export class ViewRecorder {
 
   /** A write now (closed, or the queue is long), or within FLUSH_EVERY_MS; a failed write is tried again later. */
   private schedule(now: boolean): void {
+    if (this.writing) return; // the write under way takes what is queued next
     if (this.closed || now) {
       if (this.timer) clearTimeout(this.timer);
       this.timer = null;
