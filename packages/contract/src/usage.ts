@@ -74,6 +74,8 @@ export const visualizacao = z.object({
   papeis: z.array(z.string()),
   requestId: z.string().nullable(),
   tokenDoCache: z.boolean(),
+  /** Openings this record stands for: the same person opening the panel again within a fraction of a second. */
+  quantidade: z.number().int(),
   carregadoMs: z.number().int().nullable(),
   renderizadoMs: z.number().int().nullable(),
   erros: z.array(z.string()),

@@ -194,6 +194,8 @@ export const visualizacoes = pgTable(
     /** Power BI's RequestId of the GenerateToken call that made the token. */
     requestId: text('request_id'),
     tokenDoCache: boolean('token_do_cache').notNull(),
+    /** Openings this record stands for: the same person, panel and identity again within one write batch. */
+    quantidade: integer('quantidade').notNull().default(1),
     carregadoMs: integer('carregado_ms'),
     renderizadoMs: integer('renderizado_ms'),
     erros: text('erros')

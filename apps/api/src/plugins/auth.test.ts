@@ -1,7 +1,7 @@
+import { fixedEmbedding } from '../../test/fixed-embedding.ts';
 import { sql } from 'drizzle-orm';
 import { SignJWT, UnsecuredJWT } from 'jose';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { EmbeddingService } from '../integrations/power-bi/embedding-service.ts';
 import { rows } from '../db/client.ts';
 import { resetDatabase } from '../../test/database.ts';
 import { TEST_SECRET, useTestApp } from '../../test/context.ts';
@@ -106,18 +106,7 @@ interface Seed {
 }
 
 /** A stand-in for Power BI, so GET /paineis/{id} can answer 200. */
-const embedding: EmbeddingService = {
-  embedFor: async () => ({
-    info: {
-      embedToken: 'token-de-teste',
-      embedUrl: 'https://app.powerbi.com/reportEmbed?reportId=teste',
-      tokenExpiration: new Date(Date.now() + 3_600_000).toISOString(),
-    },
-    identity: null,
-    requestId: null,
-    fromCache: false,
-  }),
-};
+const embedding = fixedEmbedding('token-de-teste');
 
 describe('auth plugin: permissions for every route', () => {
   const ctx = useTestApp({ embedding });

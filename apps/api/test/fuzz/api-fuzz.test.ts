@@ -1,9 +1,9 @@
+import { fixedEmbedding } from '../fixed-embedding.ts';
 import fc from 'fast-check';
 import { sameRoleName } from '@paineis/contract/text';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { buildApp } from '../../src/app.ts';
 import type { Db } from '../../src/db/client.ts';
-import type { EmbeddingService } from '../../src/integrations/power-bi/embedding-service.ts';
 import { upsertLocalAccount } from '../../src/modules/auth/local-accounts.repository.ts';
 import { signSessionToken } from '../../src/modules/auth/tokens.ts';
 import { testConfig } from '../context.ts';
@@ -44,18 +44,7 @@ const KNOWN: Known = {
   passwords: ['senha-do-fuzz'],
 };
 
-const embedding: EmbeddingService = {
-  embedFor: async () => ({
-    info: {
-      embedToken: 'token-do-fuzz',
-      embedUrl: 'https://app.powerbi.com/reportEmbed?reportId=fuzz',
-      tokenExpiration: new Date(Date.now() + 3_600_000).toISOString(),
-    },
-    identity: null,
-    requestId: null,
-    fromCache: false,
-  }),
-};
+const embedding = fixedEmbedding('token-do-fuzz');
 
 const onPglite = inject('database') === 'pglite';
 const config = testConfig({ LOGIN_MAX_DELAY_SECONDS: '0' });

@@ -25,6 +25,7 @@ CREATE TABLE "visualizacoes" (
 	"papeis" text[] DEFAULT '{}' NOT NULL,
 	"request_id" text,
 	"token_do_cache" boolean NOT NULL,
+	"quantidade" integer DEFAULT 1 NOT NULL,
 	"carregado_ms" integer,
 	"renderizado_ms" integer,
 	"erros" text[] DEFAULT '{}' NOT NULL

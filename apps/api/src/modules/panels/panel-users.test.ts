@@ -1,6 +1,6 @@
+import { fixedEmbedding } from '../../../test/fixed-embedding.ts';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { DemoUser } from '../../demo/demo-data.ts';
-import type { EmbeddingService } from '../../integrations/power-bi/embedding-service.ts';
 import { useTestApp } from '../../../test/context.ts';
 import { createAdmin, createUser, link, panel } from '../../../test/fixtures.ts';
 
@@ -8,18 +8,7 @@ const ADMIN_ONLY = 'Acesso restrito a administradores.';
 const PAINEL_NAO_ENCONTRADO = 'Painel não encontrado.';
 
 /** A stand-in for Power BI, so a panel a user may see answers 200 instead of the 503 of "not configured". */
-const embedding: EmbeddingService = {
-  embedFor: async () => ({
-    info: {
-      embedToken: 'token-de-teste',
-      embedUrl: 'https://app.powerbi.com/reportEmbed?reportId=teste',
-      tokenExpiration: new Date(Date.now() + 3_600_000).toISOString(),
-    },
-    identity: null,
-    requestId: null,
-    fromCache: false,
-  }),
-};
+const embedding = fixedEmbedding('token-de-teste');
 
 interface Vinculado {
   id: string;

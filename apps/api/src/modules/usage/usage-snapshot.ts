@@ -28,6 +28,7 @@ interface Columns {
   loaded: (number | null)[];
   rendered: (number | null)[];
   failed: boolean[];
+  count: number[];
   at: number[];
 }
 
@@ -44,12 +45,17 @@ function columnsOf(rows: ViewRow[], endDay: string): Map<number, Columns> {
   const byPanel = new Map<number, Columns>();
   for (const r of rows) {
     let c = byPanel.get(r.painelId);
-    if (!c) byPanel.set(r.painelId, (c = { daysAgo: [], person: [], loaded: [], rendered: [], failed: [], at: [] }));
+    if (!c)
+      byPanel.set(
+        r.painelId,
+        (c = { daysAgo: [], person: [], loaded: [], rendered: [], failed: [], count: [], at: [] }),
+      );
     c.daysAgo.push(Math.round((end - Date.parse(`${r.dia}T00:00:00Z`)) / 86_400_000));
     c.person.push(personIndex(r.usuarioId));
     c.loaded.push(r.carregadoMs);
     c.rendered.push(r.renderizadoMs);
     c.failed.push(r.comErro);
+    c.count.push(r.quantidade);
     c.at.push(r.momento);
   }
   return byPanel;
@@ -108,7 +114,7 @@ export class UsageSnapshots {
         if (!c) return;
         for (let i = 0; i < c.daysAgo.length; i++) {
           if (!within(c.daysAgo[i]!)) continue;
-          views += 1;
+          views += c.count[i]!;
           if (c.person[i]! >= 0) who.add(c.person[i]!);
           if (c.loaded[i] != null) loaded.push(c.loaded[i]!);
           if (c.rendered[i] != null) rendered.push(c.rendered[i]!);

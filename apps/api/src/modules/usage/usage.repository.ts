@@ -12,6 +12,8 @@ export interface NewView {
   papeis: string[];
   requestId: string | null;
   tokenDoCache: boolean;
+  /** Openings this record stands for (view-recorder.ts folds repeats within a batch into one). */
+  quantidade: number;
   carregadoMs: number | null;
   renderizadoMs: number | null;
   erros: string[];
@@ -35,9 +37,9 @@ export interface ViewTimes {
 export async function insertViews(db: Db, views: NewView[]): Promise<void> {
   await db.execute(sql`
     insert into visualizacoes (id, momento, usuario_id, painel_id, identidade, papeis, request_id, token_do_cache,
-                               carregado_ms, renderizado_ms, erros)
-    select id, momento, usuario_id, painel_id, identidade, papeis, request_id, token_do_cache, carregado_ms,
-           renderizado_ms, erros
+                               quantidade, carregado_ms, renderizado_ms, erros)
+    select id, momento, usuario_id, painel_id, identidade, papeis, request_id, token_do_cache, quantidade,
+           carregado_ms, renderizado_ms, erros
     from json_to_recordset(${JSON.stringify(
       views.map((v) => ({
         id: v.id,
@@ -48,12 +50,14 @@ export async function insertViews(db: Db, views: NewView[]): Promise<void> {
         papeis: v.papeis,
         request_id: v.requestId,
         token_do_cache: v.tokenDoCache,
+        quantidade: v.quantidade,
         carregado_ms: v.carregadoMs,
         renderizado_ms: v.renderizadoMs,
         erros: v.erros,
       })),
     )}::json) as v(id uuid, momento timestamptz, usuario_id text, painel_id int, identidade text, papeis text[],
-                   request_id text, token_do_cache boolean, carregado_ms int, renderizado_ms int, erros text[])
+                   request_id text, token_do_cache boolean, quantidade int, carregado_ms int, renderizado_ms int,
+                   erros text[])
     on conflict do nothing`);
 }
 
@@ -90,6 +94,7 @@ export interface ViewRow {
   carregadoMs: number | null;
   renderizadoMs: number | null;
   comErro: boolean;
+  quantidade: number;
   /** Milliseconds since the epoch. */
   momento: number;
 }
@@ -105,7 +110,7 @@ export async function viewRowsSince(
     sql`
     select painel_id as "painelId", to_char(momento at time zone ${timeZone}, 'YYYY-MM-DD') as dia,
       usuario_id as "usuarioId", carregado_ms as "carregadoMs", renderizado_ms as "renderizadoMs",
-      cardinality(erros) > 0 as "comErro", (extract(epoch from momento) * 1000)::float8 as momento
+      cardinality(erros) > 0 as "comErro", quantidade, (extract(epoch from momento) * 1000)::float8 as momento
     from visualizacoes
     where momento >= ${start.toISOString()} ${end ? sql`and momento < ${end.toISOString()}` : sql``}`,
   );
@@ -116,7 +121,7 @@ export async function viewsPerDayBetween(db: Db, timeZone: string, start: Date, 
   return rows<UsoDia>(
     db,
     sql`
-    select to_char(momento at time zone ${timeZone}, 'YYYY-MM-DD') as dia, count(*)::int as visualizacoes,
+    select to_char(momento at time zone ${timeZone}, 'YYYY-MM-DD') as dia, sum(quantidade)::int as visualizacoes,
       count(distinct usuario_id)::int as pessoas
     from visualizacoes
     where momento >= ${start.toISOString()} ${end ? sql`and momento < ${end.toISOString()}` : sql``}
@@ -172,7 +177,8 @@ export async function panelViews(
   const [count] = await rows<{ nomePainel: string; total: number }>(
     db,
     sql`select p.nome_painel as "nomePainel",
-          (select count(*)::int from visualizacoes where painel_id = p.id and momento >= ${since}) as total
+          (select coalesce(sum(quantidade), 0)::int from visualizacoes where painel_id = p.id and momento >= ${since})
+            as total
         from paineis p where p.id = ${painelId}`,
   );
   if (!count) return null;
@@ -180,7 +186,7 @@ export async function panelViews(
     db,
     sql`
     select v.id, v.momento, v.usuario_id as "usuarioId", u.display_name as "displayName", u.email,
-      v.identidade, v.papeis, v.request_id as "requestId", v.token_do_cache as "tokenDoCache",
+      v.identidade, v.papeis, v.request_id as "requestId", v.token_do_cache as "tokenDoCache", v.quantidade,
       v.carregado_ms as "carregadoMs", v.renderizado_ms as "renderizadoMs", v.erros
     from visualizacoes v left join usuarios u on u.id = v.usuario_id
     where v.painel_id = ${painelId} and v.momento >= ${since}

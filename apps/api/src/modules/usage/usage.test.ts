@@ -34,6 +34,7 @@ interface StoredView {
   papeis: string[];
   request_id: string | null;
   token_do_cache: boolean;
+  quantidade: number;
   carregado_ms: number | null;
   renderizado_ms: number | null;
   erros: string[];
@@ -84,14 +85,19 @@ describe('usage of the panels (docs/requirements.md#usage)', () => {
     expect(viewId).toMatch(/^[0-9a-f-]{36}$/);
     // Queued, not yet written: the opening did not wait for the database.
     expect(await stored()).toEqual([]);
-    const second = await ctx.request('GET', `/api/paineis/${s.rls.id}`, { token: s.anaToken });
+    // Opened again before the batch is written: the same record, counted twice.
+    const again = await ctx.request('GET', `/api/paineis/${s.rls.id}`, { token: s.anaToken });
+    expect(again.headers[VISUALIZACAO_HEADER]).toBe(viewId);
     const plain = await ctx.request('GET', `/api/paineis/${s.plain.id}`, { token: s.anaToken });
+    await ctx.app.viewRecorder.flush();
+    // After it: a record of its own.
+    const later = await ctx.request('GET', `/api/paineis/${s.rls.id}`, { token: s.anaToken });
     await ctx.app.viewRecorder.flush();
 
     const views = await stored();
     expect(views).toHaveLength(3);
     const ids = requestIds();
-    expect(ids).toHaveLength(2); // the second opening of the RLS panel reused the token
+    expect(ids).toHaveLength(2); // the later opening of the RLS panel reused the token
     expect(views.find((v) => v.id === viewId)).toMatchObject({
       usuario_id: s.ana.id,
       painel_id: s.rls.id,
@@ -99,12 +105,14 @@ describe('usage of the panels (docs/requirements.md#usage)', () => {
       papeis: ['Diretoria', 'Sul'],
       request_id: ids[0],
       token_do_cache: false,
+      quantidade: 2,
       carregado_ms: null,
     });
-    expect(views.find((v) => v.id === second.headers[VISUALIZACAO_HEADER])).toMatchObject({
+    expect(views.find((v) => v.id === later.headers[VISUALIZACAO_HEADER])).toMatchObject({
       painel_id: s.rls.id,
       request_id: ids[0],
       token_do_cache: true,
+      quantidade: 1,
     });
     expect(views.find((v) => v.id === plain.headers[VISUALIZACAO_HEADER])).toMatchObject({
       painel_id: s.plain.id,
@@ -112,6 +120,13 @@ describe('usage of the panels (docs/requirements.md#usage)', () => {
       papeis: [],
       request_id: ids[1],
       token_do_cache: false,
+    });
+    const detail = await ctx.request('GET', `/api/uso/paineis/${s.rls.id}?dias=7`, { token: s.adminToken });
+    expect(detail.json<UsoDetalhePainel>().total).toBe(3);
+    const panels = await ctx.request('GET', '/api/uso/paineis?dias=7', { token: s.adminToken });
+    expect(panels.json<{ paineis: UsoPainel[] }>().paineis[0]).toMatchObject({
+      nomePainel: 'Vendas por Região',
+      visualizacoes: 3,
     });
   });
 

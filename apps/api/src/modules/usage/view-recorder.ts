@@ -20,6 +20,8 @@ const MAX_PENDING = 100_000;
  */
 export class ViewRecorder {
   private views: NewView[] = [];
+  /** The views of the batch being filled, by person, panel and identity. */
+  private queued = new Map<string, NewView>();
   private times: ViewTimes[] = [];
   private timer: NodeJS.Timeout | null = null;
   private writing: Promise<void> | null = null;
@@ -32,12 +34,31 @@ export class ViewRecorder {
     private readonly log: FastifyBaseLogger,
   ) {}
 
-  /** Queues one view; returns its id, for the viewer's report. */
-  record(view: Omit<NewView, 'id' | 'momento' | 'carregadoMs' | 'renderizadoMs' | 'erros'>): string {
-    const id = randomUUID();
-    this.views.push({ ...view, id, momento: new Date(), carregadoMs: null, renderizadoMs: null, erros: [] });
+  /**
+   * Queues one view; returns its id, for the viewer's report. The same person opening the same panel with the same
+   * identity again before the batch is written (a reload storm, a script) adds to that view's `quantidade` instead
+   * of a row: every opening is counted, and a burst cannot turn into a write per request.
+   */
+  record(view: Omit<NewView, 'id' | 'momento' | 'quantidade' | 'carregadoMs' | 'renderizadoMs' | 'erros'>): string {
+    const key = `${view.usuarioId}\n${view.painelId}\n${view.identidade ?? ''}\n${view.papeis.join('\n')}`;
+    const repeated = this.queued.get(key);
+    if (repeated) {
+      repeated.quantidade += 1;
+      return repeated.id;
+    }
+    const queued: NewView = {
+      ...view,
+      id: randomUUID(),
+      momento: new Date(),
+      quantidade: 1,
+      carregadoMs: null,
+      renderizadoMs: null,
+      erros: [],
+    };
+    this.views.push(queued);
+    this.queued.set(key, queued);
     this.schedule(this.views.length >= FLUSH_AT);
-    return id;
+    return queued.id;
   }
 
   /** Queues the viewer's report for one of this person's views of this panel. */
@@ -63,6 +84,7 @@ export class ViewRecorder {
     while (this.views.length > 0 || this.times.length > 0) {
       const views = this.views.splice(0);
       const times = this.times.splice(0);
+      this.queued.clear();
       try {
         const started = performance.now();
         // Views first: a report may name a view of this very batch.
