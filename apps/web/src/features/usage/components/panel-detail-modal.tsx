@@ -15,6 +15,7 @@ const simNao = (value: boolean) => (value ? 'Sim' : 'Não');
 
 const columns: CsvColumn<Visualizacao>[] = [
   { header: 'Quando', value: (v) => csvDateTime(v.momento) },
+  { header: 'Aberturas', value: (v) => v.quantidade },
   { header: 'Nome', value: (v) => v.displayName },
   { header: 'E-mail', value: (v) => v.email },
   { header: 'Identidade', value: (v) => v.identidade },
@@ -71,7 +72,15 @@ export function PanelDetailModal({ painel, show, dias, onHide }: PanelDetailModa
           >
             {views.map((v) => (
               <tr key={v.id}>
-                <td className="text-nowrap">{formatDateTime(new Date(v.momento))}</td>
+                <td className="text-nowrap">
+                  {formatDateTime(new Date(v.momento))}
+                  {/* Reopened within a fraction of a second (a reload): one record, counted this many times. */}
+                  {v.quantidade > 1 && (
+                    <span className="badge text-bg-light ms-1" title="Aberturas repetidas em seguida">
+                      {formatInteger(v.quantidade)}×
+                    </span>
+                  )}
+                </td>
                 <td>
                   {/* A view past VIEW_ANONYMISE_AFTER_DAYS has lost its person. */}
                   <div className="fw-semibold">{v.displayName ?? '—'}</div>

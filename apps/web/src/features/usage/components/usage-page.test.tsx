@@ -75,6 +75,7 @@ const visualizacao = (id: string, extra: Partial<Visualizacao> = {}): Visualizac
   papeis: ['Gerente Regional', 'Diretoria'],
   requestId: 'req-1',
   tokenDoCache: true,
+  quantidade: 1,
   carregadoMs: 1234,
   renderizadoMs: 2345,
   erros: [],
@@ -401,10 +402,10 @@ describe('/uso: Uso dos Painéis', () => {
     expect(downloads.files[0]!.name).toBe('aberturas-painel-1-30-dias.csv');
     const lines = (await downloads.text(0)).slice(1).split('\r\n');
     expect(lines[0]).toBe(
-      'Quando;Nome;E-mail;Identidade;Papéis;Token do cache;Carregado (ms);Renderizado (ms);Erros;RequestId do Power BI',
+      'Quando;Aberturas;Nome;E-mail;Identidade;Papéis;Token do cache;Carregado (ms);Renderizado (ms);Erros;RequestId do Power BI',
     );
     expect(lines[1]).toBe(
-      `${when.replace(',', '')};Bruno Usuário;bruno@empresa.com.br;bruno@empresa.com.br;Gerente Regional, Diretoria;Sim;1234;2345;;req-1`,
+      `${when.replace(',', '')};1;Bruno Usuário;bruno@empresa.com.br;bruno@empresa.com.br;Gerente Regional, Diretoria;Sim;1234;2345;;req-1`,
     );
 
     await user.click(within(dialog).getAllByRole('button', { name: 'Fechar' }).at(-1)!);
