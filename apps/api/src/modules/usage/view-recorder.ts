@@ -26,8 +26,8 @@ export class ViewRecorder {
   private timer: NodeJS.Timeout | null = null;
   private writing: Promise<void> | null = null;
   private closed = false;
-  /** Views written so far, and the time their writes took (the benchmark reports the cost per view). */
-  readonly stats = { written: 0, writeMs: 0 };
+  /** Openings recorded, rows written and the time their writes took (the benchmark reports the costs). */
+  readonly stats = { recorded: 0, written: 0, writeMs: 0 };
 
   constructor(
     private readonly db: Db,
@@ -40,6 +40,7 @@ export class ViewRecorder {
    * of a row: every opening is counted, and a burst cannot turn into a write per request.
    */
   record(view: Omit<NewView, 'id' | 'momento' | 'quantidade' | 'carregadoMs' | 'renderizadoMs' | 'erros'>): string {
+    this.stats.recorded += 1;
     const key = `${view.usuarioId}\n${view.painelId}\n${view.identidade ?? ''}\n${view.papeis.join('\n')}`;
     const repeated = this.queued.get(key);
     if (repeated) {
