@@ -72,20 +72,32 @@ export class ViewRecorder {
     this.schedule(this.times.length >= FLUSH_AT);
   }
 
+  /** Writes everything queued, including what is queued while it writes (tests, closing). */
+  async flush(): Promise<void> {
+    while (this.writing || this.views.length > 0 || this.times.length > 0) {
+      await (this.writing ?? this.startWrite(true));
+    }
+  }
+
   /**
-   * Writes everything queued, batch after batch, until the queue is empty; while that is under way, every caller
-   * gets the same promise (a queue that grows under load is written by the one loop, not by a write per request).
+   * One write at a time. Under load it writes again at once only while FLUSH_AT or more are queued, else on the
+   * timer: a write per request, or back-to-back commits of a few rows, would keep the database's own process busy
+   * on the cores the portal serves from.
    */
-  flush(): Promise<void> {
-    this.writing ??= this.drain().finally(() => (this.writing = null));
+  private startWrite(all: boolean): Promise<void> {
+    this.writing = this.drain(all).finally(() => {
+      this.writing = null;
+      if (this.views.length > 0 || this.times.length > 0) this.retryLater();
+    });
     return this.writing;
   }
 
-  private async drain(): Promise<void> {
-    while (this.views.length > 0 || this.times.length > 0) {
+  private async drain(all: boolean): Promise<void> {
+    do {
       const views = this.views.splice(0);
       const times = this.times.splice(0);
       this.queued.clear();
+      if (views.length === 0 && times.length === 0) return;
       try {
         const started = performance.now();
         // Views first: a report may name a view of this very batch.
@@ -105,7 +117,9 @@ export class ViewRecorder {
         this.times.splice(0, Math.max(0, this.times.length - MAX_PENDING));
         throw err;
       }
-    }
+    } while (
+      all ? this.views.length + this.times.length > 0 : Math.max(this.views.length, this.times.length) >= FLUSH_AT
+    );
   }
 
   /** Stops the timer and writes what is queued; records made afterwards are written at once. */
@@ -118,18 +132,18 @@ export class ViewRecorder {
 
   /** A write now (closed, or the queue is long), or within FLUSH_EVERY_MS; a failed write is tried again later. */
   private schedule(now: boolean): void {
-    if (this.writing) return; // the write under way takes what is queued next
+    if (this.writing) return; // the write under way, or the timer after it, takes what is queued next
     if (this.closed || now) {
       if (this.timer) clearTimeout(this.timer);
       this.timer = null;
-      void this.flush().catch(() => this.retryLater());
+      void this.startWrite(this.closed).catch(() => undefined); // tried again on the timer
     } else this.retryLater();
   }
 
   private retryLater(): void {
     this.timer ??= setTimeout(() => {
       this.timer = null;
-      void this.flush().catch(() => this.retryLater());
+      if (!this.writing) void this.startWrite(false).catch(() => undefined);
     }, FLUSH_EVERY_MS).unref();
   }
 }
