@@ -595,8 +595,13 @@ async function launchForLighthouse(portal: Portal) {
       child.kill('SIGTERM');
       await Promise.race([exited, sleep(10_000)]);
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-      // Chromium's helper processes may still be writing to the profile for a moment after it exits.
-      rmSync(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
+      // Chromium's helper processes may still be writing to the profile for a while after it exits: leaving a
+      // scratch folder in /tmp behind must not cost the run its Lighthouse rows.
+      try {
+        rmSync(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
+      } catch (error) {
+        console.warn(`web: perfil do Chromium não removido (${profile}): ${String(error)}`);
+      }
     },
   };
 }
