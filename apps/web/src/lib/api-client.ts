@@ -16,6 +16,7 @@ export class ApiError extends Error {
 export interface ApiResponse<T> {
   data: T;
   status: number;
+  headers: Headers;
 }
 
 export interface RequestOptions {
@@ -68,7 +69,7 @@ async function request<T>(method: string, url: string, body?: unknown, options: 
     if (response.status === 401 && !url.includes('/logout-complete')) onUnauthorized?.();
     throw new ApiError(`${method} ${url} falhou com o status ${response.status}`, response.status, data);
   }
-  return { data: data as T, status: response.status } satisfies ApiResponse<T>;
+  return { data: data as T, status: response.status, headers: response.headers } satisfies ApiResponse<T>;
 }
 
 /**
