@@ -1,6 +1,7 @@
 import { useId } from 'react';
 import type { PeriodoUso } from '@paineis/contract/usage-audit-constants';
 import type { Visualizacao } from '@paineis/contract/usage';
+import Badge from 'react-bootstrap/Badge';
 import Button from 'react-bootstrap/Button';
 import Modal from 'react-bootstrap/Modal';
 import { LoadingSpinner } from '../../../components/loading-spinner.tsx';
@@ -76,9 +77,15 @@ export function PanelDetailModal({ painel, show, dias, onHide }: PanelDetailModa
                   {formatDateTime(new Date(v.momento))}
                   {/* Reopened within a fraction of a second (a reload): one record, counted this many times. */}
                   {v.quantidade > 1 && (
-                    <span className="badge text-bg-light ms-1" title="Aberturas repetidas em seguida">
+                    <Badge
+                      bg="secondary-subtle"
+                      text="secondary-emphasis"
+                      pill
+                      className="ms-1"
+                      title="Aberturas repetidas em seguida"
+                    >
                       {formatInteger(v.quantidade)}×
-                    </span>
+                    </Badge>
                   )}
                 </td>
                 <td>
