@@ -41,13 +41,13 @@ function parseBody(text: string): unknown {
   }
 }
 
-async function request<T>(method: string, url: string, body?: unknown, options: RequestOptions = {}) {
+async function send(method: string, url: string, body: unknown, options: RequestOptions, accept: string) {
   // Resolved against the page, as the browser does: fetch in Node (the tests) needs an absolute address.
   const target = new URL(`${API_BASE}${url}`, window.location.href);
   for (const [key, value] of Object.entries(options.params ?? {})) {
     if (value !== undefined) target.searchParams.set(key, String(value));
   }
-  const headers: Record<string, string> = { Accept: 'application/json, text/plain, */*' };
+  const headers: Record<string, string> = { Accept: accept };
   // Only a call with a body says it is JSON: the server refuses an empty body declared as JSON.
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   const token = readToken();
@@ -63,13 +63,25 @@ async function request<T>(method: string, url: string, body?: unknown, options: 
   } catch (error) {
     throw new ApiError(`Falha de rede em ${method} ${url}: ${error instanceof Error ? error.message : String(error)}`);
   }
-  const data = parseBody(await response.text());
   if (!response.ok) {
+    const data = parseBody(await response.text());
     // Once per request (docs/requirements.md#session-states); the sign-out call itself never triggers another sign-out.
     if (response.status === 401 && !url.includes('/logout-complete')) onUnauthorized?.();
     throw new ApiError(`${method} ${url} falhou com o status ${response.status}`, response.status, data);
   }
+  return response;
+}
+
+async function request<T>(method: string, url: string, body?: unknown, options: RequestOptions = {}) {
+  const response = await send(method, url, body, options, 'application/json, text/plain, */*');
+  const data = parseBody(await response.text());
   return { data: data as T, status: response.status, headers: response.headers } satisfies ApiResponse<T>;
+}
+
+/** A file the API sends (an export): its bytes, with the same bearer header and error handling as every call. */
+async function requestBlob(url: string, options: RequestOptions = {}): Promise<ApiResponse<Blob>> {
+  const response = await send('GET', url, undefined, options, '*/*');
+  return { data: await response.blob(), status: response.status, headers: response.headers };
 }
 
 /**
@@ -82,6 +94,9 @@ export const api = {
   delete: <T = unknown>(url: string, options?: RequestOptions) => request<T>('DELETE', url, undefined, options),
   post: <T = unknown>(url: string, body?: unknown, options?: RequestOptions) => request<T>('POST', url, body, options),
   put: <T = unknown>(url: string, body?: unknown, options?: RequestOptions) => request<T>('PUT', url, body, options),
+  patch: <T = unknown>(url: string, body?: unknown, options?: RequestOptions) =>
+    request<T>('PATCH', url, body, options),
+  blob: requestBlob,
 };
 
 /** The server's Portuguese message when it sent one, else the screen's own (docs/requirements.md#error-catalogue). */

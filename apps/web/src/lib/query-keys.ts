@@ -12,4 +12,7 @@ export const queryKeys = {
   classifications: ['classificacoes'] as const,
   adminClassifications: ['classificacoes', 'admin'] as const,
   activeUsers: ['usuarios365', 'ativos'] as const,
+  favourites: ['favoritos'] as const,
+  recents: ['recentes'] as const,
+  savedViews: (id: number) => ['paineis', id, 'visoes'] as const,
 };

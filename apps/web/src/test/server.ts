@@ -1,4 +1,11 @@
+import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 
-/** The network, mocked at the HTTP layer for the web tests; each test adds the answers it needs. */
-export const server = setupServer();
+/**
+ * The network, mocked at the HTTP layer for the web tests; each test adds the answers it needs. The list screen
+ * always asks for the person's favourites and recent panels: none, unless a test says otherwise.
+ */
+export const server = setupServer(
+  http.get('/api/favoritos', () => HttpResponse.json({ paineis: [] })),
+  http.get('/api/recentes', () => HttpResponse.json({ paineis: [] })),
+);

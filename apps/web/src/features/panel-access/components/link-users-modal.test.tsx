@@ -16,6 +16,7 @@ const PAINEL: Painel = {
   workspaceId: '11111111-1111-1111-1111-111111111111',
   reportId: '22222222-2222-2222-2222-222222222222',
   usaRls: false,
+  permiteExportacao: true,
   classificacaoId: 1,
   classificacaoNome: 'Comercial',
   ordem: 1,

@@ -17,6 +17,7 @@ const PAINEL: Painel = {
   workspaceId: '11111111-1111-1111-1111-111111111111',
   reportId: '22222222-2222-2222-2222-222222222222',
   usaRls: true,
+  permiteExportacao: true,
   classificacaoId: 2,
   classificacaoNome: 'Financeiro',
   ordem: 3,

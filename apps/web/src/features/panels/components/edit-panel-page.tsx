@@ -65,6 +65,7 @@ function EditPanelForm({ painel, classifications }: { painel: PainelDados; class
     workspaceId: painel.workspaceId,
     reportId: painel.reportId,
     usaRls: painel.usaRls,
+    permiteExportacao: painel.permiteExportacao,
   });
   const moved = values.classificacaoId !== painel.classificacaoId;
   usePrefetchNextOrder(values.classificacaoId, moved);

@@ -29,6 +29,7 @@ export function NewPanelPage({ classifications }: { classifications: Classificac
     workspaceId: '',
     reportId: '',
     usaRls: false,
+    permiteExportacao: true,
   });
   const values: PanelFormValues = {
     ...fields,

@@ -30,6 +30,7 @@ const dados = (overrides: Partial<PainelDados> = {}): PainelDados => ({
   workspaceId: WORKSPACE,
   reportId: REPORT,
   usaRls: true,
+  permiteExportacao: true,
   classificacaoId: 2,
   classificacaoNome: 'Comercial',
   ordem: 3,
@@ -154,6 +155,7 @@ describe('/cadastro: Novo Painel', () => {
         workspaceId: WORKSPACE.toUpperCase(),
         reportId: REPORT,
         usaRls: true,
+        permiteExportacao: true,
         classificacaoId: 3,
         ordem: 13,
         rlsConfigurations: [],
@@ -176,11 +178,26 @@ describe('/cadastro: Novo Painel', () => {
         workspaceId: WORKSPACE,
         reportId: REPORT,
         usaRls: false,
+        permiteExportacao: true,
         classificacaoId: 1,
         ordem: 11,
         rlsConfigurations: [],
       },
     ]);
+  });
+
+  it("offers 'Permitir exportação (PDF e PowerPoint)', checked by default, and sends it unchecked", async () => {
+    answer();
+    const { user, location } = await openNewPanel();
+    const exportacao = screen.getByRole('checkbox', { name: 'Permitir exportação (PDF e PowerPoint)' });
+    expect(exportacao).toBeChecked();
+    await user.type(field('Nome do painel'), 'Confidencial');
+    await user.type(field('Workspace ID'), WORKSPACE);
+    await user.type(field('Report ID'), REPORT);
+    await user.click(exportacao);
+    await user.click(screen.getByRole('button', { name: 'Criar Painel' }));
+    await waitFor(() => expect(location().pathname).toBe('/'));
+    expect(posted[0]).toMatchObject({ nomePainel: 'Confidencial', permiteExportacao: false });
   });
 
   it('sends Sem Classificação as 0, last among the panels without one', async () => {
@@ -376,6 +393,7 @@ describe('/editar/{id}: Editar Painel', () => {
           workspaceId: WORKSPACE,
           reportId: REPORT,
           usaRls: false,
+          permiteExportacao: true,
           classificacaoId: 2,
           ordem: 3,
         },
@@ -384,6 +402,17 @@ describe('/editar/{id}: Editar Painel', () => {
     expect(put[0]!.body).not.toHaveProperty('rlsConfigurations');
     // Unmoved panels keep their place: nothing to ask.
     expect(nextOrderAsked).toEqual([]);
+  });
+
+  it("shows the panel's export setting and sends it changed", async () => {
+    answer({ painel: dados({ permiteExportacao: false }) });
+    const { user, location } = await openEditPanel();
+    const exportacao = screen.getByRole('checkbox', { name: 'Permitir exportação (PDF e PowerPoint)' });
+    expect(exportacao).not.toBeChecked();
+    await user.click(exportacao);
+    await user.click(screen.getByRole('button', { name: 'Atualizar Painel' }));
+    await waitFor(() => expect(location().pathname).toBe('/'));
+    expect(put[0]!.body).toMatchObject({ permiteExportacao: true });
   });
 
   it('moving to another classification puts the panel last there', async () => {

@@ -15,6 +15,8 @@ export interface PanelFormValues {
   workspaceId: string;
   reportId: string;
   usaRls: boolean;
+  /** Whether people may export the report to PDF and PowerPoint from the viewer. */
+  permiteExportacao: boolean;
 }
 
 export interface ClassificationOption {
@@ -189,6 +191,14 @@ export function PanelForm({
             label="Usa RLS (Row Level Security)"
             checked={values.usaRls}
             onChange={(event) => set('usaRls', event.target.checked)}
+          />
+          <Form.Check
+            className="mb-4"
+            type="checkbox"
+            id="painel-permiteExportacao"
+            label="Permitir exportação (PDF e PowerPoint)"
+            checked={values.permiteExportacao}
+            onChange={(event) => set('permiteExportacao', event.target.checked)}
           />
           <div className="d-flex flex-column-reverse flex-sm-row justify-content-end gap-2">
             <Button variant="outline-secondary" onClick={() => void navigate(paths.home)}>

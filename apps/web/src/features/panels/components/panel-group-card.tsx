@@ -7,7 +7,7 @@ import Badge from 'react-bootstrap/Badge';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import ListGroup from 'react-bootstrap/ListGroup';
-import type { ListSegment } from '../utils/list-layout.ts';
+import { FAVORITOS_ID, type ListSegment } from '../utils/list-layout.ts';
 import { groupDropId } from '../utils/reorder.ts';
 import { PanelRow, SortablePanelRow, type PanelActions } from './panel-row.tsx';
 import { formatInteger } from '../../../lib/format.ts';
@@ -127,14 +127,16 @@ export const PanelGroupCard = memo(function PanelGroupCard({
 }: PanelGroupCardProps) {
   const ids = useMemo(() => grupo.paineis.map((p) => p.id), [grupo.paineis]);
   const titleId = `grupo-${grupo.id}-titulo`;
+  // 'Favoritos' repeats panels shown in their classifications: read-only, nothing to drag there.
+  const sortable = isAdmin && grupo.id !== FAVORITOS_ID;
   // 'Sem Classificação' is not a real classification: nothing to edit or delete.
-  const manageable = isAdmin && grupo.id !== SEM_CLASSIFICACAO_ID;
+  const manageable = sortable && grupo.id !== SEM_CLASSIFICACAO_ID;
   const setSize = grupo.paineis.length;
 
   const rows = segments.map((segment) => {
     if (segment.kind === 'gap') return <RowsGap key={segment.key} size={segment.size} />;
     const { painel, index, itemIndex } = segment;
-    return isAdmin ? (
+    return sortable ? (
       <SortablePanelRow
         key={painel.id}
         painel={painel}
@@ -178,12 +180,12 @@ export const PanelGroupCard = memo(function PanelGroupCard({
         onDeleteGroup={onDeleteGroup}
       />
       {grupo.paineis.length === 0 ? (
-        isAdmin ? (
+        sortable ? (
           <EmptyGroupDropZone grupoId={grupo.id} disabled={dragDisabled} />
         ) : (
           <Card.Body className="small text-body-secondary">Nenhum painel nesta classificação.</Card.Body>
         )
-      ) : isAdmin ? (
+      ) : sortable ? (
         <SortableContext id={`lista-${grupo.id}`} items={ids} strategy={verticalListSortingStrategy}>
           <ListGroup as="ul" variant="flush" aria-labelledby={titleId} data-grupo-id={grupo.id}>
             {rows}

@@ -29,6 +29,7 @@ function painel(id: number, nomePainel: string, grupo: [number, string], ordem: 
     workspaceId: `00000000-0000-4000-8000-0000000000${id}`,
     reportId: `11111111-1111-4111-8111-1111111111${id}`,
     usaRls,
+    permiteExportacao: true,
     classificacaoId: grupo[0],
     classificacaoNome: grupo[1],
     ordem,

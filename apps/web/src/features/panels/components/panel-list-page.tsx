@@ -26,13 +26,16 @@ import { paths } from '../../../config/paths.ts';
 import { errorMessage, statusOf } from '../../../lib/api-client.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
 import { useDeletePanel } from '../api/delete-panel.ts';
+import { useFavourites } from '../api/get-favourites.ts';
 import { useGroupedPanels } from '../api/get-grouped-panels.ts';
 import { useMovePanel } from '../api/move-panel.ts';
 import { useReorderPanels } from '../api/reorder-panels.ts';
 import { dragAnnouncements, screenReaderInstructions } from '../utils/drag-announcements.ts';
 import { panelKeyboardCoordinates } from '../utils/keyboard-coordinates.ts';
+import { favouritesGroup } from '../utils/favourites-group.ts';
 import { computeDrop, filterGroups, indexPanels } from '../utils/reorder.ts';
 import { PanelDragPreview } from './panel-row.tsx';
+import { RecentPanels } from './recent-panels.tsx';
 import { VirtualPanelList } from './virtual-panel-list.tsx';
 
 export interface PanelListPageProps {
@@ -97,6 +100,13 @@ export function PanelListPage({ isAdmin, onManageUsers, onManageRls, onDeleteCla
   const locations = useMemo(() => indexPanels(groups ?? []), [groups]);
   // Names are normalized when a search first needs them (not on every load), then kept per panel.
   const visibleGroups = useMemo(() => filterGroups(groups ?? [], deferredSearch), [groups, deferredSearch]);
+  const { data: favourites } = useFavourites();
+  // 'Favoritos' on top, drawn from the panels shown: it follows the search, the order and every rename.
+  const listedGroups = useMemo(() => {
+    const favoritos = favouritesGroup(visibleGroups, groups ?? [], favourites ?? []);
+    return favoritos ? [favoritos, ...visibleGroups] : visibleGroups;
+  }, [visibleGroups, groups, favourites]);
+  const panelById = useCallback((id: number) => locations.get(id)?.painel, [locations]);
 
   const saving = reorder.isPending || move.isPending;
   const dragDisabled = searching || saving;
@@ -212,7 +222,7 @@ export function PanelListPage({ isAdmin, onManageUsers, onManageRls, onDeleteCla
     } else {
       const list = (
         <VirtualPanelList
-          groups={visibleGroups}
+          groups={listedGroups}
           isAdmin={isAdmin}
           searching={searching}
           dragDisabled={dragDisabled}
@@ -269,6 +279,8 @@ export function PanelListPage({ isAdmin, onManageUsers, onManageRls, onDeleteCla
           </Button>
         )}
       </div>
+
+      {groups && groups.length > 0 && <RecentPanels panelById={panelById} />}
 
       {groups && groups.length > 0 && (
         <Form.Group controlId="buscar-painel" className="mb-3 panel-search" role="search">

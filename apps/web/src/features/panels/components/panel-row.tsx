@@ -6,6 +6,7 @@ import type { Painel } from '@paineis/contract/panels';
 import Badge from 'react-bootstrap/Badge';
 import Button from 'react-bootstrap/Button';
 import { paths } from '../../../config/paths.ts';
+import { FavouriteToggle } from './favourite-toggle.tsx';
 
 export interface PanelActions {
   onManageUsers: (painel: Painel) => void;
@@ -15,6 +16,7 @@ export interface PanelActions {
 
 interface PanelRowBodyProps extends PanelActions {
   painel: Painel;
+  /** The management buttons; the 'Favoritos' copy of a row has none. */
   isAdmin: boolean;
 }
 
@@ -33,6 +35,7 @@ const PanelRowBody = memo(function PanelRowBody({
   return (
     <>
       <div className="d-flex align-items-center gap-2 flex-grow-1 panel-row-name">
+        <FavouriteToggle painelId={id} nome={nomePainel} />
         <span className="fw-medium text-break">{nomePainel}</span>
         {painel.usaRls && (
           <Badge bg="info-subtle" text="info-emphasis" className="border border-info-subtle" title="Usa RLS">

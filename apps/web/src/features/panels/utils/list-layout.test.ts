@@ -15,6 +15,7 @@ const p = (id: number, classificacaoId: number): Painel => ({
   workspaceId: 'w',
   reportId: 'r',
   usaRls: false,
+  permiteExportacao: true,
   classificacaoId,
   classificacaoNome: `C${classificacaoId}`,
   ordem: id,

@@ -23,8 +23,15 @@ export interface ListLayout {
   indexOfKey: Map<string, number>;
 }
 
+/**
+ * The 'Favoritos' group at the top of the list: no classification has this id. Its rows are copies of rows further
+ * down, so they have keys of their own (the dragged or focused panel is always its row in its classification).
+ */
+export const FAVORITOS_ID = -1;
+
 export const headKey = (grupoId: number) => `g${grupoId}`;
 export const rowKey = (painelId: number) => `p${painelId}`;
+const favouriteKey = (painelId: number) => `s${painelId}`;
 const footKey = (grupoId: number) => `f${grupoId}`;
 
 /** One pass over the groups shown: linear in the number of panels, done once per list (not per scroll). */
@@ -39,7 +46,8 @@ export function layoutList(groups: readonly GrupoPaineis[]): ListLayout {
   groups.forEach((grupo, groupIndex) => {
     const head = items.length;
     push({ kind: 'head', key: headKey(grupo.id), groupIndex });
-    grupo.paineis.forEach((painel, index) => push({ kind: 'row', key: rowKey(painel.id), groupIndex, painel, index }));
+    const keyOf = grupo.id === FAVORITOS_ID ? favouriteKey : rowKey;
+    grupo.paineis.forEach((painel, index) => push({ kind: 'row', key: keyOf(painel.id), groupIndex, painel, index }));
     const foot = items.length;
     push({ kind: 'foot', key: footKey(grupo.id), groupIndex });
     spans.push({ head, foot });

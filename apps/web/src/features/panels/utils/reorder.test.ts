@@ -19,6 +19,7 @@ const p = (id: number, nomePainel: string, classificacaoId: number, ordem: numbe
   workspaceId: 'w',
   reportId: 'r',
   usaRls: false,
+  permiteExportacao: true,
   classificacaoId,
   classificacaoNome: `C${classificacaoId}`,
   ordem,

@@ -60,6 +60,7 @@ const painel: PainelComEmbed = {
   workspaceId: '11111111-1111-4111-8111-111111111111',
   reportId: '22222222-2222-4222-8222-222222222222',
   usaRls: true,
+  permiteExportacao: true,
   classificacaoId: 2,
   classificacaoNome: 'Comercial',
   ordem: 1,
