@@ -1,9 +1,25 @@
-import { createHash, randomUUID } from 'node:crypto';
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { randomUUID } from 'node:crypto';
+import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import { createLocalJWKSet, errors as joseErrors, jwtVerify, type JWTPayload } from 'jose';
 import { FaultQueue, sendGarbage } from './faults.ts';
+import {
+  checkIdentities,
+  errorCodeFor,
+  findReport,
+  identityList,
+  invalid,
+  isRecord,
+  notFound,
+  sameId,
+  sendError,
+  type PowerBiError,
+} from './power-bi-common.ts';
+import { exportJobs } from './power-bi-exports.ts';
 import { nowSeconds, POWER_BI_RESOURCE, type StandInContext } from './stand-in-context.ts';
 import type { StandIns, StandInReport } from './types.ts';
+
+// Where other files and tests have always found them.
+export { findReport, pagesOf, sameId, type ReportPage } from './power-bi-common.ts';
 
 /** The `aud` of stand-in embed tokens: what the embed host page checks (it cannot check signatures). */
 export const EMBED_TOKEN_AUDIENCE = 'https://app.powerbi.com';
@@ -13,8 +29,6 @@ export const EMBED_TOKEN_AUDIENCE = 'https://app.powerbi.com';
  */
 const EMBED_URL_CONFIG =
   'eyJjbHVzdGVyVXJsIjoiaHR0cHM6Ly9XQUJJLUJSQVpJTC1TT1VUSC1CLVBSSU1BUlktcmVkaXJlY3QuYW5hbHlzaXMud2luZG93cy5uZXQiLCJlbWJlZEZlYXR1cmVzIjp7fX0%3d';
-
-export type ReportPage = NonNullable<StandInReport['pages']>[number];
 
 /** What an embed token opens. */
 export interface EmbedTokenGrant {
@@ -28,65 +42,8 @@ export interface EmbedTokenClaims extends JWTPayload, EmbedTokenGrant {
   tokenId: string;
 }
 
-interface PowerBiError {
-  status: number;
-  code: string;
-  message: string;
-}
-
 export function embedUrlFor(report: Pick<StandInReport, 'reportId' | 'workspaceId'>): string {
   return `https://app.powerbi.com/reportEmbed?reportId=${report.reportId}&groupId=${report.workspaceId}&config=${EMBED_URL_CONFIG}`;
-}
-
-/** Page names look like Power BI's (ReportSection + hex) and differ per report, so each report draws its own numbers. */
-export function pagesOf(report: StandInReport): ReportPage[] {
-  if (report.pages) return report.pages;
-  const name = (index: number) =>
-    `ReportSection${createHash('sha256').update(`${report.reportId}|${index}`).digest('hex').slice(0, 20)}`;
-  return [
-    { name: name(1), displayName: 'Visão geral', visibility: 0 },
-    { name: name(2), displayName: 'Detalhes', visibility: 0 },
-    { name: name(3), displayName: 'Tendências', visibility: 0 },
-    { name: name(4), displayName: 'Notas internas', visibility: 1 },
-  ];
-}
-
-/** Power BI compares GUIDs without regard to case. */
-export function sameId(a: string, b: string): boolean {
-  return a.toLowerCase() === b.toLowerCase();
-}
-
-export function findReport(ctx: StandInContext, reportId: string, workspaceId?: string): StandInReport | undefined {
-  return ctx.reports.find(
-    (report) =>
-      sameId(report.reportId, reportId) && (workspaceId === undefined || sameId(report.workspaceId, workspaceId)),
-  );
-}
-
-function errorCodeFor(status: number): string {
-  const codes: Record<number, string> = {
-    400: 'InvalidRequest',
-    401: 'PowerBINotAuthorizedException',
-    403: 'PowerBINotAuthorizedException',
-    404: 'PowerBIEntityNotFound',
-    429: 'TooManyRequests',
-    500: 'InternalServerError',
-    502: 'BadGateway',
-    503: 'ServiceUnavailable',
-    504: 'GatewayTimeout',
-  };
-  return codes[status] ?? 'UnknownError';
-}
-
-function sendError(reply: FastifyReply, { status, code, message }: PowerBiError): FastifyReply {
-  return reply.code(status).send({ error: { code, message } });
-}
-
-const invalid = (message: string): PowerBiError => ({ status: 400, code: 'InvalidRequest', message });
-const notFound = (message: string): PowerBiError => ({ status: 404, code: 'PowerBIEntityNotFound', message });
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** `[{id}]` lists of the GenerateToken body; null when the shape is wrong. */
@@ -99,26 +56,6 @@ function idList(value: unknown): string[] | null {
     ids.push(item.id);
   }
   return ids;
-}
-
-interface Identity {
-  username: string;
-  roles: string[];
-  datasets: string[];
-}
-
-function identityList(value: unknown): Identity[] | null {
-  if (value === undefined || value === null) return [];
-  if (!Array.isArray(value)) return null;
-  const identities: Identity[] = [];
-  for (const item of value) {
-    if (!isRecord(item)) return null;
-    const { username, roles, datasets } = item;
-    const strings = (list: unknown) => Array.isArray(list) && list.every((entry) => typeof entry === 'string');
-    if (typeof username !== 'string' || !strings(datasets) || (roles !== undefined && !strings(roles))) return null;
-    identities.push({ username, roles: roles ?? [], datasets });
-  }
-  return identities;
 }
 
 /** The claims of an embed token, or why Power BI would refuse to generate it. */
@@ -145,11 +82,6 @@ export function checkGenerateToken(
     if (!report) return missing(`Report ${id} was not found.`);
     requestedReports.push(report);
   }
-  // A dataset's RLS is the dataset's: any report over it that says rls makes it an RLS dataset.
-  const datasetHasRls = (id: string): boolean | undefined => {
-    const over = reports.filter((report) => sameId(report.datasetId, id));
-    return over.length ? over.some((report) => report.rls) : undefined;
-  };
   const datasets: string[] = [];
   for (const id of datasetIds) {
     const report = reports.find((candidate) => sameId(candidate.datasetId, id));
@@ -171,38 +103,20 @@ export function checkGenerateToken(
     }
   }
 
-  const claimedIdentities: Identity[] = [];
-  for (const identity of identities) {
-    if (!identity.username.trim()) return badRequest('Effective identity username must not be empty.');
-    if (!identity.datasets.length) return badRequest('Effective identity must list the datasets it applies to.');
-    const identityDatasets: string[] = [];
-    for (const id of identity.datasets) {
-      const rls = datasetHasRls(id);
-      if (rls === undefined) return missing(`Dataset ${id} was not found.`);
-      const dataset = datasets.find((candidate) => sameId(candidate, id));
-      if (!dataset) return badRequest(`Effective identity refers to dataset ${id}, which is not in 'datasets'.`);
-      if (!rls) return badRequest(`Creating embed token for accessing dataset ${id} shouldn't have effective identity`);
-      if (!identity.roles.length) {
-        return badRequest(
-          `Creating embed token for accessing dataset ${id} requires roles to be included in provided effective identity`,
-        );
-      }
-      identityDatasets.push(dataset);
-    }
-    claimedIdentities.push({ username: identity.username, roles: identity.roles, datasets: identityDatasets });
-  }
-  for (const id of datasets) {
-    if (datasetHasRls(id) && !claimedIdentities.some((identity) => identity.datasets.includes(id))) {
-      return badRequest(`Creating embed token for accessing dataset ${id} requires effective identity to be provided`);
-    }
-  }
+  const checked = checkIdentities(
+    reports,
+    datasets,
+    identities,
+    (id) => `Effective identity refers to dataset ${id}, which is not in 'datasets'.`,
+  );
+  if ('error' in checked) return checked;
 
   return {
     claims: {
       reports: requestedReports.map((report) => report.reportId),
       datasets,
       targetWorkspaces,
-      identities: claimedIdentities,
+      identities: checked.identities,
     },
   };
 }
@@ -237,6 +151,7 @@ export function registerPowerBi(app: FastifyInstance, ctx: StandInContext): Stan
   /** The garbage a request was answered with, for its log entry. */
   const faultOf = new WeakMap<FastifyRequest, string>();
   const jwks = createLocalJWKSet(ctx.keys.jwks);
+  const exports = exportJobs(ctx);
 
   async function authorize(header: string | undefined): Promise<PowerBiError | null> {
     const token = /^Bearer\s+(\S+)$/i.exec(header ?? '')?.[1];
@@ -372,6 +287,8 @@ export function registerPowerBi(app: FastifyInstance, ctx: StandInContext): Stan
           expiration: new Date(exp * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z'),
         };
       });
+
+      exports.register(api);
     },
     { prefix: '/v1.0/myorg' },
   );
@@ -383,12 +300,18 @@ export function registerPowerBi(app: FastifyInstance, ctx: StandInContext): Stan
       ctx.reports = [...reports];
     },
     ...faults.controls,
+    setExportDuration: exports.controls.setExportDuration,
+    failNextExport: exports.controls.failNextExport,
+    get exports() {
+      return exports.controls.exports;
+    },
     setLatency(ms) {
       if (!Number.isFinite(ms) || ms < 0) throw new RangeError('latency must be 0 or more milliseconds');
       latencyMs = ms;
     },
     reset() {
       faults.reset();
+      exports.controls.reset();
       requests.length = 0;
       latencyMs = 0;
     },

@@ -19,6 +19,8 @@ export interface StandInContext {
   /** Power BI: the REST API and the embed host page both read the current reports. */
   reports: StandInReport[];
   embedTokenLifetimeSeconds: number;
+  /** How long a Power BI export job runs by default (tests change it with powerBi.setExportDuration). */
+  exportDurationMs: number;
 }
 
 export const GRAPH_RESOURCE = 'https://graph.microsoft.com';

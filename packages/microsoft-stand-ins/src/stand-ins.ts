@@ -5,6 +5,7 @@ import { registerEmbedHost } from './embed-host.ts';
 import { registerGraph } from './graph.ts';
 import { registerIdentityProvider } from './identity-provider.ts';
 import { registerPowerBi } from './power-bi.ts';
+import { DEFAULT_EXPORT_DURATION_MS } from './power-bi-exports.ts';
 import { createSigningKeys } from './signing-keys.ts';
 import type { StandInContext } from './stand-in-context.ts';
 import type { StandIns, StandInsOptions } from './types.ts';
@@ -24,10 +25,12 @@ export async function startStandIns(options: StandInsOptions): Promise<StandIns>
     groups: [...(options.groups ?? [])],
     reports: [...(options.reports ?? [])],
     embedTokenLifetimeSeconds: options.embedTokenLifetimeSeconds ?? 3600,
+    exportDurationMs: options.exportDurationMs ?? DEFAULT_EXPORT_DURATION_MS,
   };
 
   // No logger: the stand-ins run inside tests and the demo, whose own output matters.
-  const app = Fastify({ logger: false, forceCloseConnections: true });
+  // Power BI export ids are ~150 characters of base64: longer than Fastify's default path parameter limit (100).
+  const app = Fastify({ logger: false, forceCloseConnections: true, maxParamLength: 1000 });
   await app.register(formbody);
   const identity = registerIdentityProvider(app, ctx);
   const graph = registerGraph(app, ctx);

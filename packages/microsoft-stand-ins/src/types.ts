@@ -128,6 +128,24 @@ export interface PowerBiRequestLog {
   requestId?: string;
 }
 
+/** One export-to-file job (ExportTo), as the stand-in understood its request, for tests to inspect. */
+export interface PowerBiExportLog {
+  /** The export id Power BI answered (base64 text, not a GUID). */
+  id: string;
+  workspaceId: string;
+  reportId: string;
+  format: 'PDF' | 'PPTX';
+  /** The pages exported, by name: those asked for, else every visible one. */
+  pages: string[];
+  /** The slicer region of the default bookmark's state ('Todas' without one). */
+  regiao: string;
+  /** The effective identity applied (null for a dataset without RLS). */
+  identity: { username: string; roles: string[] } | null;
+  /** The ExportTo request body, as sent. */
+  body: unknown;
+  status: 'NotStarted' | 'Running' | 'Succeeded' | 'Failed';
+}
+
 export interface StandInsOptions {
   /** Default '00000000-0000-4000-8000-000000000001' (any GUID-like string). */
   tenantId?: string;
@@ -148,6 +166,8 @@ export interface StandInsOptions {
   reports?: StandInReport[];
   /** Lifetime of Power BI embed tokens in seconds (default 3600; short in tests of token refresh). */
   embedTokenLifetimeSeconds?: number;
+  /** How long a Power BI export job takes from ExportTo to Succeeded, in ms (default 1500). */
+  exportDurationMs?: number;
 }
 
 export interface StandIns {
@@ -201,17 +221,30 @@ export interface StandIns {
    */
   embedHostUrl: string;
   /**
-   * Faults (StandInFaults): one queue for GetReport and GenerateToken, in request order, for the requests Power BI
-   * would otherwise serve (not for those without a valid token). Errors in Power BI's shape; `failNext(429)` sends
-   * `Retry-After: 1`.
+   * Faults (StandInFaults): one queue for every Power BI REST call (GetReport, GenerateToken, ExportTo, export
+   * status and file), in request order, for the requests Power BI would otherwise serve (not for those without a
+   * valid token). Errors in Power BI's shape; `failNext(429)` sends `Retry-After: 1`.
+   *
+   * Export to file (POST /v1.0/myorg/groups/{g}/reports/{r}/ExportTo, GET .../exports/{id}, GET .../exports/{id}/file)
+   * renders a real PDF or PPTX of the demo report: a page (slide) per exported page, with the default bookmark's
+   * region and the lines 'Identidade: …' and 'Papéis: …' (or 'Sem identidade efetiva (sem RLS)').
    */
   powerBi: StandInFaults & {
     setReports(reports: StandInReport[]): void;
     /** Every later request waits this long before answering (0 turns it off). */
     setLatency(ms: number): void;
-    /** Forgets queued faults, latency and the request log, and lets go of requests held hanging. */
+    /** Export jobs started from now on take this long to succeed (0: done at the first status request). */
+    setExportDuration(ms: number): void;
+    /** The next `times` (default 1) export jobs end in status 'Failed' instead of 'Succeeded'. */
+    failNextExport(times?: number): void;
+    /**
+     * Forgets queued faults, latency, the request log and export jobs (and the export duration and failures set),
+     * and lets go of requests held hanging.
+     */
     reset(): void;
     readonly requests: PowerBiRequestLog[];
+    /** Every export job since the last reset, in order, with its status now. */
+    readonly exports: PowerBiExportLog[];
   };
   close(): Promise<void>;
 }

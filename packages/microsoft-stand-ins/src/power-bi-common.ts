@@ -1,0 +1,135 @@
+import { createHash } from 'node:crypto';
+import type { FastifyReply } from 'fastify';
+import type { StandInContext } from './stand-in-context.ts';
+import type { StandInReport } from './types.ts';
+
+/** What the Power BI REST routes share: how reports are found, how errors look, and who an effective identity is. */
+
+export type ReportPage = NonNullable<StandInReport['pages']>[number];
+
+export interface PowerBiError {
+  status: number;
+  code: string;
+  message: string;
+}
+
+/** Page names look like Power BI's (ReportSection + hex) and differ per report, so each report draws its own numbers. */
+export function pagesOf(report: StandInReport): ReportPage[] {
+  if (report.pages) return report.pages;
+  const name = (index: number) =>
+    `ReportSection${createHash('sha256').update(`${report.reportId}|${index}`).digest('hex').slice(0, 20)}`;
+  return [
+    { name: name(1), displayName: 'Visão geral', visibility: 0 },
+    { name: name(2), displayName: 'Detalhes', visibility: 0 },
+    { name: name(3), displayName: 'Tendências', visibility: 0 },
+    { name: name(4), displayName: 'Notas internas', visibility: 1 },
+  ];
+}
+
+/** Power BI compares GUIDs without regard to case. */
+export function sameId(a: string, b: string): boolean {
+  return a.toLowerCase() === b.toLowerCase();
+}
+
+export function findReport(ctx: StandInContext, reportId: string, workspaceId?: string): StandInReport | undefined {
+  return ctx.reports.find(
+    (report) =>
+      sameId(report.reportId, reportId) && (workspaceId === undefined || sameId(report.workspaceId, workspaceId)),
+  );
+}
+
+export function errorCodeFor(status: number): string {
+  const codes: Record<number, string> = {
+    400: 'InvalidRequest',
+    401: 'PowerBINotAuthorizedException',
+    403: 'PowerBINotAuthorizedException',
+    404: 'PowerBIEntityNotFound',
+    429: 'TooManyRequests',
+    500: 'InternalServerError',
+    502: 'BadGateway',
+    503: 'ServiceUnavailable',
+    504: 'GatewayTimeout',
+  };
+  return codes[status] ?? 'UnknownError';
+}
+
+export function sendError(reply: FastifyReply, { status, code, message }: PowerBiError): FastifyReply {
+  return reply.code(status).send({ error: { code, message } });
+}
+
+export const invalid = (message: string): PowerBiError => ({ status: 400, code: 'InvalidRequest', message });
+export const notFound = (message: string): PowerBiError => ({
+  status: 404,
+  code: 'PowerBIEntityNotFound',
+  message,
+});
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export interface Identity {
+  username: string;
+  roles: string[];
+  datasets: string[];
+}
+
+/** The `identities` of a GenerateToken or ExportTo body; null when the shape is wrong. */
+export function identityList(value: unknown): Identity[] | null {
+  if (value === undefined || value === null) return [];
+  if (!Array.isArray(value)) return null;
+  const identities: Identity[] = [];
+  for (const item of value) {
+    if (!isRecord(item)) return null;
+    const { username, roles, datasets } = item;
+    const strings = (list: unknown) => Array.isArray(list) && list.every((entry) => typeof entry === 'string');
+    if (typeof username !== 'string' || !strings(datasets) || (roles !== undefined && !strings(roles))) return null;
+    identities.push({ username, roles: roles ?? [], datasets });
+  }
+  return identities;
+}
+
+/**
+ * Power BI's effective identity rules, the same for GenerateToken and ExportTo: an RLS dataset needs an identity
+ * with roles, a dataset without RLS refuses one, and an identity names only datasets the request covers.
+ * `datasets` are the covered datasets (ids as the stand-in spells them); `outside` words the refusal of another.
+ */
+export function checkIdentities(
+  reports: StandInReport[],
+  datasets: string[],
+  identities: Identity[],
+  outside: (datasetId: string) => string,
+): { identities: Identity[] } | { error: PowerBiError } {
+  const badRequest = (message: string) => ({ error: invalid(message) });
+  // A dataset's RLS is the dataset's: any report over it that says rls makes it an RLS dataset.
+  const datasetHasRls = (id: string): boolean | undefined => {
+    const over = reports.filter((report) => sameId(report.datasetId, id));
+    return over.length ? over.some((report) => report.rls) : undefined;
+  };
+  const checked: Identity[] = [];
+  for (const identity of identities) {
+    if (!identity.username.trim()) return badRequest('Effective identity username must not be empty.');
+    if (!identity.datasets.length) return badRequest('Effective identity must list the datasets it applies to.');
+    const identityDatasets: string[] = [];
+    for (const id of identity.datasets) {
+      const rls = datasetHasRls(id);
+      if (rls === undefined) return { error: notFound(`Dataset ${id} was not found.`) };
+      const dataset = datasets.find((candidate) => sameId(candidate, id));
+      if (!dataset) return badRequest(outside(id));
+      if (!rls) return badRequest(`Creating embed token for accessing dataset ${id} shouldn't have effective identity`);
+      if (!identity.roles.length) {
+        return badRequest(
+          `Creating embed token for accessing dataset ${id} requires roles to be included in provided effective identity`,
+        );
+      }
+      identityDatasets.push(dataset);
+    }
+    checked.push({ username: identity.username, roles: identity.roles, datasets: identityDatasets });
+  }
+  for (const id of datasets) {
+    if (datasetHasRls(id) && !checked.some((identity) => identity.datasets.includes(id))) {
+      return badRequest(`Creating embed token for accessing dataset ${id} requires effective identity to be provided`);
+    }
+  }
+  return { identities: checked };
+}
