@@ -11,6 +11,8 @@ export const painel = z
     workspaceId: z.string(),
     reportId: z.string(),
     usaRls: z.boolean(),
+    /** Whether people may export the report to PDF or PowerPoint ('Exportar'). */
+    permiteExportacao: z.boolean(),
     /** 0 when the panel has no classification ('Sem Classificação'). */
     classificacaoId: z.number().int(),
     classificacaoNome: z.string(),
@@ -59,6 +61,10 @@ export const painelBody = z.object({
   workspaceId: guid('ID do workspace', 'workspaceId'),
   reportId: guid('ID do relatório', 'reportId'),
   usaRls: z.boolean({ error: 'Usa RLS (usaRls) deve ser verdadeiro ou falso.' }).default(false),
+  /** Omitted: true on a new panel, unchanged on an update. */
+  permiteExportacao: z
+    .boolean({ error: 'Permitir exportação (permiteExportacao) deve ser verdadeiro ou falso.' })
+    .optional(),
   /** null or 0: no classification. */
   classificacaoId: z
     .number({ error: 'Classificação (classificacaoId) deve ser um número.' })

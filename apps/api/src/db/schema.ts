@@ -38,6 +38,8 @@ export const paineis = pgTable(
     workspaceId: text('workspace_id').notNull(),
     reportId: text('report_id').notNull(),
     usaRls: boolean('usa_rls').notNull().default(false),
+    /** Whether people may export the report to PDF or PowerPoint (docs/requirements.md#personal). */
+    permiteExportacao: boolean('permite_exportacao').notNull().default(true),
     classificacaoId: integer('classificacao_id').references(() => classificacoes.id, {
       onDelete: 'set null',
     }),
@@ -206,6 +208,8 @@ export const visualizacoes = pgTable(
   (t) => [
     index('visualizacoes_momento').on(t.momento),
     index('visualizacoes_painel_momento').on(t.painelId, t.momento),
+    // Each person's recently opened panels (GET /recentes).
+    index('visualizacoes_usuario_momento').on(t.usuarioId, t.momento),
   ],
 );
 
@@ -247,4 +251,69 @@ export const auditoria = pgTable(
     index('auditoria_objeto').on(t.objeto, t.id),
     index('auditoria_acao').on(t.acao, t.id),
   ],
+);
+
+/** Each person's favourite panels (docs/requirements.md#personal): they go with the panel or the person. */
+export const favoritos = pgTable(
+  'favoritos',
+  {
+    usuarioId: text('usuario_id')
+      .notNull()
+      .references(() => usuarios.id, { onDelete: 'cascade' }),
+    painelId: integer('painel_id')
+      .notNull()
+      .references(() => paineis.id, { onDelete: 'cascade' }),
+    criadoEm: timestamp('criado_em', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.usuarioId, t.painelId] }), index('favoritos_painel').on(t.painelId)],
+);
+
+/**
+ * A person's saved view of a panel: a powerbi-client bookmark state, kept as the library gave it. Anyone who may open
+ * the panel may open it by its id (a shared link); only its owner renames or deletes it.
+ */
+export const visoesSalvas = pgTable(
+  'visoes_salvas',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    painelId: integer('painel_id')
+      .notNull()
+      .references(() => paineis.id, { onDelete: 'cascade' }),
+    usuarioId: text('usuario_id')
+      .notNull()
+      .references(() => usuarios.id, { onDelete: 'cascade' }),
+    nome: text('nome').notNull(),
+    estado: text('estado').notNull(),
+    pagina: text('pagina'),
+    criadaEm: timestamp('criada_em', { withTimezone: true }).notNull().defaultNow(),
+    atualizadaEm: timestamp('atualizada_em', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('visoes_salvas_nome_unico').on(t.usuarioId, t.painelId, sql`lower(${t.nome})`),
+    index('visoes_salvas_painel').on(t.painelId),
+  ],
+);
+
+/**
+ * Export jobs started in Power BI (POST /paineis/{id}/exportacoes), each bound to the person who started it: only
+ * they poll it and download its file, from any instance. The report's ids are kept as the job was started, since
+ * the panel may be pointed at another report meanwhile. Purged after a day (Power BI keeps the file about as long).
+ */
+export const exportacoes = pgTable(
+  'exportacoes',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    usuarioId: text('usuario_id')
+      .notNull()
+      .references(() => usuarios.id, { onDelete: 'cascade' }),
+    painelId: integer('painel_id')
+      .notNull()
+      .references(() => paineis.id, { onDelete: 'cascade' }),
+    formato: text('formato', { enum: ['PDF', 'PPTX'] }).notNull(),
+    powerBiExportId: text('power_bi_export_id').notNull(),
+    workspaceId: text('workspace_id').notNull(),
+    reportId: text('report_id').notNull(),
+    criadaEm: timestamp('criada_em', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('exportacoes_criada').on(t.criadaEm), index('exportacoes_painel').on(t.painelId)],
 );

@@ -97,6 +97,19 @@ describe('audit trail (docs/requirements.md#audit)', () => {
     );
   });
 
+  it('records switching a panel’s export off and on', async () => {
+    const { token } = await admin();
+    const created = await ctx.request('POST', '/api/paineis', { token, body: { ...PANEL, nomePainel: 'Metas' } });
+    const id = created.json<{ id: number }>().id;
+    expect((await last()).mudancas).toEqual(expect.arrayContaining([{ campo: 'permiteExportacao', depois: true }]));
+    const off = await ctx.request('PUT', `/api/paineis/${id}`, {
+      token,
+      body: { ...PANEL, nomePainel: 'Metas', permiteExportacao: false },
+    });
+    expect(off.statusCode).toBe(200);
+    expect((await last()).mudancas).toEqual([{ campo: 'permiteExportacao', antes: true, depois: false }]);
+  });
+
   it('records a reorder with each panel’s order before and after', async () => {
     const { token } = await admin();
     const a = await panel(ctx.db, { nomePainel: 'A', ordem: 1 });

@@ -86,6 +86,7 @@ describe('GET /api/paineis/{id} with Power BI embedding', () => {
       workspaceId: p.workspaceId,
       reportId: p.reportId,
       usaRls: true,
+      permiteExportacao: true,
       classificacaoId: vendas.id,
       classificacaoNome: 'Vendas',
       ordem: 2,

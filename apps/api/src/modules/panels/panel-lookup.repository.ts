@@ -15,6 +15,7 @@ const columns = {
   workspaceId: paineis.workspaceId,
   reportId: paineis.reportId,
   usaRls: paineis.usaRls,
+  permiteExportacao: paineis.permiteExportacao,
   classificacaoId: paineis.classificacaoId,
   classificacaoNome: classificacoes.nome,
   ordem: paineis.ordem,
@@ -28,6 +29,7 @@ type Row = {
   workspaceId: string;
   reportId: string;
   usaRls: boolean;
+  permiteExportacao: boolean;
   classificacaoId: number | null;
   classificacaoNome: string | null;
   ordem: number;

@@ -174,6 +174,8 @@ export interface PanelInput {
   workspaceId: string;
   reportId: string;
   usaRls: boolean;
+  /** Omitted: true on a new panel, unchanged on an update. */
+  permiteExportacao?: boolean | undefined;
   classificacaoId?: number | null | undefined;
   ordem?: number | undefined;
   rlsConfigurations?: RlsConfiguration[] | undefined;
@@ -194,6 +196,7 @@ async function panelForAudit(db: Db, id: number) {
       workspaceId: paineis.workspaceId,
       reportId: paineis.reportId,
       usaRls: paineis.usaRls,
+      permiteExportacao: paineis.permiteExportacao,
       classificacao: classificacoes.nome,
       ordem: paineis.ordem,
     })
@@ -214,6 +217,7 @@ export async function createPanel(db: Db, input: PanelInput, actor: AuditActor =
         workspaceId: input.workspaceId,
         reportId: input.reportId,
         usaRls: input.usaRls,
+        permiteExportacao: input.permiteExportacao ?? true,
         classificacaoId,
         ordem,
       })
@@ -260,6 +264,7 @@ export async function updatePanel(
         workspaceId: input.workspaceId,
         reportId: input.reportId,
         usaRls: input.usaRls,
+        ...(input.permiteExportacao === undefined ? {} : { permiteExportacao: input.permiteExportacao }),
         classificacaoId,
         ...(ordem === undefined ? {} : { ordem }),
         dataAtualizacao: sql`now()`,

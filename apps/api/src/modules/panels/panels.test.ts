@@ -47,6 +47,7 @@ describe('panels', () => {
         workspaceId: s.regional.workspaceId,
         reportId: s.regional.reportId,
         usaRls: true,
+        permiteExportacao: true,
         classificacaoId: s.vendas.id,
         classificacaoNome: 'Vendas',
         ordem: 3,
@@ -150,6 +151,7 @@ describe('panels', () => {
         workspaceId: WORKSPACE,
         reportId: REPORT,
         usaRls: true,
+        permiteExportacao: true,
         classificacaoId: vendas.id,
         classificacaoNome: 'Vendas',
         ordem: 7,
@@ -351,6 +353,7 @@ describe('panels', () => {
         workspaceId: WORKSPACE,
         reportId: REPORT,
         usaRls: true,
+        permiteExportacao: true,
         classificacaoId: s.compras.id,
         classificacaoNome: 'compras',
         ordem: 8,
@@ -527,6 +530,35 @@ describe('panels', () => {
       expect(res.statusCode).toBe(400);
       expect(res.json()).toEqual({ message });
       expect(await snapshot(ctx)).toEqual(before);
+    });
+  });
+
+  describe('permiteExportacao', () => {
+    it('is true on a new panel unless sent, kept when an update omits it, and changed when one sends it', async () => {
+      const { token } = await signIn(ctx, 'Admin');
+      const created = await ctx.request('POST', '/api/paineis', { token, body: body() });
+      expect(created.json<Painel>().permiteExportacao).toBe(true);
+      const off = await ctx.request('POST', '/api/paineis', { token, body: body({ permiteExportacao: false }) });
+      expect(off.json<Painel>().permiteExportacao).toBe(false);
+      const id = off.json<Painel>().id;
+
+      const renamed = await ctx.request('PUT', `/api/paineis/${id}`, { token, body: body({ nomePainel: 'Outro' }) });
+      expect(renamed.json<Painel>()).toMatchObject({ nomePainel: 'Outro', permiteExportacao: false });
+      const on = await ctx.request('PUT', `/api/paineis/${id}`, { token, body: body({ permiteExportacao: true }) });
+      expect(on.json<Painel>().permiteExportacao).toBe(true);
+      // The cached answers follow the change.
+      const list = await ctx.request('GET', '/api/paineis', { token });
+      expect(list.json<Painel[]>().map((p) => p.permiteExportacao)).toEqual([true, true]);
+      const dados = await ctx.request('GET', `/api/paineis/${id}/dados`, { token });
+      expect(dados.json<Painel>().permiteExportacao).toBe(true);
+    });
+
+    it('refuses a value that is not a boolean, in Portuguese', async () => {
+      const { token } = await signIn(ctx, 'Admin');
+      const res = await ctx.request('POST', '/api/paineis', { token, body: body({ permiteExportacao: 'sim' }) });
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toEqual({ message: 'Permitir exportação (permiteExportacao) deve ser verdadeiro ou falso.' });
+      expect(await count(ctx, 'paineis')).toBe(0);
     });
   });
 
