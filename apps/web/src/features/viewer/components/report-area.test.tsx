@@ -53,6 +53,10 @@ class FakeEmbedder implements ReportEmbedder {
   readonly setAccessToken = vi.fn((_token: string) => Promise.resolve());
   readonly destroy = vi.fn();
   readonly getPages = vi.fn(() => Promise.resolve(PAGES));
+  readonly captureState = vi.fn(() => Promise.resolve('estado'));
+  readonly applyState = vi.fn((_state: string) => Promise.resolve());
+  readonly print = vi.fn(() => Promise.resolve());
+  readonly fullscreen = vi.fn();
 
   load(_container: HTMLElement, target: EmbedTarget): Promise<void> {
     this.loads.push(target);
@@ -70,11 +74,15 @@ class FakeEmbedder implements ReportEmbedder {
   }
 }
 
-function renderArea(props: Partial<PainelComEmbed> = {}, refreshMarginMs?: number) {
+function renderArea(
+  props: Partial<PainelComEmbed> = {},
+  refreshMarginMs?: number,
+  more: Partial<Parameters<typeof ReportArea>[0]> = {},
+) {
   const fake = new FakeEmbedder();
   const createEmbedder = vi.fn(() => fake);
   const view = render(
-    <ReportArea painel={painel(props)} createEmbedder={createEmbedder} refreshMarginMs={refreshMarginMs} />,
+    <ReportArea painel={painel(props)} createEmbedder={createEmbedder} refreshMarginMs={refreshMarginMs} {...more} />,
   );
   return { fake, createEmbedder, ...view };
 }
@@ -275,5 +283,33 @@ describe('ReportArea', () => {
     // A stand-in's token alone does not make a demonstration: only the API says so.
     renderArea({ embedToken: fakeToken({ iss: 'http://127.0.0.1:4010' }) });
     expect(screen.queryByText('Demonstração')).not.toBeInTheDocument();
+  });
+
+  it('opens on the page asked for, reports every page shown, and hands over the report once on it', async () => {
+    const pagesShown: string[] = [];
+    const onReady = vi.fn();
+    const { fake } = renderArea({}, undefined, {
+      initialPage: 'ReportSection2',
+      onPageChange: (name) => pagesShown.push(name),
+      onReady,
+    });
+    expect(fake.loads[0]).toMatchObject({ pageName: 'ReportSection2' });
+    fake.emit('loaded');
+    await waitFor(() => expect(onReady).toHaveBeenCalledWith(fake));
+    expect(fake.setPage).toHaveBeenCalledWith('ReportSection2');
+    expect(within(pagesNav()).getByRole('button', { name: 'Detalhes' })).toHaveAttribute('aria-current', 'page');
+    expect(pagesShown).toEqual(['ReportSection2']);
+
+    fake.emit('pageChanged', { newPage: { name: 'ReportSection1' } });
+    expect(pagesShown).toEqual(['ReportSection2', 'ReportSection1']);
+  });
+
+  it('opens on the first visible page when the page asked for is not one', async () => {
+    const onReady = vi.fn();
+    const { fake } = renderArea({}, undefined, { initialPage: 'ReportSectionOculta', onReady });
+    fake.emit('loaded');
+    await waitFor(() => expect(onReady).toHaveBeenCalledWith(fake));
+    expect(fake.setPage).toHaveBeenCalledWith('ReportSection1');
+    expect(fake.setPage).not.toHaveBeenCalledWith('ReportSectionOculta');
   });
 });

@@ -14,6 +14,7 @@ import {
   isTokenExpired,
   REPORT_INIT_ERROR,
   type EmbedderFactory,
+  type ReportControls,
   type ReportPage,
 } from '../embedding/report-embedder.ts';
 import { trackViewTimings } from '../embedding/view-timings.ts';
@@ -65,6 +66,12 @@ interface ReportAreaProps {
   /** Tests pass a fake; by default powerbi-client, or the demo host when the API names one. */
   createEmbedder?: EmbedderFactory;
   refreshMarginMs?: number;
+  /** The page to open on (`?pagina=`); the first visible page when absent or not a visible page. */
+  initialPage?: string | undefined;
+  /** Each page the report shows, the first one included. */
+  onPageChange?: ((name: string) => void) | undefined;
+  /** The report once loaded and on its first page (null again when it goes away). */
+  onReady?: ((controls: ReportControls | null) => void) | undefined;
 }
 
 /**
@@ -82,12 +89,21 @@ function EmbeddedReport({
   view,
   createEmbedder = createReportEmbedder,
   refreshMarginMs = TOKEN_REFRESH_MARGIN_MS,
+  initialPage,
+  onPageChange,
+  onReady,
 }: ReportAreaProps) {
   const containerRef = useRef<HTMLDivElement>(null);
   const embedderRef = useRef<{ setPage(name: string): Promise<void> } | null>(null);
   // The embed starts from the token the panel came with; later tokens go to the live report, never re-embed. Its
-  // load times go to the view of the opening that embedded it, not to that of a later refetch.
-  const initial = useRef({ token: painel.embedToken, expiration: painel.tokenExpiration, view });
+  // load times go to the view of the opening that embedded it, not to that of a later refetch. The page it opens on
+  // is the address's when it was embedded: the address then follows the report, not the other way round.
+  const initial = useRef({ token: painel.embedToken, expiration: painel.tokenExpiration, view, page: initialPage });
+  // The latest callbacks, called from the embed's events without embedding anew when they change.
+  const callbacks = useRef({ onPageChange, onReady });
+  useEffect(() => {
+    callbacks.current = { onPageChange, onReady };
+  });
   const [loaded, setLoaded] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
   const [pages, setPages] = useState<ReportPage[]>([]);
@@ -98,11 +114,11 @@ function EmbeddedReport({
   useEffect(() => {
     const container = containerRef.current;
     if (!container) return;
-    const { token, expiration: firstExpiration, view: opening } = initial.current;
+    const { token, expiration: firstExpiration, view: opening, page: firstPage } = initial.current;
     let disposed = false;
     let refreshing = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const target = { reportId, embedUrl, accessToken: token, demoEmbedUrl };
+    const target = { reportId, embedUrl, accessToken: token, demoEmbedUrl, pageName: firstPage };
     const embedder = createEmbedder(target);
     embedderRef.current = embedder;
     const timings = opening ? trackViewTimings(opening, (body) => postViewTimings(panelId, opening.id, body)) : null;
@@ -161,7 +177,7 @@ function EmbeddedReport({
           const visible = (await embedder.getPages()).filter((page) => page.visibility === 0);
           if (disposed) return;
           setPages(visible);
-          const first = visible[0];
+          const first = visible.find((page) => page.name === firstPage) ?? visible[0];
           if (first) {
             await embedder.setPage(first.name);
             if (!disposed) setActivePage(first.name);
@@ -169,6 +185,8 @@ function EmbeddedReport({
         } catch (error) {
           console.warn('Não foi possível ler as páginas do relatório', error);
         }
+        // On its first page: a shared view applied now is not undone by that page's choice.
+        if (!disposed) callbacks.current.onReady?.(embedder);
       })();
     });
     embedder.on('pageChanged', (detail) => {
@@ -198,9 +216,15 @@ function EmbeddedReport({
       clearTimeout(timer);
       document.removeEventListener('visibilitychange', onVisibility);
       embedderRef.current = null;
+      callbacks.current.onReady?.(null);
       embedder.destroy();
     };
   }, [createEmbedder, refreshMarginMs, panelId, papel, reportId, embedUrl, demoEmbedUrl]);
+
+  // The address follows the page shown, however it was chosen (the sidebar, the report, a view applied).
+  useEffect(() => {
+    if (activePage) callbacks.current.onPageChange?.(activePage);
+  }, [activePage]);
 
   const choosePage = (name: string) => {
     const embedder = embedderRef.current;

@@ -27,6 +27,16 @@ class FakeEmbedder implements ReportEmbedder {
   setPage() {
     return Promise.resolve();
   }
+  captureState() {
+    return Promise.resolve('estado');
+  }
+  applyState() {
+    return Promise.resolve();
+  }
+  print() {
+    return Promise.resolve();
+  }
+  fullscreen() {}
   setAccessToken() {
     return Promise.resolve();
   }

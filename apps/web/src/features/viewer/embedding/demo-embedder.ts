@@ -40,7 +40,7 @@ export class DemoEmbedder implements ReportEmbedder {
 
   constructor(private readonly hostUrl: string) {}
 
-  load(container: HTMLElement, { reportId, embedUrl, accessToken }: EmbedTarget): Promise<void> {
+  load(container: HTMLElement, { reportId, embedUrl, accessToken, pageName }: EmbedTarget): Promise<void> {
     if (!accessToken) return Promise.reject(new EmbedderError(EMBED_TOKEN_MISSING));
     try {
       const src = new URL(this.hostUrl);
@@ -56,6 +56,7 @@ export class DemoEmbedder implements ReportEmbedder {
           embedUrl,
           accessToken,
           tokenType: TOKEN_TYPE_EMBED,
+          ...(pageName ? { pageName } : {}),
           settings: {
             panes: { filters: { visible: true }, pageNavigation: { visible: false } },
             navContentPaneEnabled: false,
@@ -88,6 +89,25 @@ export class DemoEmbedder implements ReportEmbedder {
 
   async setAccessToken(token: string): Promise<void> {
     await this.request('POST', '/report/token', token);
+  }
+
+  // The same requests powerbi-client's bookmarksManager and print() post.
+  async captureState(): Promise<string> {
+    const body = (await this.request('POST', '/report/bookmarks/capture', { options: {} })) as { state?: unknown };
+    if (typeof body?.state !== 'string') throw new Error('O relatório de demonstração não devolveu o estado.');
+    return body.state;
+  }
+
+  async applyState(state: string): Promise<void> {
+    await this.request('POST', '/report/bookmarks/applyState', { state });
+  }
+
+  async print(): Promise<void> {
+    await this.request('POST', '/report/print', null);
+  }
+
+  fullscreen(): void {
+    void this.iframe?.requestFullscreen();
   }
 
   destroy(): void {

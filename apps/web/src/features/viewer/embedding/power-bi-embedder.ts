@@ -37,7 +37,7 @@ export class PowerBiEmbedder implements ReportEmbedder {
 
   constructor(private readonly loadLibrary: () => Promise<Partial<PowerBiModule>> = importPowerBi) {}
 
-  async load(container: HTMLElement, { reportId, embedUrl, accessToken }: EmbedTarget): Promise<void> {
+  async load(container: HTMLElement, { reportId, embedUrl, accessToken, pageName }: EmbedTarget): Promise<void> {
     if (!accessToken) throw new EmbedderError(EMBED_TOKEN_MISSING);
     let library: Partial<PowerBiModule>;
     try {
@@ -59,6 +59,7 @@ export class PowerBiEmbedder implements ReportEmbedder {
         embedUrl,
         accessToken,
         tokenType: models.TokenType.Embed,
+        ...(pageName ? { pageName } : {}),
         settings: {
           panes: { filters: { visible: true }, pageNavigation: { visible: false } },
           navContentPaneEnabled: false,
@@ -90,6 +91,24 @@ export class PowerBiEmbedder implements ReportEmbedder {
 
   async setAccessToken(token: string): Promise<void> {
     await this.requireReport().setAccessToken(token);
+  }
+
+  async captureState(): Promise<string> {
+    const bookmark = await this.requireReport().bookmarksManager.capture();
+    if (!bookmark.state) throw new Error('O Power BI não devolveu o estado do relatório.');
+    return bookmark.state;
+  }
+
+  async applyState(state: string): Promise<void> {
+    await this.requireReport().bookmarksManager.applyState(state);
+  }
+
+  async print(): Promise<void> {
+    await this.requireReport().print();
+  }
+
+  fullscreen(): void {
+    this.requireReport().fullscreen();
   }
 
   destroy(): void {

@@ -86,6 +86,33 @@ describe('PowerBiEmbedder', () => {
     handler({ detail: 'detalhe' });
     expect(loaded).toHaveBeenCalledWith('detalhe');
   });
+
+  it("opens on the page asked for, and captures, applies, prints and goes full screen through the library's report", async () => {
+    const library = await import('powerbi-client');
+    const report = {
+      on: vi.fn(),
+      bookmarksManager: {
+        capture: vi.fn(() => Promise.resolve({ name: 'b', displayName: 'b', state: 'estado-capturado' })),
+        applyState: vi.fn(() => Promise.resolve()),
+      },
+      print: vi.fn(() => Promise.resolve()),
+      fullscreen: vi.fn(),
+    };
+    const embed = vi
+      .spyOn(library.service.Service.prototype, 'embed')
+      .mockImplementation(() => report as unknown as ReturnType<typeof embed>);
+    const embedder = new PowerBiEmbedder(() => Promise.resolve(library));
+    await embedder.load(document.createElement('div'), { ...target, pageName: 'ReportSection2' });
+    expect(embed.mock.lastCall?.[1]).toMatchObject({ pageName: 'ReportSection2' });
+
+    await expect(embedder.captureState()).resolves.toBe('estado-capturado');
+    await embedder.applyState('estado-salvo');
+    expect(report.bookmarksManager.applyState).toHaveBeenCalledWith('estado-salvo');
+    await embedder.print();
+    expect(report.print).toHaveBeenCalledTimes(1);
+    embedder.fullscreen();
+    expect(report.fullscreen).toHaveBeenCalledTimes(1);
+  });
 });
 
 describe('DemoEmbedder', () => {
@@ -164,8 +191,50 @@ describe('DemoEmbedder', () => {
     reply(null);
     await token;
 
+    const captured = embedder.captureState();
+    expect(posted).toHaveBeenLastCalledWith(
+      expect.objectContaining({ method: 'POST', url: '/report/bookmarks/capture', body: { options: {} } }),
+      '*',
+    );
+    reply({ name: 'b1', displayName: 'Marcador', state: 'estado-demo' });
+    await expect(captured).resolves.toBe('estado-demo');
+
+    const applied = embedder.applyState('estado-salvo');
+    expect(posted).toHaveBeenLastCalledWith(
+      expect.objectContaining({ method: 'POST', url: '/report/bookmarks/applyState', body: { state: 'estado-salvo' } }),
+      '*',
+    );
+    reply(null);
+    await applied;
+
+    const printed = embedder.print();
+    expect(posted).toHaveBeenLastCalledWith(expect.objectContaining({ method: 'POST', url: '/report/print' }), '*');
+    reply(null);
+    await printed;
+
+    const requestFullscreen = vi.fn(() => Promise.resolve());
+    iframe.requestFullscreen = requestFullscreen;
+    embedder.fullscreen();
+    expect(requestFullscreen).toHaveBeenCalledTimes(1);
+
     embedder.destroy();
     expect(container.querySelector('iframe')).toBeNull();
+    container.remove();
+  });
+
+  it('asks the demo host for the page of the address when it loads', async () => {
+    const container = document.createElement('div');
+    document.body.append(container);
+    const embedder = new DemoEmbedder('http://127.0.0.1:4010/reportEmbed?reportId=r1&groupId=g1');
+    await embedder.load(container, { ...target, pageName: 'ReportSection2' });
+    const iframe = container.querySelector('iframe')!;
+    const posted = vi.spyOn(iframe.contentWindow!, 'postMessage').mockImplementation(() => undefined);
+    iframe.dispatchEvent(new Event('load'));
+    expect(posted).toHaveBeenLastCalledWith(
+      expect.objectContaining({ url: '/report/load', body: expect.objectContaining({ pageName: 'ReportSection2' }) }),
+      '*',
+    );
+    embedder.destroy();
     container.remove();
   });
 });

@@ -10,6 +10,8 @@ export interface EmbedTarget {
   accessToken: string;
   /** Demo mode only: the local stand-in page to show instead of Power BI (see create-report-embedder.ts). */
   demoEmbedUrl?: string | undefined;
+  /** The report page to open on (`?pagina=`); the report's own first page when absent. */
+  pageName?: string | undefined;
 }
 
 /** A report page as Power BI describes it; visibility 0 is a visible page. */
@@ -32,8 +34,19 @@ export interface ReportEmbedder {
   getPages(): Promise<ReportPage[]>;
   setPage(name: string): Promise<void>;
   setAccessToken(token: string): Promise<void>;
+  /** The report's current state (filters, slicers, page) as a bookmark state: bookmarksManager.capture(). */
+  captureState(): Promise<string>;
+  /** Puts the report in a captured state: bookmarksManager.applyState(). */
+  applyState(state: string): Promise<void>;
+  /** The browser's print dialog for the report. */
+  print(): Promise<void>;
+  /** The report alone on the whole screen. */
+  fullscreen(): void;
   destroy(): void;
 }
+
+/** What the viewer's header does to a report once it has loaded. */
+export type ReportControls = Pick<ReportEmbedder, 'captureState' | 'applyState' | 'print' | 'fullscreen'>;
 
 export class EmbedderError extends Error {}
 
