@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Painel } from '@paineis/contract/panels';
+import type { EmbedInfo, Painel } from '@paineis/contract/panels';
 import { ExpiringCache } from '../../lib/expiring-cache.ts';
 import { MicrosoftError } from '../microsoft-error.ts';
 import type { Embedding, EmbeddingService, EmbedViewer } from './embedding-service.ts';
@@ -29,8 +29,12 @@ function demoEmbedUrl(host: string, embedUrl: string): string {
  */
 export class PowerBiEmbeddingService implements EmbeddingService {
   private readonly reports = new ExpiringCache<PowerBiReport>();
-  /** One per report and identity: bounded, so tens of thousands of people cannot grow it without end. */
-  private readonly tokens = new ExpiringCache<EmbedToken>(20_000);
+  /**
+   * One per report and identity: bounded, so tens of thousands of people cannot grow it without end. Each keeps the
+   * answer's embed info, built once: every request served from the cache hands back the same object, which the
+   * prepared answers are keyed by (panel-answers.ts).
+   */
+  private readonly tokens = new ExpiringCache<{ token: EmbedToken; info: EmbedInfo }>(20_000);
 
   constructor(
     private readonly client: PowerBiClient,
@@ -54,9 +58,10 @@ export class PowerBiEmbeddingService implements EmbeddingService {
         value: await this.client.getReport(panel.workspaceId, panel.reportId),
         until: Date.now() + REPORT_TTL_MS,
       }));
-      const key = JSON.stringify([panel.workspaceId, report.id, report.datasetId, identity]);
+      // The embed URL too: a report whose address changed gets a new answer.
+      const key = JSON.stringify([panel.workspaceId, report.id, report.datasetId, report.embedUrl, identity]);
       let made = false;
-      const token = await this.tokens.get(key, async () => {
+      const { token, info } = await this.tokens.get(key, async () => {
         made = true;
         const value = await this.client.generateToken({
           reports: [{ id: report.id }],
@@ -64,21 +69,17 @@ export class PowerBiEmbeddingService implements EmbeddingService {
           targetWorkspaces: [{ id: panel.workspaceId }],
           ...(identity ? { identities: [{ ...identity, datasets: [report.datasetId] }] } : {}),
         });
-        return { value, until: Date.parse(value.expiration) - REFRESH_MARGIN_MS };
-      });
-      return {
-        info: {
-          embedToken: token.token,
+        const info: EmbedInfo = {
+          embedToken: value.token,
           embedUrl: report.embedUrl,
-          tokenExpiration: token.expiration,
+          tokenExpiration: value.expiration,
           ...(this.options.demoEmbedHost
             ? { demoEmbedUrl: demoEmbedUrl(this.options.demoEmbedHost, report.embedUrl) }
             : {}),
-        },
-        identity,
-        requestId: token.requestId,
-        fromCache: !made,
-      };
+        };
+        return { value: { token: value, info }, until: Date.parse(value.expiration) - REFRESH_MARGIN_MS };
+      });
+      return { info, identity, requestId: token.requestId, fromCache: !made };
     } catch (error) {
       if (error instanceof MicrosoftError) {
         this.log.error(
