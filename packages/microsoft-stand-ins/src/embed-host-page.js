@@ -17,6 +17,13 @@
   const data = JSON.parse(document.getElementById('dados-relatorio').textContent);
   const report = data.report;
   const byId = (id) => document.getElementById(id);
+  // The slicer 'Região': each option scales the sums by its share, as report-state.ts does for exports.
+  const REGIOES = data.regioes;
+  const REGIAO_PADRAO = REGIOES[0].nome;
+  const formats = {
+    money: new Intl.NumberFormat('pt-BR', { style: 'currency', currency: 'BRL', maximumFractionDigits: 0 }),
+    whole: new Intl.NumberFormat('pt-BR'),
+  };
 
   const state = {
     uid: new URLSearchParams(window.location.search).get('uid') || '',
@@ -33,6 +40,8 @@
     expiryTimer: null,
     settings: {},
     sent: 0,
+    regiao: REGIAO_PADRAO,
+    prints: 0,
   };
 
   function randomId() {
@@ -169,6 +178,51 @@
     showOnly('relatorio');
   }
 
+  function drawRegion() {
+    const option = REGIOES.find((region) => region.nome === state.regiao) || REGIOES[0];
+    byId('regiao-atual').textContent = `Região: ${option.nome}`;
+    byId('regiao').value = option.nome;
+    for (const section of document.querySelectorAll('section[data-pagina]')) {
+      const page = pageByName(section.getAttribute('data-pagina'));
+      if (!page) continue;
+      const figures = page.figures;
+      section.querySelector('[data-kpi=receita] strong').textContent = formats.money.format(
+        Math.round(figures.revenue * option.fator),
+      );
+      section.querySelector('[data-kpi=pedidos] strong').textContent = formats.whole.format(
+        Math.round(figures.orders * option.fator),
+      );
+      section.querySelectorAll('svg rect').forEach((bar, index) => {
+        const value = Math.round(figures.bars[index] * option.fator);
+        const height = value * data.barScale;
+        bar.setAttribute('y', String(130 - height));
+        bar.setAttribute('height', String(height));
+        bar.querySelector('title').textContent = `${data.meses[index]}: ${value}`;
+      });
+    }
+  }
+
+  // --- bookmarks: the state is base64 of JSON {v: 1, pagina, regiao}, as report-state.ts writes and reads it -------
+
+  function captureState() {
+    const json = JSON.stringify({ v: 1, pagina: state.activePage, regiao: state.regiao });
+    return btoa(Array.from(new TextEncoder().encode(json), (byte) => String.fromCharCode(byte)).join(''));
+  }
+
+  /** {pagina, regiao}, or null for a state this report did not write. */
+  function readState(text) {
+    if (typeof text !== 'string' || !/^[A-Za-z0-9+/]+={0,2}$/.test(text)) return null;
+    try {
+      const bytes = Uint8Array.from(atob(text), (char) => char.charCodeAt(0));
+      const parsed = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
+      if (!parsed || parsed.v !== 1 || typeof parsed.pagina !== 'string' || !pageByName(parsed.pagina)) return null;
+      if (!REGIOES.some((region) => region.nome === parsed.regiao)) return null;
+      return { pagina: parsed.pagina, regiao: parsed.regiao };
+    } catch {
+      return null;
+    }
+  }
+
   function applySettings(settings) {
     if (!settings || typeof settings !== 'object') return;
     state.settings = Object.assign({}, state.settings, settings);
@@ -262,7 +316,11 @@
     hideError();
     const requested = pageByName(state.config.pageName);
     const firstVisible = report.pages.find((page) => page.visibility === 0) || report.pages[0];
-    state.activePage = (requested || firstVisible).name;
+    // A load configuration's bookmark opens the report as captured; one it cannot read is ignored.
+    const bookmark = state.config.bookmark && readState(state.config.bookmark.state);
+    state.activePage = bookmark ? bookmark.pagina : (requested || firstVisible).name;
+    state.regiao = bookmark ? bookmark.regiao : REGIAO_PADRAO;
+    drawRegion();
     drawIdentity();
     scheduleExpiry();
     fire('loaded', { initiator: 'sdk' });
@@ -364,6 +422,67 @@
         reply(202, null);
       },
     ],
+    [
+      'GET',
+      /^\/report\/bookmarks$/,
+      (_request, reply) => {
+        // The demo report defines no bookmarks of its own.
+        if (requireLoaded(reply)) reply(200, []);
+      },
+    ],
+    [
+      'POST',
+      /^\/report\/bookmarks\/capture$/,
+      (_request, reply) => {
+        if (!requireLoaded(reply)) return;
+        reply(200, {
+          name: `Bookmark${randomId().slice(0, 20)}`,
+          displayName: 'Indicador capturado',
+          state: captureState(),
+        });
+      },
+    ],
+    [
+      'POST',
+      /^\/report\/bookmarks\/applyState$/,
+      (request, reply) => {
+        if (!requireLoaded(reply)) return;
+        const captured = readState(request.body && request.body.state);
+        if (!captured) {
+          return reply(
+            400,
+            powerBiError('InvalidBookmarkState', 'The bookmark state is not one this report can apply.', '400'),
+          );
+        }
+        reply(202, null);
+        // The slicer first, so the page a pageChanged announces is already filtered.
+        state.regiao = captured.regiao;
+        drawRegion();
+        setActivePage(captured.pagina, 'sdk');
+      },
+    ],
+    [
+      'POST',
+      /^\/report\/bookmarks\/applyByName$/,
+      (request, reply) => {
+        if (!requireLoaded(reply)) return;
+        const name = request.body && request.body.name;
+        reply(400, powerBiError('BookmarkNotFound', `Bookmark ${String(name)} was not found in the report.`, '400'));
+      },
+    ],
+    [
+      'POST',
+      /^\/report\/print$/,
+      (_request, reply) => {
+        if (!requireLoaded(reply)) return;
+        // Counted where a browser test can see that the request arrived (headless Chromium prints nothing).
+        state.prints += 1;
+        document.documentElement.setAttribute('data-impressoes', String(state.prints));
+        reply(202, null);
+        // After the answer: print() holds the page until the dialog closes.
+        setTimeout(() => window.print(), 0);
+      },
+    ],
     // Harmless answers for what hosts (powerbi-client-react among them) send around filters and refresh.
     ['GET', /^\/report\/filters$/, (_request, reply) => reply(200, [])],
     ['GET', /^\/report\/pages\/[^/]+\/filters$/, (_request, reply) => reply(200, [])],
@@ -403,6 +522,12 @@
       if (state.phase === 'loaded') setActivePage(tab.getAttribute('data-pagina'), 'user');
     });
   }
+
+  byId('regiao').addEventListener('change', () => {
+    if (state.phase !== 'loaded') return;
+    state.regiao = byId('regiao').value;
+    drawRegion();
+  });
 
   if (!report) showStatus('Relatório não encontrado nesta simulação.');
 })();

@@ -4,6 +4,7 @@ import { chromium, type Browser, type BrowserContext, type Frame, type Page } fr
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { embedHostResponse } from './embed-host.ts';
 import { pagesOf } from './power-bi.ts';
+import { decodeReportState, encodeReportState, formatos, regionFigures } from './report-state.ts';
 import { startStandIns } from './stand-ins.ts';
 import type { StandInReport, StandIns } from './types.ts';
 
@@ -136,7 +137,7 @@ describe('embed host page', () => {
 /** The host page's helpers: embed with the real powerbi-client and record the events, as the viewer will. */
 const HOST_SCRIPT = `
 window.eventos = {};
-window.embutir = (id, accessToken, embedUrl, reportId) => {
+window.embutir = (id, accessToken, embedUrl, reportId, extra) => {
   const { models } = window['powerbi-client'];
   const report = window.powerbi.embed(document.getElementById(id), {
     type: 'report',
@@ -145,6 +146,7 @@ window.embutir = (id, accessToken, embedUrl, reportId) => {
     embedUrl,
     id: reportId,
     settings: { panes: { filters: { visible: true }, pageNavigation: { visible: false } }, background: models.BackgroundType.Transparent },
+    ...extra,
   });
   const eventos = (window.eventos[id] = []);
   for (const name of ['loaded', 'rendered', 'error', 'pageChanged']) {
@@ -164,7 +166,7 @@ window.resultado = (promise) => promise.then(() => ({ ok: true }), (error) => ({
 
 const HOST_PAGE = `<!doctype html><html><head><meta charset="utf-8"><title>Portal</title></head>
 <body style="margin:0;display:flex;flex-wrap:wrap;gap:4px">
-${['a', 'b', 'c', 'd', 'e'].map((id) => `<div id="${id}" style="width:520px;height:320px"></div>`).join('')}
+${['a', 'b', 'c', 'd', 'e', 'f', 'g'].map((id) => `<div id="${id}" style="width:520px;height:320px"></div>`).join('')}
 </body></html>`;
 
 interface RecordedEvent {
@@ -224,11 +226,14 @@ describe('embed host page with the real powerbi-client', () => {
     await Promise.all([s?.close(), short?.close()]);
   });
 
-  const embed = (id: string, token: string, embedUrl: string, reportId: string) =>
-    page.evaluate(
-      ([id, token, url, reportId]) => (globalThis as any).embutir(id, token, url, reportId),
-      [id, token, embedUrl, reportId],
-    );
+  const embed = (id: string, token: string, embedUrl: string, reportId: string, extra: object = {}) =>
+    page.evaluate(([id, token, url, reportId, extra]) => (globalThis as any).embutir(id, token, url, reportId, extra), [
+      id,
+      token,
+      embedUrl,
+      reportId,
+      extra,
+    ] as const);
 
   const events = (id: string): Promise<RecordedEvent[]> => page.evaluate((id) => (globalThis as any).eventos[id], id);
 
@@ -354,5 +359,116 @@ describe('embed host page with the real powerbi-client', () => {
     await waitForEvent('e', 'rendered');
     expect(await visibleTitle(frameE)).toBe('Visão geral — Vendas');
     expect(navigated.has(frame) || navigated.has(frameE)).toBe(false);
+  }, 20_000);
+
+  /** A method of the report's bookmarksManager (or the report itself), through the real powerbi-client. */
+  const bookmarks = (id: string, method: string, argument?: unknown) =>
+    page.evaluate(
+      ([id, method, argument]) => {
+        const report = (globalThis as any).relatorio(id);
+        const target = method === 'print' ? report : report.bookmarksManager;
+        return target[method](argument).then(
+          (value: any) => ({ ok: true, value: value && 'body' in value ? undefined : value }),
+          (error: any) => ({ ok: false, error }),
+        );
+      },
+      [id, method, argument] as const,
+    );
+
+  /** The text with its spaces (Intl writes a no-break space after R$) made plain. */
+  const plain = (text: string | null) => (text ?? '').replace(/\s+/g, ' ');
+
+  it('captures page and slicer in a bookmark; applyState restores both after they changed', async () => {
+    const expected = pagesOf(vendas);
+    await embed('f', await embedToken(s, vendas), vendasUrl, vendas.reportId);
+    await waitForEvent('f', 'loaded');
+    const frame = await reportFrame('f');
+    const revenue = (pageName: string) =>
+      frame.locator(`section[data-pagina="${pageName}"] [data-kpi=receita] strong`).textContent();
+    expect(await frame.locator('#regiao-atual').textContent()).toBe('Região: Todas');
+    expect(await frame.getByLabel('Região').inputValue()).toBe('Todas');
+
+    expect(await call('f', 'setPage', expected[1]!.name)).toEqual({ ok: true });
+    await waitForEvent('f', 'pageChanged');
+    await frame.getByLabel('Região').selectOption('Sul');
+    expect(await frame.locator('#regiao-atual').textContent()).toBe('Região: Sul');
+    // The figures are the region's share, the same numbers an export with this state prints.
+    const sul = formatos.money.format(regionFigures(expected[1]!.name, 'Sul').revenue);
+    expect(plain(await revenue(expected[1]!.name))).toBe(plain(sul));
+
+    const captured = await bookmarks('f', 'capture');
+    expect(captured).toMatchObject({
+      ok: true,
+      value: { name: expect.stringMatching(/^Bookmark/), displayName: expect.any(String), state: expect.any(String) },
+    });
+    const state = captured.value.state as string;
+    // Written as report-state.ts writes it, so the API can hand it to ExportTo as the default bookmark.
+    expect(state).toBe(encodeReportState({ pagina: expected[1]!.name, regiao: 'Sul' }));
+    expect(
+      decodeReportState(
+        state,
+        expected.map((each) => each.name),
+      ),
+    ).toEqual({
+      pagina: expected[1]!.name,
+      regiao: 'Sul',
+    });
+
+    await frame.getByLabel('Região').selectOption('Norte');
+    expect(await call('f', 'setPage', expected[2]!.name)).toEqual({ ok: true });
+    await waitForEvent('f', 'pageChanged', 2);
+    expect(await visibleTitle(frame)).toBe('Tendências — Vendas');
+    expect(plain(await revenue(expected[1]!.name))).not.toBe(plain(sul));
+
+    expect(await bookmarks('f', 'applyState', state)).toMatchObject({ ok: true });
+    const restored = await waitForEvent('f', 'pageChanged', 3);
+    expect(restored.detail.newPage.name).toBe(expected[1]!.name);
+    expect(await visibleTitle(frame)).toBe('Detalhes — Vendas');
+    expect(await frame.locator('#regiao-atual').textContent()).toBe('Região: Sul');
+    expect(await frame.getByLabel('Região').inputValue()).toBe('Sul');
+    expect(plain(await revenue(expected[1]!.name))).toBe(plain(sul));
+    expect((await pages('f')).find((reportPage: any) => reportPage.isActive).name).toBe(expected[1]!.name);
+
+    expect(await bookmarks('f', 'getBookmarks')).toEqual({ ok: true, value: [] });
+  }, 20_000);
+
+  it('refuses states it cannot read and bookmarks by name with 400 errors, and prints on request', async () => {
+    // 'f' is loaded by the test before.
+    for (const garbage of [
+      'lixo!',
+      'H4sIAAAAAAAEAKtWKkktLlGyUlAqS8wpTVWqBQA',
+      encodeReportState({ pagina: 'ReportSectionQueNaoExiste', regiao: 'Sul' }),
+      Buffer.from(JSON.stringify({ v: 1, pagina: pagesOf(vendas)[0]!.name, regiao: 'Marte' })).toString('base64'),
+    ]) {
+      expect(await bookmarks('f', 'applyState', garbage)).toMatchObject({
+        ok: false,
+        error: { message: 'InvalidBookmarkState', errorCode: '400', level: 6 },
+      });
+    }
+    expect(await bookmarks('f', 'apply', 'Bookmark1')).toMatchObject({
+      ok: false,
+      error: { message: 'BookmarkNotFound', errorCode: '400' },
+    });
+
+    const frame = await reportFrame('f');
+    expect(await frame.locator('html').getAttribute('data-impressoes')).toBeNull();
+    expect(await bookmarks('f', 'print')).toMatchObject({ ok: true });
+    await frame.locator('html[data-impressoes="1"]').waitFor({ state: 'attached' });
+    expect(await bookmarks('f', 'print')).toMatchObject({ ok: true });
+    await frame.locator('html[data-impressoes="2"]').waitFor({ state: 'attached' });
+  }, 20_000);
+
+  it('opens on the page and region of the bookmark in the load configuration', async () => {
+    const expected = pagesOf(vendas);
+    const state = encodeReportState({ pagina: expected[2]!.name, regiao: 'Nordeste' });
+    await embed('g', await embedToken(s, vendas), vendasUrl, vendas.reportId, { bookmark: { state } });
+    await waitForEvent('g', 'loaded');
+    const frame = await reportFrame('g');
+    expect(await visibleTitle(frame)).toBe('Tendências — Vendas');
+    expect(await frame.locator('#regiao-atual').textContent()).toBe('Região: Nordeste');
+    const orders = formatos.whole.format(regionFigures(expected[2]!.name, 'Nordeste').orders);
+    expect(plain(await frame.locator('section:not([hidden]) [data-kpi=pedidos] strong').textContent())).toBe(
+      plain(orders),
+    );
   }, 20_000);
 });

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import { findReport, pagesOf, type ReportPage } from './power-bi.ts';
+import { formatos, MESES, pageFigures, REGIAO_PADRAO, REGIOES } from './report-state.ts';
 import { escapeHtml } from './sign-in-pages.ts';
 import { single, type StandInContext } from './stand-in-context.ts';
 import type { StandInReport } from './types.ts';
@@ -39,7 +40,9 @@ svg text{font-size:11px;fill:#605e5c}
 .tema-0{--cor:#118dff}.tema-1{--cor:#e66c37}.tema-2{--cor:#6b007b}.tema-3{--cor:#1aab40}.tema-4{--cor:#d9b300}.tema-5{--cor:#c83d95}
 #filtros{width:190px;border-left:1px solid #e1dfdd;padding:14px;font-size:13px;background:rgba(250,249,248,.9)}
 #filtros h2{margin:0 0 8px;font-size:15px;font-weight:600}
-#filtros p{margin:0;color:#605e5c}
+#filtros label{display:block;margin:0 0 4px;color:#605e5c}
+#filtros select{width:100%;font:inherit;padding:4px 6px;border:1px solid #8a8886;border-radius:2px;background:#fff}
+#regiao-atual{margin:0 0 8px;color:#605e5c;font-size:13px;font-weight:600}
 #abas{display:flex;gap:2px;border-top:1px solid #e1dfdd;padding:0 8px;background:rgba(243,242,241,.95)}
 #abas button{font:inherit;font-size:13px;border:0;background:transparent;padding:6px 12px;cursor:pointer;color:#252423}
 #abas button[aria-current=page]{border-bottom:3px solid #f2c811;font-weight:600}
@@ -62,44 +65,33 @@ const HEADERS = {
   'cache-control': 'no-store',
 };
 
-const MONTHS = ['Jan', 'Fev', 'Mar', 'Abr', 'Mai', 'Jun'];
+// Where the benchmark and older tests found it.
+export { pageFigures };
 
-/** Numbers that depend only on the page name, so every page looks different and the same page always alike. */
-export function pageFigures(pageName: string): { revenue: number; orders: number; margin: number; bars: number[] } {
-  const bytes = createHash('sha256').update(pageName).digest();
-  const at = (index: number) => bytes[index]!;
-  return {
-    revenue: 100_000 + ((at(0) << 16) | (at(1) << 8) | at(2)) * 0.6,
-    orders: 100 + (((at(3) << 8) | at(4)) % 20_000),
-    margin: 5 + (at(5) % 400) / 10,
-    bars: MONTHS.map((_, index) => 15 + (at(6 + index) % 86)),
-  };
-}
+const BAR_SCALE = 1.2;
 
 function renderPage(report: StandInReport, page: ReportPage): string {
   const figures = pageFigures(page.name);
   const theme = createHash('sha256').update(page.name).digest()[31]! % 6;
-  const money = new Intl.NumberFormat('pt-BR', { style: 'currency', currency: 'BRL', maximumFractionDigits: 0 });
-  const whole = new Intl.NumberFormat('pt-BR');
-  const percent = new Intl.NumberFormat('pt-BR', { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+  const { money, whole, percent } = formatos;
   const barWidth = 40;
   const gap = 16;
   const bars = figures.bars
     .map((value, index) => {
       const x = 8 + index * (barWidth + gap);
-      const height = value * 1.2;
+      const height = value * BAR_SCALE;
       return (
-        `<rect x="${x}" y="${130 - height}" width="${barWidth}" height="${height}" rx="2"><title>${MONTHS[index]}: ${value}</title></rect>` +
-        `<text x="${x + barWidth / 2}" y="146" text-anchor="middle">${MONTHS[index]}</text>`
+        `<rect x="${x}" y="${130 - height}" width="${barWidth}" height="${height}" rx="2"><title>${MESES[index]}: ${value}</title></rect>` +
+        `<text x="${x + barWidth / 2}" y="146" text-anchor="middle">${MESES[index]}</text>`
       );
     })
     .join('');
   return `<section class="tema-${theme}" data-pagina="${escapeHtml(page.name)}" hidden>
 <h1>${escapeHtml(page.displayName)} — ${escapeHtml(report.name)}</h1>
 <div class="kpis">
-<div class="kpi"><span>Receita</span><strong>${money.format(Math.round(figures.revenue))}</strong></div>
-<div class="kpi"><span>Pedidos</span><strong>${whole.format(figures.orders)}</strong></div>
-<div class="kpi"><span>Margem</span><strong>${percent.format(figures.margin)}%</strong></div>
+<div class="kpi" data-kpi="receita"><span>Receita</span><strong>${money.format(Math.round(figures.revenue))}</strong></div>
+<div class="kpi" data-kpi="pedidos"><span>Pedidos</span><strong>${whole.format(figures.orders)}</strong></div>
+<div class="kpi" data-kpi="margem"><span>Margem</span><strong>${percent.format(figures.margin)}%</strong></div>
 </div>
 <figure><figcaption>Vendas por mês (mil unidades)</figcaption>
 <svg viewBox="0 0 344 150" role="img" aria-label="Vendas por mês">${bars}</svg>
@@ -118,9 +110,18 @@ export function renderEmbedHostPage(report: StandInReport | undefined): string {
           name: report.name,
           datasetId: report.datasetId,
           rls: report.rls,
-          pages: pages.map(({ name, displayName, visibility }) => ({ name, displayName, visibility })),
+          pages: pages.map(({ name, displayName, visibility }) => ({
+            name,
+            displayName,
+            visibility,
+            figures: pageFigures(name),
+          })),
         }
       : null,
+    // The slicer: the page script scales the figures by the region's share, as regionFigures does for exports.
+    regioes: REGIOES,
+    meses: MESES,
+    barScale: BAR_SCALE,
   };
   const tabs = pages
     .filter((page) => page.visibility === 0)
@@ -143,9 +144,12 @@ export function renderEmbedHostPage(report: StandInReport | undefined): string {
 <div class="corpo">
 <div class="paginas">
 <p id="identidade" hidden><span id="identidade-usuario"></span><span id="identidade-papeis"></span></p>
+<p id="regiao-atual">Região: ${REGIAO_PADRAO}</p>
 ${report ? pages.map((page) => renderPage(report, page)).join('\n') : ''}
 </div>
-<aside id="filtros" hidden><h2>Filtros</h2><p>Nenhum filtro aplicado nesta página.</p></aside>
+<aside id="filtros" hidden><h2>Filtros</h2><label for="regiao">Região</label><select id="regiao">${REGIOES.map(
+    ({ nome }) => `<option value="${nome}"${nome === REGIAO_PADRAO ? ' selected' : ''}>${nome}</option>`,
+  ).join('')}</select></aside>
 </div>
 <nav id="abas" aria-label="Páginas" hidden>${tabs}</nav>
 </div>
