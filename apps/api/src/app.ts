@@ -38,6 +38,7 @@ import { panelsModule } from './modules/panels/panels.module.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
 import { auditRoutes } from './modules/audit/audit.routes.ts';
 import { usageRoutes } from './modules/usage/usage.routes.ts';
+import { personalModule } from './modules/personal/personal.module.ts';
 import viewRecorder from './plugins/view-recorder.ts';
 
 declare module 'fastify' {
@@ -77,6 +78,7 @@ const apiModules = [
   { plugin: usersRoutes, prefix: '' },
   { plugin: usageRoutes, prefix: '' },
   { plugin: auditRoutes, prefix: '' },
+  { plugin: personalModule, prefix: '' },
 ];
 
 /** Builds the whole server (API, docs, web app) without listening: server.ts listens, tests inject. */

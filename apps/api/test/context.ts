@@ -25,7 +25,7 @@ export interface TestContext {
   config: Config;
   /** Sends a request as `as` (a token, or nobody), with a JSON body when given. */
   request(
-    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+    method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
     url: string,
     options?: { token?: string; body?: unknown; headers?: Record<string, string> },
   ): Promise<{ statusCode: number; body: string; json: <T = any>() => T; headers: Record<string, unknown> }>;

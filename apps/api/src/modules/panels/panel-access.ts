@@ -3,7 +3,7 @@ import { sameRoleName } from '@paineis/contract/text';
 import type { Db } from '../../db/client.ts';
 import { HttpError, notFound } from '../../lib/http-error.ts';
 import { PAINEL_NAO_ENCONTRADO } from './panel-lookup.repository.ts';
-import { findVisiblePanel } from './panels.repository.ts';
+import { findVisiblePanel, visiblePanelIds } from './panels.repository.ts';
 import type { Requester } from './requester.ts';
 import { panelRoles } from './rls.repository.ts';
 
@@ -18,6 +18,12 @@ export interface PanelOpening {
   panel: Painel;
   roles: string[];
 }
+
+/**
+ * The ids of the panels this person may see (every panel for an admin), in the list screen's order: what each
+ * person keeps for themselves (favourites, recents) is answered only within these.
+ */
+export const panelsVisibleTo = (db: Db, requester: Requester): Promise<number[]> => visiblePanelIds(db, requester);
 
 /** The panel if this person may see it; 404 otherwise, as if it did not exist. */
 export async function requireVisiblePanel(db: Db, id: number, requester: Requester): Promise<Painel> {

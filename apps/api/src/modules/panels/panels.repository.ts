@@ -68,6 +68,11 @@ export async function findVisiblePanel(db: Db, id: number, requester: Requester)
   return panel && (!ids || ids.has(id)) ? panel : null;
 }
 
+/** The ids of every panel this person may see, in screen order. From memory. */
+export async function visiblePanelIds(db: Db, requester: Requester): Promise<number[]> {
+  return (await visibleCatalog(db, requester)).panels.map((p) => p.id);
+}
+
 /** Every visible panel, grouped as the list screen shows them: classifications by name, then by ordem. */
 async function listPanels(db: Db, requester: Requester): Promise<Painel[]> {
   return (await visibleCatalog(db, requester)).panels;

@@ -217,3 +217,25 @@ function iso(value: Date | string | null): string | null {
   if (value === null) return null;
   return (value instanceof Date ? value : new Date(value)).toISOString();
 }
+
+/**
+ * The panels this person opened last, newest first, among `painelIds` (those they may still open), at most `limit`.
+ * Anonymised views have no person, so they never count. Reads the index of views by person and moment.
+ */
+export async function recentPanelsOf(
+  db: Db,
+  usuarioId: string,
+  painelIds: number[],
+  limit: number,
+): Promise<{ painelId: number; momento: Date }[]> {
+  const found = await rows<{ painel_id: number; momento: string | Date }>(
+    db,
+    sql`
+    select painel_id, max(momento) as momento from visualizacoes
+    where usuario_id = ${usuarioId} and painel_id = any(${sql.param(painelIds)}::int[])
+    group by painel_id
+    order by max(momento) desc, painel_id
+    limit ${limit}`,
+  );
+  return found.map((r) => ({ painelId: r.painel_id, momento: new Date(r.momento) }));
+}

@@ -1,7 +1,14 @@
 import type { Config } from '../../config/env.ts';
 import type { Db } from '../../db/client.ts';
-import { anonymiseViewsBefore, panelViews, peopleWithoutSignInJson, purgeViewsBefore } from './usage.repository.ts';
+import {
+  anonymiseViewsBefore,
+  panelViews,
+  peopleWithoutSignInJson,
+  purgeViewsBefore,
+  recentPanelsOf,
+} from './usage.repository.ts';
 import { SNAPSHOT_DAYS, UsageSnapshots } from './usage-snapshot.ts';
+import type { ViewRecorder } from './view-recorder.ts';
 
 export { ViewRecorder } from './view-recorder.ts';
 
@@ -36,4 +43,32 @@ export async function purgeOldViews(db: Db, usage: Config['usage'], now = Date.n
   if (usage.anonymiseAfterDays > 0) await anonymiseViewsBefore(db, new Date(now - usage.anonymiseAfterDays * DAY_MS));
   // Anonymised views count no person any more: within the periods '/uso' shows, the snapshot is read again.
   if (usage.anonymiseAfterDays > 0 && usage.anonymiseAfterDays <= SNAPSHOT_DAYS) forgetUsageSnapshots(db);
+}
+
+/**
+ * The last `limit` distinct panels this person opened, newest first, among `painelIds` (those they may still open):
+ * the written views, and those the recorder still holds (written every 250 ms).
+ */
+export async function recentlyOpened(
+  db: Db,
+  recorder: ViewRecorder,
+  usuarioId: string,
+  painelIds: number[],
+  limit: number,
+): Promise<number[]> {
+  const allowed = new Set(painelIds);
+  const unwritten = recorder.unwrittenOpeningsOf(usuarioId).filter((v) => allowed.has(v.painelId));
+  const written = await recentPanelsOf(db, usuarioId, painelIds, limit);
+  // Oldest first, the queue in the order it was opened: openings within one millisecond keep that order.
+  const openings = [...written.reverse(), ...unwritten];
+  const latest = new Map<number, { at: number; order: number }>();
+  openings.forEach(({ painelId, momento }, order) => {
+    const at = momento.getTime();
+    const seen = latest.get(painelId);
+    if (!seen || at >= seen.at) latest.set(painelId, { at, order });
+  });
+  return [...latest]
+    .sort(([, a], [, b]) => b.at - a.at || b.order - a.order)
+    .slice(0, limit)
+    .map(([painelId]) => painelId);
 }

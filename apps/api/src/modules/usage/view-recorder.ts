@@ -20,6 +20,8 @@ const MAX_PENDING = 100_000;
  */
 export class ViewRecorder {
   private views: NewView[] = [];
+  /** The batch being written: not in the table yet, no longer in `views`. */
+  private writingViews: NewView[] = [];
   /** The views of the batch being filled, by person, panel and identity. */
   private queued = new Map<string, NewView>();
   private times: ViewTimes[] = [];
@@ -72,6 +74,16 @@ export class ViewRecorder {
     this.schedule(this.times.length >= FLUSH_AT);
   }
 
+  /**
+   * The panels this person opened whose views are not written yet, with when: what they opened a moment ago counts
+   * among their recents before the batch reaches the table.
+   */
+  unwrittenOpeningsOf(usuarioId: string): { painelId: number; momento: Date }[] {
+    return [...this.writingViews, ...this.views]
+      .filter((v) => v.usuarioId === usuarioId)
+      .map((v) => ({ painelId: v.painelId, momento: v.momento }));
+  }
+
   /** Writes everything queued, including what is queued while it writes (tests, closing). */
   async flush(): Promise<void> {
     while (this.writing || this.views.length > 0 || this.times.length > 0) {
@@ -98,6 +110,7 @@ export class ViewRecorder {
       const times = this.times.splice(0);
       this.queued.clear();
       if (views.length === 0 && times.length === 0) return;
+      this.writingViews = views;
       try {
         const started = performance.now();
         // Views first: a report may name a view of this very batch.
@@ -116,6 +129,8 @@ export class ViewRecorder {
         }
         this.times.splice(0, Math.max(0, this.times.length - MAX_PENDING));
         throw err;
+      } finally {
+        this.writingViews = [];
       }
     } while (
       all ? this.views.length + this.times.length > 0 : Math.max(this.views.length, this.times.length) >= FLUSH_AT
