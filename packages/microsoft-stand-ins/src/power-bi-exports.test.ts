@@ -320,6 +320,11 @@ describe('Power BI export to file', () => {
       { method: 'GET', path: `/v1.0/myorg${reportPath(vendas)}/exports/${encodeURIComponent(job.id)}`, status: 202 },
     ]);
     expect(s.powerBi.requests[2]!.body).toEqual({ format: 'PDF' });
+    // A 200 a client must not take for a finished export.
+    s.powerBi.garbageNext('wrong-shape');
+    const garbage = await status(vendas, job.id);
+    expect(garbage.status).toBe(200);
+    expect(await json(garbage)).toMatchObject({ id: 7, status: 'Pronto' });
     s.powerBi.reset();
     expect(s.powerBi.exports).toEqual([]);
     await expectError(await status(vendas, job.id), 404, 'PowerBIEntityNotFound');

@@ -122,8 +122,12 @@ export function checkGenerateToken(
 }
 
 /** Power BI REST (https://api.powerbi.com/v1.0/myorg/...) on the stand-in server. */
+const isExportCall = (request: FastifyRequest) => /\/(ExportTo|exports\/)/.test(request.url);
+
 /** A 200 of the wrong shape for each endpoint: what a client must not take for a report or a token. */
 function wrongShapeFor(request: FastifyRequest): unknown {
+  if (isExportCall(request))
+    return { '@odata.context': 'exports/$entity', id: 7, status: 'Pronto', percentComplete: '∞' };
   return request.method === 'POST'
     ? { '@odata.context': 'EmbedToken', token: 42, expiration: 'quando der' }
     : { '@odata.context': 'reports/$entity', id: 7, name: null, embedUrl: ['não'], datasetId: null };
@@ -132,6 +136,17 @@ function wrongShapeFor(request: FastifyRequest): unknown {
 /** A plausible whole answer for each endpoint, for the faults that send only part of one. */
 function sampleFor(request: FastifyRequest): string {
   const params = request.params as { workspaceId?: string; reportId?: string };
+  if (isExportCall(request)) {
+    return JSON.stringify({
+      id: Buffer.from(`2/${randomUUID()}/${randomUUID()}`.toUpperCase()).toString('base64'),
+      createdDateTime: '2030-01-01T00:00:00.0000000Z',
+      lastActionDateTime: '2030-01-01T00:00:01.0000000Z',
+      reportId: params.reportId ?? randomUUID(),
+      reportName: 'Relatório',
+      status: 'Running',
+      percentComplete: 50,
+    });
+  }
   return JSON.stringify(
     request.method === 'POST'
       ? { token: `H4sIAAAAAAAEA${'x'.repeat(600)}`, tokenId: randomUUID(), expiration: '2030-01-01T00:00:00Z' }
