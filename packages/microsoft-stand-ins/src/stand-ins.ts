@@ -30,7 +30,7 @@ export async function startStandIns(options: StandInsOptions): Promise<StandIns>
 
   // No logger: the stand-ins run inside tests and the demo, whose own output matters.
   // Power BI export ids are ~150 characters of base64: longer than Fastify's default path parameter limit (100).
-  const app = Fastify({ logger: false, forceCloseConnections: true, maxParamLength: 1000 });
+  const app = Fastify({ logger: false, forceCloseConnections: true, routerOptions: { maxParamLength: 1000 } });
   await app.register(formbody);
   const identity = registerIdentityProvider(app, ctx);
   const graph = registerGraph(app, ctx);
