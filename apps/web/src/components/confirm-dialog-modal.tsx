@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useId, type ReactNode } from 'react';
 import Button from 'react-bootstrap/Button';
 import Modal from 'react-bootstrap/Modal';
 import Spinner from 'react-bootstrap/Spinner';
@@ -31,10 +31,18 @@ export default function ConfirmDialogModal({
   onConfirm,
   onCancel,
 }: ConfirmDialogProps) {
+  // The dialog is named by its title.
+  const titleId = useId();
   return (
-    <Modal show={show} onHide={busy ? () => undefined : onCancel} centered backdrop={busy ? 'static' : true}>
+    <Modal
+      show={show}
+      onHide={busy ? () => undefined : onCancel}
+      centered
+      backdrop={busy ? 'static' : true}
+      aria-labelledby={titleId}
+    >
       <Modal.Header closeButton={!busy} closeLabel="Fechar">
-        <Modal.Title as="h2" className="h5">
+        <Modal.Title as="h2" className="h5" id={titleId}>
           {title}
         </Modal.Title>
       </Modal.Header>

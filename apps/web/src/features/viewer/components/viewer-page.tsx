@@ -1,5 +1,7 @@
-import type { ReactNode } from 'react';
+import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import { Link, useParams, useSearchParams } from 'react-router';
+import type { VisaoSalva } from '@paineis/contract/personal';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
@@ -8,7 +10,11 @@ import { paths } from '../../../config/paths.ts';
 import { errorMessage, statusOf } from '../../../lib/api-client.ts';
 import { usePanel } from '../api/get-panel.ts';
 import { useRoleNames } from '../api/get-role-names.ts';
+import { savedViewKey, useSavedView } from '../api/get-saved-view.ts';
+import type { EmbedderFactory, ReportControls } from '../embedding/report-embedder.ts';
+import type { Wait } from '../hooks/use-export.ts';
 import { ReportArea } from './report-area.tsx';
+import { ViewerActions } from './viewer-actions.tsx';
 
 export const PANEL_NOT_FOUND = 'Painel não encontrado';
 export const PANEL_LOAD_ERROR = 'Erro ao carregar painel';
@@ -16,33 +22,102 @@ export const RLS_BANNER = 'Este painel utiliza Row Level Security (RLS)';
 export const ROLE_LABEL = 'Visualizar como';
 export const ALL_ROLES = 'Todos os papéis';
 export const SHOW_ALL_ROLES = 'Visualizar com todos os papéis';
+export const SHARED_VIEW_NOT_FOUND = 'A visão compartilhada não foi encontrada.';
+export const SHARED_VIEW_ERROR = 'Não foi possível carregar a visão compartilhada.';
+export const APPLY_VIEW_ERROR = 'Não foi possível aplicar a visão.';
 
 interface ViewerPageProps {
   /** Admins may preview an RLS panel as one of its roles (`?papel=`); others always see their own. */
   canChooseRole?: boolean;
+  /** Tests pass a fake report embedder and a wait that returns at once. */
+  createEmbedder?: EmbedderFactory;
+  wait?: Wait;
+}
+
+/** Sets (or, with undefined, removes) query parameters of the address, replacing the entry: no history per change. */
+function useAddressParams() {
+  const [searchParams, setSearchParams] = useSearchParams();
+  const setParams = useCallback(
+    (changes: Record<string, string | undefined>) =>
+      setSearchParams(
+        (current) => {
+          const next = new URLSearchParams(current);
+          for (const [key, value] of Object.entries(changes)) {
+            if (value) next.set(key, value);
+            else next.delete(key);
+          }
+          return next;
+        },
+        { replace: true },
+      ),
+    [setSearchParams],
+  );
+  return [searchParams, setParams] as const;
+}
+
+/**
+ * The view of `?visao=` (one's own or shared by link), applied on the loaded report once per embed: on top of the
+ * person's own embed token, so it never shows more than their RLS identity may see.
+ */
+function useSharedView(panelId: number, visaoId: string | undefined, controls: ReportControls | null) {
+  const { data: visao, error } = useSavedView(panelId, visaoId);
+  const [applyError, setApplyError] = useState<string | null>(null);
+  const applied = useRef<{ controls: ReportControls; id: string } | null>(null);
+  useEffect(() => {
+    if (!controls || !visao || visao.id !== visaoId) return;
+    if (applied.current?.controls === controls && applied.current.id === visao.id) return;
+    applied.current = { controls, id: visao.id };
+    controls.applyState(visao.estado).then(
+      () => setApplyError(null),
+      (e: unknown) => {
+        console.warn('Não foi possível aplicar a visão', e);
+        setApplyError(APPLY_VIEW_ERROR);
+      },
+    );
+  }, [controls, visao, visaoId]);
+  const loadError =
+    visaoId === undefined || !error
+      ? null
+      : statusOf(error) === 404 || statusOf(error) === 400
+        ? SHARED_VIEW_NOT_FOUND
+        : errorMessage(error, SHARED_VIEW_ERROR);
+  return { warning: loadError ?? applyError, reapply: () => (applied.current = null) };
 }
 
 /**
  * /visualizar/{id}: header with the name and Voltar, the RLS banner, and the report
  * (docs/requirements.md#screen-viewer).
  */
-export default function ViewerPage({ canChooseRole = false }: ViewerPageProps) {
+export default function ViewerPage({ canChooseRole = false, createEmbedder, wait }: ViewerPageProps) {
   const { id } = useParams();
   const panelId = Number(id);
-  const [searchParams, setSearchParams] = useSearchParams();
+  const queryClient = useQueryClient();
+  const [searchParams, setParams] = useAddressParams();
   const papel = (canChooseRole && searchParams.get('papel')?.trim()) || undefined;
+  const pagina = searchParams.get('pagina')?.trim() || undefined;
+  const visaoId = searchParams.get('visao')?.trim() || undefined;
   const { data: opened, error, isPending, refetch } = usePanel(panelId, papel);
+  const [controls, setControls] = useState<ReportControls | null>(null);
+  const sharedView = useSharedView(panelId, visaoId, controls);
+  const [dismissedWarning, setDismissedWarning] = useState<string | null>(null);
 
-  const choose = (role: string) =>
-    setSearchParams(
-      (current) => {
-        const next = new URLSearchParams(current);
-        if (role) next.set('papel', role);
-        else next.delete('papel');
-        return next;
-      },
-      { replace: true },
-    );
+  const choose = (role: string) => setParams({ papel: role || undefined });
+  // The address keeps the page shown, so a copied link opens on it.
+  const showPage = useCallback(
+    (name: string) => {
+      if (name !== pagina) setParams({ pagina: name });
+    },
+    [pagina, setParams],
+  );
+  const applyView = (visao: VisaoSalva) => {
+    if (visao.id === visaoId) sharedView.reapply();
+    // Known already: applied from here, not asked for again.
+    queryClient.setQueryData(savedViewKey(panelId, visao.id), visao);
+    setParams({ visao: visao.id, ...(visao.pagina ? { pagina: visao.pagina } : {}) });
+  };
+  const viewDeleted = (deleted: string) => {
+    if (deleted === visaoId) setParams({ visao: undefined });
+  };
 
   if (!Number.isInteger(panelId) || panelId <= 0 || statusOf(error) === 404) {
     return <ViewerProblem title={PANEL_NOT_FOUND} />;
@@ -79,14 +154,44 @@ export default function ViewerPage({ canChooseRole = false }: ViewerPageProps) {
           {painel.nomePainel}
         </h1>
         {canChooseRole && painel.usaRls && <RoleChoice panelId={painel.id} papel={papel} onChoose={choose} />}
+        <ViewerActions
+          painelId={painel.id}
+          nomePainel={painel.nomePainel}
+          permiteExportacao={painel.permiteExportacao}
+          controls={controls}
+          pagina={pagina}
+          onApplyView={applyView}
+          onViewDeleted={viewDeleted}
+          wait={wait}
+        />
       </header>
+      {sharedView.warning && sharedView.warning !== dismissedWarning && (
+        <Alert
+          variant="warning"
+          dismissible
+          closeLabel="Fechar"
+          onClose={() => setDismissedWarning(sharedView.warning)}
+          className="rounded-0 mb-0 py-2 px-3 border-0 border-bottom"
+        >
+          {sharedView.warning}
+        </Alert>
+      )}
       {painel.usaRls && (
         <Alert variant="info" className="rounded-0 mb-0 py-2 px-3 border-0 border-bottom">
           {RLS_BANNER}
         </Alert>
       )}
       {/* Another role is another identity: the report is embedded anew with its token (and its opening's view). */}
-      <ReportArea key={papel ?? ''} painel={painel} papel={papel} view={view} />
+      <ReportArea
+        key={papel ?? ''}
+        painel={painel}
+        papel={papel}
+        view={view}
+        initialPage={pagina}
+        onPageChange={showPage}
+        onReady={setControls}
+        {...(createEmbedder ? { createEmbedder } : {})}
+      />
     </div>
   );
 }

@@ -1,0 +1,122 @@
+import { useState } from 'react';
+import Dropdown from 'react-bootstrap/Dropdown';
+import type { VisaoSalva } from '@paineis/contract/personal';
+import ConfirmDialogModal from '../../../components/confirm-dialog-modal.tsx';
+import { errorMessage } from '../../../lib/api-client.ts';
+import { useDeleteSavedView } from '../api/delete-saved-view.ts';
+import { useSavedViews } from '../api/get-saved-views.ts';
+import { useRenameSavedView } from '../api/rename-saved-view.ts';
+import { ViewNameModal } from './view-name-modal.tsx';
+
+export const NO_VIEWS = 'Nenhuma visão salva.';
+export const VIEWS_LOAD_ERROR = 'Erro ao carregar as visões.';
+export const RENAME_ERROR = 'Erro ao renomear a visão.';
+export const DELETE_VIEW_ERROR = 'Erro ao excluir a visão.';
+
+interface SavedViewsMenuProps {
+  painelId: number;
+  /** The report is ready for a view to be applied. */
+  ready: boolean;
+  onApply: (visao: VisaoSalva) => void;
+  /** A view deleted (a link to it would now open nothing). */
+  onDeleted: (visaoId: string) => void;
+  onError: (message: string) => void;
+}
+
+/** 'Visões': the person's saved views of the panel, to apply, rename ('Renomear') or delete ('Excluir'). */
+export function SavedViewsMenu({ painelId, ready, onApply, onDeleted, onError }: SavedViewsMenuProps) {
+  const [opened, setOpened] = useState(false);
+  const { data: views, error, isPending, refetch } = useSavedViews(painelId, opened);
+  const rename = useRenameSavedView();
+  const remove = useDeleteSavedView();
+  const [renaming, setRenaming] = useState<VisaoSalva | null>(null);
+  const [deleting, setDeleting] = useState<VisaoSalva | null>(null);
+
+  const confirmRename = (nome: string) => {
+    if (!renaming) return;
+    rename.mutate({ painelId, visaoId: renaming.id, nome }, { onSuccess: () => setRenaming(null) });
+  };
+  const confirmDelete = () => {
+    if (!deleting) return;
+    const visaoId = deleting.id;
+    remove.mutate(
+      { painelId, visaoId },
+      {
+        onSuccess: () => onDeleted(visaoId),
+        onError: (e) => onError(errorMessage(e, DELETE_VIEW_ERROR)),
+        onSettled: () => setDeleting(null),
+      },
+    );
+  };
+
+  let items;
+  if (error)
+    items = (
+      <Dropdown.ItemText className="text-danger small">{errorMessage(error, VIEWS_LOAD_ERROR)}</Dropdown.ItemText>
+    );
+  else if (isPending)
+    items = <Dropdown.ItemText className="small text-body-secondary">Carregando...</Dropdown.ItemText>;
+  else if (views.length === 0)
+    items = <Dropdown.ItemText className="small text-body-secondary">{NO_VIEWS}</Dropdown.ItemText>;
+  else
+    items = views.map((visao) => (
+      <div key={visao.id} role="group" aria-label={visao.nome} className="d-flex align-items-center gap-1 pe-2">
+        <Dropdown.Item
+          as="button"
+          type="button"
+          disabled={!ready}
+          onClick={() => onApply(visao)}
+          className="text-truncate"
+        >
+          {visao.nome}
+        </Dropdown.Item>
+        <button type="button" className="btn btn-sm btn-link px-1" onClick={() => setRenaming(visao)}>
+          Renomear
+        </button>
+        <button type="button" className="btn btn-sm btn-link text-danger px-1" onClick={() => setDeleting(visao)}>
+          Excluir
+        </button>
+      </div>
+    ));
+
+  return (
+    <>
+      <Dropdown
+        onToggle={(open) => {
+          if (!open) return;
+          // Saved or renamed in another tab meanwhile: the list as it is now.
+          if (opened) void refetch();
+          else setOpened(true);
+        }}
+      >
+        <Dropdown.Toggle variant="outline-secondary" size="sm">
+          Visões
+        </Dropdown.Toggle>
+        <Dropdown.Menu className="saved-views-menu">{items}</Dropdown.Menu>
+      </Dropdown>
+      <ViewNameModal
+        show={renaming !== null}
+        title="Renomear visão"
+        submitLabel="Renomear"
+        initialName={renaming?.nome ?? ''}
+        saving={rename.isPending}
+        error={rename.error ? errorMessage(rename.error, RENAME_ERROR) : null}
+        onSubmit={confirmRename}
+        onHide={() => {
+          setRenaming(null);
+          rename.reset();
+        }}
+      />
+      <ConfirmDialogModal
+        show={deleting !== null}
+        title="Excluir visão"
+        message={`Tem certeza que deseja excluir a visão "${deleting?.nome ?? ''}"? Esta ação não pode ser desfeita.`}
+        confirmLabel="Excluir"
+        variant="danger"
+        busy={remove.isPending}
+        onConfirm={confirmDelete}
+        onCancel={() => setDeleting(null)}
+      />
+    </>
+  );
+}

@@ -1,0 +1,97 @@
+import { useId, useState, type FormEvent } from 'react';
+import Alert from 'react-bootstrap/Alert';
+import Button from 'react-bootstrap/Button';
+import Form from 'react-bootstrap/Form';
+import Modal from 'react-bootstrap/Modal';
+import Spinner from 'react-bootstrap/Spinner';
+
+export const VIEW_NAME_LABEL = 'Nome da visão';
+const NOME_MAX = 100;
+
+interface ViewNameModalProps {
+  show: boolean;
+  title: string;
+  submitLabel: string;
+  /** The name the field starts with (a rename's current name). */
+  initialName?: string;
+  saving: boolean;
+  /** The server's message when saving failed (a name already used, the limit of views). */
+  error: string | null;
+  onSubmit: (nome: string) => void;
+  onHide: () => void;
+}
+
+/** Asks a view's name: 'Salvar visão' and 'Renomear visão'. */
+export function ViewNameModal({ show, ...props }: ViewNameModalProps) {
+  const titleId = useId();
+  return (
+    <Modal
+      show={show}
+      onHide={props.saving ? () => undefined : props.onHide}
+      centered
+      backdrop={props.saving ? 'static' : true}
+      aria-labelledby={titleId}
+    >
+      {/* Remounted on every opening: the field starts from the name given, not from the last one typed. */}
+      {show && <ViewNameForm {...props} titleId={titleId} />}
+    </Modal>
+  );
+}
+
+function ViewNameForm({
+  title,
+  submitLabel,
+  initialName = '',
+  saving,
+  error,
+  onSubmit,
+  onHide,
+  titleId,
+}: Omit<ViewNameModalProps, 'show'> & { titleId: string }) {
+  const [nome, setNome] = useState(initialName);
+  const [missing, setMissing] = useState(false);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const trimmed = nome.trim();
+    if (!trimmed) {
+      setMissing(true);
+      return;
+    }
+    onSubmit(trimmed);
+  };
+  return (
+    <Form noValidate onSubmit={submit}>
+      <Modal.Header closeButton={!saving} closeLabel="Fechar">
+        <Modal.Title as="h2" className="h5" id={titleId}>
+          {title}
+        </Modal.Title>
+      </Modal.Header>
+      <Modal.Body>
+        {error && <Alert variant="danger">{error}</Alert>}
+        <Form.Group controlId="nome-visao">
+          <Form.Label>{VIEW_NAME_LABEL}</Form.Label>
+          <Form.Control
+            autoFocus
+            value={nome}
+            maxLength={NOME_MAX}
+            isInvalid={missing}
+            onChange={(event) => {
+              setNome(event.target.value);
+              setMissing(false);
+            }}
+          />
+          <Form.Control.Feedback type="invalid">Informe o nome da visão.</Form.Control.Feedback>
+        </Form.Group>
+      </Modal.Body>
+      <Modal.Footer>
+        <Button variant="outline-secondary" onClick={onHide} disabled={saving}>
+          Cancelar
+        </Button>
+        <Button type="submit" variant="primary" disabled={saving}>
+          {saving && <Spinner as="span" animation="border" size="sm" className="me-2" aria-hidden="true" />}
+          {submitLabel}
+        </Button>
+      </Modal.Footer>
+    </Form>
+  );
+}

@@ -1,0 +1,189 @@
+import { useEffect, useState } from 'react';
+import { useLocation } from 'react-router';
+import Alert from 'react-bootstrap/Alert';
+import Button from 'react-bootstrap/Button';
+import Dropdown from 'react-bootstrap/Dropdown';
+import Spinner from 'react-bootstrap/Spinner';
+import type { VisaoSalva } from '@paineis/contract/personal';
+import { errorMessage } from '../../../lib/api-client.ts';
+import { useCreateSavedView } from '../api/create-saved-view.ts';
+import type { ReportControls } from '../embedding/report-embedder.ts';
+import { useExport, type Wait } from '../hooks/use-export.ts';
+import { SavedViewsMenu } from './saved-views-menu.tsx';
+import { ViewNameModal } from './view-name-modal.tsx';
+
+export const LINK_COPIED = 'Link copiado';
+export const COPY_FAILED = 'Não foi possível copiar o link.';
+export const SAVE_VIEW_ERROR = 'Erro ao salvar a visão.';
+export const CAPTURE_ERROR = 'Não foi possível capturar o estado do relatório.';
+export const PRINT_ERROR = 'Não foi possível imprimir o relatório.';
+/** How long 'Link copiado' shows. */
+const FEEDBACK_MS = 3000;
+
+interface ViewerActionsProps {
+  painelId: number;
+  nomePainel: string;
+  permiteExportacao: boolean;
+  /** The loaded report; null until then (its actions wait for it). */
+  controls: ReportControls | null;
+  /** The page shown (`?pagina=`). */
+  pagina: string | undefined;
+  onApplyView: (visao: VisaoSalva) => void;
+  onViewDeleted: (visaoId: string) => void;
+  wait?: Wait | undefined;
+}
+
+/**
+ * The viewer header's actions: 'Copiar link', 'Salvar visão', 'Visões', 'Tela cheia', 'Imprimir' and 'Exportar'
+ * (PDF or PowerPoint, unless the panel does not allow it), with their feedback and errors under the header.
+ */
+export function ViewerActions({
+  painelId,
+  nomePainel,
+  permiteExportacao,
+  controls,
+  pagina,
+  onApplyView,
+  onViewDeleted,
+  wait,
+}: ViewerActionsProps) {
+  const location = useLocation();
+  const [copied, setCopied] = useState(false);
+  const [problem, setProblem] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+  const create = useCreateSavedView();
+  const [capturing, setCapturing] = useState(false);
+  const exporting = useExport({ painelId, nomePainel, controls, pagina, wait });
+  const { progress } = exporting;
+
+  useEffect(() => {
+    if (!copied) return;
+    const timer = setTimeout(() => setCopied(false), FEEDBACK_MS);
+    return () => clearTimeout(timer);
+  }, [copied]);
+
+  const copyLink = () => {
+    // The address as the router has it (page and view included), whole, to paste anywhere.
+    const link = new URL(location.pathname + location.search, window.location.origin).toString();
+    setProblem(null);
+    navigator.clipboard.writeText(link).then(
+      () => setCopied(true),
+      () => setProblem(COPY_FAILED),
+    );
+  };
+
+  const saveView = async (nome: string) => {
+    if (!controls) return;
+    setCapturing(true);
+    let estado: string;
+    try {
+      estado = await controls.captureState();
+    } catch (error) {
+      console.warn('Não foi possível capturar o estado do relatório', error);
+      create.reset();
+      setCapturing(false);
+      setProblem(CAPTURE_ERROR);
+      setSaving(false);
+      return;
+    }
+    setCapturing(false);
+    create.mutate({ painelId, body: { nome, estado, pagina: pagina ?? null } }, { onSuccess: () => setSaving(false) });
+  };
+
+  const print = () => {
+    setProblem(null);
+    controls?.print().catch((error: unknown) => {
+      console.warn('Não foi possível imprimir o relatório', error);
+      setProblem(PRINT_ERROR);
+    });
+  };
+
+  const ready = controls !== null;
+  const running = progress.kind === 'running';
+  return (
+    <>
+      <div className="d-flex flex-wrap align-items-center gap-2">
+        <Button variant="outline-secondary" size="sm" onClick={copyLink}>
+          Copiar link
+        </Button>
+        <span aria-live="polite" className="small text-success">
+          {copied ? LINK_COPIED : ''}
+        </span>
+        <Button
+          variant="outline-secondary"
+          size="sm"
+          disabled={!ready}
+          onClick={() => {
+            create.reset();
+            setSaving(true);
+          }}
+        >
+          Salvar visão
+        </Button>
+        <SavedViewsMenu
+          painelId={painelId}
+          ready={ready}
+          onApply={onApplyView}
+          onDeleted={onViewDeleted}
+          onError={setProblem}
+        />
+        <Button variant="outline-secondary" size="sm" disabled={!ready} onClick={() => controls?.fullscreen()}>
+          Tela cheia
+        </Button>
+        <Button variant="outline-secondary" size="sm" disabled={!ready} onClick={print}>
+          Imprimir
+        </Button>
+        {permiteExportacao && (
+          <Dropdown onSelect={(formato) => void exporting.start(formato === 'PPTX' ? 'PPTX' : 'PDF')}>
+            <Dropdown.Toggle variant="outline-primary" size="sm" disabled={!ready || running}>
+              Exportar
+            </Dropdown.Toggle>
+            <Dropdown.Menu>
+              <Dropdown.Item as="button" type="button" eventKey="PDF">
+                PDF
+              </Dropdown.Item>
+              <Dropdown.Item as="button" type="button" eventKey="PPTX">
+                PowerPoint
+              </Dropdown.Item>
+            </Dropdown.Menu>
+          </Dropdown>
+        )}
+      </div>
+      {(running || progress.kind === 'error' || problem) && (
+        <div className="w-100 d-flex flex-column gap-2">
+          {running && (
+            <div className="d-flex align-items-center gap-2 small" aria-live="polite">
+              <Spinner animation="border" size="sm" aria-hidden="true" />
+              <span>Exportando… {progress.percent}%</span>
+            </div>
+          )}
+          {progress.kind === 'error' && (
+            <Alert variant="danger" dismissible closeLabel="Fechar" onClose={exporting.dismiss} className="py-2 mb-0">
+              {progress.message}
+            </Alert>
+          )}
+          {problem && (
+            <Alert
+              variant="warning"
+              dismissible
+              closeLabel="Fechar"
+              onClose={() => setProblem(null)}
+              className="py-2 mb-0"
+            >
+              {problem}
+            </Alert>
+          )}
+        </div>
+      )}
+      <ViewNameModal
+        show={saving}
+        title="Salvar visão"
+        submitLabel="Salvar"
+        saving={capturing || create.isPending}
+        error={create.error ? errorMessage(create.error, SAVE_VIEW_ERROR) : null}
+        onSubmit={(nome) => void saveView(nome)}
+        onHide={() => setSaving(false)}
+      />
+    </>
+  );
+}
