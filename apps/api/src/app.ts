@@ -13,7 +13,7 @@ import {
 } from 'fastify-type-provider-zod';
 import type { Config } from './config/env.ts';
 import type { Database } from './db/client.ts';
-import type { EmbeddingService } from './integrations/power-bi/embedding-service.ts';
+import type { EmbeddingService, ReportExporter } from './integrations/power-bi/embedding-service.ts';
 import { UnavailableEmbeddingService } from './integrations/power-bi/embedding-service.ts';
 import { PowerBiClient, type PowerBiClientOptions } from './integrations/power-bi/power-bi-client.ts';
 import { PowerBiEmbeddingService } from './integrations/power-bi/power-bi-embedding-service.ts';
@@ -39,12 +39,15 @@ import { usersRoutes } from './modules/users/users.routes.ts';
 import { auditRoutes } from './modules/audit/audit.routes.ts';
 import { usageRoutes } from './modules/usage/usage.routes.ts';
 import { personalModule } from './modules/personal/personal.module.ts';
+import { exportsRoutes } from './modules/exports/exports.routes.ts';
 import viewRecorder from './plugins/view-recorder.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
     config: Config;
     embedding: EmbeddingService;
+    /** Exports of reports to PDF and PowerPoint (Power BI's export-to-file jobs). */
+    reportExports: ReportExporter;
     /** Null without Microsoft configuration. */
     entra: EntraClient | null;
     directorySync: DirectorySync | null;
@@ -79,6 +82,7 @@ const apiModules = [
   { plugin: usageRoutes, prefix: '' },
   { plugin: auditRoutes, prefix: '' },
   { plugin: personalModule, prefix: '' },
+  { plugin: exportsRoutes, prefix: '' },
 ];
 
 /** Builds the whole server (API, docs, web app) without listening: server.ts listens, tests inject. */
@@ -125,6 +129,7 @@ export async function buildApp(deps: AppDependencies) {
         )
       : null;
   app.decorate('embedding', deps.embedding ?? powerBi ?? new UnavailableEmbeddingService());
+  app.decorate<ReportExporter>('reportExports', powerBi ?? new UnavailableEmbeddingService());
   app.decorate('entra', entra);
   app.decorate(
     'directorySync',

@@ -1,13 +1,14 @@
 import fp from 'fastify-plugin';
 import { purgeAudit } from '../modules/audit/audit.ts';
 import { purgeStaleSignInRecords } from '../modules/auth/sessions.ts';
+import { purgeOldExports } from '../modules/exports/exports.ts';
 import { purgeOldViews } from '../modules/usage/usage.ts';
 
 /**
  * Work on a timer: the Graph directory sync (at start and every GRAPH_SYNC_INTERVAL_MINUTES) and, hourly, the purge
- * of expired revocations and old login attempts, of views and audit records past their retention, and the
- * anonymising of older views (docs/requirements.md#usage). Timers do not keep the process alive; close waits for a
- * sync under way.
+ * of expired revocations and old login attempts, of views and audit records past their retention, of export jobs
+ * older than a day (docs/requirements.md#personal), and the anonymising of older views (docs/requirements.md#usage).
+ * Timers do not keep the process alive; close waits for a sync under way.
  */
 export default fp<{ syncAtStart: boolean }>(
   async (app, { syncAtStart }) => {
@@ -20,6 +21,7 @@ export default fp<{ syncAtStart: boolean }>(
         purgeStaleSignInRecords(app.db),
         purgeOldViews(app.db, usage),
         purgeAudit(app.db, usage.auditRetentionDays),
+        purgeOldExports(app.db),
       ]).catch((err: unknown) => app.log.warn({ err }, 'limpeza periódica falhou'));
 
     app.addHook('onReady', async () => {

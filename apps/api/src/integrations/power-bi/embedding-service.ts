@@ -1,5 +1,6 @@
 import type { EmbedInfo, Painel } from '@paineis/contract/panels';
 import { MicrosoftError } from '../microsoft-error.ts';
+import type { PowerBiExport, PowerBiFile } from './power-bi-client.ts';
 
 export interface EmbedViewer {
   id: string;
@@ -25,9 +26,47 @@ export interface EmbeddingService {
   embedFor(panel: Painel, viewer: EmbedViewer): Promise<Embedding>;
 }
 
+/** What an export is asked for: the format, and the viewer's current state and page. */
+export interface ExportRequest {
+  format: 'PDF' | 'PPTX';
+  /** A bookmark state (powerbi-client's capture): the export's default bookmark. */
+  state?: string | undefined;
+  /** The one report page to export; every visible page when absent. */
+  page?: string | undefined;
+}
+
+/** An export job, named as Power BI needs it to poll and download it. */
+export interface ExportJob {
+  workspaceId: string;
+  reportId: string;
+  exportId: string;
+}
+
+/** Exports of a panel's report to a file, with the same effective identity its embed token would carry. */
+export interface ReportExporter {
+  startExport(panel: Painel, viewer: EmbedViewer, request: ExportRequest): Promise<ExportJob & PowerBiExport>;
+  exportStatus(job: ExportJob, painelId: number): Promise<PowerBiExport>;
+  exportFile(job: ExportJob, painelId: number): Promise<PowerBiFile>;
+}
+
+const notConfigured = () =>
+  new MicrosoftError('power-bi', 'not-configured', 'Power BI não configurado neste servidor.');
+
 /** Until a Power BI client is configured: an honest 503, never a made-up token. */
-export class UnavailableEmbeddingService implements EmbeddingService {
+export class UnavailableEmbeddingService implements EmbeddingService, ReportExporter {
   async embedFor(): Promise<Embedding> {
-    throw new MicrosoftError('power-bi', 'not-configured', 'Power BI não configurado neste servidor.');
+    throw notConfigured();
+  }
+
+  async startExport(): Promise<never> {
+    throw notConfigured();
+  }
+
+  async exportStatus(): Promise<never> {
+    throw notConfigured();
+  }
+
+  async exportFile(): Promise<never> {
+    throw notConfigured();
   }
 }

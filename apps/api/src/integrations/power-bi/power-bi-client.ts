@@ -1,4 +1,4 @@
-import { fetchWithRetry, type RetryPolicy } from '../../lib/fetch-with-retry.ts';
+import { fetchWithRetry, retryAfterMs, type RetryPolicy } from '../../lib/fetch-with-retry.ts';
 import {
   errorFromFetchFailure,
   errorFromResponse,
@@ -37,6 +37,31 @@ export interface EmbedToken {
   requestId: string | null;
 }
 
+/** ExportTo's body for a Power BI report (not a paginated one), as Microsoft documents it. */
+export interface ExportToRequest {
+  format: 'PDF' | 'PPTX';
+  powerBIReportConfiguration: {
+    defaultBookmark?: { state: string };
+    pages?: { pageName: string }[];
+    identities?: EffectiveIdentity[];
+    settings?: { locale?: string };
+  };
+}
+
+/** An export job's state. Power BI's 'Undefined' reads as 'Failed': nothing says it will ever finish. */
+export interface PowerBiExport {
+  id: string;
+  status: 'NotStarted' | 'Running' | 'Succeeded' | 'Failed';
+  percentComplete: number;
+  /** Seconds Power BI asked to wait before polling again (its Retry-After); null when it gave none. */
+  retryAfterSeconds: number | null;
+}
+
+export interface PowerBiFile {
+  bytes: Uint8Array;
+  contentType: string;
+}
+
 export interface PowerBiClientOptions {
   /** Per request, to the last byte of the answer; default 8 s. */
   timeoutMs?: number;
@@ -58,9 +83,32 @@ function malformed(what: string): MicrosoftError {
   return new MicrosoftError('power-bi', 'malformed', `Power BI: resposta sem ${what}.`);
 }
 
+const reportPath = (workspaceId: string, reportId: string) =>
+  `/v1.0/myorg/groups/${encodeURIComponent(workspaceId)}/reports/${encodeURIComponent(reportId)}`;
+/** Export ids are base64 text: '/', '+' and '=' must be encoded in the path. */
+const exportPath = (workspaceId: string, reportId: string, exportId: string) =>
+  `${reportPath(workspaceId, reportId)}/exports/${encodeURIComponent(exportId)}`;
+
+const EXPORT_STATUSES = new Set(['NotStarted', 'Running', 'Succeeded', 'Failed']);
+
+function readExport(job: unknown, response: Response): PowerBiExport {
+  if (!isRecord(job) || !text(job.id) || typeof job.status !== 'string')
+    throw malformed('o id e o estado da exportação');
+  const status = EXPORT_STATUSES.has(job.status) ? (job.status as PowerBiExport['status']) : 'Failed';
+  const percent = typeof job.percentComplete === 'number' ? job.percentComplete : 0;
+  const waitMs = retryAfterMs(response.headers.get('retry-after'));
+  return {
+    id: job.id,
+    status,
+    percentComplete: Math.round(Math.min(100, Math.max(0, percent))),
+    retryAfterSeconds: waitMs === null ? null : Math.ceil(waitMs / 1000),
+  };
+}
+
 /** Power BI REST over plain fetch, as the service principal. Failures are `MicrosoftError`s of 'power-bi'. */
 export class PowerBiClient {
   private readonly retry: RetryPolicy;
+  private readonly fileRetry: RetryPolicy;
 
   constructor(
     private readonly apiUrl: string,
@@ -77,12 +125,17 @@ export class PowerBiClient {
       retryTimeouts: false,
       sleep: options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
     };
+    // A report's file is megabytes, not a JSON answer: four times the time for each attempt and for the whole call.
+    this.fileRetry = {
+      ...this.retry,
+      timeoutMs: this.retry.timeoutMs * 4,
+      ...(this.retry.deadlineMs === undefined ? {} : { deadlineMs: this.retry.deadlineMs * 4 }),
+    };
   }
 
   /** The report's details; `malformed` unless Power BI named its id, embed URL and dataset. */
   async getReport(workspaceId: string, reportId: string): Promise<PowerBiReport> {
-    const path = `/v1.0/myorg/groups/${encodeURIComponent(workspaceId)}/reports/${encodeURIComponent(reportId)}`;
-    const report = await this.call('GET', path);
+    const report = await this.call('GET', reportPath(workspaceId, reportId));
     if (!isRecord(report) || !text(report.id) || !text(report.datasetId)) {
       throw malformed('o id e o dataset do relatório');
     }
@@ -106,12 +159,58 @@ export class PowerBiClient {
     return { token: token.token, expiration: token.expiration, requestId };
   }
 
+  /** Starts exporting a report to a file (202 Accepted): the job to poll with exportStatus. */
+  async exportTo(workspaceId: string, reportId: string, body: ExportToRequest): Promise<PowerBiExport> {
+    let answer: Response | undefined;
+    const job = await this.call('POST', `${reportPath(workspaceId, reportId)}/ExportTo`, body, (response) => {
+      answer = response;
+    });
+    return readExport(job, answer!);
+  }
+
+  /** An export job's state; while it runs (202), with the Retry-After Power BI asked for. */
+  async exportStatus(workspaceId: string, reportId: string, exportId: string): Promise<PowerBiExport> {
+    let answer: Response | undefined;
+    const job = await this.call('GET', exportPath(workspaceId, reportId, exportId), undefined, (response) => {
+      answer = response;
+    });
+    return readExport(job, answer!);
+  }
+
+  /** The exported file's bytes, once the job succeeded. A file takes longer than a JSON answer: more time for it. */
+  async exportFile(workspaceId: string, reportId: string, exportId: string): Promise<PowerBiFile> {
+    const response = await this.send(
+      'GET',
+      `${exportPath(workspaceId, reportId, exportId)}/file`,
+      undefined,
+      '*/*',
+      this.fileRetry,
+    );
+    return {
+      bytes: new Uint8Array(await response.arrayBuffer()),
+      contentType: response.headers.get('content-type') ?? 'application/octet-stream',
+    };
+  }
+
   private async call(
     method: 'GET' | 'POST',
     path: string,
     body?: unknown,
     onAnswer?: (response: Response) => void,
   ): Promise<unknown> {
+    const response = await this.send(method, path, body, 'application/json', this.retry);
+    onAnswer?.(response);
+    return readJsonAnswer('power-bi', response);
+  }
+
+  /** The successful answer (any 2xx: ExportTo and a running job answer 202), or the failure as a MicrosoftError. */
+  private async send(
+    method: 'GET' | 'POST',
+    path: string,
+    body: unknown,
+    accept: string,
+    retry: RetryPolicy,
+  ): Promise<Response> {
     let response: Response;
     try {
       response = await fetchWithRetry(
@@ -121,21 +220,18 @@ export class PowerBiClient {
             method,
             headers: {
               authorization: `Bearer ${await this.entra.appToken(POWER_BI_SCOPE, signal)}`,
-              accept: 'application/json',
+              accept,
               ...(body === undefined ? {} : { 'content-type': 'application/json' }),
             },
             ...(body === undefined ? {} : { body: JSON.stringify(body) }),
           },
         ],
-        this.retry,
+        retry,
       );
     } catch (error) {
       throw errorFromFetchFailure('power-bi', error);
     }
-    if (response.ok) {
-      onAnswer?.(response);
-      return readJsonAnswer('power-bi', response);
-    }
+    if (response.ok) return response;
     throw await errorFromResponse('power-bi', response);
   }
 }

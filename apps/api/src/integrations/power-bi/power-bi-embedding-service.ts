@@ -2,8 +2,21 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { EmbedInfo, Painel } from '@paineis/contract/panels';
 import { ExpiringCache } from '../../lib/expiring-cache.ts';
 import { MicrosoftError } from '../microsoft-error.ts';
-import type { Embedding, EmbeddingService, EmbedViewer } from './embedding-service.ts';
-import { type EmbedToken, type PowerBiClient, type PowerBiReport } from './power-bi-client.ts';
+import type {
+  Embedding,
+  EmbeddingService,
+  EmbedViewer,
+  ExportJob,
+  ExportRequest,
+  ReportExporter,
+} from './embedding-service.ts';
+import {
+  type EmbedToken,
+  type PowerBiClient,
+  type PowerBiExport,
+  type PowerBiFile,
+  type PowerBiReport,
+} from './power-bi-client.ts';
 
 /** A token is reused until this long before it expires. */
 const REFRESH_MARGIN_MS = 5 * 60_000;
@@ -27,7 +40,7 @@ function demoEmbedUrl(host: string, embedUrl: string): string {
  * call. The identity (e-mail and roles) is part of the token's key, so a change in a panel's RLS roles or
  * links is never served a token made for the old ones.
  */
-export class PowerBiEmbeddingService implements EmbeddingService {
+export class PowerBiEmbeddingService implements EmbeddingService, ReportExporter {
   private readonly reports = new ExpiringCache<PowerBiReport>();
   /**
    * One per report and identity: bounded, so tens of thousands of people cannot grow it without end. Each keeps the
@@ -48,16 +61,80 @@ export class PowerBiEmbeddingService implements EmbeddingService {
     this.tokens.clear();
   }
 
-  async embedFor(panel: Painel, viewer: EmbedViewer): Promise<Embedding> {
+  /**
+   * The effective identity for this person on this panel: none without RLS; with RLS, their e-mail and the roles
+   * the panel opens with (Power BI refuses an identity without roles, so that call is never made). The embed token
+   * and the export alike carry exactly this.
+   */
+  private identityFor(panel: Painel, viewer: EmbedViewer): { username: string; roles: string[] } | null {
     const identity = panel.usaRls ? { username: viewer.email, roles: [...viewer.roles].sort() } : null;
     if (identity && identity.roles.length === 0) {
       throw new MicrosoftError('power-bi', 'identity-without-roles', 'Identidade RLS sem papéis.');
     }
+    return identity;
+  }
+
+  private reportOf(panel: Painel): Promise<PowerBiReport> {
+    return this.reports.get(`${panel.workspaceId}/${panel.reportId}`, async () => ({
+      value: await this.client.getReport(panel.workspaceId, panel.reportId),
+      until: Date.now() + REPORT_TTL_MS,
+    }));
+  }
+
+  /** What Power BI said goes to the log (never a token); the caller answers the person in Portuguese. */
+  private async logged<T>(painelId: number, what: string, call: () => Promise<T>): Promise<T> {
     try {
-      const report = await this.reports.get(`${panel.workspaceId}/${panel.reportId}`, async () => ({
-        value: await this.client.getReport(panel.workspaceId, panel.reportId),
-        until: Date.now() + REPORT_TTL_MS,
-      }));
+      return await call();
+    } catch (error) {
+      if (error instanceof MicrosoftError) {
+        this.log.error(
+          {
+            service: error.service,
+            powerBiStatus: error.status ?? error.failure,
+            powerBiCode: error.code,
+            powerBiRequestId: error.requestId,
+            painelId,
+          },
+          what,
+        );
+      }
+      throw error;
+    }
+  }
+
+  async startExport(panel: Painel, viewer: EmbedViewer, request: ExportRequest): Promise<ExportJob & PowerBiExport> {
+    const identity = this.identityFor(panel, viewer);
+    return this.logged(panel.id, 'Power BI recusou ou falhou ao iniciar a exportação', async () => {
+      const report = await this.reportOf(panel);
+      const started = await this.client.exportTo(panel.workspaceId, report.id, {
+        format: request.format,
+        powerBIReportConfiguration: {
+          settings: { locale: 'pt-BR' },
+          ...(request.state === undefined ? {} : { defaultBookmark: { state: request.state } }),
+          ...(request.page === undefined ? {} : { pages: [{ pageName: request.page }] }),
+          ...(identity ? { identities: [{ ...identity, datasets: [report.datasetId] }] } : {}),
+        },
+      });
+      return { ...started, workspaceId: panel.workspaceId, reportId: report.id, exportId: started.id };
+    });
+  }
+
+  exportStatus(job: ExportJob, painelId: number): Promise<PowerBiExport> {
+    return this.logged(painelId, 'Power BI recusou ou falhou ao informar a exportação', () =>
+      this.client.exportStatus(job.workspaceId, job.reportId, job.exportId),
+    );
+  }
+
+  exportFile(job: ExportJob, painelId: number): Promise<PowerBiFile> {
+    return this.logged(painelId, 'Power BI recusou ou falhou ao entregar o arquivo exportado', () =>
+      this.client.exportFile(job.workspaceId, job.reportId, job.exportId),
+    );
+  }
+
+  async embedFor(panel: Painel, viewer: EmbedViewer): Promise<Embedding> {
+    const identity = this.identityFor(panel, viewer);
+    try {
+      const report = await this.reportOf(panel);
       // The embed URL too: a report whose address changed gets a new answer.
       const key = JSON.stringify([panel.workspaceId, report.id, report.datasetId, report.embedUrl, identity]);
       let made = false;
