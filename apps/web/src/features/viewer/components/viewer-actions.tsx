@@ -103,12 +103,15 @@ export function ViewerActions({
   return (
     <>
       <div className="d-flex flex-wrap align-items-center gap-2">
-        <Button variant="outline-secondary" size="sm" onClick={copyLink}>
-          Copiar link
-        </Button>
-        <span aria-live="polite" className="small text-success">
-          {copied ? LINK_COPIED : ''}
-        </span>
+        {/* One item with its feedback, so that the (empty) live region adds no gap of its own. */}
+        <div className="d-flex align-items-center">
+          <Button variant="outline-secondary" size="sm" onClick={copyLink}>
+            Copiar link
+          </Button>
+          <span aria-live="polite" className={copied ? 'small text-success ms-2' : 'small text-success'}>
+            {copied ? LINK_COPIED : ''}
+          </span>
+        </div>
         <Button
           variant="outline-secondary"
           size="sm"
