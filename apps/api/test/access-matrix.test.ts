@@ -43,7 +43,7 @@ const REFUSAL_MESSAGE: Record<number, string> = {
 
 interface Route {
   key: string;
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   path: string;
 }
 
@@ -53,6 +53,9 @@ interface Seeded {
   unlinked: DemoUser;
   panelId: number;
   classificacaoId: number;
+  /** A saved view and an export job of the linked user's and of the admin's own (each calls with theirs). */
+  views: { linked: string; admin: string };
+  exports: { linked: string; admin: string };
   /** Each caller's Authorization headers (several ways of being that caller for some). */
   callers: Record<CallerNumber, Record<string, string>[]>;
   /** The database right after seeding: every cell starts from it. */
@@ -135,6 +138,19 @@ const CALLS: Record<string, (s: Seeded) => Call> = {
   'GET /api/uso/paineis/{id}': () => ({}),
   'GET /api/uso/sem-login': () => ({}),
   'GET /api/auditoria': () => ({}),
+
+  'GET /api/favoritos': () => ({}),
+  'PUT /api/favoritos/{painelId}': () => ({}),
+  'DELETE /api/favoritos/{painelId}': () => ({}),
+  'GET /api/recentes': () => ({}),
+  'GET /api/paineis/{id}/visoes': () => ({}),
+  'POST /api/paineis/{id}/visoes': () => ({ body: { nome: 'Região Sul', estado: 'estado-do-marcador', pagina: 'P1' } }),
+  'GET /api/paineis/{id}/visoes/{visaoId}': () => ({}),
+  'PATCH /api/paineis/{id}/visoes/{visaoId}': () => ({ body: { nome: 'Minha visão (revista)' } }),
+  'DELETE /api/paineis/{id}/visoes/{visaoId}': () => ({}),
+  'POST /api/paineis/{id}/exportacoes': () => ({ body: { formato: 'PDF' }, reaches: 'powerBi' }),
+  'GET /api/paineis/{id}/exportacoes/{exportacaoId}': () => ({ reaches: 'powerBi' }),
+  'GET /api/paineis/{id}/exportacoes/{exportacaoId}/arquivo': () => ({ reaches: 'powerBi' }),
 };
 
 const CALLER_NAMES: Record<CallerNumber, string> = {
@@ -155,6 +171,8 @@ describe('access matrix: every route of the OpenAPI document × every kind of ca
   const standIns = useStandIns({
     people: [person('d1d1d1d1-0000-4000-8000-000000000001', 'Pessoa do Diretório')],
     reports: [REPORT],
+    // An export is done at its first status request: its file is there for the matrix's download.
+    exportDurationMs: 0,
   });
   const ctx = useTestApp(() => ({
     config: microsoftConfig(standIns.current),
@@ -225,6 +243,25 @@ describe('access matrix: every route of the OpenAPI document × every kind of ca
     );
 
     const tokenOf = async (user: DemoUser, ttl?: number) => (await signSessionToken(ctx.config.jwt, user, ttl)).token;
+    // A saved view and an export job of each of the two people who may open the panel.
+    const own = async (user: DemoUser, kind: 'visoes' | 'exportacoes', body: object) => {
+      const res = await ctx.app.inject({
+        method: 'POST',
+        url: `/api/paineis/${p.id}/${kind}`,
+        headers: bearer(await tokenOf(user)),
+        payload: body,
+      });
+      expect(res.statusCode).toBeLessThan(300);
+      return res.json<{ id: string }>().id;
+    };
+    const views = {
+      linked: await own(linked, 'visoes', { nome: 'Minha visão', estado: 'estado-1' }),
+      admin: await own(admin, 'visoes', { nome: 'Minha visão', estado: 'estado-2' }),
+    };
+    const exports = {
+      linked: await own(linked, 'exportacoes', { formato: 'PDF' }),
+      admin: await own(admin, 'exportacoes', { formato: 'PPTX' }),
+    };
     const revoked = await tokenOf(admin);
     const signOut = await ctx.app.inject({
       method: 'POST',
@@ -264,14 +301,21 @@ describe('access matrix: every route of the OpenAPI document × every kind of ca
       unlinked,
       panelId: p.id,
       classificacaoId: c.id,
+      views,
+      exports,
       callers,
       state: await fingerprint(ctx.db),
     };
   }
 
-  function urlOf(route: Route, s: Seeded): string {
+  /** Saved views and export jobs are their owner's: the admin calls with theirs, everyone else with the linked user's. */
+  function urlOf(route: Route, s: Seeded, caller: CallerNumber): string {
+    const owner = caller === 10 ? 'admin' : 'linked';
     return route.path.replace(/\{(\w+)\}/g, (_, name: string) => {
       if (name === 'id') return String(route.path.startsWith('/api/classificacoes/') ? s.classificacaoId : s.panelId);
+      if (name === 'painelId') return String(s.panelId);
+      if (name === 'visaoId') return s.views[owner];
+      if (name === 'exportacaoId') return s.exports[owner];
       if (name === 'classificacaoId') return String(s.classificacaoId);
       if (name === 'role') return ROLE;
       if (name === 'visualizacaoId') return VIEW_ID;
@@ -326,7 +370,7 @@ describe('access matrix: every route of the OpenAPI document × every kind of ca
 
           const res = await ctx.app.inject({
             method: route.method,
-            url: urlOf(route, s),
+            url: urlOf(route, s, caller),
             headers,
             ...(call.body === undefined ? {} : { payload: call.body as object }),
           });

@@ -34,5 +34,6 @@ export async function resetDatabase(database: Database) {
   await database.db.execute(sql`
     truncate classificacoes, paineis, usuarios, painel_usuarios, painel_rls_roles,
              painel_rls_role_emails, tokens_revogados, contas_locais, tentativas_login,
-             visualizacoes, auditoria, ultimos_logins restart identity cascade`);
+             visualizacoes, auditoria, ultimos_logins, favoritos, visoes_salvas, exportacoes
+             restart identity cascade`);
 }
