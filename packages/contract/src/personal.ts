@@ -3,12 +3,7 @@ import { isoDate, pathId, plainText } from './fields.ts';
 import { MAX_VISOES_POR_PAINEL } from './personal-constants.ts';
 
 // One source, zod-free for the web app.
-export {
-  FORMATOS_EXPORTACAO,
-  MAX_VISOES_POR_PAINEL,
-  RECENTES,
-  type FormatoExportacao,
-} from './personal-constants.ts';
+export { FORMATOS_EXPORTACAO, MAX_VISOES_POR_PAINEL, RECENTES, type FormatoExportacao } from './personal-constants.ts';
 
 /**
  * What each person keeps for themselves (docs/requirements.md#personal): favourites, recently opened panels and
@@ -68,7 +63,11 @@ const paginaRelatorio = plainText('Página do relatório (pagina)', {
   tooLong: 'Página do relatório (pagina) deve ter no máximo 200 caracteres.',
 });
 
-export const visaoBody = z.object({ nome: nomeVisao, estado: estadoVisao, pagina: paginaRelatorio.nullable().optional() });
+export const visaoBody = z.object({
+  nome: nomeVisao,
+  estado: estadoVisao,
+  pagina: paginaRelatorio.nullable().optional(),
+});
 export type VisaoBody = z.input<typeof visaoBody>;
 
 /** PATCH: renaming is the only change; a new state is a new view. */
@@ -120,4 +119,5 @@ export const MENSAGENS_EXPORTACAO = {
   naoEncontrada: 'Exportação não encontrada.',
   falhou: 'O Power BI não conseguiu exportar o relatório. Tente novamente.',
   naoPronta: 'A exportação ainda não terminou.',
+  estadoRecusado: 'O Power BI não aceitou o estado ou a página do relatório enviados para a exportação.',
 } as const;

@@ -10,6 +10,7 @@ import {
   type Exportacao,
 } from '@paineis/contract/personal';
 import { idParams } from '@paineis/contract/fields';
+import { MicrosoftError } from '../../integrations/microsoft-error.ts';
 import type { PowerBiExport } from '../../integrations/power-bi/power-bi-client.ts';
 import { HttpError, notFound } from '../../lib/http-error.ts';
 import { errorResponses } from '../../lib/route-schema.ts';
@@ -109,11 +110,16 @@ export const exportsRoutes: FastifyPluginAsyncZod = async (app) => {
       await exportablePanel(request.params.id, requester);
       const { panel, roles } = await openPanel(app.db, request.params.id, requester, undefined);
       const { formato, estado, pagina } = request.body;
-      const started = await app.reportExports.startExport(
-        panel,
-        { ...requester, roles },
-        { format: formato, state: estado, page: pagina },
-      );
+      const started = await app.reportExports
+        .startExport(panel, { ...requester, roles }, { format: formato, state: estado, page: pagina })
+        .catch((error: unknown) => {
+          // Power BI's 400 to a request carrying the viewer's state or page is about them: the caller's input.
+          const sentState = estado !== undefined || pagina !== undefined;
+          if (sentState && error instanceof MicrosoftError && error.failure === 'refused' && error.status === 400) {
+            throw new HttpError(400, MENSAGENS_EXPORTACAO.estadoRecusado);
+          }
+          throw error;
+        });
       const job = await insertExport(app.db, requester.id, {
         painelId: panel.id,
         formato,

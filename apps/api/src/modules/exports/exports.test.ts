@@ -265,10 +265,17 @@ describe('export to PDF and PowerPoint (docs/requirements.md#personal)', () => {
 
   it('answers Power BI’s refusals and outages in Portuguese, recording no job', async () => {
     const s = await setup();
-    // A page the report does not have: Power BI answers 400.
+    // A page the report does not have, a state that is none of its: Power BI's 400 is about what was sent.
     const badPage = await start(s.ana, s.plain.id, { formato: 'PDF', pagina: 'ReportSectionNenhuma' });
-    expect(badPage.statusCode).toBe(502);
-    expect(badPage.json()).toEqual({ message: POWER_BI_REFUSED });
+    expect(badPage.statusCode).toBe(400);
+    expect(badPage.json()).toEqual({ message: MENSAGENS_EXPORTACAO.estadoRecusado });
+    const badState = await start(s.ana, s.plain.id, { formato: 'PDF', estado: 'não é um estado' });
+    expect(badState.json()).toEqual({ message: MENSAGENS_EXPORTACAO.estadoRecusado });
+    // Any other refusal is Power BI's.
+    standIns.current.powerBi.failNext(403); // the report's details are cached: the next call is ExportTo
+    const refused = await start(s.ana, s.plain.id, { formato: 'PDF' });
+    expect(refused.statusCode).toBe(502);
+    expect(refused.json()).toEqual({ message: POWER_BI_REFUSED });
     standIns.current.powerBi.failNext(503, 10);
     const down = await start(s.ana, s.plain.id, { formato: 'PDF' });
     expect(down.statusCode).toBe(503);
