@@ -1,5 +1,7 @@
 import { fixedEmbedding } from '../fixed-embedding.ts';
 import fc from 'fast-check';
+import { sql } from 'drizzle-orm';
+import { portalEnvironment, startStandIns } from '@paineis/microsoft-stand-ins/stand-ins';
 import { sameRoleName } from '@paineis/contract/text';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { buildApp } from '../../src/app.ts';
@@ -42,25 +44,50 @@ const KNOWN: Known = {
   emails: ['ana@empresa.com.br', 'bruno@empresa.com.br', 'admin@empresa.com.br'],
   usernames: ['fuzz.admin', ' FUZZ.ADMIN '],
   passwords: ['senha-do-fuzz'],
+  // Ana's and the admin's saved views and export jobs (seedWorld gives them these ids).
+  viewIds: ['5a1e0000-0000-4000-8000-000000000001', '5a1e0000-0000-4000-8000-000000000002'],
+  exportIds: ['e0e00000-0000-4000-8000-000000000001', 'e0e00000-0000-4000-8000-000000000002'],
 };
+const WORKSPACE = '11111111-1111-4111-8111-111111111111';
+const report = (n: number) => `22222222-2222-4222-8222-00000000000${n}`;
 
 const embedding = fixedEmbedding('token-do-fuzz');
 
 const onPglite = inject('database') === 'pglite';
-const config = testConfig({ LOGIN_MAX_DELAY_SECONDS: '0' });
 
-/** The app and the operations of its OpenAPI document, built while the tests are collected: one test each. */
+/**
+ * The app and the operations of its OpenAPI document, built while the tests are collected: one test each. Exports
+ * go to the stand-in Power BI (its export jobs are done at their first status request); openings keep the fixed
+ * embedding, which is faster.
+ */
 async function prepare() {
+  const standIns = await startStandIns({
+    people: [],
+    exportDurationMs: 0,
+    reports: [1, 2, 3, 4].map((n) => ({
+      workspaceId: WORKSPACE,
+      reportId: report(n),
+      name: `Relatório ${n}`,
+      datasetId: `33333333-3333-4333-8333-00000000000${n}`,
+      rls: n === 2,
+    })),
+  });
+  const config = testConfig({
+    ...portalEnvironment(standIns),
+    GRAPH_SYNC_INTERVAL_MINUTES: '0',
+    LOGIN_MAX_DELAY_SECONDS: '0',
+  });
   const database = await openTestDatabase();
   const app = await buildApp({ config, database, ownsDatabase: false, logger: false, embedding });
   await app.ready();
   const doc = await app.inject({ method: 'GET', url: '/api/docs/json' });
-  return { database, app, operations: operationsOf(doc.json()).filter(takesInput) };
+  return { database, app, config, standIns, operations: operationsOf(doc.json()).filter(takesInput) };
 }
 const prepared = onPglite ? await prepare() : null;
 
 describe.skipIf(!prepared)('fuzzing every operation that takes input', () => {
-  const { database, app, operations } = prepared ?? ({ operations: [] } as unknown as NonNullable<typeof prepared>);
+  const { database, app, config, standIns, operations } =
+    prepared ?? ({ operations: [] } as unknown as NonNullable<typeof prepared>);
   const db: Db = database?.db;
   let tables: string[];
   let world: WorldCopy;
@@ -95,7 +122,6 @@ describe.skipIf(!prepared)('fuzzing every operation that takes input', () => {
     await classificacao(db, 'Vendas', { descricao: 'Relatórios\ncomerciais' });
     await classificacao(db, 'Compras');
     await classificacao(db, 'Inativa', { ativo: false });
-    const report = (n: number) => `22222222-2222-4222-8222-00000000000${n}`;
     await panel(db, { nomePainel: 'Metas', classificacaoId: 1, ordem: 1, reportId: report(1) });
     await panel(db, {
       nomePainel: 'Regional',
@@ -111,6 +137,26 @@ describe.skipIf(!prepared)('fuzzing every operation that takes input', () => {
     await panel(db, { nomePainel: 'Avulso', ordem: 1, reportId: report(3) });
     await panel(db, { nomePainel: 'Oculto', classificacaoId: 2, ordem: 1, reportId: report(4) });
     for (const id of [1, 2, 3]) await link(db, id, ['fuzz-user']);
+    await db.execute(sql`
+      insert into visoes_salvas (id, painel_id, usuario_id, nome, estado, pagina) values
+        (${KNOWN.viewIds[0]}, 1, 'fuzz-user', 'Visão da Ana', 'estado', 'ReportSection1'),
+        (${KNOWN.viewIds[1]}, 2, 'fuzz-admin', 'Visão do admin', 'estado', null)`);
+  }
+
+  /** An export job of each of Ana and the admin in the stand-in, recorded under the known ids. */
+  async function startExports() {
+    for (const [i, token] of [tokens.user, tokens.admin].entries()) {
+      const res = await app.inject({
+        method: 'POST',
+        url: '/api/paineis/1/exportacoes',
+        headers: { authorization: `Bearer ${token}` },
+        payload: { formato: i === 0 ? 'PDF' : 'PPTX' },
+      });
+      expect(res.statusCode).toBe(202);
+      await db.execute(
+        sql`update exportacoes set id = ${KNOWN.exportIds[i]} where id = ${res.json<{ id: string }>().id}`,
+      );
+    }
   }
 
   beforeAll(async () => {
@@ -128,9 +174,6 @@ describe.skipIf(!prepared)('fuzzing every operation that takes input', () => {
         source: 'local',
       },
     });
-    world = await copyWorld(db, tables);
-    pristine = await fingerprint(db, tables);
-    current = pristine;
     tokens.admin = (
       await signSessionToken(config.jwt, {
         id: 'fuzz-admin',
@@ -147,6 +190,10 @@ describe.skipIf(!prepared)('fuzzing every operation that takes input', () => {
         role: 'User',
       })
     ).token;
+    await startExports();
+    world = await copyWorld(db, tables);
+    pristine = await fingerprint(db, tables);
+    current = pristine;
     console.warn(
       `fuzz: seed ${SEED} (FUZZ_SEED=${SEED} repete esta execução), ${REQUESTS} requisições em ${operations.length} operações`,
     );
@@ -156,6 +203,7 @@ describe.skipIf(!prepared)('fuzzing every operation that takes input', () => {
   afterAll(async () => {
     await app?.close();
     await database?.close();
+    await standIns?.close();
   });
 
   async function send(
@@ -227,6 +275,14 @@ describe.skipIf(!prepared)('fuzzing every operation that takes input', () => {
         ...(roles.some((r) => sameRoleName(r, role)) ? [] : [`papel '${role}' não está em ${JSON.stringify(roles)}`]),
       ];
     },
+    // A saved view keeps its state exactly as sent (an opaque bookmark), its name and page trimmed.
+    'POST /api/paineis/{id}/visoes': async (req, sent, res) => readView(Number(req.params.id), res.json().id, sent),
+    'PATCH /api/paineis/{id}/visoes/{visaoId}': async (req, sent, res) =>
+      differences(
+        'nome da visão',
+        (await get(`/api/paineis/${req.params.id}/visoes/${res.json().id}`)).json().nome,
+        text(sent.nome),
+      ),
     'POST /api/paineis/{id}/usuarios': async (req, sent, res) => {
       const stored = (await get(`/api/paineis/${req.params.id}/usuarios`)).json();
       const ids = [...new Set((sent as string[]).map(text))].sort();
@@ -255,6 +311,16 @@ describe.skipIf(!prepared)('fuzzing every operation that takes input', () => {
       ...differences('resposta', answered, stored),
       ...(typeof sent.ativo === 'boolean' ? differences('ativo', stored.ativo, sent.ativo) : []),
     ];
+  }
+
+  async function readView(painelId: number, id: string, sent: any) {
+    const stored = (await get(`/api/paineis/${painelId}/visoes/${id}`)).json();
+    const expected = {
+      nome: text(sent.nome),
+      estado: sent.estado,
+      pagina: sent.pagina == null ? null : text(sent.pagina),
+    };
+    return differences('visão', { nome: stored.nome, estado: stored.estado, pagina: stored.pagina }, expected);
   }
 
   async function readPanel(id: number, sent: any) {
@@ -297,8 +363,18 @@ describe.skipIf(!prepared)('fuzzing every operation that takes input', () => {
     // other spelling opens nothing.
     for (const param of op.pathParams) {
       const value = req.params[param.name];
-      const isId = param.name === 'id' || /Id$/.test(param.name);
+      // A saved view's or an export's id is a UUID, in its one spelling (either case).
+      const isUuid = param.name === 'visaoId' || param.name === 'exportacaoId';
+      const isId = !isUuid && (param.name === 'id' || /Id$/.test(param.name));
       if (isId && value !== undefined && !/^(0|[1-9][0-9]*)$/.test(value) && res.statusCode < 300) {
+        problems.push(`o id '${value}' foi aceito (${res.statusCode})`);
+      }
+      if (
+        isUuid &&
+        value !== undefined &&
+        !/^[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}$/i.test(value) &&
+        res.statusCode < 300
+      ) {
         problems.push(`o id '${value}' foi aceito (${res.statusCode})`);
       }
     }

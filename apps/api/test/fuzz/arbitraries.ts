@@ -15,6 +15,9 @@ export interface Known {
   emails: string[];
   usernames: string[];
   passwords: string[];
+  /** Saved views and export jobs (UUIDs) of the seeded world. */
+  viewIds: string[];
+  exportIds: string[];
 }
 
 /** Texts that break, or have broken, servers that store, compare and show text. */
@@ -520,7 +523,27 @@ const RAW_SEGMENTS = fc.constantFrom(
   '',
 );
 
+/** The UUIDs a path parameter names (a saved view, an export job), or null for a panel's or classification's id. */
+function knownUuids(param: Parameter, g: Generation): string[] | null {
+  if (param.name === 'visaoId') return g.known.viewIds;
+  if (param.name === 'exportacaoId') return g.known.exportIds;
+  return null;
+}
+
 function pathValue(param: Parameter, g: Generation): fc.Arbitrary<string> {
+  const uuids = knownUuids(param, g);
+  if (uuids) {
+    const named = fc.oneof({ weight: 6, arbitrary: fc.constantFrom(...uuids) }, { weight: 2, arbitrary: fc.uuid() });
+    // Nearly valid requests name what exists, or any UUID.
+    if (g.hostility < 0.1) return named;
+    const value = fc.oneof(
+      { weight: 8, arbitrary: named },
+      { weight: 3, arbitrary: fc.constantFrom(...uuids.map((u) => ` ${u.toUpperCase()} `)) },
+      { weight: 3, arbitrary: fc.constantFrom(...HOSTILE_IDS) },
+      { weight: 2, arbitrary: anyText(40) },
+    );
+    return fc.oneof({ weight: 12, arbitrary: value.map(percentEncode) }, { weight: 1, arbitrary: RAW_SEGMENTS });
+  }
   let value: fc.Arbitrary<string>;
   if (g.hostility < 0.1) {
     // Nearly valid requests name what exists (a role's name being any text).
