@@ -62,6 +62,19 @@ const EXPECTED: Record<string, Access> = {
   'GET /api/uso/sem-login': 'admin',
   'GET /api/auditoria': 'admin',
 
+  'GET /api/favoritos': 'user',
+  'PUT /api/favoritos/{painelId}': 'user',
+  'DELETE /api/favoritos/{painelId}': 'user',
+  'GET /api/recentes': 'user',
+  'GET /api/paineis/{id}/visoes': 'user',
+  'POST /api/paineis/{id}/visoes': 'user',
+  'GET /api/paineis/{id}/visoes/{visaoId}': 'user',
+  'PATCH /api/paineis/{id}/visoes/{visaoId}': 'user',
+  'DELETE /api/paineis/{id}/visoes/{visaoId}': 'user',
+  'POST /api/paineis/{id}/exportacoes': 'user',
+  'GET /api/paineis/{id}/exportacoes/{exportacaoId}': 'user',
+  'GET /api/paineis/{id}/exportacoes/{exportacaoId}/arquivo': 'user',
+
   'GET /api/auth/microsoft-login': 'public',
   'GET /api/auth/microsoft-callback': 'public',
   'POST /api/auth/login': 'public',
@@ -75,6 +88,8 @@ function designRule(method: string, path: string): Access {
   if (path.startsWith('/api/auth/')) return 'public';
   // The viewer's report of its own load times, sent by anyone who may open the panel.
   if (method === 'POST' && path === '/api/paineis/{id}/visualizacoes/{visualizacaoId}') return 'user';
+  // What people keep and take for themselves: favourites, saved views, exports (docs/requirements.md#personal).
+  if (/^\/api\/(favoritos\/|paineis\/\{id\}\/(visoes|exportacoes))/.test(path)) return 'user';
   if (method !== 'GET') return 'admin';
   if (
     path === '/api/classificacoes/admin' ||
@@ -93,7 +108,7 @@ function designRule(method: string, path: string): Access {
 
 interface Route {
   key: string;
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   path: string;
   access: Access;
 }
@@ -104,6 +119,14 @@ interface Seed {
   classificacaoId: number;
   panelId: number;
 }
+
+/** A saved view and an export job of each person, under fixed ids: each calls with their own. */
+const OWN = {
+  user: { view: '5a1e0000-0000-4000-8000-00000000000a', job: 'e0e00000-0000-4000-8000-00000000000a' },
+  admin: { view: '5a1e0000-0000-4000-8000-00000000000b', job: 'e0e00000-0000-4000-8000-00000000000b' },
+};
+/** Without Microsoft configuration an export is honestly unavailable (503): auth let the call through. */
+const isExport = (route: { path: string }) => route.path.includes('/exportacoes');
 
 /** A stand-in for Power BI, so GET /paineis/{id} can answer 200. */
 const embedding = fixedEmbedding('token-de-teste');
@@ -123,6 +146,17 @@ describe('auth plugin: permissions for every route', () => {
       rlsConfigurations: [{ roleName: 'Gestor', userEmails: [user.email] }],
     });
     await link(ctx.db, p.id, [user.id]);
+    for (const [who, own] of [
+      [user, OWN.user],
+      [admin, OWN.admin],
+    ] as const) {
+      await ctx.db.execute(
+        sql`insert into visoes_salvas (id, painel_id, usuario_id, nome, estado) values (${own.view}, ${p.id}, ${who.id}, 'Minha', 'e')`,
+      );
+      await ctx.db.execute(sql`
+        insert into exportacoes (id, usuario_id, painel_id, formato, power_bi_export_id, workspace_id, report_id)
+        values (${own.job}, ${who.id}, ${p.id}, 'PDF', 'exportacao-do-power-bi', ${p.workspaceId}, ${p.reportId})`);
+    }
     return { admin, user, classificacaoId: c.id, panelId: p.id };
   }
 
@@ -145,9 +179,12 @@ describe('auth plugin: permissions for every route', () => {
 
   const protectedRoutes = () => routes.filter((r) => r.access !== 'public');
 
-  function urlOf(route: Route, s: Seed = seed): string {
+  function urlOf(route: Route, s: Seed = seed, owner: 'user' | 'admin' = 'user'): string {
     return route.path.replace(/\{(\w+)\}/g, (_, name: string) => {
       if (name === 'id') return String(route.path.startsWith('/api/classificacoes') ? s.classificacaoId : s.panelId);
+      if (name === 'painelId') return String(s.panelId);
+      if (name === 'visaoId') return OWN[owner].view;
+      if (name === 'exportacaoId') return OWN[owner].job;
       if (name === 'classificacaoId') return String(s.classificacaoId);
       if (name === 'role') return 'Gestor';
       if (name === 'visualizacaoId') return '0b6f2f4e-3c1a-4d8e-9a57-2f1e6c0d9b31';
@@ -174,6 +211,9 @@ describe('auth plugin: permissions for every route', () => {
       'POST /api/classificacoes': { nome: 'Nova classificação', descricao: null },
       'PUT /api/classificacoes/{id}': { nome: 'Comercial e Vendas', descricao: 'Vendas', ativo: true },
       'POST /api/paineis/{id}/visualizacoes/{visualizacaoId}': { carregadoMs: 900 },
+      'POST /api/paineis/{id}/visoes': { nome: 'Nova visão', estado: 'estado' },
+      'PATCH /api/paineis/{id}/visoes/{visaoId}': { nome: 'Renomeada' },
+      'POST /api/paineis/{id}/exportacoes': { formato: 'PDF' },
     };
     return bodies[route.key];
   }
@@ -432,9 +472,16 @@ describe('auth plugin: permissions for every route', () => {
     expect(userRoutes.length).toBeGreaterThan(5);
     for (const route of userRoutes) {
       const res = await call(route, headers);
-      // The user is linked to the panel and listed in its RLS role: every one of these GETs answers 200 (the
-      // viewer's report, written in the background, 202).
-      const ok = route.method === 'POST' ? 202 : 200;
+      // The user is linked to the panel and listed in its RLS role: every one of these GETs answers 200, the
+      // writes their own success (the viewer's report, written in the background, 202).
+      const writes: Record<string, number> = {
+        'POST /api/paineis/{id}/visualizacoes/{visualizacaoId}': 202,
+        'PUT /api/favoritos/{painelId}': 204,
+        'DELETE /api/favoritos/{painelId}': 204,
+        'POST /api/paineis/{id}/visoes': 201,
+        'DELETE /api/paineis/{id}/visoes/{visaoId}': 204,
+      };
+      const ok = isExport(route) ? 503 : (writes[route.key] ?? 200);
       if (res.statusCode !== ok) wrong.push(`${route.key} → ${res.statusCode} ${res.body}`);
     }
     expect(wrong).toEqual([]);
@@ -447,13 +494,13 @@ describe('auth plugin: permissions for every route', () => {
       const s = await seedDatabase();
       const res = await ctx.app.inject({
         method: route.method,
-        url: urlOf(route, s),
+        url: urlOf(route, s, 'admin'),
         headers: bearer(await tokenOf(s.admin)),
         ...(bodyOf(route, s) === undefined ? {} : { payload: bodyOf(route, s) as object }),
       });
       // This app has no Microsoft configuration, so a directory sync is honestly unavailable (503).
       const ok =
-        route.key === 'POST /api/usuarios365/sincronizar'
+        route.key === 'POST /api/usuarios365/sincronizar' || isExport(route)
           ? res.statusCode === 503
           : route.method === 'GET'
             ? res.statusCode === 200

@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { useTestApp } from '../../test/context.ts';
+import { sql } from 'drizzle-orm';
 import { classificacao, createAdmin, panel } from '../../test/fixtures.ts';
 
 type Operation = { requestBody?: unknown };
@@ -10,9 +11,12 @@ describe('calls that take no body', () => {
   const ctx = useTestApp();
   let bodiless: { method: 'POST' | 'PUT' | 'DELETE'; path: string }[] = [];
   let token: string;
+  let adminId: string;
 
   beforeEach(async () => {
-    token = await ctx.tokenFor(await createAdmin(ctx.db));
+    const admin = await createAdmin(ctx.db);
+    adminId = admin.id;
+    token = await ctx.tokenFor(admin);
     const doc = (await ctx.request('GET', '/api/docs/json')).json<{
       paths: Record<string, Record<string, Operation>>;
     }>();
@@ -32,30 +36,40 @@ describe('calls that take no body', () => {
   it('are the ones the contract calls without a body', () => {
     expect(bodiless.map((r) => `${r.method} ${r.path}`).sort()).toEqual([
       'DELETE /api/classificacoes/{id}',
+      'DELETE /api/favoritos/{painelId}',
       'DELETE /api/paineis/{id}',
       'DELETE /api/paineis/{id}/rls',
+      'DELETE /api/paineis/{id}/visoes/{visaoId}',
       'POST /api/auth/logout-complete',
       'POST /api/usuarios365/sincronizar',
+      'PUT /api/favoritos/{painelId}',
     ]);
   });
 
   it.each(Object.entries(forms))('each one does its work with %s', async (_form, headers) => {
     const c = await classificacao(ctx.db, 'Temporária');
     const p = await panel(ctx.db, { usaRls: true, rlsConfigurations: [{ roleName: 'Norte', userEmails: [] }] });
-    const expected: Record<string, number> = {
-      [`DELETE /api/classificacoes/${c.id}`]: 204,
-      [`DELETE /api/paineis/${p.id}/rls`]: 204,
-      [`DELETE /api/paineis/${p.id}`]: 204,
-      // Without Microsoft configuration the sync answers its own 503, not a complaint about the body.
-      'POST /api/usuarios365/sincronizar': 503,
-      'POST /api/auth/logout-complete': 204,
-    };
-    const urls = Object.keys(expected);
-    expect(urls.map((u) => u.replace(/\/\d+(?=\/|$)/g, '/{id}')).sort()).toEqual(
-      bodiless.map((r) => `${r.method} ${r.path}`).sort(),
+    const visao = '5a1e0000-0000-4000-8000-000000000001';
+    await ctx.db.execute(
+      sql`insert into visoes_salvas (id, painel_id, usuario_id, nome, estado) values (${visao}, ${p.id}, ${adminId}, 'V', 'e')`,
     );
+    // Each route as the document names it, with the call made; in an order where nothing is gone before its turn.
+    const calls: [string, string, number][] = [
+      ['PUT /api/favoritos/{painelId}', `PUT /api/favoritos/${p.id}`, 204],
+      ['DELETE /api/favoritos/{painelId}', `DELETE /api/favoritos/${p.id}`, 204],
+      ['DELETE /api/paineis/{id}/visoes/{visaoId}', `DELETE /api/paineis/${p.id}/visoes/${visao}`, 204],
+      ['DELETE /api/classificacoes/{id}', `DELETE /api/classificacoes/${c.id}`, 204],
+      ['DELETE /api/paineis/{id}/rls', `DELETE /api/paineis/${p.id}/rls`, 204],
+      ['DELETE /api/paineis/{id}', `DELETE /api/paineis/${p.id}`, 204],
+      // Without Microsoft configuration the sync answers its own 503, not a complaint about the body.
+      ['POST /api/usuarios365/sincronizar', 'POST /api/usuarios365/sincronizar', 503],
+      ['POST /api/auth/logout-complete', 'POST /api/auth/logout-complete', 204],
+    ];
+    expect(calls.map(([route]) => route).sort()).toEqual(bodiless.map((r) => `${r.method} ${r.path}`).sort());
+    const expected = Object.fromEntries(calls.map(([, call, status]) => [call, status]));
+    const urls = Object.keys(expected);
     for (const call of urls) {
-      const [method, url] = call.split(' ') as ['POST' | 'DELETE', string];
+      const [method, url] = call.split(' ') as ['POST' | 'PUT' | 'DELETE', string];
       const res = await ctx.app.inject({
         method,
         url,

@@ -58,7 +58,7 @@ describe('CORS with CORS_ORIGINS set: exactly those origins', () => {
       expect(res.statusCode).toBe(204);
       expect(res.headers['access-control-allow-origin']).toBe(origin);
       expect(res.headers['access-control-allow-credentials']).toBeUndefined();
-      expect(String(res.headers['access-control-allow-methods'])).toBe('GET, HEAD, POST, PUT, DELETE');
+      expect(String(res.headers['access-control-allow-methods'])).toBe('GET, HEAD, POST, PUT, PATCH, DELETE');
       expect(String(res.headers['access-control-allow-headers'])).toBe('authorization, content-type');
       expect(res.headers['access-control-max-age']).toBe('600');
       expect(String(res.headers.vary)).toMatch(/origin/i);

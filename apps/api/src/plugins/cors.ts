@@ -21,7 +21,7 @@ export default fp(
       // true reflects the request's Origin; false leaves the answer without any CORS header.
       origin: (origin, callback) => callback(null, origin !== undefined && allowed.has(origin)),
       credentials: false,
-      methods: ['GET', 'HEAD', 'POST', 'PUT', 'DELETE'],
+      methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
       allowedHeaders: ['authorization', 'content-type'],
       // A 429 says when to try again; pages of another origin may read that.
       exposedHeaders: ['retry-after'],
