@@ -283,6 +283,21 @@ describe('export to PDF and PowerPoint (docs/requirements.md#personal)', () => {
     expect(await jobs()).toBe(0);
   });
 
+  it('answers a garbled or throttled status in Portuguese, and the job answers again afterwards', async () => {
+    const s = await setup();
+    const job = (await start(s.ana, s.plain.id, { formato: 'PDF' })).json<Exportacao>();
+    const url = `/api/paineis/${s.plain.id}/exportacoes/${job.id}`;
+    standIns.current.powerBi.garbageNext('wrong-shape');
+    const garbled = await ctx.request('GET', url, { token: s.ana });
+    expect(garbled.statusCode).toBe(503);
+    expect(garbled.json()).toEqual({ message: POWER_BI_UNAVAILABLE });
+    // A 429 with a short Retry-After is waited out and asked again.
+    standIns.current.powerBi.throttleNext(1);
+    const status = await ctx.request('GET', url, { token: s.ana });
+    expect(status.statusCode).toBe(200);
+    expect(status.json<Exportacao>().status).toBe('Succeeded');
+  });
+
   it('refuses bad input in Portuguese', async () => {
     const s = await setup();
     const format = await start(s.ana, s.plain.id, { formato: 'DOCX' });
