@@ -1,0 +1,183 @@
+import { readFile } from 'node:fs/promises';
+import type { APIRequestContext, BrowserContext, Page } from '@playwright/test';
+import { extractText, getDocumentProxy } from 'unpdf';
+import type { Painel, PainelBody } from '@paineis/contract/panels';
+import { embedHostResponse } from '@paineis/microsoft-stand-ins/embed-host';
+import { pagesOf } from '@paineis/microsoft-stand-ins/power-bi-common';
+import { DEMO_USER } from '../../apps/api/src/demo/demo-data.ts';
+import { demoReports } from '../../apps/api/src/demo/demo-directory.ts';
+import { expect, signInAs, test } from '../fixtures.ts';
+
+// Issue 14 on the portal configured for Microsoft (project `microsoft`): saved views captured and applied through the
+// real powerbi-client's bookmarksManager, a shared view's link refused to a person without access, and an export of
+// the RLS panel carrying the person's identity. https://app.powerbi.com/reportEmbed is answered by the stand-in's
+// embed host page, as in viewer.spec.ts; Power BI's REST API (embed tokens, export jobs) is the stand-in's.
+
+const STAND_INS = `http://127.0.0.1:${process.env.E2E_MS_PORT}`;
+const REPORT_EMBED = 'https://app.powerbi.com/reportEmbed';
+const VENDAS = 'Vendas por Região';
+// One of the people the stand-in's sign-in page offers; never linked to the panel here.
+const NO_ACCESS = 'Daniel Fernandes Teixeira';
+
+const report = demoReports().find((each) => each.name === VENDAS)!;
+const PAGES = Object.fromEntries(pagesOf(report).map((page) => [page.displayName, page.name]));
+
+// The same panel as viewer.spec.ts sets up (both put it back as it should be): RLS, Bruno as 'Gerente Regional'.
+const vendas: PainelBody = {
+  workspaceId: report.workspaceId,
+  reportId: report.reportId,
+  nomePainel: VENDAS,
+  usaRls: true,
+  classificacaoId: 0,
+  rlsConfigurations: [
+    { roleName: 'Gerente Regional', userEmails: [DEMO_USER.email] },
+    { roleName: 'Diretoria', userEmails: [] },
+  ],
+};
+let panelId = 0;
+
+async function ok<T>(response: Awaited<ReturnType<APIRequestContext['get']>>): Promise<T> {
+  expect(response.ok(), `${response.url()}: ${response.status()} ${await response.text()}`).toBe(true);
+  return (await response.json()) as T;
+}
+
+const isLoopback = (url: URL) => url.hostname === '127.0.0.1' || url.hostname === 'localhost';
+
+/** Nothing leaves the machine, but Power BI's embed page, which the stand-in answers. */
+async function routePowerBi(context: BrowserContext): Promise<void> {
+  // Routes registered later take precedence: the embed page's route wins over this one.
+  await context.route(
+    (url) => !isLoopback(url),
+    (route) => route.abort(),
+  );
+  await context.route(`${REPORT_EMBED}*`, async (route) => {
+    await route.fulfill(await embedHostResponse(`${STAND_INS}/reportEmbed`, route.request().url()));
+  });
+}
+
+// Ana, an admin through her Entra app role, reads the directory from Graph and creates the panel (or puts it back as
+// it should be, with export allowed), linked to Bruno only.
+test.beforeAll(async ({ browser, playwright }, testInfo) => {
+  const baseURL = testInfo.project.use.baseURL!;
+  const context = await browser.newContext({ baseURL });
+  let api: APIRequestContext | undefined;
+  try {
+    await routePowerBi(context);
+    const page = await context.newPage();
+    await signInAs(page, 'Ana Demonstração');
+    const token = await page.evaluate(() => localStorage.getItem('token'));
+    expect(token).toBeTruthy();
+    api = await playwright.request.newContext({ baseURL, extraHTTPHeaders: { authorization: `Bearer ${token}` } });
+    await ok(await api.post('/api/usuarios365/sincronizar'));
+    const found = (await ok<Painel[]>(await api.get('/api/paineis'))).find((panel) => panel.nomePainel === VENDAS);
+    const body = { ...vendas, permiteExportacao: true };
+    const saved = found
+      ? await ok<Painel>(await api.put(`/api/paineis/${found.id}`, { data: { ...body, ordem: found.ordem } }))
+      : await ok<Painel>(await api.post('/api/paineis', { data: body }));
+    await ok(await api.post(`/api/paineis/${saved.id}/usuarios`, { data: [DEMO_USER.id] }));
+    panelId = saved.id;
+  } finally {
+    await api?.dispose();
+    await context.close();
+  }
+});
+
+test.beforeEach(async ({ context }) => {
+  await routePowerBi(context);
+});
+
+const viewerOf = (page: Page) => {
+  const report = page.frameLocator('.report-frame iframe');
+  return {
+    sidebar: page.getByRole('navigation', { name: 'Páginas do relatório' }),
+    report,
+    title: report.locator('section:not([hidden]) h1'),
+    region: report.locator('#regiao-atual'),
+  };
+};
+
+test("a saved view through powerbi-client's bookmarks: slicer and page restored; its link refused to a person without access", async ({
+  page,
+  browser,
+}, testInfo) => {
+  const name = 'Sul — detalhes (Power BI)';
+  await signInAs(page, 'Bruno Demonstração');
+  await page.goto(`/visualizar/${panelId}`);
+  const { sidebar, report, title, region } = viewerOf(page);
+  // The real library: its iframe on Power BI's address.
+  await expect(page.locator('.report-frame iframe')).toHaveAttribute('src', new RegExp(`^${REPORT_EMBED}\\?`));
+  await expect(title).toHaveText(`Visão geral — ${VENDAS}`);
+
+  await report.getByLabel('Região').selectOption('Sul');
+  await expect(region).toHaveText('Região: Sul');
+  await sidebar.getByRole('button', { name: 'Detalhes' }).click();
+  await expect(title).toHaveText(`Detalhes — ${VENDAS}`);
+  await expect(page).toHaveURL(new RegExp(`\\?pagina=${PAGES['Detalhes']}$`));
+
+  await page.getByRole('button', { name: 'Salvar visão' }).click();
+  const save = page.getByRole('dialog', { name: 'Salvar visão' });
+  await save.getByLabel('Nome da visão').fill(name);
+  await save.getByRole('button', { name: 'Salvar' }).click();
+  await expect(save).toBeHidden();
+
+  await page.goto(`/visualizar/${panelId}`);
+  await expect(title).toHaveText(`Visão geral — ${VENDAS}`);
+  await expect(region).toHaveText('Região: Todas');
+
+  await page.getByRole('button', { name: 'Visões' }).click();
+  await page.getByRole('group', { name }).getByRole('button', { name }).click();
+  await expect(region).toHaveText('Região: Sul');
+  await expect(title).toHaveText(`Detalhes — ${VENDAS}`);
+  await expect(sidebar.getByRole('button', { name: 'Detalhes' })).toHaveAttribute('aria-current', 'page');
+  await expect(page).toHaveURL(/[?&]visao=[0-9a-f-]{36}/);
+  const shared = `/visualizar/${panelId}?visao=${new URL(page.url()).searchParams.get('visao')}`;
+
+  // Opened by link afresh: the view is applied on the newly embedded report.
+  await page.goto(shared);
+  await expect(region).toHaveText('Região: Sul');
+  await expect(title).toHaveText(`Detalhes — ${VENDAS}`);
+
+  const context = await browser.newContext({ baseURL: testInfo.project.use.baseURL! });
+  try {
+    await routePowerBi(context);
+    const outsider = await context.newPage();
+    await signInAs(outsider, NO_ACCESS);
+    await outsider.goto(shared);
+    await expect(outsider.getByRole('heading', { name: 'Painel não encontrado' })).toBeVisible();
+    await expect(outsider.locator('iframe')).toHaveCount(0);
+  } finally {
+    await context.close();
+  }
+
+  await page.getByRole('button', { name: 'Visões' }).click();
+  await page.getByRole('group', { name }).getByRole('button', { name: 'Excluir' }).click();
+  const confirm = page.getByRole('dialog', { name: 'Excluir visão' });
+  await confirm.getByRole('button', { name: 'Excluir' }).click();
+  await expect(confirm).toBeHidden();
+  await page.getByRole('button', { name: 'Visões' }).click();
+  await expect(page.getByText('Nenhuma visão salva.')).toBeVisible();
+});
+
+test("an export of the RLS panel carries the person's identity and roles, and the report's slicer", async ({
+  page,
+}) => {
+  await signInAs(page, 'Bruno Demonstração');
+  await page.goto(`/visualizar/${panelId}`);
+  const { report, title, region } = viewerOf(page);
+  await expect(title).toHaveText(`Visão geral — ${VENDAS}`);
+  await report.getByLabel('Região').selectOption('Sul');
+  await expect(region).toHaveText('Região: Sul');
+
+  const download = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Exportar' }).click();
+  await page.getByRole('button', { name: 'PDF' }).click();
+  await expect(page.getByText(/^Exportando… \d+%$/)).toBeVisible();
+  const pdf = await download;
+  expect(pdf.suggestedFilename()).toMatch(/\.pdf$/);
+  const bytes = await readFile((await pdf.path()));
+  const { text } = await extractText(await getDocumentProxy(new Uint8Array(bytes)), { mergePages: true });
+  expect(text).toContain(`Identidade: ${DEMO_USER.email}`);
+  expect(text).toContain('Papéis: Gerente Regional');
+  expect(text).toContain('Região: Sul');
+  expect(text).toContain(`Página: Visão geral (${PAGES['Visão geral']})`);
+});
