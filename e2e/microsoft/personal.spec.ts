@@ -174,7 +174,7 @@ test("an export of the RLS panel carries the person's identity and roles, and th
   await expect(page.getByText(/^Exportando… \d+%$/)).toBeVisible();
   const pdf = await download;
   expect(pdf.suggestedFilename()).toMatch(/\.pdf$/);
-  const bytes = await readFile((await pdf.path()));
+  const bytes = await readFile(await pdf.path());
   const { text } = await extractText(await getDocumentProxy(new Uint8Array(bytes)), { mergePages: true });
   expect(text).toContain(`Identidade: ${DEMO_USER.email}`);
   expect(text).toContain('Papéis: Gerente Regional');
