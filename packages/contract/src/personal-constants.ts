@@ -11,3 +11,12 @@ export const MAX_VISOES_POR_PAINEL = 50;
 
 export const FORMATOS_EXPORTACAO = ['PDF', 'PPTX'] as const;
 export type FormatoExportacao = (typeof FORMATOS_EXPORTACAO)[number];
+
+/** The export's messages: the web app shows `falhou` when Power BI's job fails. */
+export const MENSAGENS_EXPORTACAO = {
+  desativada: 'A exportação está desativada para este painel.',
+  naoEncontrada: 'Exportação não encontrada.',
+  falhou: 'O Power BI não conseguiu exportar o relatório. Tente novamente.',
+  naoPronta: 'A exportação ainda não terminou.',
+  estadoRecusado: 'O Power BI não aceitou o estado ou a página do relatório enviados para a exportação.',
+} as const;

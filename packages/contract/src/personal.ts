@@ -3,7 +3,13 @@ import { isoDate, pathId, plainText } from './fields.ts';
 import { MAX_VISOES_POR_PAINEL } from './personal-constants.ts';
 
 // One source, zod-free for the web app.
-export { FORMATOS_EXPORTACAO, MAX_VISOES_POR_PAINEL, RECENTES, type FormatoExportacao } from './personal-constants.ts';
+export {
+  FORMATOS_EXPORTACAO,
+  MAX_VISOES_POR_PAINEL,
+  MENSAGENS_EXPORTACAO,
+  RECENTES,
+  type FormatoExportacao,
+} from './personal-constants.ts';
 
 /**
  * What each person keeps for themselves (docs/requirements.md#personal): favourites, recently opened panels and
@@ -113,11 +119,3 @@ export const exportacaoParams = z.object({
   id: pathId('O id'),
   exportacaoId: z.uuid({ error: 'O id da exportação (exportacaoId) deve ser um UUID.' }),
 });
-
-export const MENSAGENS_EXPORTACAO = {
-  desativada: 'A exportação está desativada para este painel.',
-  naoEncontrada: 'Exportação não encontrada.',
-  falhou: 'O Power BI não conseguiu exportar o relatório. Tente novamente.',
-  naoPronta: 'A exportação ainda não terminou.',
-  estadoRecusado: 'O Power BI não aceitou o estado ou a página do relatório enviados para a exportação.',
-} as const;
