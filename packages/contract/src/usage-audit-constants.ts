@@ -4,6 +4,9 @@
  * apart from constants.ts, which the first screen loads: these go with the admin pages' chunks.
  */
 
+/** The name of the answer header of GET /paineis/{id} that names the view it recorded. */
+export const VISUALIZACAO_HEADER = 'x-visualizacao-id';
+
 /** The periods `/uso` offers, in days (docs/requirements.md#usage). */
 export const PERIODOS_USO = [7, 30, 90] as const;
 export type PeriodoUso = (typeof PERIODOS_USO)[number];

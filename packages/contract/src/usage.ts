@@ -3,10 +3,8 @@ import type { PeriodoUso } from './usage-audit-constants.ts';
 import { isoDate, pathId } from './fields.ts';
 
 // One source, zod-free for the web app's /uso.
-export { PERIODOS_USO, type PeriodoUso } from './usage-audit-constants.ts';
+export { PERIODOS_USO, VISUALIZACAO_HEADER, type PeriodoUso } from './usage-audit-constants.ts';
 
-/** The name of the answer header of GET /paineis/{id} that names the view it recorded. */
-export const VISUALIZACAO_HEADER = 'x-visualizacao-id';
 
 /** `?dias=` on every /uso call: 7, 30 or 90 (30 when absent). */
 export const usoQuery = z.object({

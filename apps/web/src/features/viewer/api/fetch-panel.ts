@@ -1,12 +1,10 @@
 import type { PainelComEmbed } from '@paineis/contract/panels';
+import { VISUALIZACAO_HEADER } from '@paineis/contract/usage-audit-constants';
 import { api } from '../../../lib/api-client.ts';
 import { earlyAnswer } from '../../../lib/early-answer.ts';
 
-/**
- * The answer header that names the view the server recorded for this opening: VISUALIZACAO_HEADER of
- * @paineis/contract/usage, written out here because that module brings zod, which stays out of the browser.
- */
-export const VIEW_HEADER = 'x-visualizacao-id';
+/** The answer header that names the view the server recorded for this opening. */
+export const VIEW_HEADER = VISUALIZACAO_HEADER;
 
 /** One opening's view record (docs/requirements.md#usage), and when the viewer asked for it (performance.now()). */
 export interface PanelView {

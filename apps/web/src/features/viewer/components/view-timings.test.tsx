@@ -7,7 +7,6 @@ import { requestFirstScreenData } from '../../../app/first-screen.ts';
 import { renderApp } from '../../../test/render-app.tsx';
 import { server } from '../../../test/server.ts';
 import { ADMIN, signIn, USER } from '../../../test/session.ts';
-import { VIEW_HEADER } from '../api/fetch-panel.ts';
 import type { EmbedTarget, ReportEmbedder, ReportEventName, ReportPage } from '../embedding/report-embedder.ts';
 import { ERROR_REPORT_DELAY_MS } from '../embedding/view-timings.ts';
 
@@ -122,10 +121,6 @@ function timingsServer(status = 202) {
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('the viewer reports how fast the report loaded (requirements: usage)', () => {
-  it('names the same header as the API', () => {
-    expect(VIEW_HEADER).toBe(VISUALIZACAO_HEADER);
-  });
-
   it('posts both times to the view the answer named once the report has rendered, and only once', async () => {
     const token = signIn(USER);
     panelServer(VIEW_1);
