@@ -1,20 +1,18 @@
 import { readFile } from 'node:fs/promises';
-import type { APIRequestContext, BrowserContext, Page } from '@playwright/test';
+import type { APIRequestContext, Page } from '@playwright/test';
 import { extractText, getDocumentProxy } from 'unpdf';
 import type { Painel, PainelBody } from '@paineis/contract/panels';
-import { embedHostResponse } from '@paineis/microsoft-stand-ins/embed-host';
 import { pagesOf } from '@paineis/microsoft-stand-ins/power-bi-common';
 import { DEMO_USER } from '../../apps/api/src/demo/demo-data.ts';
 import { demoReports } from '../../apps/api/src/demo/demo-directory.ts';
 import { expect, signInAs, test } from '../fixtures.ts';
+import { ok, REPORT_EMBED, routePowerBi } from './power-bi-route.ts';
 
 // Issue 14 on the portal configured for Microsoft (project `microsoft`): saved views captured and applied through the
 // real powerbi-client's bookmarksManager, a shared view's link refused to a person without access, and an export of
 // the RLS panel carrying the person's identity. https://app.powerbi.com/reportEmbed is answered by the stand-in's
 // embed host page, as in viewer.spec.ts; Power BI's REST API (embed tokens, export jobs) is the stand-in's.
 
-const STAND_INS = `http://127.0.0.1:${process.env.E2E_MS_PORT}`;
-const REPORT_EMBED = 'https://app.powerbi.com/reportEmbed';
 const VENDAS = 'Vendas por Região';
 // One of the people the stand-in's sign-in page offers; never linked to the panel here.
 const NO_ACCESS = 'Daniel Fernandes Teixeira';
@@ -35,25 +33,6 @@ const vendas: PainelBody = {
   ],
 };
 let panelId = 0;
-
-async function ok<T>(response: Awaited<ReturnType<APIRequestContext['get']>>): Promise<T> {
-  expect(response.ok(), `${response.url()}: ${response.status()} ${await response.text()}`).toBe(true);
-  return (await response.json()) as T;
-}
-
-const isLoopback = (url: URL) => url.hostname === '127.0.0.1' || url.hostname === 'localhost';
-
-/** Nothing leaves the machine, but Power BI's embed page, which the stand-in answers. */
-async function routePowerBi(context: BrowserContext): Promise<void> {
-  // Routes registered later take precedence: the embed page's route wins over this one.
-  await context.route(
-    (url) => !isLoopback(url),
-    (route) => route.abort(),
-  );
-  await context.route(`${REPORT_EMBED}*`, async (route) => {
-    await route.fulfill(await embedHostResponse(`${STAND_INS}/reportEmbed`, route.request().url()));
-  });
-}
 
 // Ana, an admin through her Entra app role, reads the directory from Graph and creates the panel (or puts it back as
 // it should be, with export allowed), linked to Bruno only.

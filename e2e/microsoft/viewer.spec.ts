@@ -1,16 +1,14 @@
-import type { APIRequestContext, BrowserContext, Page } from '@playwright/test';
+import type { APIRequestContext, Page } from '@playwright/test';
 import type { Painel, PainelBody } from '@paineis/contract/panels';
 import { DEMO_USER } from '../../apps/api/src/demo/demo-data.ts';
 import { demoReports } from '../../apps/api/src/demo/demo-directory.ts';
-import { embedHostResponse } from '@paineis/microsoft-stand-ins/embed-host';
 import { expect, signInAs, test } from '../fixtures.ts';
+import { isLoopback, ok, REPORT_EMBED, routePowerBi } from './power-bi-route.ts';
 
 // The portal configured for Microsoft (see playwright.config.ts, project `microsoft`): the viewer embeds with the
 // real powerbi-client, which only embeds Power BI addresses. https://app.powerbi.com/reportEmbed is answered by the
 // stand-in's embed host page, as in packages/microsoft-stand-ins/src/embed-host.test.ts.
 
-const STAND_INS = `http://127.0.0.1:${process.env.E2E_MS_PORT}`;
-const REPORT_EMBED = 'https://app.powerbi.com/reportEmbed';
 const VENDAS = 'Vendas por Região';
 const FLUXO = 'Fluxo de Caixa Mensal';
 
@@ -34,28 +32,6 @@ function reportOf(name: string) {
   const report = demoReports().find((each) => each.name === name);
   if (!report) throw new Error(`o relatório '${name}' não está entre os da demonstração`);
   return { workspaceId: report.workspaceId, reportId: report.reportId };
-}
-
-async function ok<T>(response: Awaited<ReturnType<APIRequestContext['get']>>): Promise<T> {
-  expect(response.ok(), `${response.url()}: ${response.status()} ${await response.text()}`).toBe(true);
-  return (await response.json()) as T;
-}
-
-const isLoopback = (url: URL) => url.hostname === '127.0.0.1' || url.hostname === 'localhost';
-
-/** Nothing leaves the machine, but Power BI's embed page, which the stand-in answers. Returns its hit count. */
-async function routePowerBi(context: BrowserContext): Promise<{ hits: number }> {
-  const counter = { hits: 0 };
-  // Routes registered later take precedence: the embed page's route wins over this one.
-  await context.route(
-    (url) => !isLoopback(url),
-    (route) => route.abort(),
-  );
-  await context.route(`${REPORT_EMBED}*`, async (route) => {
-    counter.hits += 1;
-    await route.fulfill(await embedHostResponse(`${STAND_INS}/reportEmbed`, route.request().url()));
-  });
-  return counter;
 }
 
 // Once per worker (and again after a failure restarts it): Ana, an admin through her Entra app role, reads the

@@ -1,10 +1,13 @@
-import { useQuery } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { queryKeys } from '../../../lib/query-keys.ts';
 import { getPanel, takeArrivedPanel } from './fetch-panel.ts';
 
 export function usePanel(id: number, papel?: string) {
-  return useQuery({
-    queryKey: [...queryKeys.panel(id), 'embed', papel ?? null],
+  const queryClient = useQueryClient();
+  const queryKey = [...queryKeys.panel(id), 'embed', papel ?? null] as const;
+  const query = useQuery({
+    queryKey,
     queryFn: () => getPanel(id, papel),
     enabled: Number.isInteger(id) && id > 0,
     // The early answer, when it has arrived: the viewer's first render shows the panel, with no second request.
@@ -17,4 +20,18 @@ export function usePanel(id: number, papel?: string) {
     gcTime: 1_000,
     refetchOnMount: false,
   });
+  // Closing the viewer forgets the answer at once, so opening the panel again within gcTime asks the server again: a
+  // new opening is recorded (usage, 'Recentes') and the token is fresh. After a turn of the event loop, and only
+  // with nobody observing it, since StrictMode unmounts and mounts again at once in development.
+  const key = JSON.stringify(queryKey);
+  useEffect(
+    () => () => {
+      setTimeout(() => {
+        const cached = queryClient.getQueryCache().find({ queryKey: JSON.parse(key) as unknown[], exact: true });
+        if (cached && cached.getObserversCount() === 0) queryClient.removeQueries({ queryKey: cached.queryKey, exact: true });
+      }, 0);
+    },
+    [queryClient, key],
+  );
+  return query;
 }
