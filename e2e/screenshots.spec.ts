@@ -112,4 +112,54 @@ test('every screen', async ({ page }) => {
   await page.getByRole('link', { name: 'Visualizar painel Vendas por Região' }).click();
   await expect(page.frameLocator('iframe').locator('#identidade-usuario')).toBeVisible();
   await shot(page, 'visualizar-painel-usuario');
+
+  // Issue 14: a saved view (the slicer on 'Sul', another page), its menu, an export under way; then favourites and
+  // recents on the list. What is saved here is removed again at the end.
+  const report = page.frameLocator('iframe');
+  await report.getByLabel('Região').selectOption('Sul');
+  await page
+    .getByRole('navigation', { name: 'Páginas do relatório' })
+    .getByRole('button', { name: 'Detalhes' })
+    .click();
+  await page.getByRole('button', { name: 'Salvar visão' }).click();
+  await page.getByRole('dialog', { name: 'Salvar visão' }).getByLabel('Nome da visão').fill('Sul — detalhes');
+  await page.getByRole('dialog', { name: 'Salvar visão' }).getByRole('button', { name: 'Salvar' }).click();
+  await expect(page.getByRole('dialog', { name: 'Salvar visão' })).toBeHidden();
+  await page.getByRole('button', { name: 'Visões' }).click();
+  await expect(page.getByRole('group', { name: 'Sul — detalhes' })).toBeVisible();
+  await shot(page, 'visoes-salvas');
+  await page.keyboard.press('Escape');
+
+  await page.getByRole('button', { name: 'Exportar' }).click();
+  await page.getByRole('button', { name: 'PDF' }).click();
+  await expect(page.getByText(/^Exportando… \d+%$/)).toBeVisible();
+  await shot(page, 'exportando');
+  await expect(page.getByText(/^Exportando…/)).toHaveCount(0, { timeout: 20_000 });
+
+  await page.getByRole('button', { name: 'Visões' }).click();
+  await page.getByRole('group', { name: 'Sul — detalhes' }).getByRole('button', { name: 'Excluir' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Excluir' }).click();
+
+  await page.goto('/');
+  for (const name of ['Vendas por Região', 'Ranking de Vendedores']) {
+    await page
+      .getByRole('listitem')
+      .filter({ has: page.getByRole('link', { name: `Visualizar painel ${name}`, exact: true }) })
+      .first()
+      .getByRole('button', { name: 'Favoritar' })
+      .click();
+  }
+  await expect(page.getByRole('region', { name: 'Favoritos' }).getByRole('link', { name: /^Visualizar/ })).toHaveCount(
+    2,
+  );
+  await expect(page.getByRole('region', { name: 'Recentes' })).toBeVisible();
+  await shot(page, 'favoritos-recentes');
+  for (let i = 0; i < 2; i++) {
+    await page
+      .getByRole('region', { name: 'Favoritos' })
+      .getByRole('button', { name: 'Remover dos favoritos' })
+      .first()
+      .click();
+  }
+  await expect(page.getByRole('region', { name: 'Favoritos' })).toHaveCount(0);
 });
