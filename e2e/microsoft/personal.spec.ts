@@ -75,6 +75,36 @@ const viewerOf = (page: Page) => {
   };
 };
 
+test("through powerbi-client: '?pagina=' opens that page, 'Imprimir' prints the report and 'Tela cheia' fills the screen", async ({
+  page,
+}) => {
+  await signInAs(page, 'Bruno Demonstração');
+  // The address of a page, opened directly: powerbi-client embeds the report on it.
+  await page.goto(`/visualizar/${panelId}?pagina=${PAGES['Tendências']}`);
+  const { sidebar, report, title } = viewerOf(page);
+  await expect(page.locator('.report-frame iframe')).toHaveAttribute('src', new RegExp(`^${REPORT_EMBED}\\?`));
+  await expect(title).toHaveText(`Tendências — ${VENDAS}`);
+  await expect(sidebar.getByRole('button', { name: 'Tendências' })).toHaveAttribute('aria-current', 'page');
+  // Another page chosen in the portal: the address follows.
+  await sidebar.getByRole('button', { name: 'Detalhes' }).click();
+  await expect(title).toHaveText(`Detalhes — ${VENDAS}`);
+  await expect(page).toHaveURL(new RegExp(`\\?pagina=${PAGES['Detalhes']}$`));
+
+  // report.print() posts /report/print to the embed page, which counts it.
+  await expect(report.locator(':root')).not.toHaveAttribute('data-impressoes');
+  await page.getByRole('button', { name: 'Imprimir' }).click();
+  await expect(report.locator(':root')).toHaveAttribute('data-impressoes', '1');
+
+  // report.fullscreen() asks the browser to show powerbi-client's iframe in full screen.
+  expect(await page.evaluate(() => document.fullscreenElement)).toBeNull();
+  await page.getByRole('button', { name: 'Tela cheia' }).click();
+  await expect
+    .poll(() => page.evaluate(() => document.fullscreenElement === document.querySelector('.report-frame iframe')))
+    .toBe(true);
+  await page.evaluate(() => document.exitFullscreen());
+  await expect.poll(() => page.evaluate(() => document.fullscreenElement)).toBeNull();
+});
+
 test("a saved view through powerbi-client's bookmarks: slicer and page restored; its link refused to a person without access", async ({
   page,
   browser,
