@@ -47,7 +47,7 @@ function requestsSeen() {
 const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 describe('the first screen is asked for as the app starts (main.tsx)', () => {
-  it("on '/', the list's first render shows the groups that had already arrived, with no second request", async () => {
+  it("on '/', the list's first render shows the groups, favourites and recents that had already arrived, with no second request", async () => {
     const { embedToken: _token, embedUrl: _url, tokenExpiration: _expiration, ...listed } = painel;
     const groups: GrupoPaineis[] = [
       {
@@ -59,22 +59,33 @@ describe('the first screen is asked for as the app starts (main.tsx)', () => {
         paineis: [listed],
       },
     ];
-    let calls = 0;
+    const calls = { agrupados: 0, favoritos: 0, recentes: 0 };
     server.use(
       http.get('/api/paineis/agrupados', () => {
-        calls += 1;
+        calls.agrupados += 1;
         return HttpResponse.json(groups);
+      }),
+      http.get('/api/favoritos', () => {
+        calls.favoritos += 1;
+        return HttpResponse.json({ paineis: [7] });
+      }),
+      http.get('/api/recentes', () => {
+        calls.recentes += 1;
+        return HttpResponse.json({ paineis: [7] });
       }),
     );
     signIn(USER);
-    // As start.tsx does: the first render once the list's code and its groups have arrived.
+    // As start.tsx does: the first render once the list's code and its data have arrived.
     await Promise.all([requestFirstScreenData({ pathname: '/', search: '' }), preloadFirstScreen('/')]);
-    expect(calls).toBe(1);
+    expect(calls).toEqual({ agrupados: 1, favoritos: 1, recentes: 1 });
     renderApp('/');
-    // No spinner first: the list's code and its groups are both there at the first render.
-    expect(screen.getByRole('link', { name: 'Visualizar painel Vendas por Região' })).toBeInTheDocument();
+    // No spinner first, and nothing arrives later above the list to push it down: 'Recentes' and 'Favoritos' are
+    // there at the first render, with the groups.
+    expect(screen.getAllByRole('link', { name: 'Visualizar painel Vendas por Região' })).toHaveLength(2);
+    expect(screen.getByRole('region', { name: 'Recentes' })).toBeInTheDocument();
+    expect(screen.getByRole('region', { name: 'Favoritos' })).toBeInTheDocument();
     await tick();
-    expect(calls).toBe(1);
+    expect(calls).toEqual({ agrupados: 1, favoritos: 1, recentes: 1 });
   });
 
   it('asks for nothing without a usable session: none, or an expired token', async () => {

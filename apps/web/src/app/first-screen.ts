@@ -1,4 +1,5 @@
 import { prefetchGroupedPanels } from '../features/panels/api/fetch-grouped-panels.ts';
+import { prefetchPersonal } from '../features/panels/api/fetch-personal.ts';
 import { prefetchPanel } from '../features/viewer/api/fetch-panel.ts';
 import { readLiveSession } from '../lib/token.ts';
 
@@ -7,7 +8,8 @@ const VIEWER_PATH = /^\/visualizar\/([1-9][0-9]*)\/?$/;
 
 /**
  * Asks for the data of the screen the app opens on as soon as its script runs, alongside the route's own code,
- * instead of after the first renders: the panel list's groups on `/`, the panel on /visualizar/{id}. Only with a usable
+ * instead of after the first renders: the panel list's groups, with the person's favourites and recents, on `/`; the
+ * panel on /visualizar/{id}. Only with a usable
  * stored session (the one AuthProvider signs in with at once). The screen's first request takes the answer
  * (lib/early-answer.ts); a failed one it simply asks again, and handles as usual (a 401 signs out).
  *
@@ -23,7 +25,7 @@ export function requestFirstScreenData({ pathname, search }: Pick<Location, 'pat
   }
   if (!live) return Promise.resolve();
   let answer: Promise<unknown> | null = null;
-  if (pathname === '/') answer = prefetchGroupedPanels();
+  if (pathname === '/') answer = Promise.all([prefetchGroupedPanels(), prefetchPersonal()]);
   const viewer = VIEWER_PATH.exec(pathname);
   if (viewer) {
     // As the viewer reads it: only an admin may preview a panel as one of its RLS roles (`?papel=`).

@@ -1,17 +1,17 @@
 import { useQuery } from '@tanstack/react-query';
 import type { Favoritos } from '@paineis/contract/personal';
-import { api } from '../../../lib/api-client.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
-
-/** GET /favoritos: ids of the person's favourite panels (only those they may still open). */
-export async function getFavourites(): Promise<Favoritos> {
-  return (await api.get<Favoritos>('/favoritos')).data;
-}
+import { getFavourites, takeArrivedFavourites } from './fetch-personal.ts';
 
 const selectIds = (data: Favoritos) => data.paineis;
 
 export function useFavourites() {
-  return useQuery({ queryKey: queryKeys.favourites, queryFn: getFavourites, select: selectIds });
+  return useQuery({
+    queryKey: queryKeys.favourites,
+    queryFn: getFavourites,
+    select: selectIds,
+    initialData: takeArrivedFavourites,
+  });
 }
 
 /** One row's star: only that row re-renders when its own panel is starred or not. */

@@ -1,12 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import type { Recentes } from '@paineis/contract/personal';
-import { api } from '../../../lib/api-client.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
-
-/** GET /recentes: the last panels the person opened, newest first. */
-export async function getRecents(): Promise<Recentes> {
-  return (await api.get<Recentes>('/recentes')).data;
-}
+import { getRecents, takeArrivedRecents } from './fetch-personal.ts';
 
 const selectIds = (data: Recentes) => data.paineis;
 
@@ -15,7 +10,9 @@ export function useRecents() {
     queryKey: queryKeys.recents,
     queryFn: getRecents,
     select: selectIds,
-    // Back on '/' after opening a panel: that opening counts, so ask again every time the list shows.
-    refetchOnMount: 'always',
+    initialData: takeArrivedRecents,
+    // They change when the person opens a panel, and the viewer then marks them stale: back on '/', they are asked
+    // for again.
+    staleTime: Number.POSITIVE_INFINITY,
   });
 }

@@ -28,6 +28,7 @@ import { queryKeys } from '../../../lib/query-keys.ts';
 import { useDeletePanel } from '../api/delete-panel.ts';
 import { useFavourites } from '../api/get-favourites.ts';
 import { useGroupedPanels } from '../api/get-grouped-panels.ts';
+import { useRecents } from '../api/get-recents.ts';
 import { useMovePanel } from '../api/move-panel.ts';
 import { useReorderPanels } from '../api/reorder-panels.ts';
 import { dragAnnouncements, screenReaderInstructions } from '../utils/drag-announcements.ts';
@@ -78,10 +79,15 @@ export function PanelListPage({ isAdmin, onManageUsers, onManageRls, onDeleteCla
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const { data: loaded, error, isFetching, refetch } = useGroupedPanels();
+  // The list shows once the person's favourites and recents are known too (or failed), so that 'Favoritos' and
+  // 'Recentes' do not push it down as they arrive. They are asked for with the groups (app/first-screen.ts).
+  const { data: favourites, isPending: favouritesPending } = useFavourites();
+  const { isPending: recentsPending } = useRecents();
+  const ready = favouritesPending || recentsPending ? undefined : loaded;
   // The first list to arrive is rendered in the background (React yields to the browser while it renders) rather
   // than in one long task; every later change (a drop, a reload) shows at once, as before.
-  const firstLoad = useDeferredValue(loaded);
-  const groups = firstLoad === undefined ? undefined : loaded;
+  const firstLoad = useDeferredValue(ready);
+  const groups = firstLoad === undefined ? undefined : ready;
   const deletePanel = useDeletePanel();
   const reorder = useReorderPanels();
   const move = useMovePanel();
@@ -100,7 +106,6 @@ export function PanelListPage({ isAdmin, onManageUsers, onManageRls, onDeleteCla
   const locations = useMemo(() => indexPanels(groups ?? []), [groups]);
   // Names are normalized when a search first needs them (not on every load), then kept per panel.
   const visibleGroups = useMemo(() => filterGroups(groups ?? [], deferredSearch), [groups, deferredSearch]);
-  const { data: favourites } = useFavourites();
   // 'Favoritos' on top, drawn from the panels shown: it follows the search, the order and every rename.
   const listedGroups = useMemo(() => {
     const favoritos = favouritesGroup(visibleGroups, groups ?? [], favourites ?? []);

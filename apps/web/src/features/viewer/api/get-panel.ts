@@ -20,6 +20,11 @@ export function usePanel(id: number, papel?: string) {
     gcTime: 1_000,
     refetchOnMount: false,
   });
+  // Each opening is one of the person's recents: leaving the viewer marks them stale, so the list asks again.
+  useEffect(
+    () => () => void queryClient.invalidateQueries({ queryKey: queryKeys.recents, refetchType: 'none' }),
+    [queryClient],
+  );
   // Closing the viewer forgets the answer at once, so opening the panel again within gcTime asks the server again: a
   // new opening is recorded (usage, 'Recentes') and the token is fresh. After a turn of the event loop, and only
   // with nobody observing it, since StrictMode unmounts and mounts again at once in development.
@@ -28,7 +33,8 @@ export function usePanel(id: number, papel?: string) {
     () => () => {
       setTimeout(() => {
         const cached = queryClient.getQueryCache().find({ queryKey: JSON.parse(key) as unknown[], exact: true });
-        if (cached && cached.getObserversCount() === 0) queryClient.removeQueries({ queryKey: cached.queryKey, exact: true });
+        if (cached && cached.getObserversCount() === 0)
+          queryClient.removeQueries({ queryKey: cached.queryKey, exact: true });
       }, 0);
     },
     [queryClient, key],
