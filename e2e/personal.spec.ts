@@ -17,6 +17,7 @@ import { pagesOf } from '@paineis/microsoft-stand-ins/power-bi-common';
 import { DEMO_USER } from '../apps/api/src/demo/demo-data.ts';
 import { demoReports } from '../apps/api/src/demo/demo-directory.ts';
 import { expect, signInAs, test } from './fixtures.ts';
+import { expectPrintAndFullScreen } from './viewer-actions.ts';
 
 // Issue 14 on the demo server: favourites, recents, links to a page, saved views, full screen, print and export.
 // The journeys share the server with the others (workers: 1): what they change in the demo data they put back,
@@ -396,20 +397,8 @@ test('saved views: slicer and page saved, applied, renamed, shared by link with 
 test("'Imprimir' prints the report, and 'Tela cheia' puts the report's frame in full screen", async ({ page }) => {
   await signInAs(page, 'Bruno Demonstração');
   await page.getByRole('link', { name: `Visualizar painel ${VENDAS}` }).click();
-  const { report, title } = viewerOf(page);
-  await expect(title).toHaveText(`Visão geral — ${VENDAS}`);
-  await expect(report.locator(':root')).not.toHaveAttribute('data-impressoes');
-
-  await page.getByRole('button', { name: 'Imprimir' }).click();
-  await expect(report.locator(':root')).toHaveAttribute('data-impressoes', '1');
-
-  expect(await page.evaluate(() => document.fullscreenElement)).toBeNull();
-  await page.getByRole('button', { name: 'Tela cheia' }).click();
-  await expect
-    .poll(() => page.evaluate(() => document.fullscreenElement === document.querySelector('.report-frame iframe')))
-    .toBe(true);
-  await page.evaluate(() => document.exitFullscreen());
-  await expect.poll(() => page.evaluate(() => document.fullscreenElement)).toBeNull();
+  await expect(viewerOf(page).title).toHaveText(`Visão geral — ${VENDAS}`);
+  await expectPrintAndFullScreen(page);
 });
 
 test('export: a PDF of the report as the user sees it (their RLS identity, the slicer, the page), a PowerPoint, and none when an administrator turns export off', async ({

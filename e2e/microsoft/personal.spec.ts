@@ -1,12 +1,13 @@
 import { readFile } from 'node:fs/promises';
-import type { APIRequestContext, Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { extractText, getDocumentProxy } from 'unpdf';
-import type { Painel, PainelBody } from '@paineis/contract/panels';
+import type { PainelBody } from '@paineis/contract/panels';
 import { pagesOf } from '@paineis/microsoft-stand-ins/power-bi-common';
 import { DEMO_USER } from '../../apps/api/src/demo/demo-data.ts';
 import { demoReports } from '../../apps/api/src/demo/demo-directory.ts';
 import { expect, signInAs, test } from '../fixtures.ts';
-import { ok, REPORT_EMBED, routePowerBi } from './power-bi-route.ts';
+import { expectPrintAndFullScreen } from '../viewer-actions.ts';
+import { REPORT_EMBED, routePowerBi, setUpPanels } from './setup.ts';
 
 // Issue 14 on the portal configured for Microsoft (project `microsoft`): saved views captured and applied through the
 // real powerbi-client's bookmarksManager, a shared view's link refused to a person without access, and an export of
@@ -37,28 +38,10 @@ let panelId = 0;
 // Ana, an admin through her Entra app role, reads the directory from Graph and creates the panel (or puts it back as
 // it should be, with export allowed), linked to Bruno only.
 test.beforeAll(async ({ browser, playwright }, testInfo) => {
-  const baseURL = testInfo.project.use.baseURL!;
-  const context = await browser.newContext({ baseURL });
-  let api: APIRequestContext | undefined;
-  try {
-    await routePowerBi(context);
-    const page = await context.newPage();
-    await signInAs(page, 'Ana Demonstração');
-    const token = await page.evaluate(() => localStorage.getItem('token'));
-    expect(token).toBeTruthy();
-    api = await playwright.request.newContext({ baseURL, extraHTTPHeaders: { authorization: `Bearer ${token}` } });
-    await ok(await api.post('/api/usuarios365/sincronizar'));
-    const found = (await ok<Painel[]>(await api.get('/api/paineis'))).find((panel) => panel.nomePainel === VENDAS);
-    const body = { ...vendas, permiteExportacao: true };
-    const saved = found
-      ? await ok<Painel>(await api.put(`/api/paineis/${found.id}`, { data: { ...body, ordem: found.ordem } }))
-      : await ok<Painel>(await api.post('/api/paineis', { data: body }));
-    await ok(await api.post(`/api/paineis/${saved.id}/usuarios`, { data: [DEMO_USER.id] }));
-    panelId = saved.id;
-  } finally {
-    await api?.dispose();
-    await context.close();
-  }
+  const ids = await setUpPanels(browser, playwright, testInfo.project.use.baseURL!, [
+    { ...vendas, permiteExportacao: true },
+  ]);
+  panelId = ids.get(VENDAS)!;
 });
 
 test.beforeEach(async ({ context }) => {
@@ -81,7 +64,7 @@ test("through powerbi-client: '?pagina=' opens that page, 'Imprimir' prints the 
   await signInAs(page, 'Bruno Demonstração');
   // The address of a page, opened directly: powerbi-client embeds the report on it.
   await page.goto(`/visualizar/${panelId}?pagina=${PAGES['Tendências']}`);
-  const { sidebar, report, title } = viewerOf(page);
+  const { sidebar, title } = viewerOf(page);
   await expect(page.locator('.report-frame iframe')).toHaveAttribute('src', new RegExp(`^${REPORT_EMBED}\\?`));
   await expect(title).toHaveText(`Tendências — ${VENDAS}`);
   await expect(sidebar.getByRole('button', { name: 'Tendências' })).toHaveAttribute('aria-current', 'page');
@@ -90,19 +73,8 @@ test("through powerbi-client: '?pagina=' opens that page, 'Imprimir' prints the 
   await expect(title).toHaveText(`Detalhes — ${VENDAS}`);
   await expect(page).toHaveURL(new RegExp(`\\?pagina=${PAGES['Detalhes']}$`));
 
-  // report.print() posts /report/print to the embed page, which counts it.
-  await expect(report.locator(':root')).not.toHaveAttribute('data-impressoes');
-  await page.getByRole('button', { name: 'Imprimir' }).click();
-  await expect(report.locator(':root')).toHaveAttribute('data-impressoes', '1');
-
-  // report.fullscreen() asks the browser to show powerbi-client's iframe in full screen.
-  expect(await page.evaluate(() => document.fullscreenElement)).toBeNull();
-  await page.getByRole('button', { name: 'Tela cheia' }).click();
-  await expect
-    .poll(() => page.evaluate(() => document.fullscreenElement === document.querySelector('.report-frame iframe')))
-    .toBe(true);
-  await page.evaluate(() => document.exitFullscreen());
-  await expect.poll(() => page.evaluate(() => document.fullscreenElement)).toBeNull();
+  // report.print() posts /report/print to the embed page; report.fullscreen() asks the browser for full screen.
+  await expectPrintAndFullScreen(page);
 });
 
 test("a saved view through powerbi-client's bookmarks: slicer and page restored; its link refused to a person without access", async ({

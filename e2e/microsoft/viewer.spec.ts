@@ -1,9 +1,9 @@
-import type { APIRequestContext, Page } from '@playwright/test';
-import type { Painel, PainelBody } from '@paineis/contract/panels';
+import type { Page } from '@playwright/test';
+import type { PainelBody } from '@paineis/contract/panels';
 import { DEMO_USER } from '../../apps/api/src/demo/demo-data.ts';
 import { demoReports } from '../../apps/api/src/demo/demo-directory.ts';
 import { expect, signInAs, test } from '../fixtures.ts';
-import { isLoopback, ok, REPORT_EMBED, routePowerBi } from './power-bi-route.ts';
+import { isLoopback, REPORT_EMBED, routePowerBi, setUpPanels } from './setup.ts';
 
 // The portal configured for Microsoft (see playwright.config.ts, project `microsoft`): the viewer embeds with the
 // real powerbi-client, which only embeds Power BI addresses. https://app.powerbi.com/reportEmbed is answered by the
@@ -37,30 +37,8 @@ function reportOf(name: string) {
 // Once per worker (and again after a failure restarts it): Ana, an admin through her Entra app role, reads the
 // directory from Graph and creates the two panels, or puts them back as they should be, and links Bruno to both.
 test.beforeAll(async ({ browser, playwright }, testInfo) => {
-  const baseURL = testInfo.project.use.baseURL!;
-  const context = await browser.newContext({ baseURL });
-  let api: APIRequestContext | undefined;
-  try {
-    await routePowerBi(context);
-    const page = await context.newPage();
-    await signInAs(page, 'Ana Demonstração');
-    const token = await page.evaluate(() => localStorage.getItem('token'));
-    expect(token).toBeTruthy();
-    api = await playwright.request.newContext({ baseURL, extraHTTPHeaders: { authorization: `Bearer ${token}` } });
-
-    await ok(await api.post('/api/usuarios365/sincronizar'));
-    const existing = await ok<Painel[]>(await api.get('/api/paineis'));
-    for (const body of panels) {
-      const found = existing.find((panel) => panel.nomePainel === body.nomePainel);
-      const saved = found
-        ? await ok<Painel>(await api.put(`/api/paineis/${found.id}`, { data: { ...body, ordem: found.ordem } }))
-        : await ok<Painel>(await api.post('/api/paineis', { data: body }));
-      await ok(await api.post(`/api/paineis/${saved.id}/usuarios`, { data: [DEMO_USER.id] }));
-      ids.set(body.nomePainel, saved.id);
-    }
-  } finally {
-    await api?.dispose();
-    await context.close();
+  for (const [name, id] of await setUpPanels(browser, playwright, testInfo.project.use.baseURL!, panels)) {
+    ids.set(name, id);
   }
 });
 

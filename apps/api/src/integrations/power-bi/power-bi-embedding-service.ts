@@ -82,22 +82,25 @@ export class PowerBiEmbeddingService implements EmbeddingService, ReportExporter
   }
 
   /** What Power BI said goes to the log (never a token); the caller answers the person in Portuguese. */
+  private logFailure(error: unknown, painelId: number, what: string): void {
+    if (!(error instanceof MicrosoftError)) return;
+    this.log.error(
+      {
+        service: error.service,
+        powerBiStatus: error.status ?? error.failure,
+        powerBiCode: error.code,
+        powerBiRequestId: error.requestId,
+        painelId,
+      },
+      what,
+    );
+  }
+
   private async logged<T>(painelId: number, what: string, call: () => Promise<T>): Promise<T> {
     try {
       return await call();
     } catch (error) {
-      if (error instanceof MicrosoftError) {
-        this.log.error(
-          {
-            service: error.service,
-            powerBiStatus: error.status ?? error.failure,
-            powerBiCode: error.code,
-            powerBiRequestId: error.requestId,
-            painelId,
-          },
-          what,
-        );
-      }
+      this.logFailure(error, painelId, what);
       throw error;
     }
   }
@@ -158,18 +161,8 @@ export class PowerBiEmbeddingService implements EmbeddingService, ReportExporter
       });
       return { info, identity, requestId: token.requestId, fromCache: !made };
     } catch (error) {
-      if (error instanceof MicrosoftError) {
-        this.log.error(
-          {
-            service: error.service,
-            powerBiStatus: error.status ?? error.failure,
-            powerBiCode: error.code,
-            powerBiRequestId: error.requestId,
-            painelId: panel.id,
-          },
-          'Power BI recusou ou falhou ao gerar a incorporação',
-        );
-      }
+      // Not through `logged`: this is every opening's path, kept free of a closure per request.
+      this.logFailure(error, panel.id, 'Power BI recusou ou falhou ao gerar a incorporação');
       throw error;
     }
   }
