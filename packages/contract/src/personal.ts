@@ -55,13 +55,16 @@ const nomeVisao = plainText('Nome da visão (nome)', {
   tooLong: 'Nome da visão (nome) deve ter no máximo 100 caracteres.',
 });
 
-/** A bookmark state as powerbi-client captures it: one opaque line of text. */
+/**
+ * A bookmark state as powerbi-client captures it: one opaque line of text, with no space at either end. Trimmed like
+ * every text: the embedded database drops a leading U+FEFF (which `trim` removes) when it reads a value back, so an
+ * untrimmed state would not come back as it was sent.
+ */
 export const MAX_ESTADO = 200_000;
 const estadoVisao = plainText('Estado da visão (estado)', {
   required: 'Estado da visão (estado) é obrigatório.',
   max: MAX_ESTADO,
   tooLong: `Estado da visão (estado) deve ter no máximo ${MAX_ESTADO} caracteres.`,
-  trim: false,
 });
 const paginaRelatorio = plainText('Página do relatório (pagina)', {
   required: 'Página do relatório (pagina) não pode ser vazia.',

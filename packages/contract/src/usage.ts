@@ -5,7 +5,6 @@ import { isoDate, pathId } from './fields.ts';
 // One source, zod-free for the web app's /uso.
 export { PERIODOS_USO, VISUALIZACAO_HEADER, type PeriodoUso } from './usage-audit-constants.ts';
 
-
 /** `?dias=` on every /uso call: 7, 30 or 90 (30 when absent). */
 export const usoQuery = z.object({
   dias: z

@@ -317,7 +317,7 @@ describe.skipIf(!prepared)('fuzzing every operation that takes input', () => {
     const stored = (await get(`/api/paineis/${painelId}/visoes/${id}`)).json();
     const expected = {
       nome: text(sent.nome),
-      estado: sent.estado,
+      estado: text(sent.estado),
       pagina: sent.pagina == null ? null : text(sent.pagina),
     };
     return differences('visão', { nome: stored.nome, estado: stored.estado, pagina: stored.pagina }, expected);

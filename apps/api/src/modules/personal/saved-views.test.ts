@@ -68,6 +68,18 @@ describe('saved views (docs/requirements.md#personal)', () => {
     expect(bias.json<VisaoSalva[]>().map((v) => v.nome)).toEqual(['Da Bia']);
   });
 
+  it('keeps a state as it reads it back: trimmed, with a byte-order mark at its start gone on both engines', async () => {
+    const s = await setup();
+    // PGlite drops a leading U+FEFF from the values it reads; trimmed on the way in, both engines answer the same.
+    const created = await save(s.ana, s.vendas.id, { nome: 'Com BOM', estado: '\ufeffH4sI estado \n' });
+    expect(created.statusCode).toBe(201);
+    expect(created.json<VisaoSalva>().estado).toBe('H4sI estado');
+    const read = await ctx.request('GET', `/api/paineis/${s.vendas.id}/visoes/${created.json<VisaoSalva>().id}`, {
+      token: s.bia,
+    });
+    expect(read.json<VisaoSalva>().estado).toBe('H4sI estado');
+  });
+
   it('opens a shared view for anyone who may open the panel, and for no one else', async () => {
     const s = await setup();
     const view = (await save(s.ana, s.vendas.id, { nome: 'Sul', estado: 'estado-sul' })).json<VisaoSalva>();
