@@ -3,11 +3,12 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { queryKeys } from '../../../lib/query-keys.ts';
 import { getPanel, takeArrivedPanel } from './fetch-panel.ts';
 
+const panelKey = (id: number, papel: string | undefined) => [...queryKeys.panel(id), 'embed', papel ?? null] as const;
+
 export function usePanel(id: number, papel?: string) {
   const queryClient = useQueryClient();
-  const queryKey = [...queryKeys.panel(id), 'embed', papel ?? null] as const;
   const query = useQuery({
-    queryKey,
+    queryKey: panelKey(id, papel),
     queryFn: () => getPanel(id, papel),
     enabled: Number.isInteger(id) && id > 0,
     // The early answer, when it has arrived: the viewer's first render shows the panel, with no second request.
@@ -28,16 +29,15 @@ export function usePanel(id: number, papel?: string) {
   // Closing the viewer forgets the answer at once, so opening the panel again within gcTime asks the server again: a
   // new opening is recorded (usage, 'Recentes') and the token is fresh. After a turn of the event loop, and only
   // with nobody observing it, since StrictMode unmounts and mounts again at once in development.
-  const key = JSON.stringify(queryKey);
   useEffect(
     () => () => {
       setTimeout(() => {
-        const cached = queryClient.getQueryCache().find({ queryKey: JSON.parse(key) as unknown[], exact: true });
-        if (cached && cached.getObserversCount() === 0)
-          queryClient.removeQueries({ queryKey: cached.queryKey, exact: true });
+        const cache = queryClient.getQueryCache();
+        const cached = cache.find({ queryKey: panelKey(id, papel), exact: true });
+        if (cached && cached.getObserversCount() === 0) cache.remove(cached);
       }, 0);
     },
-    [queryClient, key],
+    [queryClient, id, papel],
   );
   return query;
 }
