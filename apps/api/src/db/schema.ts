@@ -61,6 +61,12 @@ export const usuarios = pgTable(
     nomeOrdenacao: text('nome_ordenacao')
       .notNull()
       .generatedAlwaysAs(sql.raw(`lower(translate(display_name, '${ACCENTED}', '${PLAIN}'))`)),
+    /**
+     * The directory's identity (docs/decisions/013-identity-from-the-directory.md): Graph's userPrincipalName and
+     * userType ('Member' or 'Guest'). Null for people who never came from Graph (local accounts, demo data).
+     */
+    upn: text('upn'),
+    tipo: text('tipo', { enum: ['Member', 'Guest'] }),
     department: text('department'),
     jobTitle: text('job_title'),
     officeLocation: text('office_location'),
@@ -81,6 +87,7 @@ export const usuarios = pgTable(
   },
   (t) => [
     index('usuarios_email').on(sql`lower(${t.email})`),
+    index('usuarios_upn').on(sql`lower(${t.upn})`),
     index('usuarios_ativos_nome').on(t.active, t.nomeOrdenacao, t.id),
   ],
 );
@@ -313,6 +320,16 @@ export const exportacoes = pgTable(
     powerBiExportId: text('power_bi_export_id').notNull(),
     workspaceId: text('workspace_id').notNull(),
     reportId: text('report_id').notNull(),
+    /**
+     * What the job was asked for, so that a Failed with Retry-After (transient, in Power BI's export guidance) can be
+     * started again as it was: the bookmark state and the page (null: none sent).
+     */
+    estado: text('estado'),
+    pagina: text('pagina'),
+    /** How many times Power BI was asked to export this (1 for the first ExportTo). */
+    tentativas: integer('tentativas').notNull().default(1),
+    /** When Power BI's Retry-After allows the next attempt; null while none is pending. */
+    novaTentativaEm: timestamp('nova_tentativa_em', { withTimezone: true }),
     criadaEm: timestamp('criada_em', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('exportacoes_criada').on(t.criadaEm), index('exportacoes_painel').on(t.painelId)],
