@@ -234,6 +234,137 @@ describe('Power BI export to file', () => {
     expect((await poll(vendas, next.id)).at(-1).status).toBe('Succeeded');
   });
 
+  it('ends a job in a transient Failed when told to: 200 with Retry-After, which a lasting failure has not', async () => {
+    s.powerBi.setExportDuration(0);
+    s.powerBi.failNextExportTransiently(7);
+    s.powerBi.failNextExport();
+    const transient = await json(await exportTo(vendas, { format: 'PDF' }));
+    const lasting = await json(await exportTo(vendas, { format: 'PDF' }));
+    const first = await status(vendas, transient.id);
+    expect(first.status).toBe(200);
+    expect(first.headers.get('retry-after')).toBe('7');
+    expect(await json(first)).toMatchObject({ status: 'Failed', percentComplete: 100 });
+    const second = await status(vendas, lasting.id);
+    expect(second.status).toBe(200);
+    expect(second.headers.get('retry-after')).toBeNull();
+    expect(await json(second)).toMatchObject({ status: 'Failed' });
+    // Started again, the export succeeds: the failures were for those two jobs only.
+    const again = await json(await exportTo(vendas, { format: 'PDF' }));
+    const done = await status(vendas, again.id);
+    expect(done.status).toBe(200);
+    expect(done.headers.get('retry-after')).toBeNull();
+    expect(await json(done)).toMatchObject({ status: 'Succeeded' });
+  });
+
+  it('refuses to export where Power BI does: tenant setting, capacity, PPU, sensitivity label, RLS without Write', async () => {
+    const rlsIdentity = { username: ANA, roles: ['Vendedor'], datasets: [financeiro.datasetId] };
+    const withIdentity = { format: 'PDF', powerBIReportConfiguration: { identities: [rlsIdentity] } };
+    const variant = (report: StandInReport, more: Partial<StandInReport>, n: number): StandInReport => ({
+      ...report,
+      ...more,
+      reportId: `bbbbbbbb-0000-4000-8000-00000000010${n}`,
+    });
+    const shared = variant(vendas, { capacity: 'Shared' }, 1);
+    const ppu = variant(vendas, { capacity: 'PremiumPerUser' }, 2);
+    const labelled = variant(vendas, { sensitivityLabel: 'Confidencial' }, 3);
+    const readOnly = { ...financeiro, datasetWritePermission: false };
+    const premium = variant(vendas, { capacity: 'Premium' }, 4);
+    const fabric = variant(vendas, { capacity: 'Fabric' }, 5);
+    const readOnlyWithoutRls = variant(vendas, { datasetWritePermission: false }, 6);
+    s.powerBi.setReports([vendas, readOnly, shared, ppu, labelled, premium, fabric, readOnlyWithoutRls]);
+    try {
+      await expectError(await exportTo(shared, { format: 'PDF' }), 403, 'ExportToFileRequiresCapacity', /Premium/);
+      await expectError(await exportTo(ppu, { format: 'PPTX' }), 403, 'ExportToFileNotSupportedOnPremiumPerUser');
+      await expectError(
+        await exportTo(labelled, { format: 'PDF' }),
+        403,
+        'ExportToFileBlockedBySensitivityLabel',
+        /Confidencial/,
+      );
+      await expectError(
+        await exportTo(readOnly, withIdentity),
+        403,
+        'ExportToFileRequiresDatasetWritePermission',
+        new RegExp(financeiro.datasetId),
+      );
+      // Write matters only for an export with an effective identity.
+      for (const report of [readOnlyWithoutRls, premium, fabric]) {
+        expect((await exportTo(report, { format: 'PDF' })).status).toBe(202);
+      }
+
+      s.powerBi.setExportTenantSetting(false);
+      await expectError(await exportTo(vendas, { format: 'PDF' }), 403, 'ExportToFileDisabledByTenantSetting');
+      s.powerBi.setExportTenantSetting(true);
+      expect((await exportTo(vendas, { format: 'PDF' })).status).toBe(202);
+      s.powerBi.setExportTenantSetting(false);
+      s.powerBi.reset();
+      expect((await exportTo(vendas, { format: 'PDF' })).status).toBe(202);
+      expect(s.powerBi.exports).toHaveLength(1);
+    } finally {
+      s.powerBi.setReports([vendas, financeiro]);
+    }
+  });
+
+  it('refuses more than 50 pages in one request, and exports one page of such a report', async () => {
+    const pages = Array.from({ length: 51 }, (_, i) => ({
+      name: `ReportSection${String(i).padStart(3, '0')}`,
+      displayName: `Página ${i + 1}`,
+      visibility: 0 as const,
+    }));
+    const big: StandInReport = { ...vendas, reportId: 'bbbbbbbb-0000-4000-8000-000000000051', pages };
+    s.powerBi.setReports([vendas, big]);
+    try {
+      await expectError(await exportTo(big, { format: 'PDF' }), 400, 'ExportToFileTooManyPages', /51/);
+      const named = { format: 'PDF', powerBIReportConfiguration: { pages: pages.map((p) => ({ pageName: p.name })) } };
+      await expectError(await exportTo(big, named), 400, 'ExportToFileTooManyPages');
+      expect(s.powerBi.exports).toEqual([]);
+      const fifty = {
+        format: 'PDF',
+        powerBIReportConfiguration: { pages: named.powerBIReportConfiguration.pages.slice(1) },
+      };
+      expect((await exportTo(big, fifty)).status).toBe(202);
+      const one = { format: 'PDF', powerBIReportConfiguration: { pages: [{ pageName: pages[7]!.name }] } };
+      expect((await exportTo(big, one)).status).toBe(202);
+      expect(s.powerBi.exports.map((job) => job.pages.length)).toEqual([50, 1]);
+    } finally {
+      s.powerBi.setReports([vendas, financeiro]);
+    }
+  });
+
+  it('answers 429 with Retry-After beyond the concurrent exports of a capacity, counting only running jobs', async () => {
+    const elsewhere: StandInReport = {
+      ...vendas,
+      reportId: 'bbbbbbbb-0000-4000-8000-000000000061',
+      capacityId: 'outra-capacidade',
+    };
+    s.powerBi.setReports([vendas, financeiro, elsewhere]);
+    try {
+      s.powerBi.setConcurrentExportLimit(2, 9);
+      s.powerBi.setExportDuration(60_000);
+      expect((await exportTo(vendas, { format: 'PDF' })).status).toBe(202);
+      expect((await exportTo(vendas, { format: 'PPTX' })).status).toBe(202);
+      const busy = await exportTo(vendas, { format: 'PDF' });
+      expect(busy.headers.get('retry-after')).toBe('9');
+      await expectError(busy, 429, 'TooManyRequests');
+      // Another capacity has its own count.
+      expect((await exportTo(elsewhere, { format: 'PDF' })).status).toBe(202);
+      // Finished jobs free their place.
+      s.powerBi.reset();
+      s.powerBi.setConcurrentExportLimit(1);
+      s.powerBi.setExportDuration(0);
+      const done = await json(await exportTo(vendas, { format: 'PDF' }));
+      expect((await json(await status(vendas, done.id))).status).toBe('Succeeded');
+      expect((await exportTo(vendas, { format: 'PDF' })).status).toBe(202);
+      s.powerBi.setExportDuration(60_000);
+      expect((await exportTo(vendas, { format: 'PDF' })).status).toBe(202);
+      const defaultWait = await exportTo(vendas, { format: 'PDF' });
+      expect(defaultWait.headers.get('retry-after')).toBe('30');
+      await expectError(defaultWait, 429, 'TooManyRequests');
+    } finally {
+      s.powerBi.setReports([vendas, financeiro]);
+    }
+  });
+
   it('answers 404 for an unknown export, one of another report, and a file before it is ready', async () => {
     await expectError(await status(vendas, 'TWkvQ0FGRQ=='), 404, 'PowerBIEntityNotFound');
     s.powerBi.setExportDuration(60_000);

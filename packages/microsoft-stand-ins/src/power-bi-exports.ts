@@ -22,17 +22,31 @@ export const DEFAULT_EXPORT_DURATION_MS = 1500;
 /** Power BI keeps an export's file for a day. */
 const FILE_LIFETIME_MS = 24 * 60 * 60 * 1000;
 const FORMATS: readonly ExportFormat[] = ['PDF', 'PPTX'];
+/** Power BI's export-to-file limits: exports (pages) per request, and concurrent export requests per capacity. */
+export const MAX_EXPORTS_PER_REQUEST = 50;
+export const DEFAULT_CONCURRENT_EXPORT_LIMIT = 500;
+/** The Retry-After of a transient Failed and of the concurrency 429, unless a test says otherwise. */
+const DEFAULT_RETRY_AFTER_SECONDS = 30;
+/** The capacity of reports that name none: the stand-in tenant's one capacity. */
+const DEFAULT_CAPACITY_ID = 'capacidade-padrao';
 
 type ExportStatus = 'NotStarted' | 'Running' | 'Succeeded' | 'Failed';
 
 interface ExportJob extends Omit<PowerBiExportLog, 'status' | 'regiao'> {
   regiao: Regiao;
   reportName: string;
+  capacityId: string;
   pageList: ReportPage[];
   createdAt: number;
   durationMs: number;
-  fails: boolean;
+  /** How the job ends if not in Succeeded: Failed for good, or Failed with a Retry-After (transient). */
+  failure: { retryAfterSeconds: number | null } | null;
   file?: Promise<Buffer>;
+}
+
+function whole(value: number, name: string): number {
+  if (!Number.isInteger(value) || value < 0) throw new RangeError(`${name} must be a whole number, 0 or more`);
+  return value;
 }
 
 /** Power BI writes times with seven fractional digits; whole milliseconds padded read the same. */
@@ -47,12 +61,49 @@ function exportId(reportId: string, createdAt: number): string {
   return Buffer.from(text, 'ascii').toString('base64');
 }
 
+const forbidden = (code: string, message: string): PowerBiError => ({ status: 403, code, message });
+
+/**
+ * Why Power BI would refuse to export this report at all, whatever the request: the tenant setting, the workspace's
+ * capacity and a sensitivity label (the portal always calls as a service principal).
+ */
+function exportPrecondition(report: StandInReport, tenantSettingOn: boolean): PowerBiError | null {
+  if (!tenantSettingOn) {
+    return forbidden(
+      'ExportToFileDisabledByTenantSetting',
+      "The tenant setting 'Export reports as PowerPoint presentations or PDF documents' is disabled.",
+    );
+  }
+  const capacity = report.capacity ?? 'Embedded';
+  if (capacity === 'Shared') {
+    return forbidden(
+      'ExportToFileRequiresCapacity',
+      `Export to file requires workspace ${report.workspaceId} to be on a Premium, Embedded or Fabric capacity.`,
+    );
+  }
+  if (capacity === 'PremiumPerUser') {
+    return forbidden(
+      'ExportToFileNotSupportedOnPremiumPerUser',
+      `Export to file is not supported for workspace ${report.workspaceId} on Premium Per User.`,
+    );
+  }
+  if (report.sensitivityLabel !== undefined) {
+    return forbidden(
+      'ExportToFileBlockedBySensitivityLabel',
+      `Report ${report.reportId} has sensitivity label '${report.sensitivityLabel}', which a service principal can't export.`,
+    );
+  }
+  return null;
+}
+
 /** The job, or why Power BI would refuse the ExportTo request. */
 function checkExportTo(
   reports: StandInReport[],
   report: StandInReport,
   body: unknown,
-): { job: Omit<ExportJob, 'id' | 'reportName' | 'createdAt' | 'durationMs' | 'fails'> } | { error: PowerBiError } {
+):
+  | { job: Omit<ExportJob, 'id' | 'reportName' | 'capacityId' | 'createdAt' | 'durationMs' | 'failure'> }
+  | { error: PowerBiError } {
   const badRequest = (message: string) => ({ error: invalid(message) });
   if (!isRecord(body)) return badRequest('The request body must be an ExportReportRequest JSON object.');
   const format = typeof body.format === 'string' ? body.format.toUpperCase() : undefined;
@@ -116,6 +167,23 @@ function checkExportTo(
   );
   if ('error' in checked) return checked;
   const identity = checked.identities[0];
+  if (identity && report.datasetWritePermission === false) {
+    return {
+      error: forbidden(
+        'ExportToFileRequiresDatasetWritePermission',
+        `Exporting with an effective identity requires Write permission on dataset ${report.datasetId}.`,
+      ),
+    };
+  }
+  if (pageList.length > MAX_EXPORTS_PER_REQUEST) {
+    return {
+      error: {
+        status: 400,
+        code: 'ExportToFileTooManyPages',
+        message: `The request has ${pageList.length} exports, more than ${MAX_EXPORTS_PER_REQUEST}: the job was canceled.`,
+      },
+    };
+  }
 
   return {
     job: {
@@ -134,19 +202,30 @@ function checkExportTo(
 export interface ExportJobs {
   /** Adds the routes to the Power BI REST plugin, so they sit under its auth, faults and request log. */
   register(api: FastifyInstance): void;
-  controls: Pick<StandIns['powerBi'], 'setExportDuration' | 'failNextExport' | 'exports'> & { reset(): void };
+  controls: Pick<
+    StandIns['powerBi'],
+    | 'setExportDuration'
+    | 'failNextExport'
+    | 'failNextExportTransiently'
+    | 'setConcurrentExportLimit'
+    | 'setExportTenantSetting'
+    | 'exports'
+  > & { reset(): void };
 }
 
 /** The export-to-file job API of Power BI reports. */
 export function exportJobs(ctx: StandInContext): ExportJobs {
   const jobs: ExportJob[] = [];
   let durationMs = ctx.exportDurationMs;
-  let failures = 0;
+  /** How the next jobs end, in order: Failed for good (retryAfterSeconds null) or transiently. */
+  const failures: { retryAfterSeconds: number | null }[] = [];
+  let concurrentLimit = { limit: DEFAULT_CONCURRENT_EXPORT_LIMIT, retryAfterSeconds: DEFAULT_RETRY_AFTER_SECONDS };
+  let tenantSettingOn = true;
 
   function statusOf(job: ExportJob, now = Date.now()): { status: ExportStatus; percent: number; at: number } {
     const elapsed = now - job.createdAt;
     if (elapsed >= job.durationMs) {
-      return { status: job.fails ? 'Failed' : 'Succeeded', percent: 100, at: job.createdAt + job.durationMs };
+      return { status: job.failure ? 'Failed' : 'Succeeded', percent: 100, at: job.createdAt + job.durationMs };
     }
     // The first tenth queued, then progress as the pages render.
     if (elapsed < job.durationMs / 10) return { status: 'NotStarted', percent: 0, at: job.createdAt };
@@ -198,18 +277,29 @@ export function exportJobs(ctx: StandInContext): ExportJobs {
       const { workspaceId, reportId } = request.params;
       const report = findReport(ctx, reportId, workspaceId);
       if (!report) return sendError(reply, notFound(`Report ${reportId} was not found in workspace ${workspaceId}.`));
+      const refused = exportPrecondition(report, tenantSettingOn);
+      if (refused) return sendError(reply, refused);
       const checked = checkExportTo(ctx.reports, report, request.body);
       if ('error' in checked) return sendError(reply, checked.error);
       const createdAt = Date.now();
-      const fails = failures > 0;
-      if (fails) failures -= 1;
+      const capacityId = report.capacityId ?? DEFAULT_CAPACITY_ID;
+      const running = jobs.filter((job) => job.capacityId === capacityId && statusOf(job, createdAt).percent < 100);
+      if (running.length >= concurrentLimit.limit) {
+        reply.header('Retry-After', String(concurrentLimit.retryAfterSeconds));
+        return sendError(reply, {
+          status: 429,
+          code: 'TooManyRequests',
+          message: `Capacity ${capacityId} already runs ${running.length} export requests; try again later.`,
+        });
+      }
       const job: ExportJob = {
         ...checked.job,
         id: exportId(report.reportId, createdAt),
         reportName: report.name,
+        capacityId,
         createdAt,
         durationMs,
-        fails,
+        failure: failures.shift() ?? null,
       };
       jobs.push(job);
       reply.code(202).header('Retry-After', '1');
@@ -219,9 +309,16 @@ export function exportJobs(ctx: StandInContext): ExportJobs {
     api.get<ExportRoute>('/groups/:workspaceId/reports/:reportId/exports/:exportId', async (request, reply) => {
       const found = jobOf(request.params);
       if ('error' in found) return sendError(reply, found.error);
-      const current = statusOf(found.job);
-      if (current.status === 'NotStarted' || current.status === 'Running') reply.code(202).header('Retry-After', '1');
-      return exportObject(found.job, current);
+      const { job } = found;
+      const current = statusOf(job);
+      const retryAfter = job.failure?.retryAfterSeconds ?? null;
+      if (current.status === 'NotStarted' || current.status === 'Running') {
+        reply.code(202).header('Retry-After', '1');
+      } else if (current.status === 'Failed' && retryAfter !== null) {
+        // A transient failure: when the export may be started again. A finished job answers 200 all the same.
+        reply.header('Retry-After', String(retryAfter));
+      }
+      return exportObject(job, current);
     });
 
     api.get<ExportRoute>('/groups/:workspaceId/reports/:reportId/exports/:exportId/file', async (request, reply) => {
@@ -259,8 +356,20 @@ export function exportJobs(ctx: StandInContext): ExportJobs {
       durationMs = ms;
     },
     failNextExport(times = 1) {
-      if (!Number.isInteger(times) || times < 0) throw new RangeError('times must be a whole number, 0 or more');
-      failures += times;
+      for (let i = 0; i < whole(times, 'times'); i++) failures.push({ retryAfterSeconds: null });
+    },
+    failNextExportTransiently(retryAfterSeconds = DEFAULT_RETRY_AFTER_SECONDS, times = 1) {
+      whole(retryAfterSeconds, 'retryAfterSeconds');
+      for (let i = 0; i < whole(times, 'times'); i++) failures.push({ retryAfterSeconds });
+    },
+    setConcurrentExportLimit(limit, retryAfterSeconds = DEFAULT_RETRY_AFTER_SECONDS) {
+      concurrentLimit = {
+        limit: whole(limit, 'limit'),
+        retryAfterSeconds: whole(retryAfterSeconds, 'retryAfterSeconds'),
+      };
+    },
+    setExportTenantSetting(enabled) {
+      tenantSettingOn = enabled;
     },
     get exports() {
       return jobs.map((job) => ({
@@ -278,7 +387,9 @@ export function exportJobs(ctx: StandInContext): ExportJobs {
     reset() {
       jobs.length = 0;
       durationMs = ctx.exportDurationMs;
-      failures = 0;
+      failures.length = 0;
+      concurrentLimit = { limit: DEFAULT_CONCURRENT_EXPORT_LIMIT, retryAfterSeconds: DEFAULT_RETRY_AFTER_SECONDS };
+      tenantSettingOn = true;
     },
   };
   return { register, controls };

@@ -317,6 +317,9 @@ export function registerPowerBi(app: FastifyInstance, ctx: StandInContext): Stan
     ...faults.controls,
     setExportDuration: exports.controls.setExportDuration,
     failNextExport: exports.controls.failNextExport,
+    failNextExportTransiently: exports.controls.failNextExportTransiently,
+    setConcurrentExportLimit: exports.controls.setConcurrentExportLimit,
+    setExportTenantSetting: exports.controls.setExportTenantSetting,
     get exports() {
       return exports.controls.exports;
     },

@@ -101,6 +101,9 @@ export interface GraphRequestLog {
   fault?: string;
 }
 
+/** What backs a workspace: a dedicated capacity (Premium, Embedded, Fabric), Premium Per User, or shared. */
+export type StandInCapacity = 'Premium' | 'Embedded' | 'Fabric' | 'PremiumPerUser' | 'Shared';
+
 /** A Power BI report the stand-in serves, in a workspace, over one dataset. */
 export interface StandInReport {
   workspaceId: string;
@@ -111,6 +114,20 @@ export interface StandInReport {
   rls: boolean;
   /** Report pages; visibility 0 = visible, 1 = hidden. Default: three visible pages and one hidden. */
   pages?: { name: string; displayName: string; visibility: 0 | 1 }[];
+  /**
+   * What backs the report's workspace. Export to file needs a Premium, Embedded or Fabric capacity: ExportTo is
+   * refused on shared capacity ('Shared') and on Premium Per User ('PremiumPerUser'). Default 'Embedded'.
+   */
+  capacity?: StandInCapacity;
+  /** The capacity's id: the concurrent-export limit counts per capacity. Default: one capacity for every report. */
+  capacityId?: string;
+  /**
+   * Whether the portal's service principal has Write permission on the semantic model, which an export with an
+   * effective identity (RLS) needs; exports without one don't. Default true.
+   */
+  datasetWritePermission?: boolean;
+  /** The report's sensitivity label (its name): a service principal can't export a labelled report. Default none. */
+  sensitivityLabel?: string;
 }
 
 /** One call to the stand-in Power BI REST API, for tests to inspect. */
@@ -227,7 +244,21 @@ export interface StandIns {
    *
    * Export to file (POST /v1.0/myorg/groups/{g}/reports/{r}/ExportTo, GET .../exports/{id}, GET .../exports/{id}/file)
    * renders a real PDF or PPTX of the demo report: a page (slide) per exported page, with the default bookmark's
-   * region and the lines 'Identidade: …' and 'Papéis: …' (or 'Sem identidade efetiva (sem RLS)').
+   * region and the lines 'Identidade: …' and 'Papéis: …' (or 'Sem identidade efetiva (sem RLS)'). A running job's
+   * status answers 202 with Retry-After; a finished one 200 (a transient Failed with Retry-After too).
+   *
+   * ExportTo refuses where Power BI's export-to-file guidance says it can't export. Microsoft publishes no error
+   * codes for these; the stand-in's are the project's assumption
+   * (docs/decisions/015-export-as-power-bi-documents-it.md):
+   * - the tenant setting off (`setExportTenantSetting(false)`): 403 ExportToFileDisabledByTenantSetting;
+   * - a report on shared capacity (`capacity: 'Shared'`): 403 ExportToFileRequiresCapacity;
+   * - a report on Premium Per User (`capacity: 'PremiumPerUser'`): 403 ExportToFileNotSupportedOnPremiumPerUser;
+   * - a report with a sensitivity label (`sensitivityLabel`): 403 ExportToFileBlockedBySensitivityLabel;
+   * - an effective identity without Write on the semantic model (`datasetWritePermission: false`): 403
+   *   ExportToFileRequiresDatasetWritePermission;
+   * - more than 50 pages in one request (the whole report, or the pages named): 400 ExportToFileTooManyPages;
+   * - the capacity's concurrent exports at their limit (`setConcurrentExportLimit`): 429 TooManyRequests with
+   *   Retry-After.
    */
   powerBi: StandInFaults & {
     setReports(reports: StandInReport[]): void;
@@ -235,11 +266,26 @@ export interface StandIns {
     setLatency(ms: number): void;
     /** Export jobs started from now on take this long to succeed (0: done at the first status request). */
     setExportDuration(ms: number): void;
-    /** The next `times` (default 1) export jobs end in status 'Failed' instead of 'Succeeded'. */
+    /** The next `times` (default 1) export jobs end in status 'Failed' instead of 'Succeeded', for good. */
     failNextExport(times?: number): void;
     /**
-     * Forgets queued faults, latency, the request log and export jobs (and the export duration and failures set),
-     * and lets go of requests held hanging.
+     * The next `times` (default 1) export jobs end in status 'Failed' for a transient reason: their status answer
+     * carries `Retry-After: retryAfterSeconds` (default 30), after which the export may be started again.
+     */
+    failNextExportTransiently(retryAfterSeconds?: number, times?: number): void;
+    /**
+     * At most `limit` exports (jobs NotStarted or Running) per capacity at once (default 500); one more ExportTo is
+     * answered 429 TooManyRequests with `Retry-After: retryAfterSeconds` (default 30).
+     */
+    setConcurrentExportLimit(limit: number, retryAfterSeconds?: number): void;
+    /**
+     * The tenant setting 'Export reports as PowerPoint presentations or PDF documents' (default on): off, every
+     * ExportTo is refused.
+     */
+    setExportTenantSetting(enabled: boolean): void;
+    /**
+     * Forgets queued faults, latency, the request log and export jobs (and the export duration, failures, limit and
+     * tenant setting set), and lets go of requests held hanging.
      */
     reset(): void;
     readonly requests: PowerBiRequestLog[];
