@@ -373,6 +373,8 @@ describe('Microsoft Graph stand-in: the app role Admin and who holds it', () => 
       `/v1.0/servicePrincipals(appId='${s.clientId}')`,
       `/v1.0/servicePrincipals/${servicePrincipalId}/appRoleAssignedTo`,
       `/v1.0/groups/${administradores.id}/transitiveMembers/microsoft.graph.user`,
+      // Get user: User.Read.All as for the list (User.Read is only the signed-in person's /me).
+      `/v1.0/users/${bruno.id}`,
     ]) {
       const denied = await get(path, userRead);
       expect(denied.status, path).toBe(403);
@@ -385,6 +387,8 @@ describe('Microsoft Graph stand-in: the app role Admin and who holds it', () => 
       expect((await json(anonymous)).error.code).toBe('InvalidAuthenticationToken');
     }
     expect(s.graph.requests.map(({ status, authorized }) => [status, authorized])).toEqual([
+      [403, true],
+      [401, false],
       [403, true],
       [401, false],
       [403, true],

@@ -18,6 +18,7 @@ const STORED = [
   'displayName',
   'mail',
   'userPrincipalName',
+  'userType',
   'department',
   'jobTitle',
   'officeLocation',
@@ -33,10 +34,9 @@ const NOT_STORED = [
   'employeeId',
   'companyName',
   'usageLocation',
-  'userType',
 ] as const;
 const USER_PROPERTIES = [...STORED, ...NOT_STORED];
-/** What Graph v1.0 returns without $select: department and accountEnabled are not among them. */
+/** What Graph v1.0 returns without $select: userType, department and accountEnabled are not among them. */
 const DEFAULT_SELECT = [
   'businessPhones',
   'displayName',
@@ -297,6 +297,7 @@ function userResource(person: StandInPerson, properties: string[]): Body {
       displayName: person.displayName,
       mail: person.mail,
       userPrincipalName: person.userPrincipalName,
+      userType: person.userType ?? 'Member',
       department: person.department ?? null,
       jobTitle: person.jobTitle ?? null,
       officeLocation: person.officeLocation ?? null,
@@ -592,6 +593,36 @@ export function registerGraph(app: FastifyInstance, ctx: StandInContext): StandI
         });
       },
     }),
+  );
+
+  /**
+   * /v1.0/users/{id | userPrincipalName} (Graph's "Get user"): one user, enabled or not, with $select; 404
+   * Request_ResourceNotFound for anyone else. The stand-in's own ids need not be GUIDs (the demo's are not).
+   */
+  function userRoute(id: string): Route {
+    return {
+      collection: false,
+      permitted: (caller) => hasAny(caller, READ_USERS),
+      respond: (_caller, search) => {
+        const invalid = checkOptions(search, ENTITY_OPTIONS);
+        if (invalid) return invalid;
+        const person =
+          ctx.people.find((each) => sameId(each.id, id)) ??
+          ctx.people.find((each) => sameId(each.userPrincipalName, id));
+        if (!person) return notFound(id);
+        const select = parseSelect(search, USER_PROPERTIES, 'microsoft.graph.user');
+        if (select instanceof GraphError) return select;
+        const properties = propertiesFor(select, DEFAULT_SELECT);
+        return {
+          '@odata.context': `${ctx.authorityHost}/v1.0/$metadata#users${select ? `(${properties.join(',')})` : ''}/$entity`,
+          ...userResource(person, properties),
+        };
+      },
+    };
+  }
+
+  app.get<{ Params: { id: string } }>('/v1.0/users/:id', (request, reply) =>
+    serve(request, reply, userRoute(request.params.id)),
   );
 
   /** /v1.0/servicePrincipals/{id}[/appRoleAssignedTo] and /v1.0/servicePrincipals(appId='{appId}')[/appRoleAssignedTo]. */

@@ -198,6 +198,13 @@ export function registerIdentityProvider(app: FastifyInstance, ctx: StandInConte
     return ctx.people.find((person) => person.id === id);
   }
 
+  /** The name a person signs in with: a member's UPN; a guest's address in their home tenant. */
+  function signInName(person: StandInPerson): string {
+    return person.userType === 'Guest'
+      ? (person.emailClaim ?? person.mail ?? person.userPrincipalName)
+      : person.userPrincipalName;
+  }
+
   function pairwiseSubject(person: StandInPerson): string {
     return createHash('sha256').update(`${ctx.tenantId}|${ctx.clientId}|${person.id}`).digest('base64url');
   }
@@ -235,9 +242,6 @@ export function registerIdentityProvider(app: FastifyInstance, ctx: StandInConte
         'preferred_username',
         'email',
         'roles',
-        'department',
-        'jobTitle',
-        'officeLocation',
         'iat',
         'nbf',
         'exp',
@@ -533,7 +537,7 @@ export function registerIdentityProvider(app: FastifyInstance, ctx: StandInConte
         sub: pairwiseSubject(person),
         tid: ctx.tenantId,
         name: person.displayName,
-        preferred_username: person.userPrincipalName,
+        preferred_username: signInName(person),
         scp: grantedScope,
         appid: clientId,
         azp: clientId,
@@ -556,12 +560,10 @@ export function registerIdentityProvider(app: FastifyInstance, ctx: StandInConte
           tid: ctx.tenantId,
           nonce,
           name: person.displayName,
-          preferred_username: person.userPrincipalName,
-          email: person.mail,
+          preferred_username: signInName(person),
+          // The optional claim `email`: a guest's comes from their home tenant, unverified by this one.
+          email: person.emailClaim ?? person.mail,
           roles: signInAppRoles(ctx, person),
-          department: person.department,
-          jobTitle: person.jobTitle,
-          officeLocation: person.officeLocation,
           iat: issuedAt,
           nbf: issuedAt,
           exp: issuedAt + lifetime,

@@ -39,6 +39,16 @@ const hidden: StandInPerson = {
   mail: 'so.no.diretorio@contoso.com.br',
   userPrincipalName: 'so.no.diretorio@contoso.com.br',
 };
+/** A guest: Graph's mail is the address the invitation used; the token's email, the one of her home tenant. */
+const edna: StandInPerson = {
+  id: '66666666-6666-4666-8666-666666666666',
+  displayName: 'Edna Parceira',
+  mail: 'edna@parceiro.com.br',
+  userPrincipalName: 'edna_parceiro.com.br#EXT#@contoso.onmicrosoft.com',
+  userType: 'Guest',
+  emailClaim: 'edna.silva@parceiro.com.br',
+  showOnSignIn: true,
+};
 const mischief: StandInPerson = {
   id: '55555555-5555-4555-8555-555555555555',
   displayName: '<script>alert("x")</script>',
@@ -75,7 +85,7 @@ describe('Entra ID stand-in', () => {
   let tokenUrl: string;
 
   beforeAll(async () => {
-    s = await startStandIns({ people: [ana, bruno, carla, hidden, mischief] });
+    s = await startStandIns({ people: [ana, bruno, carla, hidden, mischief, edna] });
     authorizeUrl = `${s.authorityHost}/${s.tenantId}/oauth2/v2.0/authorize`;
     tokenUrl = `${s.authorityHost}/${s.tenantId}/oauth2/v2.0/token`;
   });
@@ -187,6 +197,10 @@ describe('Entra ID stand-in', () => {
     });
     expect(metadata.scopes_supported).toContain('openid');
     expect(metadata.claims_supported).toEqual(expect.arrayContaining(['oid', 'tid', 'roles', 'email']));
+    // Profile fields are Graph's, never ID token claims (Entra's ID token claims and optional claims references).
+    for (const claim of ['department', 'jobTitle', 'officeLocation']) {
+      expect(metadata.claims_supported).not.toContain(claim);
+    }
 
     const config = await discover();
     expect(config.serverMetadata().issuer).toBe(s.issuer);
@@ -220,11 +234,10 @@ describe('Entra ID stand-in', () => {
       preferred_username: ana.userPrincipalName,
       email: ana.mail,
       roles: ['Admin'],
-      department: 'Finanças',
-      jobTitle: 'Analista de dados',
-      officeLocation: 'São Paulo',
       ver: '2.0',
     });
+    // Ana has them in Graph, but Entra does not put them in ID tokens.
+    for (const claim of ['department', 'jobTitle', 'officeLocation']) expect(claims).not.toHaveProperty(claim);
     expect(claims.exp - claims.iat).toBe(3600);
     expect(claims.sub).not.toBe(ana.id);
     expect(decodeProtectedHeader(tokens.id_token!)).toMatchObject({
@@ -253,6 +266,15 @@ describe('Entra ID stand-in', () => {
     expect(claims).not.toHaveProperty('email');
     expect(claims).not.toHaveProperty('roles');
     expect(claims).not.toHaveProperty('department');
+  });
+
+  it("gives a guest's token the e-mail and sign-in name of her home tenant, not Graph's mail or her UPN", async () => {
+    const claims = (await openIdSignIn(await discover(), edna)).claims()!;
+    expect(claims).toMatchObject({
+      oid: edna.id,
+      email: 'edna.silva@parceiro.com.br',
+      preferred_username: 'edna.silva@parceiro.com.br',
+    });
   });
 
   it('serves a Portuguese sign-in page listing the people shown on sign-in, escaped and locked down', async () => {
@@ -670,6 +692,48 @@ describe('Microsoft Graph stand-in', () => {
       { url: `${usersUrl}?$top=3`, status: 500, authorized: true },
       { url: `${usersUrl}?$top=3`, status: 200, authorized: true },
     ]);
+  });
+
+  it('serves one user by id, or by UPN, with $select as Graph does, disabled accounts included', async () => {
+    const select = 'id,displayName,mail,userPrincipalName,userType,department,accountEnabled';
+    const byId = await getUsers(`${usersUrl}/${directory[10]!.id}?$select=${select}`);
+    expect(byId.status).toBe(200);
+    expect(await json(byId)).toEqual({
+      '@odata.context': `${s.graphUrl}/v1.0/$metadata#users(${select})/$entity`,
+      id: directory[10]!.id,
+      displayName: 'Pessoa 10',
+      mail: 'pessoa.10@contoso.com.br',
+      userPrincipalName: 'pessoa.10@contoso.com.br',
+      userType: 'Member',
+      department: 'Finanças',
+      accountEnabled: false,
+    });
+    const byUpn = await json(await getUsers(`${usersUrl}/${encodeURIComponent('Pessoa.11@contoso.com.br')}`));
+    // Without $select, Graph's defaults: no userType, department or accountEnabled.
+    expect(byUpn).toMatchObject({
+      '@odata.context': `${s.graphUrl}/v1.0/$metadata#users/$entity`,
+      id: directory[11]!.id,
+    });
+    expect(byUpn).not.toHaveProperty('userType');
+    expect(byUpn).not.toHaveProperty('accountEnabled');
+  });
+
+  it("gives a guest's userType, and answers 404 Request_ResourceNotFound for a user it does not know", async () => {
+    s.graph.setPeople([...directory.slice(0, 3), { ...bruno, userType: 'Guest' }]);
+    try {
+      expect(await json(await getUsers(`${usersUrl}/${bruno.id}?$select=userType`))).toMatchObject({
+        id: bruno.id,
+        userType: 'Guest',
+      });
+      const unknown = await getUsers(`${usersUrl}/${directory[1000]!.id}?$select=id`);
+      expect(unknown.status).toBe(404);
+      expect((await json(unknown)).error.code).toBe('Request_ResourceNotFound');
+      const badSelect = await getUsers(`${usersUrl}/${bruno.id}?$select=naoExiste`);
+      expect(badSelect.status).toBe(400);
+      expect((await getUsers(`${usersUrl}/${bruno.id}?$top=1`)).status).toBe(400);
+    } finally {
+      s.graph.setPeople(directory);
+    }
   });
 
   it('serves the directory set with setPeople, in the given order', async () => {

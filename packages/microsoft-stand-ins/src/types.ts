@@ -11,7 +11,15 @@ export interface StandInPerson {
   displayName: string;
   /** Graph `mail`; may be null for accounts without a mailbox (Graph then still has userPrincipalName). */
   mail: string | null;
+  /** Graph `userPrincipalName`; a guest's is made from their home address, e.g. `ana_parceiro.com#EXT#@…`. */
   userPrincipalName: string;
+  /** Graph `userType` (default 'Member'): a guest comes from another tenant. */
+  userType?: 'Member' | 'Guest';
+  /**
+   * The ID token's `email` claim when it is not Graph's `mail` (default: `mail`): a guest's is the address of their
+   * home tenant, which the resource tenant does not verify. A guest's `preferred_username` is this address too.
+   */
+  emailClaim?: string;
   department?: string | null;
   jobTitle?: string | null;
   officeLocation?: string | null;
@@ -193,8 +201,9 @@ export interface StandIns {
   /** Exactly `${authorityHost}/${tenantId}/v2.0`, as Entra ID spells its issuer. */
   issuer: string;
   /**
-   * Plays https://graph.microsoft.com. Serves, as Graph v1.0 does: /v1.0/users; the portal's service principal
-   * (/v1.0/servicePrincipals/{id} and /v1.0/servicePrincipals(appId='{appId}')) and its appRoleAssignedTo;
+   * Plays https://graph.microsoft.com. Serves, as Graph v1.0 does: /v1.0/users and /v1.0/users/{id}; the portal's
+   * service principal (/v1.0/servicePrincipals/{id} and /v1.0/servicePrincipals(appId='{appId}')) and its
+   * appRoleAssignedTo;
    * /v1.0/groups/{id}/members/microsoft.graph.user and /v1.0/groups/{id}/transitiveMembers/microsoft.graph.user.
    * Each checks the caller's Graph permissions as Graph does (403 Authorization_RequestDenied).
    */
