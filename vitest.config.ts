@@ -44,6 +44,10 @@ export default defineConfig({
       { extends: true, test: { name: 'contract', root: 'packages/contract', include: ['src/**/*.test.ts'] } },
       {
         extends: true,
+        test: { name: 'microsoft-api', root: 'packages/microsoft-api', include: ['src/**/*.test.ts'] },
+      },
+      {
+        extends: true,
         test: { name: 'stand-ins', root: 'packages/microsoft-stand-ins', include: ['src/**/*.test.ts'] },
       },
       {

@@ -6,9 +6,15 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const projects = ['packages/contract', 'packages/microsoft-stand-ins', 'apps/api', 'apps/web', 'e2e', 'bench'].filter(
-  (p) => existsSync(path.join(root, p, 'tsconfig.json')),
-);
+const projects = [
+  'packages/contract',
+  'packages/microsoft-api',
+  'packages/microsoft-stand-ins',
+  'apps/api',
+  'apps/web',
+  'e2e',
+  'bench',
+].filter((p) => existsSync(path.join(root, p, 'tsconfig.json')));
 let ok = true;
 for (const project of projects) {
   const result = spawnSync(path.join(root, 'node_modules', '.bin', 'tsc'), ['-p', project], {

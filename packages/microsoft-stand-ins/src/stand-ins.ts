@@ -2,13 +2,14 @@ import formbody from '@fastify/formbody';
 import Fastify from 'fastify';
 import type { AddressInfo } from 'node:net';
 import { registerEmbedHost } from './embed-host.ts';
+import { exchangeOf } from './exchange-recorder.ts';
 import { registerGraph } from './graph.ts';
 import { registerIdentityProvider } from './identity-provider.ts';
 import { registerPowerBi } from './power-bi.ts';
 import { DEFAULT_EXPORT_DURATION_MS } from './power-bi-exports.ts';
 import { createSigningKeys } from './signing-keys.ts';
 import type { StandInContext } from './stand-in-context.ts';
-import type { StandIns, StandInsOptions } from './types.ts';
+import type { StandInExchange, StandIns, StandInsOptions } from './types.ts';
 
 /** Starts Entra ID (OpenID Connect), Microsoft Graph (users, app role assignments, groups) and Power BI (REST and embed page) stand-ins on one loopback server. */
 export async function startStandIns(options: StandInsOptions): Promise<StandIns> {
@@ -32,6 +33,15 @@ export async function startStandIns(options: StandInsOptions): Promise<StandIns>
   // Power BI export ids are ~150 characters of base64: longer than Fastify's default path parameter limit (100).
   const app = Fastify({ logger: false, forceCloseConnections: true, routerOptions: { maxParamLength: 1000 } });
   await app.register(formbody);
+  // Root-level, so every service's answers pass through it, the faults' error answers included.
+  const exchanges: StandInExchange[] = [];
+  if (options.recordExchanges) {
+    app.addHook('onSend', async (request, reply, payload) => {
+      const exchange = exchangeOf(request, reply, payload);
+      if (exchange) exchanges.push(exchange);
+      return payload;
+    });
+  }
   const identity = registerIdentityProvider(app, ctx);
   const graph = registerGraph(app, ctx);
   const powerBi = registerPowerBi(app, ctx);
@@ -54,6 +64,10 @@ export async function startStandIns(options: StandInsOptions): Promise<StandIns>
     powerBiApiUrl: ctx.authorityHost,
     embedHostUrl: `${ctx.authorityHost}/reportEmbed`,
     powerBi,
+    exchanges,
+    clearExchanges: () => {
+      exchanges.length = 0;
+    },
     close: () => app.close(),
   };
 }

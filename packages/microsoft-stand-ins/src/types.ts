@@ -1,3 +1,5 @@
+import type { Exchange } from '@paineis/microsoft-api/exchange';
+
 /**
  * Local stand-ins for the Microsoft services the portal talks to: Entra ID (OpenID Connect), Microsoft Graph
  * (users, the portal's service principal with its app role assignments, group members) and Power BI. They run on loopback for the demo and the tests; the portal's real HTTP
@@ -193,7 +195,19 @@ export interface StandInsOptions {
   embedTokenLifetimeSeconds?: number;
   /** How long a Power BI export job takes from ExportTo to Succeeded, in ms (default 1500). */
   exportDurationMs?: number;
+  /** Record every call to the Microsoft APIs in `exchanges` (default false: the demo runs for days). */
+  recordExchanges?: boolean;
 }
+
+/**
+ * One call to a stand-in Microsoft API (Entra ID, Graph, Power BI REST) and its answer, as the contract tests check
+ * it against Microsoft's descriptions (@paineis/microsoft-api, docs/decisions/016-microsoft-contract-tests.md).
+ * Secrets are never recorded: client secrets, codes, code verifiers and tokens read REDACTED ('[omitido]'), an
+ * Authorization header keeps only its scheme, an ID token only its claims (`answer.idTokenClaims`), a file only its
+ * size. Not recorded: the stand-ins' own pages (the sign-in page's form, the embed host), and answers that never
+ * came or never finished (the hang and truncated faults).
+ */
+export type StandInExchange = Exchange;
 
 export interface StandIns {
   /** e.g. http://127.0.0.1:41234 — plays https://login.microsoftonline.com. */
@@ -301,5 +315,11 @@ export interface StandIns {
     /** Every export job since the last reset, in order, with its status now. */
     readonly exports: PowerBiExportLog[];
   };
+  /**
+   * Every call to the Microsoft APIs since the start or the last clearExchanges(), in the order answered, when
+   * started with `recordExchanges: true` (empty otherwise).
+   */
+  readonly exchanges: readonly StandInExchange[];
+  clearExchanges(): void;
   close(): Promise<void>;
 }
