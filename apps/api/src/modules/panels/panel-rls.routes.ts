@@ -1,7 +1,15 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { idParams } from '@paineis/contract/fields';
-import { rlsConfiguration, rlsConfigurations, rlsRoleParams, rlsRoleUsers } from '@paineis/contract/rls';
+import {
+  MAX_RLS_ROLE_NAME_LENGTH,
+  MAX_RLS_ROLES,
+  rlsConfiguration,
+  rlsConfigurations,
+  rlsRoleParams,
+  rlsRoleUsers,
+  storedRlsRoleParams,
+} from '@paineis/contract/rls';
 import { actorOf } from '../audit/audit.ts';
 import { errorResponses } from '../../lib/route-schema.ts';
 import {
@@ -11,13 +19,32 @@ import {
   panelRoleNames,
   replacePanelRls,
   replacePanelRoleEmails,
+  rlsConfigurationsOverLimits,
 } from './rls.repository.ts';
 
 const tags = ['RLS'];
 const config = { admin: true };
+const LIMITS =
+  `Os limites do Power BI para a identidade efetiva valem para o painel: no máximo ${MAX_RLS_ROLES} papéis, ` +
+  `nomes de até ${MAX_RLS_ROLE_NAME_LENGTH} caracteres e sem vírgula (400 em português, nomeando o papel e o limite).`;
 
 /** A panel's row-level security roles and the e-mails in each. */
 export const panelRlsRoutes: FastifyPluginAsyncZod = async (app) => {
+  // Roles saved before Power BI's limits were enforced stay as they are: each such panel is named once at start,
+  // for an administrator to fix, and the start goes on whatever this finds (docs/decisions/014).
+  app.addHook('onReady', async () => {
+    try {
+      for (const { painelId, nomePainel, problemas } of await rlsConfigurationsOverLimits(app.db)) {
+        app.log.warn(
+          { painelId, nomePainel, problemas },
+          `A configuração RLS do painel ${painelId} ('${nomePainel}') passa dos limites do Power BI: ${problemas.join(' ')}`,
+        );
+      }
+    } catch (err) {
+      app.log.warn({ err }, 'Não foi possível verificar as configurações RLS guardadas contra os limites do Power BI.');
+    }
+  });
+
   app.get(
     '/:id/rls',
     {
@@ -39,6 +66,7 @@ export const panelRlsRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         summary: 'Substitui toda a configuração RLS do painel',
+        description: LIMITS,
         params: idParams,
         body: rlsConfigurations,
         response: { 200: z.array(rlsConfiguration), ...errorResponses(400, 403, 404) },
@@ -85,7 +113,7 @@ export const panelRlsRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         summary: 'E-mails de um papel RLS',
-        params: rlsRoleParams,
+        params: storedRlsRoleParams,
         response: { 200: z.array(z.string()), ...errorResponses(400, 403, 404) },
       },
     },
@@ -99,6 +127,7 @@ export const panelRlsRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         summary: 'Substitui os e-mails de um papel RLS (cria o papel se ainda não existir)',
+        description: `${LIMITS} Recusada também quando a configuração já guardada do painel passa desses limites.`,
         params: rlsRoleParams,
         body: rlsRoleUsers,
         response: { 200: z.array(z.string()), ...errorResponses(400, 403, 404) },

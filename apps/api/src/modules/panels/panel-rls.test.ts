@@ -1,6 +1,8 @@
 import { beforeEach, describe, expect, it } from 'vitest';
+import { buildApp } from '../../app.ts';
 import { useTestApp } from '../../../test/context.ts';
 import { createAdmin, createUser, panel } from '../../../test/fixtures.ts';
+import { body as panelBody, storeLegacyRoles } from './panel-test-helpers.ts';
 
 const ADMIN_ONLY = 'Acesso restrito a administradores.';
 const PAINEL_NAO_ENCONTRADO = 'Painel não encontrado.';
@@ -287,6 +289,132 @@ describe('RLS de um painel', () => {
         'Norte/Nordeste',
         'Meta 100%',
         'P&D #1?',
+      ]);
+    });
+  });
+
+  describe("Power BI's limits on roles (docs/decisions/014)", () => {
+    const TOO_MANY = (n: number) =>
+      `A configuração RLS tem ${n} papéis; são aceitos no máximo 50, o limite do Power BI para uma identidade.`;
+    const TOO_LONG = (name: string) =>
+      `O nome do papel RLS (roleName) '${name}' tem ${name.length} caracteres; o Power BI aceita no máximo 50.`;
+    const COMMA = (name: string) =>
+      `O nome do papel RLS (roleName) '${name}' contém vírgula, que o Power BI não aceita em nomes de papéis.`;
+    const named = (count: number) =>
+      Array.from({ length: count }, (_, i) => ({ roleName: `Papel ${i + 1}`, userEmails: ['ana@empresa.com.br'] }));
+    const LONG = `Diretoria Regional ${'x'.repeat(32)}`; // 51 characters
+
+    it('POST /rls takes 50 roles of 50 characters, and refuses a 51st role, a longer name or a comma', async () => {
+      const fifty = named(50).map((r, i) => (i === 0 ? { ...r, roleName: LONG.slice(0, 50) } : r));
+      expect((await save(fifty)).statusCode).toBe(200);
+      const before = await getRls();
+      expect(before).toHaveLength(50);
+      for (const [sent, message] of [
+        [named(51), `Corpo da requisição: ${TOO_MANY(51)}`],
+        [[{ roleName: LONG, userEmails: [] }], TOO_LONG(LONG)],
+        [[{ roleName: 'Norte,Sul', userEmails: [] }], COMMA('Norte,Sul')],
+      ] as const) {
+        const res = await save(sent);
+        expect([res.statusCode, res.json()]).toEqual([400, { message }]);
+      }
+      expect(await getRls()).toEqual(before);
+    });
+
+    it('POST /rls/roles/{role}/usuarios refuses to create a 51st role, a longer name or a comma', async () => {
+      expect((await save(named(50))).statusCode).toBe(200);
+      const cases: [string, string][] = [
+        ['Papel 51', TOO_MANY(51)],
+        [LONG, TOO_LONG(LONG)],
+        ['Norte,Sul', COMMA('Norte,Sul')],
+      ];
+      for (const [role, message] of cases) {
+        const res = await ctx.request('POST', roleUrl(role), { token: adminToken, body: ['bia@empresa.com.br'] });
+        expect([role, res.statusCode, res.json()]).toEqual([role, 400, { message }]);
+      }
+      // A role the panel has is still written (the panel stays at 50).
+      const kept = await ctx.request('POST', roleUrl('papel 50'), { token: adminToken, body: ['bia@empresa.com.br'] });
+      expect(kept.statusCode).toBe(200);
+      expect(await roles()).toEqual(named(50).map((r) => r.roleName));
+    });
+
+    it('POST and PUT /paineis refuse rlsConfigurations over the limits, saving nothing', async () => {
+      const created = await ctx.request('POST', '/api/paineis', {
+        token: adminToken,
+        body: panelBody({ usaRls: true, rlsConfigurations: named(51) }),
+      });
+      expect([created.statusCode, created.json()]).toEqual([
+        400,
+        { message: `Campo 'rlsConfigurations': ${TOO_MANY(51)}` },
+      ]);
+      const updated = await ctx.request('PUT', `/api/paineis/${painelId}`, {
+        token: adminToken,
+        body: panelBody({ usaRls: true, rlsConfigurations: [{ roleName: 'Norte, Sul', userEmails: [] }] }),
+      });
+      expect([updated.statusCode, updated.json()]).toEqual([400, { message: COMMA('Norte, Sul') }]);
+      const long = await ctx.request('PUT', `/api/paineis/${painelId}`, {
+        token: adminToken,
+        body: panelBody({ usaRls: true, rlsConfigurations: [{ roleName: LONG, userEmails: [] }] }),
+      });
+      expect([long.statusCode, long.json()]).toEqual([400, { message: TOO_LONG(LONG) }]);
+      expect(await getRls()).toEqual([]);
+    });
+
+    it('keeps a configuration stored before the limits, readable, and refuses writes that would leave it over them', async () => {
+      const legacy = [...named(55), { roleName: 'Norte,Sul', userEmails: ['bia@empresa.com.br'] }];
+      await storeLegacyRoles(ctx, painelId, legacy);
+      expect(await getRls()).toHaveLength(56);
+      const read = await ctx.request('GET', roleUrl('Norte,Sul'), { token: adminToken });
+      expect([read.statusCode, read.json()]).toEqual([200, ['bia@empresa.com.br']]);
+
+      // Every problem, so the administrator knows what to remove.
+      const message = `${TOO_MANY(56)} ${COMMA('Norte,Sul')}`;
+      const written = await ctx.request('POST', roleUrl('Papel 1'), { token: adminToken, body: [] });
+      expect([written.statusCode, written.json()]).toEqual([400, { message }]);
+      expect(await getRls()).toHaveLength(56);
+
+      // Replacing the whole configuration with one within the limits fixes it.
+      const fixed = await save(named(50));
+      expect(fixed.statusCode).toBe(200);
+      expect(await roles()).toEqual(named(50).map((r) => r.roleName));
+    });
+
+    it('names each panel over the limits in a warning at start, and starts all the same', async () => {
+      await storeLegacyRoles(ctx, painelId, [{ roleName: 'Norte,Sul' }, { roleName: 'y'.repeat(80) }]);
+      const crowded = (await panel(ctx.db, { nomePainel: 'Lotado', usaRls: true })).id;
+      await storeLegacyRoles(ctx, crowded, named(51));
+      await panel(ctx.db, { nomePainel: 'Em ordem', usaRls: true, rlsConfigurations: named(50) });
+
+      const lines: Record<string, unknown>[] = [];
+      const app = await buildApp({
+        config: ctx.config,
+        database: ctx.database,
+        ownsDatabase: false,
+        logger: { level: 'warn', stream: { write: (line: string) => void lines.push(JSON.parse(line)) } },
+      });
+      await app.ready();
+      await app.close();
+      const warnings = lines.filter((line) => line.level === 40 && line.painelId !== undefined);
+      const first = [
+        COMMA('Norte,Sul'),
+        `O nome do papel RLS (roleName) '${'y'.repeat(60)}…' tem 80 caracteres; o Power BI aceita no máximo 50.`,
+      ];
+      expect(
+        warnings.map(({ painelId, nomePainel, problemas, msg }) => ({ painelId, nomePainel, problemas, msg })),
+      ).toEqual([
+        {
+          painelId,
+          nomePainel: expect.any(String),
+          problemas: first,
+          msg: expect.stringMatching(
+            new RegExp(`^A configuração RLS do painel ${painelId} \\('Painel \\d+'\\) passa dos limites do Power BI: `),
+          ),
+        },
+        {
+          painelId: crowded,
+          nomePainel: 'Lotado',
+          problemas: [TOO_MANY(51)],
+          msg: `A configuração RLS do painel ${crowded} ('Lotado') passa dos limites do Power BI: ${TOO_MANY(51)}`,
+        },
       ]);
     });
   });

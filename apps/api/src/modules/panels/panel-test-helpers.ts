@@ -61,3 +61,25 @@ export async function seed(ctx: TestContext) {
 }
 
 export const ids = (list: { id: number }[]) => list.map((p) => p.id);
+
+/**
+ * Stores RLS roles as they were before Power BI's limits were enforced (more than 50, long names, commas): straight
+ * into the tables, past the API and the repository that would now refuse them. Appends after any existing roles.
+ */
+export async function storeLegacyRoles(
+  ctx: TestContext,
+  painelId: number,
+  roles: { roleName: string; userEmails?: string[] }[],
+) {
+  for (const { roleName, userEmails = [] } of roles) {
+    const [role] = await rows<{ id: number }>(
+      ctx.db,
+      sql`insert into painel_rls_roles (painel_id, role_name, posicao)
+          values (${painelId}, ${roleName}, (select coalesce(max(posicao) + 1, 0) from painel_rls_roles where painel_id = ${painelId}))
+          returning id`,
+    );
+    for (const email of userEmails) {
+      await ctx.db.execute(sql`insert into painel_rls_role_emails (role_id, email) values (${role!.id}, ${email})`);
+    }
+  }
+}

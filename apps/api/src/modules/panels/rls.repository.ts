@@ -1,5 +1,5 @@
 import { asc, eq, sql } from 'drizzle-orm';
-import type { RlsConfiguration } from '@paineis/contract/rls';
+import { rlsConfigurationProblems, type RlsConfiguration } from '@paineis/contract/rls';
 import { roleNameKey, sameRoleName } from '@paineis/contract/text';
 import { rows, type Db } from '../../db/client.ts';
 import { recordAudit, SYSTEM_ACTOR, type AuditActor } from '../audit/audit.ts';
@@ -33,6 +33,33 @@ export async function rlsByPanel(db: Db, painelIds: number[]): Promise<Map<numbe
 
 export async function getRls(db: Db, painelId: number): Promise<RlsConfiguration[]> {
   return (await rlsByPanel(db, [painelId])).get(painelId) ?? [];
+}
+
+/** A panel whose stored RLS configuration Power BI would refuse, and why. */
+export interface RlsOverLimits {
+  painelId: number;
+  nomePainel: string;
+  problemas: string[];
+}
+
+/**
+ * Every panel whose stored roles break Power BI's limits (saved before they were enforced), in id order. They are
+ * kept as they are, for an administrator to fix: never cut without a word.
+ */
+export async function rlsConfigurationsOverLimits(db: Db): Promise<RlsOverLimits[]> {
+  const found = await rows<{ painel_id: number; nome_painel: string; role_names: string[] }>(
+    db,
+    sql`
+    select p.id as painel_id, p.nome_painel, array_agg(r.role_name order by r.posicao, r.id) as role_names
+    from painel_rls_roles r
+    join paineis p on p.id = r.painel_id
+    group by p.id, p.nome_painel
+    order by p.id`,
+  );
+  return found.flatMap((row) => {
+    const problemas = rlsConfigurationProblems(row.role_names.map((roleName) => ({ roleName })));
+    return problemas.length ? [{ painelId: row.painel_id, nomePainel: row.nome_painel, problemas }] : [];
+  });
 }
 
 /** A panel's roles as opening it needs them: in order, each with its e-mails (stored in lower case). */
@@ -69,8 +96,18 @@ async function insertEmails(db: Db, roleId: number, emails: string[]) {
     on conflict do nothing`);
 }
 
+/**
+ * A configuration Power BI would refuse (too many roles, a name too long or with a comma) is never saved: the
+ * routes' schemas refuse it first, and this guards every other writer (docs/decisions/014-power-bi-limits-and-view-only-tokens.md).
+ */
+function assertWithinPowerBiLimits(configs: readonly { roleName: string }[]) {
+  const problems = rlsConfigurationProblems(configs);
+  if (problems.length) throw badRequest(problems.join(' '));
+}
+
 /** Replaces a panel's whole RLS configuration. Call inside a transaction (see replacePanelRls). */
 export async function replaceRls(db: Db, painelId: number, configs: RlsConfiguration[]): Promise<void> {
+  assertWithinPowerBiLimits(configs);
   assertDistinctRoles(configs);
   await db.delete(painelRlsRoles).where(eq(painelRlsRoles.painelId, painelId));
   for (const [posicao, config] of configs.entries()) {
@@ -130,22 +167,22 @@ export async function deletePanelRls(db: Db, painelId: number, actor: AuditActor
   });
 }
 
-export async function roleNames(db: Db, painelId: number): Promise<string[]> {
-  const rows = await db
-    .select({ roleName: painelRlsRoles.roleName })
+/** A panel's roles in order, by id and name (at most 50, or what was stored before that limit). */
+function storedRoles(db: Db, painelId: number) {
+  return db
+    .select({ id: painelRlsRoles.id, roleName: painelRlsRoles.roleName })
     .from(painelRlsRoles)
     .where(eq(painelRlsRoles.painelId, painelId))
     .orderBy(asc(painelRlsRoles.posicao), asc(painelRlsRoles.id));
-  return rows.map((r) => r.roleName);
 }
 
-/** The panel's role of that name, matched by the one role-name rule (a panel holds at most 200). */
+export async function roleNames(db: Db, painelId: number): Promise<string[]> {
+  return (await storedRoles(db, painelId)).map((r) => r.roleName);
+}
+
+/** The panel's role of that name, matched by the one role-name rule. */
 async function findRole(db: Db, painelId: number, roleName: string) {
-  const roles = await db
-    .select({ id: painelRlsRoles.id, roleName: painelRlsRoles.roleName })
-    .from(painelRlsRoles)
-    .where(eq(painelRlsRoles.painelId, painelId));
-  const role = roles.find((r) => sameRoleName(r.roleName, roleName));
+  const role = (await storedRoles(db, painelId)).find((r) => sameRoleName(r.roleName, roleName));
   return role ? { id: role.id } : null;
 }
 
@@ -177,7 +214,10 @@ export async function replacePanelRoleEmails(
 }
 
 async function replaceRoleEmails(db: Db, painelId: number, roleName: string, emails: string[]) {
-  let role = await findRole(db, painelId, roleName);
+  const roles = await storedRoles(db, painelId);
+  let role: { id: number } | undefined = roles.find((r) => sameRoleName(r.roleName, roleName));
+  // The panel as this call would leave it: a stored configuration over the limits is not written to either.
+  assertWithinPowerBiLimits(role ? roles : [...roles, { roleName }]);
   if (!role) {
     const [created] = await db
       .insert(painelRlsRoles)
