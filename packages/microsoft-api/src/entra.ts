@@ -1,6 +1,15 @@
 import { z } from 'zod';
 import type { Exchange } from './exchange.ts';
-import { documented, findingsOf, guid, queryOf, type AnswerSpec, type Finding, type Operation } from './operation.ts';
+import {
+  always,
+  documented,
+  findingsOf,
+  guid,
+  queryOf,
+  type AnswerSpec,
+  type Finding,
+  type Operation,
+} from './operation.ts';
 
 /*
  * The Microsoft Entra ID (identity platform v2.0) calls the portal makes, from Microsoft Learn's pages: OpenID
@@ -124,7 +133,7 @@ export const idTokenClaims = z
         ctx.addIssue({ code: 'custom', path: [name], message: 'not a claim of Microsoft’s v2.0 ID tokens' });
       }
     }
-  });
+  }, always);
 
 /**
  * What Entra's own discovery documents list in `claims_supported` beyond the ID token's claims

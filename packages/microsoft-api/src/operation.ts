@@ -58,6 +58,9 @@ export const guid = z.guid();
 /** ISO 8601 with a time zone, any number of fractional digits (Power BI writes seven). */
 export const dateTime = z.iso.datetime({ offset: true });
 
+/** Runs a refinement even when the object has other issues (zod skips it then by default). */
+export const always = { when: () => true };
+
 /**
  * An object Microsoft describes, open to fields it adds later, but not to a documented field spelled otherwise:
  * `tokenID` beside a documented `tokenId` is a mistake, not an addition.
@@ -71,7 +74,8 @@ export function documented<Shape extends z.ZodRawShape>(shape: Shape) {
         ctx.addIssue({ code: 'custom', path: [key], message: `spelled '${spelled}' in Microsoft's description` });
       }
     }
-  });
+    // Even when a field is missing: a misspelt required field is exactly that case.
+  }, always);
 }
 
 /** Retry-After as RFC 9110 allows it: delay-seconds or an HTTP-date. */
