@@ -8,7 +8,9 @@ export type MicrosoftService = 'entra' | 'graph' | 'power-bi';
  * - `throttled`: still 429 after the retries; `unavailable`: 5xx;
  * - `refused`: any other error status (permissions, unknown ids, bad request);
  * - `malformed`: an answer that could not be read;
- * - `identity-without-roles`: Power BI requires at least one role in an RLS identity, so the call is not made.
+ * - `identity-without-roles`: Power BI requires at least one role in an RLS identity, so the call is not made;
+ * - `identity-over-limits`: the identity breaks another of Power BI's rules for it (power-bi/effective-identity.ts),
+ *   so the call is not made either.
  */
 export type MicrosoftFailure =
   | 'not-configured'
@@ -18,7 +20,8 @@ export type MicrosoftFailure =
   | 'unavailable'
   | 'refused'
   | 'malformed'
-  | 'identity-without-roles';
+  | 'identity-without-roles'
+  | 'identity-over-limits';
 
 /**
  * A failed call to a Microsoft service. The status, the service's error code and its request id are for

@@ -1,4 +1,5 @@
 import type { MicrosoftError } from '../integrations/microsoft-error.ts';
+import { EffectiveIdentityRefused } from '../integrations/power-bi/effective-identity.ts';
 
 /**
  * The one place where a failed call to Microsoft becomes an HTTP answer: a status and a Portuguese message
@@ -15,6 +16,9 @@ export const SYNC_NOT_CONFIGURED = 'A sincronização com o Microsoft Graph não
 export const SYNC_FAILED =
   'Não foi possível sincronizar com o Microsoft Graph agora. Os dados anteriores foram mantidos.';
 export const RLS_WITHOUT_ROLES = 'Este painel usa RLS, mas ainda não tem papéis configurados.';
+/** An identity that breaks Power BI's rules, with each rule it breaks (power-bi/effective-identity.ts). */
+export const rlsIdentityRefused = (problems: readonly string[]) =>
+  `O Power BI recusaria a identidade RLS deste acesso ao painel. ${problems.join(' ')} Avise um administrador.`;
 export const ENTRA_UNAVAILABLE =
   'O Entra ID (identidade Microsoft) está indisponível no momento. Tente novamente em instantes.';
 export const ENTRA_REFUSED =
@@ -25,6 +29,10 @@ export function microsoftErrorAnswer(error: MicrosoftError): { status: 409 | 502
     case 'power-bi':
       if (error.failure === 'not-configured') return { status: 503, message: EMBEDDING_NOT_CONFIGURED };
       if (error.failure === 'identity-without-roles') return { status: 409, message: RLS_WITHOUT_ROLES };
+      if (error.failure === 'identity-over-limits') {
+        const problems = error instanceof EffectiveIdentityRefused ? error.problems : [];
+        return { status: 409, message: rlsIdentityRefused(problems) };
+      }
       if (error.failure === 'timeout') return { status: 504, message: POWER_BI_TIMEOUT };
       if (error.failure === 'refused') return { status: 502, message: POWER_BI_REFUSED };
       return { status: 503, message: POWER_BI_UNAVAILABLE };

@@ -23,10 +23,13 @@ export interface EffectiveIdentity {
   datasets: string[];
 }
 
+/**
+ * GenerateToken's body (GenerateTokenRequestV2) as the portal sends it: to view reports only, so neither
+ * `targetWorkspaces` (where a token may save) nor a report's `allowEdit` (docs/decisions/014).
+ */
 export interface GenerateTokenRequest {
   reports: { id: string }[];
   datasets: { id: string }[];
-  targetWorkspaces: { id: string }[];
   identities?: EffectiveIdentity[];
 }
 

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { EmbedInfo, Painel } from '@paineis/contract/panels';
 import { ExpiringCache } from '../../lib/expiring-cache.ts';
 import { MicrosoftError } from '../microsoft-error.ts';
+import { checkedEffectiveIdentity } from './effective-identity.ts';
 import type {
   Embedding,
   EmbeddingService,
@@ -63,15 +64,13 @@ export class PowerBiEmbeddingService implements EmbeddingService, ReportExporter
 
   /**
    * The effective identity for this person on this panel: none without RLS; with RLS, their e-mail and the roles
-   * the panel opens with (Power BI refuses an identity without roles, so that call is never made). The embed token
-   * and the export alike carry exactly this.
+   * the panel opens with. An identity Power BI would refuse (no roles, too many, a name it does not accept) is never
+   * sent (effective-identity.ts). The embed token and the export alike carry exactly this.
    */
   private identityFor(panel: Painel, viewer: EmbedViewer): { username: string; roles: string[] } | null {
-    const identity = panel.usaRls ? { username: viewer.email, roles: [...viewer.roles].sort() } : null;
-    if (identity && identity.roles.length === 0) {
-      throw new MicrosoftError('power-bi', 'identity-without-roles', 'Identidade RLS sem papéis.');
-    }
-    return identity;
+    if (!panel.usaRls) return null;
+    // Power BI's rules for the identity are checked here, so the token and the export are refused alike, unasked.
+    return checkedEffectiveIdentity({ username: viewer.email, roles: [...viewer.roles].sort() });
   }
 
   private reportOf(panel: Painel): Promise<PowerBiReport> {
@@ -146,7 +145,7 @@ export class PowerBiEmbeddingService implements EmbeddingService, ReportExporter
         const value = await this.client.generateToken({
           reports: [{ id: report.id }],
           datasets: [{ id: report.datasetId }],
-          targetWorkspaces: [{ id: panel.workspaceId }],
+          // No targetWorkspaces and no allowEdit: a token that only views, the least Power BI grants (docs/decisions/014).
           ...(identity ? { identities: [{ ...identity, datasets: [report.datasetId] }] } : {}),
         });
         const info: EmbedInfo = {

@@ -11,8 +11,13 @@ import {
   POWER_BI_TIMEOUT,
   POWER_BI_UNAVAILABLE,
   RLS_WITHOUT_ROLES,
+  rlsIdentityRefused,
 } from '../../plugins/microsoft-error-answers.ts';
 import type { PowerBiEmbeddingService } from '../../integrations/power-bi/power-bi-embedding-service.ts';
+import { storeLegacyRoles } from './panel-test-helpers.ts';
+
+const COMMA =
+  "O nome do papel RLS (roleName) 'Norte,Sul' contém vírgula, que o Power BI não aceita em nomes de papéis.";
 
 const WORKSPACE = '0a0a0a0a-0000-4000-8000-000000000001';
 const vendas: StandInReport = {
@@ -76,14 +81,14 @@ describe('embedding Power BI reports through the stand-in Power BI service', () 
       /^https:\/\/app\.powerbi\.com\/reportEmbed\?reportId=0b0b0b0b-0000-4000-8000-000000000001/,
     );
     expect(Date.parse(body.tokenExpiration)).toBeGreaterThan(Date.now());
+    // To view only: no workspace to save to, no report to edit (docs/decisions/014).
     expect(generateTokenBodies()).toEqual([
       {
         reports: [{ id: vendas.reportId }],
         datasets: [{ id: vendas.datasetId }],
-        targetWorkspaces: [{ id: WORKSPACE }],
       },
     ]);
-    expect(decodeJwt(body.embedToken)).toMatchObject({ reports: expect.anything() });
+    expect(decodeJwt(body.embedToken)).toMatchObject({ reports: [vendas.reportId], targetWorkspaces: [] });
   });
 
   it('gives a user of an RLS panel an identity with exactly their roles', async () => {
@@ -94,7 +99,6 @@ describe('embedding Power BI reports through the stand-in Power BI service', () 
       {
         reports: [{ id: regional.reportId }],
         datasets: [{ id: regional.datasetId }],
-        targetWorkspaces: [{ id: WORKSPACE }],
         identities: [{ username: 'ana@empresa.com.br', roles: ['Diretoria', 'Sul'], datasets: [regional.datasetId] }],
       },
     ]);
@@ -152,6 +156,57 @@ describe('embedding Power BI reports through the stand-in Power BI service', () 
       const res = await ctx.request('GET', url, { token });
       expect([url, res.statusCode, res.json()]).toEqual([url, status, { message }]);
     }
+    expect(generateTokenBodies()).toEqual([]);
+  });
+
+  it('refuses opening or exporting with an identity Power BI would refuse (409), without asking Power BI', async () => {
+    const s = await setup();
+    // Stored before the limits: 51 roles in all, one of them with a comma, which Ana is in.
+    await storeLegacyRoles(ctx, s.rls.id, [
+      ...Array.from({ length: 47 }, (_, i) => ({ roleName: `Papel ${i + 1}` })),
+      { roleName: 'Norte,Sul', userEmails: ['ana@empresa.com.br'] },
+    ]);
+    const tooMany = rlsIdentityRefused(['A identidade teria 51 papéis; o Power BI aceita no máximo 50.', COMMA]);
+    const comma =
+      "O Power BI recusaria a identidade RLS deste acesso ao painel. O nome do papel RLS (roleName) 'Norte,Sul' " +
+      'contém vírgula, que o Power BI não aceita em nomes de papéis. Avise um administrador.';
+    expect(rlsIdentityRefused([COMMA])).toBe(comma);
+    const cases: [string, string, string][] = [
+      [s.admin, `/api/paineis/${s.rls.id}`, tooMany],
+      [s.admin, `/api/paineis/${s.rls.id}/token`, tooMany],
+      [s.admin, `/api/paineis/${s.rls.id}?papel=norte,sul`, comma],
+      [s.ana, `/api/paineis/${s.rls.id}`, comma],
+    ];
+    for (const [token, url, message] of cases) {
+      const res = await ctx.request('GET', url, { token });
+      expect([url, res.statusCode, res.json()]).toEqual([url, 409, { message }]);
+    }
+    for (const token of [s.admin, s.ana]) {
+      const exported = await ctx.request('POST', `/api/paineis/${s.rls.id}/exportacoes`, {
+        token,
+        body: { formato: 'PDF' },
+      });
+      expect(exported.statusCode).toBe(409);
+      expect(exported.json()).toEqual({ message: token === s.admin ? tooMany : comma });
+    }
+    expect(standIns.current.powerBi.requests).toEqual([]);
+
+    // One role within the rules still opens: the way an administrator previews such a panel.
+    expect((await ctx.request('GET', `/api/paineis/${s.rls.id}?papel=Sul`, { token: s.admin })).statusCode).toBe(200);
+  });
+
+  it('refuses a username Power BI would refuse (not ASCII, with spaces), without asking Power BI', async () => {
+    const s = await setup();
+    const joao = await createUser(ctx.db, { email: 'joão@empresa.com.br' });
+    await link(ctx.db, s.rls.id, [joao.id]);
+    await storeLegacyRoles(ctx, s.rls.id, [{ roleName: 'Leste', userEmails: ['joão@empresa.com.br'] }]);
+    const res = await ctx.request('GET', `/api/paineis/${s.rls.id}`, { token: await ctx.tokenFor(joao) });
+    expect(res.statusCode).toBe(409);
+    expect(res.json()).toEqual({
+      message: rlsIdentityRefused([
+        "O nome de usuário 'joão@empresa.com.br' contém caracteres fora do ASCII, que o Power BI não aceita.",
+      ]),
+    });
     expect(generateTokenBodies()).toEqual([]);
   });
 
