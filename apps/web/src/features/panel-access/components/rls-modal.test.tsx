@@ -291,6 +291,66 @@ describe('Configuração RLS', () => {
     expect(await screen.findByRole('alert')).toHaveTextContent('Erro ao carregar configurações RLS');
   });
 
+  it("warns of a stored configuration over Power BI's limits, listing each problem until it is fixed", async () => {
+    const stored: RlsConfiguration[] = [
+      ...Array.from({ length: 50 }, (_, i) => ({ roleName: `Papel ${i + 1}`, userEmails: [] })),
+      { roleName: 'Norte,Sul', userEmails: ['ana@empresa.com.br'] },
+      { roleName: `Diretoria ${'x'.repeat(45)}`, userEmails: [] },
+    ];
+    api({ rls: stored });
+    const refusal =
+      'Corpo da requisição: A configuração RLS tem 52 papéis; são aceitos no máximo 50, o limite do Power BI para uma identidade.';
+    server.use(http.post('/api/paineis/9/rls', () => HttpResponse.json({ message: refusal }, { status: 400 })));
+    const { user, onHide } = renderModal();
+    await editorReady();
+    const warning = screen.getByRole('alert', { name: 'Limites do Power BI' });
+    expect(warning).toHaveTextContent(
+      'O Power BI recusaria esta configuração RLS, e ela não pode ser salva assim. Remova ou substitua os papéis indicados:',
+    );
+    expect(
+      within(warning)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual([
+      'A configuração RLS tem 52 papéis; são aceitos no máximo 50, o limite do Power BI para uma identidade.',
+      "O nome do papel RLS (roleName) 'Norte,Sul' contém vírgula, que o Power BI não aceita em nomes de papéis.",
+      `O nome do papel RLS (roleName) 'Diretoria ${'x'.repeat(45)}' tem 55 caracteres; o Power BI aceita no máximo 50.`,
+    ]);
+
+    // Saving as it is: the server refuses, and the modal says why.
+    await save(user);
+    // The save error's alert, the one without a name of its own.
+    const failed = await screen.findByRole('alert', { name: '' });
+    expect(within(failed).getByText('Erro ao salvar configurações RLS')).toBeInTheDocument();
+    expect(within(failed).getByText(refusal)).toBeInTheDocument();
+    expect(onHide).not.toHaveBeenCalled();
+
+    await user.click(screen.getByRole('button', { name: 'Remover papel Norte,Sul' }));
+    expect(within(warning).getAllByRole('listitem')).toHaveLength(2);
+    await user.click(screen.getByRole('button', { name: `Remover papel Diretoria ${'x'.repeat(45)}` }));
+    expect(screen.queryByRole('alert', { name: 'Limites do Power BI' })).not.toBeInTheDocument();
+  }, 15_000);
+
+  it("warns as soon as a role is added past Power BI's limits, and caps a new name at 50 characters", async () => {
+    api({ rls: Array.from({ length: 50 }, (_, i) => ({ roleName: `Papel ${i + 1}`, userEmails: [] })) });
+    const { user } = renderModal();
+    await editorReady();
+    expect(screen.queryByRole('alert', { name: 'Limites do Power BI' })).not.toBeInTheDocument();
+    expect(newRoleInput()).toHaveAttribute('maxLength', '50');
+    // Pasted, not typed: fifty role cards make every keystroke slow.
+    await user.click(newRoleInput());
+    await user.paste('Leste, Oeste');
+    await user.keyboard('{Enter}');
+    expect(
+      within(screen.getByRole('alert', { name: 'Limites do Power BI' }))
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual([
+      'A configuração RLS tem 51 papéis; são aceitos no máximo 50, o limite do Power BI para uma identidade.',
+      "O nome do papel RLS (roleName) 'Leste, Oeste' contém vírgula, que o Power BI não aceita em nomes de papéis.",
+    ]);
+  }, 15_000);
+
   it("shows 'Erro ao salvar configurações RLS' in the modal when saving fails, and stays open", async () => {
     api();
     server.use(

@@ -6,7 +6,7 @@ import InputGroup from 'react-bootstrap/InputGroup';
 import Modal from 'react-bootstrap/Modal';
 import Spinner from 'react-bootstrap/Spinner';
 import type { Painel } from '@paineis/contract/panels';
-import type { RlsConfiguration } from '@paineis/contract/rls';
+import { MAX_RLS_ROLE_NAME_LENGTH, rlsConfigurationProblems, type RlsConfiguration } from '@paineis/contract/rls';
 import { sameRoleName } from '@paineis/contract/text';
 import type { UsuarioVinculado } from '@paineis/contract/users';
 import { errorMessage } from '../../../lib/api-client.ts';
@@ -24,6 +24,8 @@ export const RLS_SAVE_ERROR = 'Erro ao salvar configurações RLS';
 export const NO_LINKED_USERS =
   'Nenhum usuário está vinculado a este painel. Vincule usuários antes de configurar o RLS.';
 export const DUPLICATE_ROLE = 'Já existe um papel com este nome.';
+export const RLS_LIMITS_WARNING =
+  'O Power BI recusaria esta configuração RLS, e ela não pode ser salva assim. Remova ou substitua os papéis indicados:';
 
 /** 'Configuração RLS - {panel name}' (docs/requirements.md#rls-modal): the panel's roles and who is in each. */
 export function RlsModal({ painel, onHide }: PanelModalProps) {
@@ -68,6 +70,8 @@ function RlsEditor({ painel, initialRoles, linkedUsers, onHide }: RlsEditorProps
   const [newRole, setNewRole] = useState('');
   const [duplicate, setDuplicate] = useState(false);
   const [saveError, setSaveError] = useState<string | null>(null);
+  // Power BI's limits, as the server checks them: a configuration stored before them may break them.
+  const problems = useMemo(() => rlsConfigurationProblems(roles), [roles]);
   const namesByEmail = useMemo(
     () => new Map(linkedUsers.map((u) => [emailKey(u.email), u.displayName] as const)),
     [linkedUsers],
@@ -115,6 +119,17 @@ function RlsEditor({ painel, initialRoles, linkedUsers, onHide }: RlsEditorProps
     <>
       <Modal.Body>
         {linkedUsers.length === 0 && <Alert variant="warning">{NO_LINKED_USERS}</Alert>}
+        {problems.length > 0 && (
+          <Alert variant="warning" aria-label="Limites do Power BI">
+            <p className="mb-2">{RLS_LIMITS_WARNING}</p>
+            <ul className="mb-0 text-break">
+              {problems.map((problem, index) => (
+                // Two long names may read alike once cut short: the position tells them apart.
+                <li key={index}>{problem}</li>
+              ))}
+            </ul>
+          </Alert>
+        )}
         <Form onSubmit={addRole} className="mb-4" noValidate>
           <Form.Label htmlFor={roleInputId} className="fw-semibold">
             Novo papel
@@ -128,7 +143,7 @@ function RlsEditor({ painel, initialRoles, linkedUsers, onHide }: RlsEditorProps
                 setDuplicate(false);
               }}
               placeholder="Nome do papel (ex.: Vendas)"
-              maxLength={100}
+              maxLength={MAX_RLS_ROLE_NAME_LENGTH}
               autoComplete="off"
               isInvalid={duplicate}
               aria-invalid={duplicate}
