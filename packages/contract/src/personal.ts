@@ -4,7 +4,9 @@ import { MAX_VISOES_POR_PAINEL } from './personal-constants.ts';
 
 // One source, zod-free for the web app.
 export {
+  exportacaoOcupada,
   FORMATOS_EXPORTACAO,
+  MAX_PAGINAS_EXPORTACAO,
   MAX_VISOES_POR_PAINEL,
   MENSAGENS_EXPORTACAO,
   RECENTES,

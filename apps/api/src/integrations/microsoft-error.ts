@@ -1,3 +1,5 @@
+import { retryAfterMs } from '../lib/fetch-with-retry.ts';
+
 /** The Microsoft services the portal calls. */
 export type MicrosoftService = 'entra' | 'graph' | 'power-bi';
 
@@ -32,7 +34,13 @@ export class MicrosoftError extends Error {
     readonly service: MicrosoftService,
     readonly failure: MicrosoftFailure,
     message: string,
-    readonly details: { status?: number; code?: string | undefined; requestId?: string | null } = {},
+    readonly details: {
+      status?: number;
+      code?: string | undefined;
+      requestId?: string | null;
+      /** The answer's Retry-After, in whole seconds, when it had a readable one (a 429 says when to come back). */
+      retryAfterSeconds?: number | null;
+    } = {},
   ) {
     super(message);
     this.name = 'MicrosoftError';
@@ -48,6 +56,10 @@ export class MicrosoftError extends Error {
 
   get requestId(): string | null {
     return this.details.requestId ?? null;
+  }
+
+  get retryAfterSeconds(): number | null {
+    return this.details.retryAfterSeconds ?? null;
   }
 }
 
@@ -89,8 +101,14 @@ export async function errorFromResponse(service: MicrosoftService, response: Res
       status: response.status,
       code,
       requestId: response.headers.get('request-id') ?? response.headers.get('requestid'),
+      retryAfterSeconds: retryAfterSecondsOf(response),
     },
   );
+}
+
+function retryAfterSecondsOf(response: Response): number | null {
+  const ms = retryAfterMs(response.headers.get('retry-after'));
+  return ms === null ? null : Math.ceil(ms / 1000);
 }
 
 /** The error a call that got no answer stands for: a timeout, or no connection. */

@@ -3,7 +3,7 @@ export class HttpError extends Error {
   constructor(
     public readonly statusCode: 400 | 401 | 403 | 404 | 409 | 413 | 415 | 429 | 502 | 503 | 504,
     message: string,
-    /** Whole seconds before trying again, sent as `Retry-After`; a 429 without it says one minute. */
+    /** Whole seconds before trying again, sent as `Retry-After` (a 429 or a busy 503); a 429 without it says a minute. */
     public readonly retryAfterSeconds?: number,
   ) {
     super(message);

@@ -11,6 +11,7 @@ import { testConfig } from '../../test/context.ts';
 import { openTestDatabase, resetDatabase } from '../../test/database.ts';
 import { createAdmin, createUser } from '../../test/fixtures.ts';
 import { SESSION_INVALID } from './auth.ts';
+import { HttpError } from '../lib/http-error.ts';
 import { clientErrorAnswer, INTERNAL_ERROR } from './error-handler.ts';
 import { ROUTE_NOT_FOUND } from './web-app.ts';
 
@@ -70,6 +71,12 @@ describe('error handler', () => {
       { config: { public: true }, schema: { response: { 200: z.object({ ok: z.boolean() }) } } },
       async () => ({ ok: 'sim' }) as unknown as { ok: boolean },
     );
+    app.get('/api/teste/ocupado', { config: { public: true } }, async () => {
+      throw new HttpError(503, 'Ocupado agora.', 12);
+    });
+    app.get('/api/teste/conflito', { config: { public: true } }, async () => {
+      throw new HttpError(409, 'Em conflito.');
+    });
     // No config at all: a new route is protected unless it says otherwise.
     app.get('/api/teste/sem-configuracao', async () => ({ ok: true }));
     await app.ready();
@@ -494,6 +501,15 @@ describe('error handler', () => {
 
     it('a foreign-key violation nobody handled → 409, not 500', async () => {
       expectError(await send('GET', '/api/teste/chave-estrangeira'), 409, 'O registro referenciado não existe mais.');
+    });
+
+    it('an HttpError that says when to come back sends Retry-After with any status; others send none', async () => {
+      const busy = await send('GET', '/api/teste/ocupado');
+      expectError(busy, 503, 'Ocupado agora.');
+      expect(busy.headers['retry-after']).toBe('12');
+      const conflict = await send('GET', '/api/teste/conflito');
+      expectError(conflict, 409, 'Em conflito.');
+      expect(conflict.headers['retry-after']).toBeUndefined();
     });
 
     it('a route registered without any config is protected by default', async () => {

@@ -98,7 +98,10 @@ export default fp(
         return reply.code(400).send({ message: validationMessage(error, request.body) });
       }
       if (error instanceof HttpError) {
-        if (error.statusCode === 429) void reply.header('retry-after', String(error.retryAfterSeconds ?? 60));
+        // A 429 always says when to come back; any other status (a busy 503) when whoever raised it knew.
+        if (error.statusCode === 429 || error.retryAfterSeconds !== undefined) {
+          void reply.header('retry-after', String(error.retryAfterSeconds ?? 60));
+        }
         return reply.code(error.statusCode).send({ message: error.message });
       }
       if (error instanceof MicrosoftError) {

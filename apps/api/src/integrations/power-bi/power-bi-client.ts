@@ -56,7 +56,11 @@ export interface PowerBiExport {
   id: string;
   status: 'NotStarted' | 'Running' | 'Succeeded' | 'Failed';
   percentComplete: number;
-  /** Seconds Power BI asked to wait before polling again (its Retry-After); null when it gave none. */
+  /**
+   * Power BI's Retry-After, in seconds; null when it gave none. While the job runs: when to poll again. On 'Failed':
+   * the failure was transient (the system was busy), and the export may be started again after that long; a
+   * 'Failed' without it is final (docs/decisions/015-export-as-power-bi-documents-it.md).
+   */
   retryAfterSeconds: number | null;
 }
 
@@ -94,6 +98,10 @@ const exportPath = (workspaceId: string, reportId: string, exportId: string) =>
 
 const EXPORT_STATUSES = new Set(['NotStarted', 'Running', 'Succeeded', 'Failed']);
 
+/**
+ * An Export answer: 202 while the job runs, 200 once it ended (Succeeded or Failed). Retry-After is read whatever the
+ * status, since on a 200 Failed it is what tells a transient failure from a final one.
+ */
 function readExport(job: unknown, response: Response): PowerBiExport {
   if (!isRecord(job) || !text(job.id) || typeof job.status !== 'string')
     throw malformed('o id e o estado da exportação');
@@ -171,7 +179,7 @@ export class PowerBiClient {
     return readExport(job, answer!);
   }
 
-  /** An export job's state; while it runs (202), with the Retry-After Power BI asked for. */
+  /** An export job's state, with the Retry-After Power BI gave: while it runs (202), or with a transient Failed. */
   async exportStatus(workspaceId: string, reportId: string, exportId: string): Promise<PowerBiExport> {
     let answer: Response | undefined;
     const job = await this.call('GET', exportPath(workspaceId, reportId, exportId), undefined, (response) => {

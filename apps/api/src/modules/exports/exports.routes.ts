@@ -1,22 +1,11 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { create as contentDisposition } from 'content-disposition';
 import { z } from 'zod';
-import type { Painel } from '@paineis/contract/panels';
-import {
-  exportacao,
-  exportacaoBody,
-  exportacaoParams,
-  MENSAGENS_EXPORTACAO,
-  type Exportacao,
-} from '@paineis/contract/personal';
+import { exportacao, exportacaoBody, exportacaoParams, type Exportacao } from '@paineis/contract/personal';
 import { idParams } from '@paineis/contract/fields';
-import { MicrosoftError } from '../../integrations/microsoft-error.ts';
-import type { PowerBiExport } from '../../integrations/power-bi/power-bi-client.ts';
-import { HttpError, notFound } from '../../lib/http-error.ts';
 import { errorResponses } from '../../lib/route-schema.ts';
-import { openPanel, requireVisiblePanel } from '../panels/panel-access.ts';
-import { requesterOf, type Requester } from '../panels/requester.ts';
-import { findOwnExport, insertExport, type ExportRecord } from './exports.repository.ts';
+import { requesterOf } from '../panels/requester.ts';
+import { exportFile, exportProgress, startPanelExport } from './exports.ts';
 
 const tags = ['Exportação'];
 const errors = errorResponses(400, 403, 404, 409, 502, 503, 504);
@@ -28,9 +17,6 @@ const FILE_TYPES = {
     extension: '.pptx',
   },
 } as const;
-
-/** How long the viewer waits before asking again when Power BI named no time. */
-const DEFAULT_WAIT_SECONDS = 1;
 
 /**
  * A file name from the panel's name that any system and browser take: letters (accents too), digits, spaces, dots and
@@ -55,42 +41,15 @@ const attachment = (fileName: string) =>
       .replace(/[^\x20-\x7e]/g, '_'),
   });
 
+/** While a job is under way, Retry-After says when to ask again, as `aguardarSegundos` does. */
+const waitHeader = (body: Exportacao) =>
+  body.aguardarSegundos === null ? {} : { 'retry-after': String(body.aguardarSegundos) };
+
 /**
  * docs/requirements.md#personal: exporting a panel's report to PDF or PowerPoint through Power BI's export-to-file
- * jobs, with the person's own RLS identity. A job is its starter's alone: anyone else gets 404.
+ * jobs, with the person's own RLS identity (exports.ts). A job is its starter's alone: anyone else gets 404.
  */
 export const exportsRoutes: FastifyPluginAsyncZod = async (app) => {
-  /** The panel, if this person may open it (404) and its export is on (403). */
-  const exportablePanel = async (id: number, requester: Requester): Promise<Painel> => {
-    const panel = await requireVisiblePanel(app.db, id, requester);
-    if (!panel.permiteExportacao) throw new HttpError(403, MENSAGENS_EXPORTACAO.desativada);
-    return panel;
-  };
-  const ownJob = async (panel: Painel, exportacaoId: string, requester: Requester): Promise<ExportRecord> => {
-    const job = await findOwnExport(app.db, exportacaoId, requester.id, panel.id);
-    if (!job) throw notFound(MENSAGENS_EXPORTACAO.naoEncontrada);
-    return job;
-  };
-  const powerBiJob = (job: ExportRecord) => ({
-    workspaceId: job.workspaceId,
-    reportId: job.reportId,
-    exportId: job.powerBiExportId,
-  });
-
-  /** The answer for a job's state; while it runs, Retry-After says when to ask again. */
-  const answer = (job: ExportRecord, state: PowerBiExport): Exportacao => {
-    const running = state.status === 'NotStarted' || state.status === 'Running';
-    return {
-      id: job.id,
-      painelId: job.painelId,
-      formato: job.formato,
-      status: state.status,
-      percentComplete: state.percentComplete,
-      aguardarSegundos: running ? Math.max(DEFAULT_WAIT_SECONDS, state.retryAfterSeconds ?? 0) : null,
-      arquivoUrl: state.status === 'Succeeded' ? `/api/paineis/${job.painelId}/exportacoes/${job.id}/arquivo` : null,
-    };
-  };
-
   app.post(
     '/paineis/:id/exportacoes',
     {
@@ -99,37 +58,17 @@ export const exportsRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'Inicia a exportação do relatório para PDF ou PowerPoint',
         description:
           'Pelo Power BI (exportação para arquivo), com a mesma identidade efetiva (RLS) do token de incorporação do usuário, o `estado` como indicador padrão e só a `pagina`, quando informada. ' +
-          'Responde 202 com a exportação a acompanhar; 403 quando um administrador desativou a exportação do painel.',
+          'Responde 202 com a exportação a acompanhar; 403 quando um administrador desativou a exportação do painel; ' +
+          '409 quando o Power BI recusa exportar este relatório (capacidade, configuração de locatário, permissões do RLS, rótulo de confidencialidade, mais de 50 páginas); ' +
+          '503 com `Retry-After` quando o Power BI está ocupado com outras exportações.',
         params: idParams,
         body: exportacaoBody,
         response: { 202: exportacao, ...errors },
       },
     },
     async (request, reply) => {
-      const requester = requesterOf(request);
-      await exportablePanel(request.params.id, requester);
-      const { panel, roles } = await openPanel(app.db, request.params.id, requester, undefined);
-      const { formato, estado, pagina } = request.body;
-      const started = await app.reportExports
-        .startExport(panel, { ...requester, roles }, { format: formato, state: estado, page: pagina })
-        .catch((error: unknown) => {
-          // Power BI's 400 to a request carrying the viewer's state or page is about them: the caller's input.
-          const sentState = estado !== undefined || pagina !== undefined;
-          if (sentState && error instanceof MicrosoftError && error.failure === 'refused' && error.status === 400) {
-            throw new HttpError(400, MENSAGENS_EXPORTACAO.estadoRecusado);
-          }
-          throw error;
-        });
-      const job = await insertExport(app.db, requester.id, {
-        painelId: panel.id,
-        formato,
-        powerBiExportId: started.exportId,
-        workspaceId: started.workspaceId,
-        reportId: started.reportId,
-      });
-      const body = answer(job, started);
-      if (body.aguardarSegundos !== null) void reply.header('retry-after', String(body.aguardarSegundos));
-      return reply.code(202).send(body);
+      const body = await startPanelExport(app, request.params.id, requesterOf(request), request.body);
+      return reply.code(202).headers(waitHeader(body)).send(body);
     },
   );
 
@@ -140,18 +79,16 @@ export const exportsRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: 'O andamento de uma exportação do usuário',
         description:
-          'Enquanto o Power BI trabalha (NotStarted, Running), o cabeçalho `Retry-After` e `aguardarSegundos` dizem quando perguntar de novo; com Succeeded, `arquivoUrl` dá o arquivo.',
+          'Enquanto o Power BI trabalha (NotStarted, Running), o cabeçalho `Retry-After` e `aguardarSegundos` dizem quando perguntar de novo; com Succeeded, `arquivoUrl` dá o arquivo. ' +
+          'Uma falha passageira do Power BI (Failed com Retry-After) é tentada de novo, até 3 tentativas ao todo: até lá a exportação segue Running.',
         params: exportacaoParams,
         response: { 200: exportacao, ...errors },
       },
     },
     async (request, reply) => {
-      const requester = requesterOf(request);
-      const panel = await exportablePanel(request.params.id, requester);
-      const job = await ownJob(panel, request.params.exportacaoId, requester);
-      const body = answer(job, await app.reportExports.exportStatus(powerBiJob(job), panel.id));
-      if (body.aguardarSegundos !== null) void reply.header('retry-after', String(body.aguardarSegundos));
-      return body;
+      const { id, exportacaoId } = request.params;
+      const body = await exportProgress(app, id, exportacaoId, requesterOf(request));
+      return reply.headers(waitHeader(body)).send(body);
     },
   );
 
@@ -176,13 +113,8 @@ export const exportsRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const requester = requesterOf(request);
-      const panel = await exportablePanel(request.params.id, requester);
-      const job = await ownJob(panel, request.params.exportacaoId, requester);
-      const state = await app.reportExports.exportStatus(powerBiJob(job), panel.id);
-      if (state.status === 'Failed') throw new HttpError(409, MENSAGENS_EXPORTACAO.falhou);
-      if (state.status !== 'Succeeded') throw new HttpError(409, MENSAGENS_EXPORTACAO.naoPronta);
-      const file = await app.reportExports.exportFile(powerBiJob(job), panel.id);
+      const { id, exportacaoId } = request.params;
+      const { panel, job, file } = await exportFile(app, id, exportacaoId, requesterOf(request));
       const type = FILE_TYPES[job.formato];
       return reply
         .header('content-type', type.contentType)

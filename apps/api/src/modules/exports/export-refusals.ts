@@ -1,0 +1,57 @@
+import { exportacaoOcupada, MENSAGENS_EXPORTACAO } from '@paineis/contract/personal';
+import { MicrosoftError } from '../../integrations/microsoft-error.ts';
+import { HttpError } from '../../lib/http-error.ts';
+
+/**
+ * The one place where Power BI's refusal to start an export (ExportTo) becomes the person's answer
+ * (docs/decisions/015-export-as-power-bi-documents-it.md). Microsoft publishes no error codes for these refusals: the
+ * codes below are the project's assumption (the stand-in answers them). An unknown code still gets a sensible answer
+ * from its status and from whether the request carried an RLS identity. Power BI's code and request id go to the log
+ * where the call failed (PowerBiEmbeddingService).
+ */
+
+/** What the administrator must fix in Power BI: 409. */
+const BY_CODE = new Map<string, string>([
+  ['ExportToFileDisabledByTenantSetting', MENSAGENS_EXPORTACAO.desativadaNoPowerBi],
+  ['ExportToFileRequiresCapacity', MENSAGENS_EXPORTACAO.semCapacidade],
+  ['ExportToFileNotSupportedOnPremiumPerUser', MENSAGENS_EXPORTACAO.semCapacidade],
+  ['ExportToFileBlockedBySensitivityLabel', MENSAGENS_EXPORTACAO.rotuloConfidencialidade],
+  ['ExportToFileRequiresDatasetWritePermission', MENSAGENS_EXPORTACAO.rlsSemPermissao],
+  ['ExportToFileTooManyPages', MENSAGENS_EXPORTACAO.paginasDemais],
+]);
+
+/** When Power BI's 429 named no time to come back. */
+const BUSY_SECONDS = 30;
+
+/** What the ExportTo request carried that Power BI may have refused. */
+export interface ExportSent {
+  /** An effective identity (the panel uses RLS). */
+  identity: boolean;
+  /** The viewer's state or page. */
+  stateOrPage: boolean;
+}
+
+/**
+ * The answer for an ExportTo that failed: a refusal of Power BI's export-to-file becomes an HttpError in Portuguese;
+ * anything else (an outage, a timeout, an identity refused before asking) is returned as it came, for the error
+ * handler's usual answer.
+ */
+export function exportRefusal(error: unknown, sent: ExportSent): unknown {
+  if (!(error instanceof MicrosoftError) || error.service !== 'power-bi') return error;
+  // Too many exports on the capacity at once: Power BI is busy, not refusing; 503 says when to try again.
+  if (error.status === 429) {
+    const seconds = Math.max(1, error.retryAfterSeconds ?? BUSY_SECONDS);
+    return new HttpError(503, exportacaoOcupada(seconds), seconds);
+  }
+  if (error.failure !== 'refused') return error;
+  const known = error.code === undefined ? undefined : BY_CODE.get(error.code);
+  if (known) return new HttpError(409, known);
+  // Power BI's 400 to a request carrying the viewer's state or page is about them: the caller's input.
+  if (error.status === 400 && sent.stateOrPage) return new HttpError(400, MENSAGENS_EXPORTACAO.estadoRecusado);
+  // A 403 to an export with an identity most likely lacks the permissions RLS export needs; without one, a
+  // precondition of export to file (capacity, tenant setting, label).
+  if (error.status === 403) {
+    return new HttpError(409, sent.identity ? MENSAGENS_EXPORTACAO.rlsSemPermissao : MENSAGENS_EXPORTACAO.recusada);
+  }
+  return error;
+}
