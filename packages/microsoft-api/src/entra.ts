@@ -268,7 +268,7 @@ function redirectBack(exchange: Exchange): Finding[] {
 }
 
 const formBody = {
-  client_id: z.string().min(1).optional(),
+  client_id: guid.optional(),
   client_secret: secret.optional(),
   client_assertion_type: z.literal('urn:ietf:params:oauth:client-assertion-type:jwt-bearer').optional(),
   client_assertion: secret.optional(),
@@ -307,7 +307,8 @@ export const ENTRA_OPERATIONS: Operation[] = [
     pathParams: tenant,
     query: z
       .strictObject({
-        client_id: z.string().min(1),
+        // The Application (client) ID Entra assigned: a GUID.
+        client_id: guid,
         response_type: z
           .string()
           .refine((type) => type.split(' ').includes('code'), "the code flow's response_type includes 'code'"),

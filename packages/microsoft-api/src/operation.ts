@@ -70,7 +70,7 @@ export function documented<Shape extends z.ZodRawShape>(shape: Shape) {
   return z.looseObject(shape).superRefine((value, ctx) => {
     for (const key of Object.keys(value)) {
       const spelled = byLowerCase.get(key.toLowerCase());
-      if (spelled !== undefined && spelled !== key) {
+      if (spelled !== undefined && !(key in shape)) {
         ctx.addIssue({ code: 'custom', path: [key], message: `spelled '${spelled}' in Microsoft's description` });
       }
     }

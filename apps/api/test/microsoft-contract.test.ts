@@ -1,0 +1,331 @@
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { checkExchange, MICROSOFT_OPERATIONS, operationOf } from '@paineis/microsoft-api/check-exchange';
+import type { Exchange, Violation } from '@paineis/microsoft-api/exchange';
+import type { StandInPerson, StandInReport } from '@paineis/microsoft-stand-ins/types';
+import { useTestApp, type TestContext } from './context.ts';
+import { createAdmin, createUser, link, panel } from './fixtures.ts';
+import { microsoftConfig, person, useStandIns } from './microsoft.ts';
+import { EntraClient } from '../src/integrations/microsoft-identity/entra-client.ts';
+import type { PowerBiEmbeddingService } from '../src/integrations/power-bi/power-bi-embedding-service.ts';
+
+/**
+ * Contract tests (docs/decisions/016-microsoft-contract-tests.md): the portal's real Microsoft clients, driven
+ * through the app's own routes (sign-in, opening a panel, exporting, the directory sync) against the stand-ins,
+ * and every exchange checked against Microsoft's descriptions of the calls (@paineis/microsoft-api): what the
+ * portal sends and what the stand-ins answer, refusals included. Microsoft's description wins over both.
+ */
+
+const PORTAL = 'http://portal.empresa.test';
+const WORKSPACE = '0a0a0a0a-0000-4000-8000-0000000000c1';
+/** An application (client) id as Entra issues them: a GUID. */
+const CLIENT_ID = '6731de76-14a6-49ae-97bc-6eba6914391e';
+const ADMINS_GROUP = '9e9e9e9e-0000-4000-8000-0000000000c1';
+
+const vendas: StandInReport = {
+  workspaceId: WORKSPACE,
+  reportId: '0b0b0b0b-0000-4000-8000-0000000000c1',
+  name: 'Vendas',
+  datasetId: '0c0c0c0c-0000-4000-8000-0000000000c1',
+  rls: false,
+};
+const regional: StandInReport = {
+  workspaceId: WORKSPACE,
+  reportId: '0b0b0b0b-0000-4000-8000-0000000000c2',
+  name: 'Vendas por Região',
+  datasetId: '0c0c0c0c-0000-4000-8000-0000000000c2',
+  rls: true,
+};
+/** An RLS report whose semantic model the portal's service principal may not write: its exports are refused. */
+const restrito: StandInReport = {
+  workspaceId: WORKSPACE,
+  reportId: '0b0b0b0b-0000-4000-8000-0000000000c3',
+  name: 'Restrito',
+  datasetId: '0c0c0c0c-0000-4000-8000-0000000000c3',
+  rls: true,
+  datasetWritePermission: false,
+};
+
+const ana = person('c0c0c0c0-0000-4000-8000-000000000001', 'Ana Gestora', {
+  appRoles: ['Admin'],
+  department: 'Controladoria',
+  jobTitle: 'Gerente',
+  officeLocation: 'São Paulo',
+});
+const bruno = person('c0c0c0c0-0000-4000-8000-000000000002', 'Bruno Analista', { department: 'Comercial' });
+/** More people than one page of $top=999 holds, so the sync follows @odata.nextLink. */
+const directory: StandInPerson[] = [
+  ana,
+  bruno,
+  ...Array.from({ length: 1_200 }, (_, i) =>
+    person(`c1c1c1c1-0000-4000-8000-${String(i).padStart(12, '0')}`, `Pessoa ${i}`, { showOnSignIn: false }),
+  ),
+];
+
+/**
+ * Disagreements found and not fixed here, each in a file another change owns: the contract test expects exactly
+ * these (so a fix fails it until its entry goes), and nothing else. Each names the file to fix and Microsoft's rule.
+ */
+const KNOWN_DISAGREEMENTS: { operations: string[]; at: RegExp; file: string; microsoft: string }[] = [
+  {
+    operations: [
+      'OpenID configuration document',
+      'Redeem a code for an access token',
+      'Get a token (client credentials)',
+    ],
+    at: /^body\.(timestamp|trace_id|correlation_id)$/,
+    file: 'packages/microsoft-stand-ins/src/identity-provider.ts (sendOAuthError)',
+    microsoft:
+      'an error answer of the token endpoint carries error, error_description, error_codes, timestamp ' +
+      '(YYYY-MM-DD HH:MM:SSZ), trace_id and correlation_id (v2-oauth2-auth-code-flow, v2-oauth2-client-creds-grant-flow)',
+  },
+];
+
+const disagreementOf = (v: Violation) =>
+  KNOWN_DISAGREEMENTS.find((d) => v.operation !== null && d.operations.includes(v.operation) && d.at.test(v.at));
+
+describe('the portal’s Microsoft calls, checked against Microsoft’s descriptions', () => {
+  const standIns = useStandIns({
+    people: directory,
+    groups: [{ id: ADMINS_GROUP, displayName: 'Administradores do portal', members: [bruno.id], appRoles: ['Admin'] }],
+    reports: [vendas, regional, restrito],
+    clientId: CLIENT_ID,
+    recordExchanges: true,
+  });
+  const ctx = useTestApp(() => ({
+    config: microsoftConfig(standIns.current),
+    powerBiOptions: { sleep: async () => undefined },
+    graphOptions: { sleep: async () => undefined },
+  }));
+  /** Every exchange of every test, for the coverage at the end. */
+  const all: Exchange[] = [];
+  const seen: Violation[] = [];
+
+  beforeEach(() => {
+    standIns.current.clearExchanges();
+    standIns.current.powerBi.reset();
+    standIns.current.powerBi.setReports([vendas, regional, restrito]);
+    standIns.current.graph.reset();
+    standIns.current.identity.reset();
+    (ctx.app.embedding as PowerBiEmbeddingService).clear();
+  });
+
+  /** The exchanges since the test began: none may break Microsoft's description, bar the known disagreements. */
+  function expectConforming(): Exchange[] {
+    const exchanges = [...standIns.current.exchanges];
+    all.push(...exchanges);
+    const violations = exchanges.flatMap((exchange) => checkExchange(exchange));
+    seen.push(...violations);
+    expect(violations.filter((v) => !disagreementOf(v))).toEqual([]);
+    return exchanges;
+  }
+
+  /** The calls made, by operation and status; the app's tokens aside (the client keeps them for an hour). */
+  const calls = (exchanges: Exchange[]) =>
+    exchanges
+      .map((e) => `${operationOf(e)?.operation.id ?? `? ${e.method} ${e.url}`} → ${e.answer.status}`)
+      .filter((call) => call !== 'Get a token (client credentials) → 200');
+
+  /** One browser's Microsoft sign-in through the portal's routes and the stand-in's page. */
+  async function signIn(personId: string) {
+    const start = await ctx.app.inject({ url: '/api/auth/microsoft-login', headers: { host: 'portal.empresa.test' } });
+    expect(start.statusCode).toBe(302);
+    const cookie = String(start.headers['set-cookie']).split(';')[0]!;
+    const authorize = new URL(String(start.headers.location));
+    let answer = await fetch(authorize, { redirect: 'manual' });
+    // Entra sends the browser straight back when it refuses at once; else the person picks who signs in.
+    if (answer.status !== 302) {
+      const html = await answer.text();
+      const action = /<form method="post" action="([^"]+)"/.exec(html)![1]!.replaceAll('&amp;', '&');
+      const requestId = /name="request" value="([^"]+)"/.exec(html)![1]!;
+      answer = await fetch(new URL(action, authorize), {
+        method: 'POST',
+        body: new URLSearchParams({ request: requestId, person: personId }),
+        redirect: 'manual',
+      });
+    }
+    const back = new URL(String(answer.headers.get('location')));
+    expect(back.origin).toBe(PORTAL);
+    const callback = await ctx.app.inject({
+      url: back.pathname + back.search,
+      headers: { host: 'portal.empresa.test', cookie },
+    });
+    expect(callback.statusCode).toBe(302);
+    return new URL(String(callback.headers.location));
+  }
+
+  async function viewer(ctx: TestContext, report: StandInReport, usaRls = report.rls) {
+    const user = await createUser(ctx.db, { email: 'ana@empresa.com.br' });
+    const p = await panel(ctx.db, {
+      workspaceId: report.workspaceId,
+      reportId: report.reportId,
+      usaRls,
+      ...(usaRls ? { rlsConfigurations: [{ roleName: 'Sul', userEmails: ['ana@empresa.com.br'] }] } : {}),
+    });
+    await link(ctx.db, p.id, [user.id]);
+    return { panel: p, token: await ctx.tokenFor(user) };
+  }
+
+  it('sign-in: discovery, the authorization request, the code redemption, the signing keys and the person read from Graph', async () => {
+    const landed = await signIn(ana.id);
+    expect(landed.pathname).toBe('/login');
+    expect(landed.searchParams.get('token')).toBeTruthy();
+    expect(calls(expectConforming())).toEqual([
+      'OpenID configuration document → 200',
+      'Request an authorization code → 200',
+      'Redeem a code for an access token → 200',
+      'Signing keys (jwks_uri) → 200',
+      'Get user → 200',
+    ]);
+  });
+
+  it('sign-in refused: the person cancels, and a code Entra will not redeem', async () => {
+    standIns.current.identity.failNext('access_denied');
+    expect(Object.fromEntries((await signIn(ana.id)).searchParams)).toEqual({ erro: 'microsoft' });
+    standIns.current.identity.failNext('invalid_grant');
+    expect(Object.fromEntries((await signIn(ana.id)).searchParams)).toEqual({ erro: 'microsoft' });
+    expect(calls(expectConforming())).toEqual([
+      'Request an authorization code → 302',
+      'Request an authorization code → 200',
+      'Redeem a code for an access token → 400',
+    ]);
+  });
+
+  it('opening panels: GetReport and GenerateToken, with and without an effective identity', async () => {
+    for (const report of [vendas, regional]) {
+      const { panel: p, token } = await viewer(ctx, report);
+      expect((await ctx.request('GET', `/api/paineis/${p.id}`, { token })).statusCode).toBe(200);
+    }
+    expect(calls(expectConforming())).toEqual([
+      'Reports_GetReportInGroup → 200',
+      'EmbedToken_GenerateToken → 200',
+      'Reports_GetReportInGroup → 200',
+      'EmbedToken_GenerateToken → 200',
+    ]);
+  });
+
+  it('opening panels refused: a report Power BI does not know (404), an RLS model without an identity (400)', async () => {
+    const unknown: StandInReport = { ...vendas, reportId: '0b0b0b0b-0000-4000-8000-0000000000ff' };
+    const missing = await viewer(ctx, unknown);
+    expect(
+      (await ctx.request('GET', `/api/paineis/${missing.panel.id}`, { token: missing.token })).statusCode,
+    ).not.toBe(200);
+    // A panel that says it has no RLS over a model that has: the portal sends no identity, Power BI refuses.
+    const withoutIdentity = await viewer(ctx, regional, false);
+    const res = await ctx.request('GET', `/api/paineis/${withoutIdentity.panel.id}`, { token: withoutIdentity.token });
+    expect(res.statusCode).not.toBe(200);
+    expect(calls(expectConforming())).toEqual([
+      'Reports_GetReportInGroup → 404',
+      'Reports_GetReportInGroup → 200',
+      'EmbedToken_GenerateToken → 400',
+    ]);
+  });
+
+  it('exporting: ExportTo, the status while it runs and once done, and the file; Power BI throttling the polls', async () => {
+    standIns.current.powerBi.setExportDuration(200);
+    const { panel: p, token } = await viewer(ctx, regional);
+    const started = await ctx.request('POST', `/api/paineis/${p.id}/exportacoes`, { token, body: { formato: 'PDF' } });
+    expect(started.statusCode).toBe(202);
+    const job = started.json<{ id: string }>();
+    const status = () => ctx.request('GET', `/api/paineis/${p.id}/exportacoes/${job.id}`, { token });
+    expect((await status()).json()).toMatchObject({ status: expect.stringMatching(/NotStarted|Running/) });
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    standIns.current.powerBi.failNext(429);
+    expect((await status()).json()).toMatchObject({ status: 'Succeeded' });
+    // The file's route asks for the status first: Power BI throttles the download after it.
+    standIns.current.powerBi.failNext(429, 1, 1);
+    const file = await ctx.request('GET', `/api/paineis/${p.id}/exportacoes/${job.id}/arquivo`, { token });
+    expect(file.statusCode).toBe(200);
+    expect(calls(expectConforming())).toEqual([
+      'Reports_GetReportInGroup → 200',
+      'Reports_ExportToFileInGroup → 202',
+      'Reports_GetExportToFileStatusInGroup → 202',
+      'Reports_GetExportToFileStatusInGroup → 429',
+      'Reports_GetExportToFileStatusInGroup → 200',
+      'Reports_GetExportToFileStatusInGroup → 200',
+      'Reports_GetFileOfExportToFileInGroup → 429',
+      'Reports_GetFileOfExportToFileInGroup → 200',
+    ]);
+  });
+
+  it('exporting refused: an RLS export without Write permission on the semantic model (403)', async () => {
+    const { panel: p, token } = await viewer(ctx, restrito);
+    const res = await ctx.request('POST', `/api/paineis/${p.id}/exportacoes`, { token, body: { formato: 'PPTX' } });
+    expect(res.statusCode).not.toBe(202);
+    expect(calls(expectConforming())).toEqual(['Reports_GetReportInGroup → 200', 'Reports_ExportToFileInGroup → 403']);
+  });
+
+  it('directory sync: the users page by page, the service principal, its app role assignments and a group’s members', async () => {
+    const admin = await ctx.tokenFor(await createAdmin(ctx.db, { id: 'admin-local' }));
+    const sync = () => ctx.request('POST', '/api/usuarios365/sincronizar', { token: admin });
+    expect((await sync()).statusCode).toBe(200);
+    const reads = [
+      'List users → 200',
+      'List users → 200',
+      'Get servicePrincipal → 200',
+      'List appRoleAssignments granted for a service principal → 200',
+      'List group members (microsoft.graph.user) → 200',
+    ];
+    expect(calls(expectConforming())).toEqual(reads);
+
+    // Graph throttles each read in turn (Retry-After: 1); the sync waits and reads it again.
+    for (const [index, read] of reads.entries()) {
+      if (index === 0) continue;
+      standIns.current.clearExchanges();
+      standIns.current.graph.throttleNext(1, 1, index);
+      expect((await sync()).statusCode).toBe(200);
+      const expected = [...reads];
+      expected.splice(index, 0, read.replace('→ 200', '→ 429'));
+      expect(calls(expectConforming())).toEqual(expected);
+    }
+  });
+
+  it('the clients’ own refusals: an unknown person (Get user 404), a wrong tenant and a wrong client secret', async () => {
+    expect(await ctx.app.graph!.getUser('c9c9c9c9-0000-4000-8000-000000000000')).toBeNull();
+    const settings = ctx.config.microsoft!;
+    await expect(
+      new EntraClient({ ...settings, tenantId: 'outro-diretorio' }).appToken('https://graph.microsoft.com/.default'),
+    ).rejects.toThrow();
+    await expect(
+      new EntraClient({ ...settings, clientSecret: 'segredo-errado' }).appToken('https://graph.microsoft.com/.default'),
+    ).rejects.toThrow();
+    expect(calls(expectConforming())).toEqual([
+      'Get user → 404',
+      'OpenID configuration document → 400',
+      'OpenID configuration document → 200',
+      'Get a token (client credentials) → 401',
+    ]);
+  });
+
+  afterAll(() => {
+    // Runs last: every operation in the schemas was called, with a success, and with a refusal where the stand-ins
+    // can refuse it; and every known disagreement still shows (a fixed one must leave the list).
+    const outcomes = new Map<string, Set<'success' | 'refusal'>>();
+    for (const exchange of all) {
+      const found = operationOf(exchange);
+      if (!found) continue;
+      const refused = exchange.answer.status >= 400 || /[?&]error=/.test(exchange.answer.headers.location ?? '');
+      const set = outcomes.get(found.operation.id) ?? new Set();
+      set.add(refused ? 'refusal' : 'success');
+      outcomes.set(found.operation.id, set);
+    }
+    // The signing keys are only ever asked of the tenant the portal discovered: no refusal to provoke.
+    const noRefusal = new Set(['Signing keys (jwks_uri)']);
+    const coverage = Object.fromEntries(
+      MICROSOFT_OPERATIONS.map((operation) => [operation.id, [...(outcomes.get(operation.id) ?? [])].sort()]),
+    );
+    expect(coverage).toEqual(
+      Object.fromEntries(
+        MICROSOFT_OPERATIONS.map((operation) => [
+          operation.id,
+          noRefusal.has(operation.id) ? ['success'] : ['refusal', 'success'],
+        ]),
+      ),
+    );
+    for (const disagreement of KNOWN_DISAGREEMENTS) {
+      expect(
+        seen.some((v) => disagreementOf(v) === disagreement),
+        disagreement.file,
+      ).toBe(true);
+    }
+  });
+});
