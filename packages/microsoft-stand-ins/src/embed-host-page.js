@@ -2,6 +2,7 @@
 // The script of the stand-in https://app.powerbi.com/reportEmbed page, served inline by embed-host.ts.
 // It answers powerbi-client's postMessage requests ({method, url, headers: {id, uid}, body}) with
 // {statusCode, headers: {id}, body} and sends events as POST /reports/{uid}/events/{name}, as Power BI does.
+// Saving (report.save(), report.saveAs()) succeeds only as far as the embed token grants it (power-bi.ts).
 (function () {
   'use strict';
 
@@ -375,6 +376,49 @@
     scheduleExpiry();
   }
 
+  // --- saving: what the embed token grants (allowEdit, targetWorkspaces), as Power BI enforces it ---------------
+
+  function granted(list, id) {
+    return Array.isArray(list) && list.some((each) => sameId(each, id));
+  }
+
+  function save(_request, reply) {
+    if (!requireLoaded(reply)) return;
+    if (!granted(state.claims.editableReports, report.reportId)) {
+      return reply(
+        403,
+        powerBiError(
+          'SaveReportFailed',
+          'The embed token does not allow editing this report: it was not generated with allowEdit for it.',
+          '403',
+        ),
+      );
+    }
+    reply(202, null);
+    fire('saved', { reportObjectId: report.reportId, reportName: report.name, saveAs: false });
+  }
+
+  function saveAs(request, reply) {
+    if (!requireLoaded(reply)) return;
+    const body = request.body || {};
+    if (typeof body.name !== 'string' || !body.name.trim()) {
+      return reply(400, [{ message: 'name is required' }]);
+    }
+    const target = typeof body.targetWorkspaceId === 'string' ? body.targetWorkspaceId : report.workspaceId;
+    if (!granted(state.claims.targetWorkspaces, target)) {
+      return reply(
+        403,
+        powerBiError(
+          'SaveAsReportFailed',
+          `The embed token does not allow saving to workspace ${target}: it is not among the token's targetWorkspaces.`,
+          '403',
+        ),
+      );
+    }
+    reply(202, null);
+    fire('saved', { reportObjectId: randomId(), reportName: body.name, saveAs: true });
+  }
+
   function requireLoaded(reply) {
     if (state.phase === 'loaded' || state.phase === 'prepared') return true;
     reply(400, powerBiError('ReportNotLoaded', 'The report has not loaded (yet).', '400'));
@@ -395,6 +439,8 @@
       },
     ],
     ['POST', /^\/report\/token$/, setToken],
+    ['POST', /^\/report\/save$/, save],
+    ['POST', /^\/report\/saveAs$/, saveAs],
     [
       'GET',
       /^\/report\/pages$/,

@@ -43,14 +43,23 @@ async function powerBiToken(s: StandIns): Promise<string> {
   return ((await response.json()) as { access_token: string }).access_token;
 }
 
-async function embedToken(s: StandIns, report: StandInReport, roles?: string[]): Promise<string> {
+/**
+ * An embed token for one report, asked for as the portal asks (to view only: no targetWorkspaces, no allowEdit)
+ * unless `grant` asks for more.
+ */
+async function embedToken(
+  s: StandIns,
+  report: StandInReport,
+  roles?: string[],
+  grant: { targetWorkspaces?: string[]; allowEdit?: boolean } = {},
+): Promise<string> {
   const response = await fetch(`${s.powerBiApiUrl}/v1.0/myorg/GenerateToken`, {
     method: 'POST',
     headers: { authorization: `Bearer ${await powerBiToken(s)}`, 'content-type': 'application/json' },
     body: JSON.stringify({
       datasets: [{ id: report.datasetId }],
-      reports: [{ id: report.reportId }],
-      targetWorkspaces: [{ id: report.workspaceId }],
+      reports: [{ id: report.reportId, ...(grant.allowEdit === undefined ? {} : { allowEdit: grant.allowEdit }) }],
+      ...(grant.targetWorkspaces ? { targetWorkspaces: grant.targetWorkspaces.map((id) => ({ id })) } : {}),
       ...(roles ? { identities: [{ username: ANA, roles, datasets: [report.datasetId] }] } : {}),
     }),
   });
@@ -149,7 +158,7 @@ window.embutir = (id, accessToken, embedUrl, reportId, extra) => {
     ...extra,
   });
   const eventos = (window.eventos[id] = []);
-  for (const name of ['loaded', 'rendered', 'error', 'pageChanged']) {
+  for (const name of ['loaded', 'rendered', 'error', 'pageChanged', 'saved']) {
     report.on(name, (event) => {
       const detail = name === 'pageChanged'
         ? { newPage: { name: event.detail.newPage.name, displayName: event.detail.newPage.displayName } }
@@ -166,7 +175,7 @@ window.resultado = (promise) => promise.then(() => ({ ok: true }), (error) => ({
 
 const HOST_PAGE = `<!doctype html><html><head><meta charset="utf-8"><title>Portal</title></head>
 <body style="margin:0;display:flex;flex-wrap:wrap;gap:4px">
-${['a', 'b', 'c', 'd', 'e', 'f', 'g'].map((id) => `<div id="${id}" style="width:520px;height:320px"></div>`).join('')}
+${['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j'].map((id) => `<div id="${id}" style="width:520px;height:320px"></div>`).join('')}
 </body></html>`;
 
 interface RecordedEvent {
@@ -456,6 +465,60 @@ describe('embed host page with the real powerbi-client', () => {
     await frame.locator('html[data-impressoes="1"]').waitFor({ state: 'attached' });
     expect(await bookmarks('f', 'print')).toMatchObject({ ok: true });
     await frame.locator('html[data-impressoes="2"]').waitFor({ state: 'attached' });
+  }, 20_000);
+
+  /** report.save() or report.saveAs(parameters) through the real powerbi-client. */
+  const saving = (id: string, method: 'save' | 'saveAs', parameters?: object) =>
+    page.evaluate(
+      ([id, method, parameters]) =>
+        (globalThis as any).resultado(
+          method === 'save'
+            ? (globalThis as any).relatorio(id).save()
+            : (globalThis as any).relatorio(id).saveAs(parameters),
+        ),
+      [id, method, parameters] as const,
+    );
+
+  it("refuses save and saveAs with a token made the portal's way, which only views", async () => {
+    await embed('h', await embedToken(s, financeiro, ['Vendedor']), financeiroUrl, financeiro.reportId);
+    await waitForEvent('h', 'loaded');
+    expect(await saving('h', 'save')).toMatchObject({
+      ok: false,
+      error: { message: 'SaveReportFailed', errorCode: '403', level: 6 },
+    });
+    for (const parameters of [{ name: 'Cópia' }, { name: 'Cópia', targetWorkspaceId: WORKSPACE }]) {
+      expect(await saving('h', 'saveAs', parameters)).toMatchObject({
+        ok: false,
+        error: { message: 'SaveAsReportFailed', errorCode: '403', level: 6 },
+      });
+    }
+    expect((await events('h')).some((event) => event.name === 'saved')).toBe(false);
+  }, 20_000);
+
+  it('saves as granted: a copy only into the targetWorkspaces, the report itself only with allowEdit', async () => {
+    const copies = await embedToken(s, vendas, undefined, { targetWorkspaces: [WORKSPACE] });
+    await embed('i', copies, vendasUrl, vendas.reportId);
+    await waitForEvent('i', 'loaded');
+    expect(await saving('i', 'saveAs', { name: 'Cópia de Vendas' })).toEqual({ ok: true });
+    expect((await waitForEvent('i', 'saved')).detail).toMatchObject({ reportName: 'Cópia de Vendas', saveAs: true });
+    expect(await saving('i', 'saveAs', { name: 'Cópia', targetWorkspaceId: WORKSPACE.toUpperCase() })).toEqual({
+      ok: true,
+    });
+    expect(
+      await saving('i', 'saveAs', { name: 'Cópia', targetWorkspaceId: 'aaaaaaaa-0000-4000-8000-00000000ffff' }),
+    ).toMatchObject({ ok: false, error: { message: 'SaveAsReportFailed' } });
+    // Where a copy may go says nothing of editing the report itself.
+    expect(await saving('i', 'save')).toMatchObject({ ok: false, error: { message: 'SaveReportFailed' } });
+
+    await embed('j', await embedToken(s, vendas, undefined, { allowEdit: true }), vendasUrl, vendas.reportId);
+    await waitForEvent('j', 'loaded');
+    expect(await saving('j', 'save')).toEqual({ ok: true });
+    expect((await waitForEvent('j', 'saved')).detail).toEqual({
+      reportObjectId: vendas.reportId,
+      reportName: 'Vendas',
+      saveAs: false,
+    });
+    expect(await saving('j', 'saveAs', { name: 'Cópia' })).toMatchObject({ ok: false });
   }, 20_000);
 
   it('opens on the page and region of the bookmark in the load configuration', async () => {

@@ -89,10 +89,40 @@ export function identityList(value: unknown): Identity[] | null {
   return identities;
 }
 
+/** Power BI's limits on an effective identity (EffectiveIdentity in its REST API description). */
+export const MAX_IDENTITY_ROLES = 50;
+export const MAX_ROLE_NAME_LENGTH = 50;
+export const MAX_USERNAME_LENGTH = 256;
+
+/**
+ * Why Power BI would refuse this identity's username or roles, or null: at most 50 roles, each name at most 50
+ * characters and without a comma; a username of at most 256 characters, ASCII (cloud models) and without spaces.
+ * The wording is the stand-in's own; the status and code are Power BI's (400 InvalidRequest).
+ */
+export function identityLimitProblem({ username, roles }: Pick<Identity, 'username' | 'roles'>): string | null {
+  if (roles.length > MAX_IDENTITY_ROLES) {
+    return `Effective identity has ${roles.length} roles; at most ${MAX_IDENTITY_ROLES} are allowed.`;
+  }
+  for (const role of roles) {
+    if (role.length > MAX_ROLE_NAME_LENGTH) {
+      return `Role name '${role}' is longer than ${MAX_ROLE_NAME_LENGTH} characters.`;
+    }
+    if (role.includes(',')) return `Role name '${role}' contains ',', which is not allowed.`;
+  }
+  if (username.length > MAX_USERNAME_LENGTH) {
+    return `Effective identity username is longer than ${MAX_USERNAME_LENGTH} characters.`;
+  }
+  // eslint-disable-next-line no-control-regex -- ASCII is exactly U+0000 to U+007F
+  if (/[^\u0000-\u007f]/.test(username)) return 'Effective identity username must contain only ASCII characters.';
+  if (/\s/.test(username)) return 'Effective identity username must not contain spaces.';
+  return null;
+}
+
 /**
  * Power BI's effective identity rules, the same for GenerateToken and ExportTo: an RLS dataset needs an identity
- * with roles, a dataset without RLS refuses one, and an identity names only datasets the request covers.
- * `datasets` are the covered datasets (ids as the stand-in spells them); `outside` words the refusal of another.
+ * with roles, a dataset without RLS refuses one, an identity names only datasets the request covers, and it keeps
+ * Power BI's limits (identityLimitProblem). `datasets` are the covered datasets (ids as the stand-in spells them);
+ * `outside` words the refusal of another.
  */
 export function checkIdentities(
   reports: StandInReport[],
@@ -110,6 +140,8 @@ export function checkIdentities(
   for (const identity of identities) {
     if (!identity.username.trim()) return badRequest('Effective identity username must not be empty.');
     if (!identity.datasets.length) return badRequest('Effective identity must list the datasets it applies to.');
+    const limit = identityLimitProblem(identity);
+    if (limit) return badRequest(limit);
     const identityDatasets: string[] = [];
     for (const id of identity.datasets) {
       const rls = datasetHasRls(id);

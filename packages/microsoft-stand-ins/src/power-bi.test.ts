@@ -163,11 +163,14 @@ describe('Power BI REST stand-in', () => {
       tokenId: body.tokenId,
       reports: [vendas.reportId],
       datasets: [vendas.datasetId],
+      editableReports: [],
       targetWorkspaces: [WORKSPACE],
       identities: [],
     });
     expect(payload.iat).toBeGreaterThanOrEqual(before);
-    expect(payload.exp! - payload.iat!).toBe(3600);
+    // An hour, unless the access token that asked for it (issued before this test) expires sooner.
+    expect(payload.exp).toBe(Math.min(payload.iat! + 3600, decodeJwt(token).exp!));
+    expect(payload.exp! - payload.iat!).toBeGreaterThan(3500);
     expect(new Date(body.expiration).getTime()).toBe(payload.exp! * 1000);
   });
 
@@ -227,6 +230,75 @@ describe('Power BI REST stand-in', () => {
       400,
       'InvalidRequest',
     );
+  });
+
+  it("bounds an embed token's expiry by the access token that asked for it, as Power BI does", async () => {
+    // Entra tokens of 10 minutes, embed tokens of an hour: each embed token ends with the access token.
+    const bounded = await startStandIns({ people: [], reports: [vendas], tokenLifetimeSeconds: 600 });
+    try {
+      const bearer = await powerBiToken(bounded);
+      const response = await fetch(`${bounded.powerBiApiUrl}/v1.0/myorg/GenerateToken`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json' },
+        body: JSON.stringify(tokenBody(vendas)),
+      });
+      const body = await json(response);
+      const claims = decodeJwt(body.token);
+      expect(claims.exp).toBe(decodeJwt(bearer).exp);
+      expect(claims.exp! - claims.iat!).toBeLessThanOrEqual(600);
+      expect(new Date(body.expiration).getTime()).toBe(claims.exp! * 1000);
+    } finally {
+      await bounded.close();
+    }
+  });
+
+  it('records in the grant which reports may be edited (allowEdit) and where copies may be saved', async () => {
+    const response = await generateToken({
+      datasets: [{ id: vendas.datasetId }, { id: financeiro.datasetId }],
+      reports: [
+        { id: vendas.reportId, allowEdit: true },
+        { id: financeiro.reportId, allowEdit: false },
+      ],
+      identities: [{ username: 'ana@contoso.com.br', roles: ['Vendedor'], datasets: [financeiro.datasetId] }],
+    });
+    expect(response.status).toBe(200);
+    expect(decodeJwt((await json(response)).token)).toMatchObject({
+      reports: [vendas.reportId, financeiro.reportId],
+      editableReports: [vendas.reportId],
+      targetWorkspaces: [],
+    });
+    await expectError(
+      await generateToken({ ...tokenBody(vendas), reports: [{ id: vendas.reportId, allowEdit: 'sim' }] }),
+      400,
+      'InvalidRequest',
+    );
+  });
+
+  it("refuses identities over Power BI's limits with 400 InvalidRequest, in GenerateToken and ExportTo", async () => {
+    const identity = (username: string, roles: string[]) => [{ username, roles, datasets: [financeiro.datasetId] }];
+    const fifty = Array.from({ length: 50 }, (_, i) => `Papel ${i + 1}`);
+    const ok = identity(`${'a'.repeat(241)}@contoso.com.br`, [...fifty.slice(1), 'x'.repeat(50)]);
+    expect((await generateToken(tokenBody(financeiro, ok))).status).toBe(200);
+    const exportTo = (identities: unknown[]) =>
+      call('POST', `/v1.0/myorg/groups/${WORKSPACE}/reports/${financeiro.reportId}/ExportTo`, {
+        format: 'PDF',
+        powerBIReportConfiguration: { identities },
+      });
+    const refused: [unknown[], string][] = [
+      [identity('ana', [...fifty, 'Papel 51']), 'Effective identity has 51 roles; at most 50 are allowed.'],
+      [identity('ana', ['y'.repeat(51)]), `Role name '${'y'.repeat(51)}' is longer than 50 characters.`],
+      [identity('ana', ['Norte,Sul']), "Role name 'Norte,Sul' contains ',', which is not allowed."],
+      [
+        identity(`${'a'.repeat(242)}@contoso.com.br`, ['Sul']),
+        'Effective identity username is longer than 256 characters.',
+      ],
+      [identity('joão@contoso.com.br', ['Sul']), 'Effective identity username must contain only ASCII characters.'],
+      [identity('ana souza@contoso.com.br', ['Sul']), 'Effective identity username must not contain spaces.'],
+    ];
+    for (const [identities, message] of refused) {
+      await expectError(await generateToken(tokenBody(financeiro, identities)), 400, 'InvalidRequest', message);
+      await expectError(await exportTo(identities), 400, 'InvalidRequest', message);
+    }
   });
 
   it('refuses unknown reports, datasets and workspaces, and a report without its dataset', async () => {

@@ -30,9 +30,13 @@ export const EMBED_TOKEN_AUDIENCE = 'https://app.powerbi.com';
 const EMBED_URL_CONFIG =
   'eyJjbHVzdGVyVXJsIjoiaHR0cHM6Ly9XQUJJLUJSQVpJTC1TT1VUSC1CLVBSSU1BUlktcmVkaXJlY3QuYW5hbHlzaXMud2luZG93cy5uZXQiLCJlbWJlZEZlYXR1cmVzIjp7fX0%3d';
 
-/** What an embed token opens. */
+/**
+ * What an embed token opens, and what it allows beyond viewing: saving a copy (SaveAs) only into `targetWorkspaces`,
+ * editing and saving only the `editableReports` (those asked for with `allowEdit: true`).
+ */
 export interface EmbedTokenGrant {
   reports: string[];
+  editableReports: string[];
   datasets: string[];
   targetWorkspaces: string[];
   identities: { username: string; roles: string[]; datasets: string[] }[];
@@ -58,6 +62,18 @@ function idList(value: unknown): string[] | null {
   return ids;
 }
 
+/** Each report's `allowEdit` (false when absent), in order; null when one is not a boolean. */
+function allowEditOf(value: unknown): boolean[] | null {
+  if (!Array.isArray(value)) return [];
+  const flags: boolean[] = [];
+  for (const item of value) {
+    const allowEdit = isRecord(item) ? item.allowEdit : undefined;
+    if (allowEdit !== undefined && typeof allowEdit !== 'boolean') return null;
+    flags.push(allowEdit === true);
+  }
+  return flags;
+}
+
 /** The claims of an embed token, or why Power BI would refuse to generate it. */
 export function checkGenerateToken(
   reports: StandInReport[],
@@ -67,12 +83,14 @@ export function checkGenerateToken(
   const missing = (message: string) => ({ error: notFound(message) });
   if (!isRecord(body)) return badRequest('The request body must be a GenerateTokenRequestV2 JSON object.');
   const reportIds = idList(body.reports);
+  const editable = allowEditOf(body.reports);
   const datasetIds = idList(body.datasets);
   const workspaceIds = idList(body.targetWorkspaces);
   const identities = identityList(body.identities);
   if (!reportIds || !datasetIds || !workspaceIds) {
     return badRequest("'reports', 'datasets' and 'targetWorkspaces' must be arrays of {id}.");
   }
+  if (!editable) return badRequest("A report's 'allowEdit' must be true or false.");
   if (!identities) return badRequest("'identities' must be an array of {username, roles, datasets}.");
   if (!reportIds.length && !datasetIds.length) return badRequest('Specify at least one report or dataset.');
 
@@ -114,6 +132,7 @@ export function checkGenerateToken(
   return {
     claims: {
       reports: requestedReports.map((report) => report.reportId),
+      editableReports: requestedReports.filter((_, index) => editable[index]).map((report) => report.reportId),
       datasets,
       targetWorkspaces,
       identities: checked.identities,
@@ -165,23 +184,34 @@ export function registerPowerBi(app: FastifyInstance, ctx: StandInContext): Stan
   let latencyMs = 0;
   /** The garbage a request was answered with, for its log entry. */
   const faultOf = new WeakMap<FastifyRequest, string>();
+  /** The claims of the access token each served request came with. */
+  const callers = new WeakMap<FastifyRequest, JWTPayload>();
   const jwks = createLocalJWKSet(ctx.keys.jwks);
   const exports = exportJobs(ctx);
 
-  async function authorize(header: string | undefined): Promise<PowerBiError | null> {
+  /** The caller's access token's claims, or why Power BI refuses the call. */
+  async function authorize(header: string | undefined): Promise<{ caller: JWTPayload } | { error: PowerBiError }> {
     const token = /^Bearer\s+(\S+)$/i.exec(header ?? '')?.[1];
-    const denied = (message: string): PowerBiError => ({ status: 403, code: 'PowerBINotAuthorizedException', message });
+    const denied = (message: string) => ({
+      error: { status: 403, code: 'PowerBINotAuthorizedException', message },
+    });
     if (!token) return denied('The request has no bearer access token.');
     try {
-      await jwtVerify(token, jwks, { issuer: ctx.issuer, audience: POWER_BI_RESOURCE, algorithms: ['RS256'] });
-      return null;
+      const { payload } = await jwtVerify(token, jwks, {
+        issuer: ctx.issuer,
+        audience: POWER_BI_RESOURCE,
+        algorithms: ['RS256'],
+      });
+      return { caller: payload };
     } catch (error) {
       // jose checks the signature before the claims, so only a genuine stand-in token reads as expired.
       if (error instanceof joseErrors.JWTExpired) {
         return {
-          status: 403,
-          code: 'TokenExpired',
-          message: 'Access token has expired, resubmit with a new access token',
+          error: {
+            status: 403,
+            code: 'TokenExpired',
+            message: 'Access token has expired, resubmit with a new access token',
+          },
         };
       }
       return denied(`The access token is not valid for ${POWER_BI_RESOURCE}.`);
@@ -207,8 +237,9 @@ export function registerPowerBi(app: FastifyInstance, ctx: StandInContext): Stan
         return payload;
       });
       api.addHook('preHandler', async (request, reply) => {
-        const denied = await authorize(request.headers.authorization);
-        if (denied) return sendError(reply, denied);
+        const authorized = await authorize(request.headers.authorization);
+        if ('error' in authorized) return sendError(reply, authorized.error);
+        callers.set(request, authorized.caller);
         // Only callers Power BI would serve use up queued faults, as with Graph.
         const fault = faults.take();
         if (!fault) return;
@@ -284,7 +315,9 @@ export function registerPowerBi(app: FastifyInstance, ctx: StandInContext): Stan
         if ('error' in checked) return sendError(reply, checked.error);
         const tokenId = randomUUID();
         const now = nowSeconds();
-        const exp = now + ctx.embedTokenLifetimeSeconds;
+        // An embed token lives no longer than the access token that asked for it (docs/decisions/014).
+        const callerExp = callers.get(request)?.exp ?? Number.POSITIVE_INFINITY;
+        const exp = Math.min(now + ctx.embedTokenLifetimeSeconds, callerExp);
         const token = await ctx.keys.sign({
           iss: ctx.authorityHost,
           aud: EMBED_TOKEN_AUDIENCE,
