@@ -389,6 +389,31 @@ describe("'Exportar'", () => {
     expect(await screen.findByRole('alert')).toHaveTextContent('A exportação está desativada para este painel.');
   });
 
+  it("shows Power BI's busy answer (503) as the server words it, with its wait, and asks nothing more", async () => {
+    const { user, asked } = await openLoaded();
+    let polls = 0;
+    server.use(
+      http.post('/api/paineis/7/exportacoes', () =>
+        HttpResponse.json(
+          { message: 'O Power BI está ocupado com outras exportações. Tente novamente em 45 segundos.' },
+          { status: 503, headers: { 'Retry-After': '45' } },
+        ),
+      ),
+      http.get('/api/paineis/7/exportacoes/:exportacaoId', () => {
+        polls += 1;
+        return HttpResponse.json(job('Running', 0));
+      }),
+    );
+    await user.click(screen.getByRole('button', { name: 'Exportar' }));
+    await user.click(await screen.findByRole('button', { name: 'PDF' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'O Power BI está ocupado com outras exportações. Tente novamente em 45 segundos.',
+    );
+    // The person decides when to try again: no wait, no poll.
+    expect(asked).toHaveLength(0);
+    expect(polls).toBe(0);
+  });
+
   it('says Power BI could not export when the job fails', async () => {
     const { user, asked } = await openLoaded();
     server.use(
