@@ -90,8 +90,19 @@ function within<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promis
   return Promise.race([promise, timedOut]).finally(() => signal.removeEventListener('abort', abort));
 }
 
-/** A service-principal token is renewed this long before it expires. */
+/** A service-principal token is never used closer than this to its expiry. */
 const APP_TOKEN_REFRESH_MARGIN_MS = 5 * 60_000;
+
+/**
+ * How long a service-principal token is used after it arrives: its first sixth (10 minutes of Entra's usual hour),
+ * and never within five minutes of its expiry. Power BI ends an embed token no later than the access token that
+ * asked for it, so an app token kept to near its end would hand out embed tokens of minutes; renewed this early,
+ * every embed token gets at least five sixths of its lifetime (docs/decisions/014-power-bi-limits-and-view-only-tokens.md).
+ */
+export function appTokenUseMs(lifetimeSeconds: number): number {
+  const lifetimeMs = lifetimeSeconds * 1000;
+  return Math.max(0, Math.min(lifetimeMs / 6, lifetimeMs - APP_TOKEN_REFRESH_MARGIN_MS));
+}
 
 /**
  * Entra ID through openid-client: discovery of the tenant's v2.0 issuer (cached; retried after a failure),
@@ -181,7 +192,7 @@ export class EntraClient {
   }
 
   /**
-   * A service-principal token for an API (Graph, Power BI), kept until five minutes before it expires;
+   * A service-principal token for an API (Graph, Power BI), kept for the first sixth of its life (appTokenUseMs);
    * callers asking at the same time share one request, and a failure is forgotten at once. A caller whose
    * `signal` aborts first gets a `timeout` then (the shared request goes on, within this client's own timeout).
    */
@@ -197,7 +208,7 @@ export class EntraClient {
         throw new MicrosoftError('entra', 'malformed', 'Entra ID: resposta sem access_token.');
       }
       const lifetime = typeof response.expires_in === 'number' ? response.expires_in : 3600;
-      return { value: response.access_token, until: Date.now() + lifetime * 1000 - APP_TOKEN_REFRESH_MARGIN_MS };
+      return { value: response.access_token, until: Date.now() + appTokenUseMs(lifetime) };
     });
     return within(token, signal);
   }
