@@ -27,7 +27,7 @@ export function freePort() {
  */
 export function serverEnv(extra) {
   const portal =
-    /^(PORT|HOST|LOG_LEVEL|TRUST_PROXY|WEB_DIST_DIR|DATABASE_|DATA_DIR|JWT_|AZURE_|GRAPH_|POWERBI_|PUBLIC_URL|ADMIN_EMAILS|PORTAL_ADMIN_|LOGIN_|DEMO_MODE|NODE_ENV|NODE_OPTIONS)/;
+    /^(PORT|HOST|LOG_LEVEL|TRUST_PROXY|WEB_DIST_DIR|DATABASE_|DATA_DIR|JWT_|AZURE_|GRAPH_|POWERBI_|PUBLIC_URL|ADMIN_EMAILS|ADMIN_USERS|RLS_USERNAME|PORTAL_ADMIN_|LOGIN_|DEMO_MODE|NODE_ENV|NODE_OPTIONS)/;
   const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !portal.test(name)));
   return { ...env, ...extra };
 }

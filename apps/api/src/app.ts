@@ -50,6 +50,8 @@ declare module 'fastify' {
     reportExports: ReportExporter;
     /** Null without Microsoft configuration. */
     entra: EntraClient | null;
+    /** Microsoft Graph, for the directory sync and each Microsoft sign-in; null without Microsoft configuration. */
+    graph: GraphClient | null;
     directorySync: DirectorySync | null;
   }
 }
@@ -131,15 +133,15 @@ export async function buildApp(deps: AppDependencies) {
   app.decorate('embedding', deps.embedding ?? powerBi ?? new UnavailableEmbeddingService());
   app.decorate<ReportExporter>('reportExports', powerBi ?? new UnavailableEmbeddingService());
   app.decorate('entra', entra);
+  const graph = entra && config.microsoft ? new GraphClient(config.microsoft.graphUrl, entra, deps.graphOptions) : null;
+  app.decorate('graph', graph);
   app.decorate(
     'directorySync',
-    entra && config.microsoft
-      ? new DirectorySync(
-          deps.database,
-          new GraphClient(config.microsoft.graphUrl, entra, deps.graphOptions),
-          app.log,
-          { appId: config.microsoft.clientId, emails: config.adminEmails },
-        )
+    graph && config.microsoft
+      ? new DirectorySync(deps.database, graph, app.log, {
+          appId: config.microsoft.clientId,
+          users: config.adminUsers,
+        })
       : null,
   );
 

@@ -43,7 +43,8 @@ describe('loadConfig', () => {
       expect(config.microsoft).toBeNull();
       expect(config.dataDir).toBe(dataDir);
       expect(config.database).toEqual({ kind: 'pglite', dataDir: path.join(dataDir, 'pglite') });
-      expect(config.adminEmails).toEqual([]);
+      expect(config.adminUsers).toEqual([]);
+      expect(config.rlsUsername).toBe('upn');
       expect(config.logLevel).toBe('info');
       expect(config.trustProxy).toBe(false);
       expect(config.jwt.issuer).toBe('paineis');
@@ -299,29 +300,58 @@ describe('loadConfig', () => {
     });
   });
 
-  describe('ADMIN_EMAILS', () => {
-    it('is split on commas, semicolons and spaces, trimmed and lower-cased', () => {
+  describe('ADMIN_USERS', () => {
+    it('takes object ids and UPNs, split on commas, semicolons and spaces, trimmed and lower-cased', () => {
       const config = loadConfig({
         DATA_DIR: dataDir,
         JWT_SECRET: SECRET,
-        ADMIN_EMAILS: ' Ana.Silva@Empresa.com.br, BRUNO@empresa.com.br;carla@empresa.com.br\n  diego@empresa.com.br ,',
+        ADMIN_USERS:
+          ' 0A1B2C3D-0000-4000-8000-00000000ABCD, Ana.Silva@Empresa.com.br;bruno@empresa.onmicrosoft.com\n  e7f8a9b0-1111-4222-8333-444455556666 ,',
       });
-      expect(config.adminEmails).toEqual([
+      expect(config.adminUsers).toEqual([
+        '0a1b2c3d-0000-4000-8000-00000000abcd',
         'ana.silva@empresa.com.br',
-        'bruno@empresa.com.br',
-        'carla@empresa.com.br',
-        'diego@empresa.com.br',
+        'bruno@empresa.onmicrosoft.com',
+        'e7f8a9b0-1111-4222-8333-444455556666',
       ]);
     });
 
-    it('an invalid e-mail → ConfigError naming ADMIN_EMAILS and the value', () => {
+    it('an entry that is neither an object id nor a UPN → ConfigError naming ADMIN_USERS and the value', () => {
       const error = configError({
         DATA_DIR: dataDir,
         JWT_SECRET: SECRET,
-        ADMIN_EMAILS: 'ana@empresa.com.br, nao-e-email',
+        ADMIN_USERS: 'ana@empresa.com.br, ana.silva',
       });
-      expect(error.message).toContain('ADMIN_EMAILS');
-      expect(error.message).toContain('nao-e-email');
+      expect(error.problems).toEqual([
+        "ADMIN_USERS.1: 'ana.silva' não é um id de objeto (GUID) nem um nome principal de usuário (UPN, como ana@empresa.com.br)",
+      ]);
+    });
+  });
+
+  describe('ADMIN_EMAILS', () => {
+    it('is refused at start, naming ADMIN_USERS, which replaces it', () => {
+      const error = configError({ DATA_DIR: dataDir, JWT_SECRET: SECRET, ADMIN_EMAILS: 'ana@empresa.com.br' });
+      expect(error.problems).toEqual([
+        'ADMIN_EMAILS: não existe mais: o e-mail não identifica um administrador com segurança (o de um convidado vem de outro locatário). Use ADMIN_USERS, com o id de objeto (GUID) ou o nome principal (UPN) de cada administrador no Entra ID, separados por vírgula',
+      ]);
+    });
+
+    it('left empty, as in a copied .env.example, counts as unset', () => {
+      expect(loadConfig({ DATA_DIR: dataDir, JWT_SECRET: SECRET, ADMIN_EMAILS: '' }).adminUsers).toEqual([]);
+    });
+  });
+
+  describe('RLS_USERNAME', () => {
+    it.each([
+      ['upn', 'upn'],
+      ['mail', 'mail'],
+    ] as const)('%s → %s', (value, expected) => {
+      expect(loadConfig({ DATA_DIR: dataDir, JWT_SECRET: SECRET, RLS_USERNAME: value }).rlsUsername).toBe(expected);
+    });
+
+    it('anything else → ConfigError naming RLS_USERNAME and the values it takes', () => {
+      const error = configError({ DATA_DIR: dataDir, JWT_SECRET: SECRET, RLS_USERNAME: 'email' });
+      expect(error.problems).toEqual(['RLS_USERNAME: use upn ou mail']);
     });
   });
 });

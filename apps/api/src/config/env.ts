@@ -26,7 +26,14 @@ const flag = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'use true ou false' })
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
 
-const emailList = z
+const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const UPN = /^[^\s@,;]+@[^\s@,;]+$/;
+
+/**
+ * ADMIN_USERS: administrators named by their directory identity, an object id (GUID) or a user principal name,
+ * lower-cased (docs/decisions/013-identity-from-the-directory.md).
+ */
+const directoryUserList = z
   .string()
   .transform((v) =>
     v
@@ -34,7 +41,14 @@ const emailList = z
       .map((e) => e.trim().toLowerCase())
       .filter(Boolean),
   )
-  .pipe(z.array(z.email({ error: (i) => `'${String(i.input)}' não é um e-mail` })));
+  .pipe(
+    z.array(
+      z.string().refine((e) => GUID.test(e) || UPN.test(e), {
+        error: (i) =>
+          `'${String(i.input)}' não é um id de objeto (GUID) nem um nome principal de usuário (UPN, como ana@empresa.com.br)`,
+      }),
+    ),
+  );
 
 /**
  * Which proxies may say who the client is (X-Forwarded-For, -Proto, -Host): none; every hop (`true`, so a
@@ -122,7 +136,15 @@ const envSchema = z.object({
     .max(24 * 7)
     .default(8),
   DEMO_MODE: flag.optional(),
-  ADMIN_EMAILS: emailList.default([]),
+  ADMIN_USERS: directoryUserList.default([]),
+  // Its meaning changed (docs/decisions/013-identity-from-the-directory.md): refused rather than read another way.
+  ADMIN_EMAILS: z
+    .never({
+      error:
+        'não existe mais: o e-mail não identifica um administrador com segurança (o de um convidado vem de outro locatário). Use ADMIN_USERS, com o id de objeto (GUID) ou o nome principal (UPN) de cada administrador no Entra ID, separados por vírgula',
+    })
+    .optional(),
+  RLS_USERNAME: z.enum(['upn', 'mail'], { error: 'use upn ou mail' }).default('upn'),
   AZURE_TENANT_ID: z.string().min(1).optional(),
   AZURE_CLIENT_ID: z.string().min(1).optional(),
   AZURE_CLIENT_SECRET: z.string().min(1).optional(),
@@ -187,7 +209,10 @@ export interface Config {
   dataDir: string;
   jwt: { secret: string; issuer: string; audience: string; ttlSeconds: number };
   demoMode: boolean;
-  adminEmails: string[];
+  /** ADMIN_USERS, lower-cased: object ids and user principal names of administrators by configuration. */
+  adminUsers: string[];
+  /** The effective identity's username on RLS panels: the person's UPN or their directory e-mail. */
+  rlsUsername: 'upn' | 'mail';
   /** Entra ID and Graph: from the environment, or (demo mode) pointed at the local stand-ins by server.ts. */
   microsoft: MicrosoftSettings | null;
   graphSyncIntervalMinutes: number;
@@ -307,7 +332,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       ttlSeconds: Math.round(e.JWT_TTL_HOURS * 3600),
     },
     demoMode,
-    adminEmails: e.ADMIN_EMAILS,
+    adminUsers: e.ADMIN_USERS,
+    rlsUsername: e.RLS_USERNAME,
     microsoft,
     graphSyncIntervalMinutes: e.GRAPH_SYNC_INTERVAL_MINUTES,
     usage: {

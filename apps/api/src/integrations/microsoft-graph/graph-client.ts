@@ -13,7 +13,11 @@ export interface GraphUser {
   displayName: string | null;
   mail: string | null;
   userPrincipalName: string | null;
+  /** 'Member' or 'Guest' as Graph spells them; null when Graph gives none. */
+  userType: string | null;
   department: string | null;
+  jobTitle: string | null;
+  officeLocation: string | null;
   accountEnabled: boolean | null;
 }
 
@@ -32,7 +36,8 @@ export interface GraphClientOptions {
   sleep?: (ms: number) => Promise<void>;
 }
 
-const SELECT = 'id,displayName,mail,userPrincipalName,department,accountEnabled';
+/** What the portal keeps of a user (docs/decisions/013-identity-from-the-directory.md). */
+const SELECT = 'id,displayName,mail,userPrincipalName,userType,department,jobTitle,officeLocation,accountEnabled';
 
 type Item = Record<string, unknown>;
 
@@ -45,20 +50,25 @@ const optionalText = (value: unknown): value is string | null | undefined =>
 
 /** A user as the portal asked for it ($select), or `malformed`: one mistyped user must not pass for another. */
 function toGraphUser(item: Item): GraphUser {
-  const { id, displayName, mail, userPrincipalName, department, accountEnabled } = item;
+  const { id, displayName, mail, userPrincipalName, userType, department, jobTitle, officeLocation, accountEnabled } =
+    item;
   if (typeof id !== 'string' || !id.trim()) throw malformed('usuário sem id na resposta.');
-  if (![displayName, mail, userPrincipalName, department].every(optionalText)) {
+  if (![displayName, mail, userPrincipalName, userType, department, jobTitle, officeLocation].every(optionalText)) {
     throw malformed(`usuário ${id} com campos de tipo errado na resposta.`);
   }
   if (accountEnabled !== undefined && accountEnabled !== null && typeof accountEnabled !== 'boolean') {
     throw malformed(`usuário ${id} com accountEnabled de tipo errado na resposta.`);
   }
+  const textOf = (value: unknown) => (value as string | null | undefined) ?? null;
   return {
     id,
-    displayName: (displayName as string | null | undefined) ?? null,
-    mail: (mail as string | null | undefined) ?? null,
-    userPrincipalName: (userPrincipalName as string | null | undefined) ?? null,
-    department: (department as string | null | undefined) ?? null,
+    displayName: textOf(displayName),
+    mail: textOf(mail),
+    userPrincipalName: textOf(userPrincipalName),
+    userType: textOf(userType),
+    department: textOf(department),
+    jobTitle: textOf(jobTitle),
+    officeLocation: textOf(officeLocation),
     accountEnabled: accountEnabled ?? null,
   };
 }
@@ -66,6 +76,7 @@ function toGraphUser(item: Item): GraphUser {
 /** Microsoft Graph over plain fetch, with the service principal's token. Failures are `MicrosoftError`s. */
 export class GraphClient {
   private readonly retry: RetryPolicy;
+  private readonly signInRetry: RetryPolicy;
 
   constructor(
     private readonly graphUrl: string,
@@ -82,6 +93,36 @@ export class GraphClient {
       ...(options.deadlineMs === undefined ? {} : { deadlineMs: options.deadlineMs }),
       sleep: options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
     };
+    // A person is waiting to sign in, and the last sync's data stands in when Graph is slow: short waits.
+    this.signInRetry = {
+      ...this.retry,
+      timeoutMs: Math.min(this.retry.timeoutMs, 10_000),
+      maxRetries: Math.min(this.retry.maxRetries, 2),
+      maxRetryAfterMs: Math.min(this.retry.maxRetryAfterMs, 5_000),
+      backoff: (attempt) => Math.min(4_000, 500 * 2 ** attempt),
+      retryTimeouts: false,
+      deadlineMs: Math.min(this.retry.deadlineMs ?? 15_000, 15_000),
+    };
+  }
+
+  /**
+   * One user of the directory by object id (Graph's "Get user", User.Read.All), with short waits: a person is
+   * signing in. Null when Graph says there is no such user (404).
+   */
+  async getUser(id: string): Promise<GraphUser | null> {
+    const url = `${this.graphUrl}/v1.0/users/${encodeURIComponent(id)}?$select=${SELECT}`;
+    let user: unknown;
+    try {
+      user = await this.get(url, this.signInRetry);
+    } catch (error) {
+      if (error instanceof MicrosoftError && error.status === 404) return null;
+      throw error;
+    }
+    if (!isRecord(user)) throw malformed('resposta sem o usuário.');
+    const found = toGraphUser(user);
+    // Graph answers the user asked for; another one would be someone else's identity.
+    if (found.id.toLowerCase() !== id.toLowerCase()) throw malformed(`pedido o usuário ${id}, veio ${found.id}.`);
+    return found;
   }
 
   /** Every enabled user of the directory. */
@@ -148,7 +189,7 @@ export class GraphClient {
   }
 
   /** One GET, retried on throttling (honouring Retry-After), server and network errors (with backoff). */
-  private async get(url: string): Promise<unknown> {
+  private async get(url: string, retry: RetryPolicy = this.retry): Promise<unknown> {
     let response: Response;
     try {
       response = await fetchWithRetry(
@@ -161,7 +202,7 @@ export class GraphClient {
             },
           },
         ],
-        this.retry,
+        retry,
       );
     } catch (error) {
       throw errorFromFetchFailure('graph', error);

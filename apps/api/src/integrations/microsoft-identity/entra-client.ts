@@ -3,14 +3,13 @@ import type { MicrosoftSettings } from '../../config/env.ts';
 import { ExpiringCache } from '../../lib/expiring-cache.ts';
 import { causeChain, errorFromFetchFailure, failureOfStatus, MicrosoftError } from '../microsoft-error.ts';
 
-/** What the portal keeps of a Microsoft sign-in (from the validated ID token). */
+/**
+ * What the portal takes from a validated ID token: who signed in (`oid`, in the tenant the issuer names) and the
+ * app roles the tenant gave them. Everything else about the person comes from the directory (Graph), never from
+ * the token's `email` or `preferred_username` (docs/decisions/013-identity-from-the-directory.md).
+ */
 export interface EntraIdentity {
   oid: string;
-  email: string;
-  displayName: string;
-  department: string | null;
-  jobTitle: string | null;
-  officeLocation: string | null;
   appRoles: string[];
 }
 
@@ -177,16 +176,11 @@ export class EntraClient {
       idTokenExpected: true,
     });
     const claims = tokens.claims();
+    // The issuer was checked (this tenant's), so `oid` names a person of this tenant.
     const oid = text(claims?.oid);
-    const email = text(claims?.email) ?? text(claims?.preferred_username);
-    if (!claims || !oid || !email) throw new Error('O token de identidade não traz oid e e-mail.');
+    if (!claims || !oid) throw new Error('O token de identidade não traz oid.');
     return {
       oid,
-      email: email.toLowerCase(),
-      displayName: text(claims.name) ?? email,
-      department: text(claims.department),
-      jobTitle: text(claims.jobTitle),
-      officeLocation: text(claims.officeLocation),
       appRoles: Array.isArray(claims.roles) ? claims.roles.filter((r): r is string => typeof r === 'string') : [],
     };
   }

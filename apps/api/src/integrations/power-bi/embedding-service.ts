@@ -4,7 +4,8 @@ import type { PowerBiExport, PowerBiFile } from './power-bi-client.ts';
 
 export interface EmbedViewer {
   id: string;
-  email: string;
+  /** The effective identity's username on a panel with RLS: the person's UPN or e-mail, as RLS_USERNAME says. */
+  username: string;
   isAdmin: boolean;
   /** For a panel with RLS: the roles the report is opened with (the effective identity's roles). */
   roles: string[];

@@ -38,7 +38,7 @@ function demoEmbedUrl(host: string, embedUrl: string): string {
 /**
  * Embed tokens from Power BI for one panel and one person: the report's details and the token are cached
  * (the token until shortly before it expires), and identical requests made together share one upstream
- * call. The identity (e-mail and roles) is part of the token's key, so a change in a panel's RLS roles or
+ * call. The identity (username and roles) is part of the token's key, so a change in a panel's RLS roles or
  * links is never served a token made for the old ones.
  */
 export class PowerBiEmbeddingService implements EmbeddingService, ReportExporter {
@@ -63,14 +63,14 @@ export class PowerBiEmbeddingService implements EmbeddingService, ReportExporter
   }
 
   /**
-   * The effective identity for this person on this panel: none without RLS; with RLS, their e-mail and the roles
+   * The effective identity for this person on this panel: none without RLS; with RLS, their username and the roles
    * the panel opens with. An identity Power BI would refuse (no roles, too many, a name it does not accept) is never
    * sent (effective-identity.ts). The embed token and the export alike carry exactly this.
    */
   private identityFor(panel: Painel, viewer: EmbedViewer): { username: string; roles: string[] } | null {
     if (!panel.usaRls) return null;
     // Power BI's rules for the identity are checked here, so the token and the export are refused alike, unasked.
-    return checkedEffectiveIdentity({ username: viewer.email, roles: [...viewer.roles].sort() });
+    return checkedEffectiveIdentity({ username: viewer.username, roles: [...viewer.roles].sort() });
   }
 
   private reportOf(panel: Painel): Promise<PowerBiReport> {

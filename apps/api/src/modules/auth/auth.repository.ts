@@ -4,6 +4,8 @@ import { rows, type Db } from '../../db/client.ts';
 export interface SessionUser {
   id: string;
   email: string;
+  /** The directory's user principal name; null for people who never came from Graph. */
+  upn: string | null;
   displayName: string;
   role: 'Admin' | 'User';
   active: boolean;
@@ -15,6 +17,7 @@ export async function findSessionUser(db: Db, userId: string, jti: string): Prom
   const [row] = await rows<{
     id: string;
     email: string;
+    upn: string | null;
     display_name: string;
     role: 'Admin' | 'User';
     active: boolean;
@@ -22,7 +25,7 @@ export async function findSessionUser(db: Db, userId: string, jti: string): Prom
   }>(
     db,
     sql`
-    select u.id, u.email, u.display_name, u.role, u.active,
+    select u.id, u.email, u.upn, u.display_name, u.role, u.active,
            exists (select 1 from tokens_revogados t where t.jti = ${jti}) as revoked
     from usuarios u where u.id = ${userId}`,
   );
@@ -30,6 +33,7 @@ export async function findSessionUser(db: Db, userId: string, jti: string): Prom
   return {
     id: row.id,
     email: row.email,
+    upn: row.upn,
     displayName: row.display_name,
     role: row.role,
     active: row.active,

@@ -67,11 +67,12 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const fail = async (reason: string, error?: unknown) => {
-        request.log.warn({ err: error, reason }, 'login Microsoft recusado');
+      /** `usuarioId`: the token's oid, once Entra's answer was accepted. */
+      const fail = async (reason: string, error?: unknown, usuarioId: string | null = null) => {
+        request.log.warn({ err: error, reason, userId: usuarioId ?? undefined }, 'login Microsoft recusado');
         await recordRefusedSignIn(
           app.db,
-          { usuarioId: null, usuario: null, endereco: request.ip },
+          { usuarioId, usuario: null, endereco: request.ip },
           'Microsoft',
           'login_recusado',
           reason,
@@ -79,7 +80,8 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         void reply.clearCookie(STATE_COOKIE, { path: '/api/auth' });
         return reply.redirect(loginPage(request, { erro: LOGIN_ERROR_MICROSOFT }));
       };
-      if (!entra) return fail('Microsoft não configurado');
+      const graph = app.graph;
+      if (!entra || !graph) return fail('Microsoft não configurado');
       const raw = request.cookies[STATE_COOKIE];
       const unsigned = raw ? request.unsignCookie(raw) : null;
       if (!unsigned?.valid || !unsigned.value) return fail('sem cookie de estado válido');
@@ -96,15 +98,18 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       } catch (error) {
         return fail('resposta do Entra ID recusada', error);
       }
-      const user = await recordMicrosoftSignIn(app.db, identity, app.config.adminEmails);
+      // Who signed in is the token's oid; what the portal keeps of them comes from the directory.
+      const signedIn = await recordMicrosoftSignIn(app.db, graph, identity, app.config.adminUsers, request.log);
+      if ('refused' in signedIn) return fail(signedIn.refused, undefined, identity.oid);
+      const { user } = signedIn;
       const { token } = await signSessionToken(app.config.jwt, {
         id: user.id,
         email: user.email,
         displayName: user.displayName,
         role: user.role,
-        department: identity.department,
-        jobTitle: identity.jobTitle,
-        officeLocation: identity.officeLocation,
+        department: user.department,
+        jobTitle: user.jobTitle,
+        officeLocation: user.officeLocation,
       });
       void reply.clearCookie(STATE_COOKIE, { path: '/api/auth' });
       await recordSignIn(app.db, { usuarioId: user.id, usuario: user.email, endereco: request.ip }, 'Microsoft');

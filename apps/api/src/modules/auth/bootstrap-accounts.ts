@@ -11,8 +11,8 @@ import { upsertLocalAccount } from './local-accounts.repository.ts';
  */
 export async function ensureLocalAccounts(db: Db, config: Config): Promise<string[]> {
   const done: string[] = [];
-  // ADMIN_EMAILS is configuration too: applied before any sign-in or directory sync looks at roles.
-  await applyConfiguredAdmins(db, config.adminEmails);
+  // ADMIN_USERS is configuration too: applied before any sign-in or directory sync looks at roles.
+  await applyConfiguredAdmins(db, config.adminUsers);
   if (config.demoMode) {
     for (const { username, user } of DEMO_ACCOUNTS) {
       await upsertLocalAccount(db, { username, password: DEMO_PASSWORD, user: { ...user, source: 'demo' } });

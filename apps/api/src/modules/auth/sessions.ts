@@ -10,7 +10,10 @@ import type { TokenClaims } from '@paineis/contract/auth';
 /** Who a valid session token speaks for. */
 export interface SessionPrincipal {
   id: string;
+  /** The directory's e-mail (Graph mail, else UPN), or a local account's. */
   email: string;
+  /** The directory's user principal name; null for people who never came from Graph. */
+  upn: string | null;
   displayName: string;
   role: 'Admin' | 'User';
   jti: string;
@@ -82,6 +85,7 @@ export async function authenticateSession(
   return {
     id: user.id,
     email: user.email,
+    upn: user.upn,
     displayName: user.displayName,
     role: user.role,
     jti: claims.jti,

@@ -8,11 +8,18 @@ import type { Requester } from './requester.ts';
 /** Who may open a panel, and with which RLS roles: the rule on its own, over a real database. */
 describe('opening a panel (panel-access)', () => {
   const ctx = useTestApp();
-  const admin: Requester = { id: 'admin-sem-vinculo', email: 'chefe@empresa.com.br', isAdmin: true };
+  const admin: Requester = {
+    id: 'admin-sem-vinculo',
+    email: 'chefe@empresa.com.br',
+    upn: null,
+    username: 'chefe@empresa.com.br',
+    isAdmin: true,
+  };
 
-  async function person(email = 'ana@empresa.com.br'): Promise<Requester> {
-    const user = await createUser(ctx.db, { email });
-    return { id: user.id, email: user.email, isAdmin: false };
+  /** A person as the session gives them: their stored directory e-mail and UPN (null: none). */
+  async function person(email = 'ana@empresa.com.br', upn: string | null = null): Promise<Requester> {
+    const user = await createUser(ctx.db, { email, upn, tipo: upn ? 'Member' : null });
+    return { id: user.id, email: user.email, upn, username: upn ?? user.email, isAdmin: false };
   }
 
   const rlsPanel = () =>
@@ -55,6 +62,20 @@ describe('opening a panel (panel-access)', () => {
       'Diretoria',
       'Sul',
     ]);
+  });
+
+  it('matches a person whose UPN differs from their e-mail to the roles listing either, whatever the case', async () => {
+    const p = await panel(ctx.db, {
+      usaRls: true,
+      rlsConfigurations: [
+        { roleName: 'Norte', userEmails: ['dani@empresa.com.br'] },
+        { roleName: 'Diretoria', userEmails: ['bia@empresa.com.br'] },
+        { roleName: 'Sul', userEmails: ['d.souza@empresa.onmicrosoft.com'] },
+      ],
+    });
+    const dani = await person('dani@empresa.com.br', 'D.Souza@empresa.onmicrosoft.com');
+    await link(ctx.db, p.id, [dani.id]);
+    expect((await openPanel(ctx.db, p.id, dani, undefined)).roles).toEqual(['Norte', 'Sul']);
   });
 
   it('refuses a linked person whom no role lists (403)', async () => {

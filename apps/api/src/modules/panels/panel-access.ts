@@ -35,9 +35,9 @@ export async function requireVisiblePanel(db: Db, id: number, requester: Request
 /**
  * Who may open a panel, and with which RLS identity:
  * - an admin opens any panel; a user only a panel linked to them (any other is 404, as if it did not exist);
- * - on a panel with RLS, a user gets the roles that list their e-mail, in the panel's order, and is refused
- *   (403) when no role does; an admin gets every role, or only the one chosen in `papel`, spelled as the panel
- *   spells it (with none configured yet, that is no role: Power BI then refuses the identity);
+ * - on a panel with RLS, a user gets the roles that list their directory e-mail or UPN, in the panel's order, and
+ *   is refused (403) when no role does; an admin gets every role, or only the one chosen in `papel`, spelled as
+ *   the panel spells it (with none configured yet, that is no role: Power BI then refuses the identity);
  * - `papel` is for admins (403 otherwise) and only on panels with RLS (400), naming one of its roles (400).
  */
 export async function openPanel(
@@ -52,8 +52,12 @@ export async function openPanel(
   if (!panel.usaRls) return { panel, roles: [] };
   const configured = await panelRoles(db, panel.id);
   if (!requester.isAdmin) {
+    // The stored directory identity, never a token claim (docs/decisions/013-identity-from-the-directory.md).
     const email = requester.email.toLowerCase();
-    const roles = configured.filter((role) => role.emails.has(email)).map((role) => role.roleName);
+    const upn = requester.upn?.toLowerCase() ?? email;
+    const roles = configured
+      .filter((role) => role.emails.has(email) || role.emails.has(upn))
+      .map((role) => role.roleName);
     if (roles.length === 0) throw new HttpError(403, RLS_SEM_PAPEL);
     return { panel, roles };
   }

@@ -14,6 +14,9 @@ import type { Requester } from './requester.ts';
 import { getRls, replaceRls, rlsForAudit } from './rls.repository.ts';
 import { recordAudit, SYSTEM_ACTOR, type AuditActor } from '../audit/audit.ts';
 
+/** What decides which panels a person sees: who they are and whether they administer the portal. */
+type Viewer = Pick<Requester, 'id' | 'isAdmin'>;
+
 /**
  * Every panel and classification, in screen order (classifications by name, panels by ordem, unclassified
  * last), loaded once per change of either table, with each panel by id. Callers must not modify what it returns.
@@ -52,29 +55,29 @@ const linkedIds = new VersionedKeyedCache(
 );
 
 /** The ids of the panels linked to a non-admin; null for an admin, who sees everything. */
-async function visibleIds(db: Db, requester: Requester): Promise<Set<number> | null> {
+async function visibleIds(db: Db, requester: Viewer): Promise<Set<number> | null> {
   return requester.isAdmin ? null : linkedIds.get(db, requester.id);
 }
 
-async function visibleCatalog(db: Db, requester: Requester) {
+async function visibleCatalog(db: Db, requester: Viewer) {
   const [value, ids] = await Promise.all([catalog.get(db), visibleIds(db, requester)]);
   return { classes: value.classes, panels: ids ? value.panels.filter((p) => ids.has(p.id)) : value.panels };
 }
 
 /** The panel if this person may see it: any panel for an admin, a linked one for everyone else. From memory. */
-export async function findVisiblePanel(db: Db, id: number, requester: Requester): Promise<Painel | null> {
+export async function findVisiblePanel(db: Db, id: number, requester: Viewer): Promise<Painel | null> {
   const [{ byId }, ids] = await Promise.all([catalog.get(db), visibleIds(db, requester)]);
   const panel = byId.get(id);
   return panel && (!ids || ids.has(id)) ? panel : null;
 }
 
 /** The ids of every panel this person may see, in screen order. From memory. */
-export async function visiblePanelIds(db: Db, requester: Requester): Promise<number[]> {
+export async function visiblePanelIds(db: Db, requester: Viewer): Promise<number[]> {
   return (await visibleCatalog(db, requester)).panels.map((p) => p.id);
 }
 
 /** Every visible panel, grouped as the list screen shows them: classifications by name, then by ordem. */
-async function listPanels(db: Db, requester: Requester): Promise<Painel[]> {
+async function listPanels(db: Db, requester: Viewer): Promise<Painel[]> {
   return (await visibleCatalog(db, requester)).panels;
 }
 
@@ -83,7 +86,7 @@ async function listPanels(db: Db, requester: Requester): Promise<Painel[]> {
  * them there; other users get only the groups holding panels they may see. 'Sem Classificação' comes last
  * and only when it holds panels.
  */
-async function groupedPanels(db: Db, requester: Requester): Promise<GrupoPaineis[]> {
+async function groupedPanels(db: Db, requester: Viewer): Promise<GrupoPaineis[]> {
   const { panels, classes } = await visibleCatalog(db, requester);
   const byClass = new Map<number, Painel[]>();
   for (const p of panels) {
@@ -115,17 +118,17 @@ async function groupedPanels(db: Db, requester: Requester): Promise<GrupoPaineis
  * A list answer as bytes, made once per change: one for admins (they all see everything), one per person for
  * the others (up to `capacity` people, the oldest dropped first).
  */
-function preparedList(compute: (db: Db, requester: Requester) => Promise<unknown>) {
+function preparedList(compute: (db: Db, requester: Viewer) => Promise<unknown>) {
   const forAdmins = new VersionedCache(
     ['paineis'],
-    async (db) => new PreparedJson(await compute(db, { id: '', email: '', isAdmin: true })),
+    async (db) => new PreparedJson(await compute(db, { id: '', isAdmin: true })),
   );
   const perPerson = new VersionedKeyedCache(
     ['paineis', 'vinculos'],
-    async (db, id: string) => new PreparedJson(await compute(db, { id, email: '', isAdmin: false })),
+    async (db, id: string) => new PreparedJson(await compute(db, { id, isAdmin: false })),
     2_000,
   );
-  return (db: Db, requester: Requester): Promise<PreparedJson> =>
+  return (db: Db, requester: Viewer): Promise<PreparedJson> =>
     requester.isAdmin ? forAdmins.get(db) : perPerson.get(db, requester.id);
 }
 

@@ -5,13 +5,19 @@ import { useTestApp } from '../../../test/context.ts';
 import { createAdmin, createUser, link, panel } from '../../../test/fixtures.ts';
 import { microsoftConfig, person, useStandIns } from '../../../test/microsoft.ts';
 import { rows } from '../../db/client.ts';
-import { ensureLocalAccountUser } from './users.service.ts';
+import { ensureLocalAccounts } from '../auth/bootstrap-accounts.ts';
+import { ensureLocalAccountUser, seedUsers } from './users.service.ts';
 import { SYNC_FAILED, SYNC_NOT_CONFIGURED } from '../../plugins/microsoft-error-answers.ts';
 
 const directory = (count: number): StandInPerson[] =>
   Array.from({ length: count }, (_, i) =>
     person(`00000000-0000-4000-8000-${String(i).padStart(12, '0')}`, `Pessoa ${String(i).padStart(5, '0')}`, {
       department: i % 7 === 0 ? null : `Departamento ${i % 12}`,
+      jobTitle: i % 5 === 0 ? null : `Cargo ${i % 4}`,
+      officeLocation: i % 3 === 0 ? null : `Escritório ${i % 6}`,
+      // Some people's UPN is not their mail; a few are guests.
+      ...(i % 9 === 0 ? { userPrincipalName: `p${i}@empresa.onmicrosoft.com` } : {}),
+      ...(i % 11 === 0 ? { userType: 'Guest' as const } : {}),
       showOnSignIn: false,
     }),
   );
@@ -37,9 +43,20 @@ describe('directory sync from Microsoft Graph', () => {
   /** The reads of the user list (the sync also reads who holds the app role Admin). */
   const userPages = () => standIns.current.graph.requests.filter((r) => new URL(r.url).pathname === '/v1.0/users');
   const entraUsers = () =>
-    rows<{ id: string; email: string; display_name: string; department: string | null; active: boolean }>(
+    rows<{
+      id: string;
+      email: string;
+      upn: string | null;
+      tipo: string | null;
+      display_name: string;
+      department: string | null;
+      job_title: string | null;
+      office_location: string | null;
+      active: boolean;
+    }>(
       ctx.db,
-      sql`select id, email, display_name, department, active from usuarios where source = 'entra' order by id`,
+      sql`select id, email, upn, tipo, display_name, department, job_title, office_location, active from usuarios
+          where source = 'entra' order by id`,
     );
 
   it('reads all 25,000 people page by page, with the service principal token, into the users table', async () => {
@@ -55,7 +72,7 @@ describe('directory sync from Microsoft Graph', () => {
     const first = new URL(requests[0]!.url);
     expect(first.pathname).toBe('/v1.0/users');
     expect(Object.fromEntries(first.searchParams)).toEqual({
-      $select: 'id,displayName,mail,userPrincipalName,department,accountEnabled',
+      $select: 'id,displayName,mail,userPrincipalName,userType,department,jobTitle,officeLocation,accountEnabled',
       $filter: 'accountEnabled eq true',
       $top: '999',
     });
@@ -65,10 +82,16 @@ describe('directory sync from Microsoft Graph', () => {
     expect(stored[7]).toEqual({
       id: people[7]!.id,
       email: people[7]!.mail,
+      upn: people[7]!.userPrincipalName,
+      tipo: 'Member',
       display_name: 'Pessoa 00007',
       department: null,
+      job_title: 'Cargo 3',
+      office_location: 'Escritório 1',
       active: true,
     });
+    // The directory's UPN and user type, each as Graph gives them.
+    expect(stored[99]).toMatchObject({ email: people[99]!.mail, upn: 'p99@empresa.onmicrosoft.com', tipo: 'Guest' });
     // The directory the links modal reads has them all (plus the local admin).
     const listed = await ctx.request('GET', '/api/usuarios365/ativos', { token });
     expect(listed.json<unknown[]>()).toHaveLength(25_001);
@@ -94,12 +117,12 @@ describe('directory sync from Microsoft Graph', () => {
     const leaverToken = await ctx.tokenFor({ ...people[1]!, email: people[1]!.mail!, role: 'User' });
     expect((await ctx.request('GET', '/api/paineis', { token: leaverToken })).statusCode).toBe(200);
 
-    // Person 1 left; person 2 was disabled; person 3 was renamed; a newcomer arrived.
+    // Person 1 left; person 2 was disabled; person 3 was renamed and given a job title; a newcomer arrived.
     const newcomer = person('00000000-0000-4000-8000-999999999999', 'Recém Chegada');
     standIns.current.graph.setPeople([
       people[0]!,
       { ...people[2]!, accountEnabled: false },
-      { ...people[3]!, displayName: 'Pessoa Renomeada' },
+      { ...people[3]!, displayName: 'Pessoa Renomeada', jobTitle: 'Gerente', officeLocation: 'Recife' },
       people[4]!,
       newcomer,
     ]);
@@ -108,7 +131,12 @@ describe('directory sync from Microsoft Graph', () => {
     const stored = new Map((await entraUsers()).map((u) => [u.id, u]));
     expect(stored.get(people[1]!.id)?.active).toBe(false);
     expect(stored.get(people[2]!.id)?.active).toBe(false);
-    expect(stored.get(people[3]!.id)).toMatchObject({ active: true, display_name: 'Pessoa Renomeada' });
+    expect(stored.get(people[3]!.id)).toMatchObject({
+      active: true,
+      display_name: 'Pessoa Renomeada',
+      job_title: 'Gerente',
+      office_location: 'Recife',
+    });
     expect(stored.get(newcomer.id)?.active).toBe(true);
     // Links are kept; the person's session ends; the directory no longer offers them.
     expect(await rows(ctx.db, sql`select usuario_id from painel_usuarios order by usuario_id`)).toEqual([
@@ -171,19 +199,31 @@ describe('administrators follow the Entra app role at each directory sync', () =
   const ana = person('00000000-0000-4000-8000-00000000a001', 'Ana Gestora', { appRoles: ['Admin'] });
   const bia = person('00000000-0000-4000-8000-00000000a002', 'Bia Analista');
   const caio = person('00000000-0000-4000-8000-00000000a003', 'Caio Diretor');
-  const dora = person('00000000-0000-4000-8000-00000000a004', 'Dora Configurada');
+  // ADMIN_USERS names Dora by her UPN (not her mail), Eli by object id, and Gil, a guest, by his UPN, which
+  // never counts; Gil's mail is even Dora's UPN.
+  const dora = person('00000000-0000-4000-8000-00000000a004', 'Dora Configurada', {
+    mail: 'dora@empresa.com.br',
+    userPrincipalName: 'dora.configurada@empresa.onmicrosoft.com',
+  });
+  const eli = person('00000000-0000-4000-8000-00000000a006', 'Eli Pelo Id');
+  const gil = person('00000000-0000-4000-8000-00000000a007', 'Gil Convidado', {
+    mail: 'dora.configurada@empresa.onmicrosoft.com',
+    userPrincipalName: 'gil_parceiro.com.br#EXT#@empresa.onmicrosoft.com',
+    userType: 'Guest',
+  });
+  const ADMIN_USERS = `Dora.Configurada@Empresa.onmicrosoft.com, ${eli.id}, ${gil.userPrincipalName}`;
   const gestores = { id: '00000000-0000-4000-8000-00000000b001', displayName: 'Gestores', appRoles: ['Admin'] };
   const diretoria = { id: '00000000-0000-4000-8000-00000000b002', displayName: 'Diretoria', members: [bia.id] };
   const standIns = useStandIns({ people: [] });
   const waits: number[] = [];
   const ctx = useTestApp(() => ({
-    config: microsoftConfig(standIns.current, { ADMIN_EMAILS: dora.mail! }),
+    config: microsoftConfig(standIns.current, { ADMIN_USERS }),
     graphOptions: { sleep: async (ms) => void waits.push(ms) },
   }));
   let token: string;
   beforeEach(async () => {
     standIns.current.graph.reset();
-    standIns.current.graph.setPeople([ana, bia, caio, dora]);
+    standIns.current.graph.setPeople([ana, bia, caio, dora, eli, gil]);
     // Caio holds the role as a member of a group it is assigned to. Bia is only in a group nested in that one:
     // Entra does not cascade app roles to nested groups, so neither does the portal.
     standIns.current.graph.setGroups([{ ...gestores, members: [caio.id, diretoria.id] }, diretoria]);
@@ -219,14 +259,16 @@ describe('administrators follow the Entra app role at each directory sync', () =
       [ana.id]: 'Admin',
       [bia.id]: 'User',
       [caio.id]: 'Admin',
-      [dora.id]: 'Admin', // ADMIN_EMAILS
+      [dora.id]: 'Admin', // ADMIN_USERS, by UPN
+      [eli.id]: 'Admin', // ADMIN_USERS, by object id
+      [gil.id]: 'User', // a guest: neither his UPN in ADMIN_USERS nor his mail counts
       'local:admin': 'Admin',
     });
     const anaToken = await asPerson(ana);
     expect((await ctx.request('GET', '/api/classificacoes/admin', { token: anaToken })).statusCode).toBe(200);
 
     // Entra withdraws the role from Ana, and takes Caio out of Gestores.
-    standIns.current.graph.setPeople([{ ...ana, appRoles: [] }, bia, caio, dora]);
+    standIns.current.graph.setPeople([{ ...ana, appRoles: [] }, bia, caio, dora, eli, gil]);
     standIns.current.graph.setGroups([{ ...gestores, members: [diretoria.id] }, diretoria]);
     expect((await sync()).statusCode).toBe(200);
     expect(await roles()).toEqual({
@@ -234,6 +276,8 @@ describe('administrators follow the Entra app role at each directory sync', () =
       [bia.id]: 'User',
       [caio.id]: 'User',
       [dora.id]: 'Admin',
+      [eli.id]: 'Admin',
+      [gil.id]: 'User',
       'local:admin': 'Admin',
     });
     // Ana's open session loses its admin rights on its next request; the configured administrators keep theirs.
@@ -256,14 +300,44 @@ describe('administrators follow the Entra app role at each directory sync', () =
       bia,
       caio,
       dora,
+      eli,
+      gil,
       person('00000000-0000-4000-8000-00000000a005', 'Eva Nova'),
     ]);
     standIns.current.graph.failNext(503, 20, 1); // the user list passes; every read of the roles fails
     const res = await sync();
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toMatchObject({ ativos: 5 });
+    expect(res.json()).toMatchObject({ ativos: 7 });
     expect((await roles())[ana.id]).toBe('Admin');
     expect(waits.length).toBeGreaterThan(0);
+  });
+
+  it('applies ADMIN_USERS at start too, to the people stored before (by object id, or UPN for members only)', async () => {
+    const stored = (p: StandInPerson, tipo: 'Member' | 'Guest') => ({
+      id: p.id,
+      email: (p.mail ?? p.userPrincipalName).toLowerCase(),
+      upn: p.userPrincipalName,
+      tipo,
+      displayName: p.displayName,
+      department: null,
+      jobTitle: null,
+      officeLocation: null,
+      role: 'User' as const,
+    });
+    await seedUsers(
+      ctx.db,
+      [stored(bia, 'Member'), stored(dora, 'Member'), stored(eli, 'Member'), stored(gil, 'Guest')],
+      'entra',
+    );
+    await ensureLocalAccounts(ctx.db, ctx.config);
+    expect(await roles()).toEqual({
+      [bia.id]: 'User',
+      [dora.id]: 'Admin',
+      [eli.id]: 'Admin',
+      [gil.id]: 'User',
+      'local:admin': 'Admin',
+    });
+    expect(standIns.current.graph.requests).toEqual([]);
   });
 });
 

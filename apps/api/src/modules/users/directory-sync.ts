@@ -5,14 +5,24 @@ import { type GraphClient, type GraphUser } from '../../integrations/microsoft-g
 import { MicrosoftError } from '../../integrations/microsoft-error.ts';
 import { markConfiguredAdmins, replaceDirectory, type DirectoryPerson } from './users.repository.ts';
 
-function toRow(user: GraphUser): DirectoryPerson | null {
-  const email = (user.mail ?? user.userPrincipalName)?.trim().toLowerCase();
+/**
+ * A Graph user as the portal stores them (docs/decisions/013-identity-from-the-directory.md): the e-mail is Graph's
+ * mail, else the UPN, lower-cased; the UPN is kept as Graph spells it; a userType other than Member or Guest is
+ * none. Null for a user without id or any address.
+ */
+export function toDirectoryPerson(user: GraphUser): DirectoryPerson | null {
+  const upn = user.userPrincipalName?.trim() || null;
+  const email = (user.mail?.trim() || upn)?.toLowerCase();
   if (!user.id || !email) return null;
   return {
     id: user.id,
     email,
+    upn,
+    tipo: user.userType === 'Member' || user.userType === 'Guest' ? user.userType : null,
     displayName: user.displayName?.trim() || email,
     department: user.department?.trim() || null,
+    jobTitle: user.jobTitle?.trim() || null,
+    officeLocation: user.officeLocation?.trim() || null,
   };
 }
 
@@ -31,8 +41,8 @@ export class DirectorySync {
     private readonly admins: {
       /** The portal's application (client) id in Entra, whose app role `Admin` makes administrators. */
       appId: string;
-      /** ADMIN_EMAILS: administrators by configuration, also when they first arrive through the sync. */
-      emails: string[];
+      /** ADMIN_USERS: administrators by configuration, also when they first arrive through the sync. */
+      users: string[];
     },
   ) {}
 
@@ -82,12 +92,12 @@ export class DirectorySync {
     }
     const rows = new Map<string, DirectoryPerson>();
     for (const user of users) {
-      const row = user.accountEnabled === false ? null : toRow(user);
+      const row = user.accountEnabled === false ? null : toDirectoryPerson(user);
       if (row) rows.set(row.id, row);
     }
     const list = [...rows.values()];
     const changes = await replaceDirectory(this.database, list, await this.adminHolders());
-    await markConfiguredAdmins(this.database.db, this.admins.emails);
+    await markConfiguredAdmins(this.database.db, this.admins.users);
     const result = { ativos: list.length, desativados: changes.desativados, duracaoMs: Date.now() - started };
     this.log.info({ ...result, administradores: changes.admins }, 'diretório sincronizado com o Microsoft Graph');
     return result;

@@ -12,6 +12,8 @@ import { PreparedJson } from '../../lib/prepared-json.ts';
  */
 
 export type Role = 'Admin' | 'User';
+/** Graph's userType. */
+export type DirectoryType = 'Member' | 'Guest';
 
 export interface NewUser {
   id: string;
@@ -21,28 +23,32 @@ export interface NewUser {
   jobTitle: string | null;
   officeLocation: string | null;
   role: Role;
+  /** The directory's identity, for seeded people who have one (demo data, tests); null otherwise. */
+  upn?: string | null;
+  tipo?: DirectoryType | null;
 }
 
-/** What a Microsoft sign-in knows of a person, from the validated ID token. */
-export interface SignedInPerson {
+/**
+ * One person as the directory (Graph) describes them, as the sync and a Microsoft sign-in write them
+ * (docs/decisions/013-identity-from-the-directory.md): `email` is Graph's mail, else the UPN, lower-cased.
+ */
+export interface DirectoryPerson {
   id: string;
   email: string;
+  upn: string | null;
+  tipo: DirectoryType | null;
   displayName: string;
   department: string | null;
   jobTitle: string | null;
   officeLocation: string | null;
-  /** The ID token carries the Entra app role `Admin`. */
-  entraAdmin: boolean;
-  /** The e-mail is in ADMIN_EMAILS. */
-  configAdmin: boolean;
 }
 
-/** One person of the directory, as the sync writes them. */
-export interface DirectoryPerson {
-  id: string;
-  email: string;
-  displayName: string;
-  department: string | null;
+/** A person signing in with Microsoft: the directory's data, and where an Admin role would come from. */
+export interface SignedInPerson extends DirectoryPerson {
+  /** The ID token carries the Entra app role `Admin`. */
+  entraAdmin: boolean;
+  /** ADMIN_USERS names them (isConfiguredAdmin). */
+  configAdmin: boolean;
 }
 
 export interface StoredUser {
@@ -50,42 +56,81 @@ export interface StoredUser {
   email: string;
   displayName: string;
   role: Role;
+  department: string | null;
+  jobTitle: string | null;
+  officeLocation: string | null;
 }
 
 /** Inserts new users in one statement per batch (unnest keeps the parameter count small). */
 export async function insertUsers(db: Db, users: NewUser[], source: string): Promise<void> {
   for (let i = 0; i < users.length; i += 5000) {
     const batch = users.slice(i, i + 5000);
-    const col = <K extends keyof NewUser>(k: K) => sql.param(batch.map((u) => u[k]));
+    const col = <K extends keyof NewUser>(k: K) => sql.param(batch.map((u) => u[k] ?? null));
     await db.execute(sql`
-      insert into usuarios (id, email, display_name, department, job_title, office_location, role, source)
+      insert into usuarios (id, email, display_name, department, job_title, office_location, role, upn, tipo, source)
       select *, ${source} from unnest(
         ${col('id')}::text[], ${col('email')}::text[], ${col('displayName')}::text[], ${col('department')}::text[],
-        ${col('jobTitle')}::text[], ${col('officeLocation')}::text[], ${col('role')}::text[])`);
+        ${col('jobTitle')}::text[], ${col('officeLocation')}::text[], ${col('role')}::text[], ${col('upn')}::text[],
+        ${col('tipo')}::text[])`);
   }
 }
 
+/** The person as the last sync or sign-in stored them, for a sign-in while Graph cannot answer. */
+export async function storedDirectoryPerson(db: Db, id: string): Promise<DirectoryPerson | null> {
+  const [row] = await rows<{
+    id: string;
+    email: string;
+    upn: string | null;
+    tipo: DirectoryType | null;
+    display_name: string;
+    department: string | null;
+    job_title: string | null;
+    office_location: string | null;
+  }>(
+    db,
+    sql`select id, email, upn, tipo, display_name, department, job_title, office_location from usuarios
+        where id = ${id}`,
+  );
+  if (!row) return null;
+  return {
+    id: row.id,
+    email: row.email,
+    upn: row.upn,
+    tipo: row.tipo,
+    displayName: row.display_name,
+    department: row.department,
+    jobTitle: row.job_title,
+    officeLocation: row.office_location,
+  };
+}
+
 /**
- * Creates or refreshes the person who just signed in with Microsoft. Profile fields the token lacks keep
- * what the directory gave; the person becomes active again. The Admin role follows its source: granted by
- * ADMIN_EMAILS ('config') or by the Entra app role ('entra'); one Entra granted is withdrawn when the token
- * no longer carries it; one from the configuration or from elsewhere is left as it is.
+ * Creates or refreshes the person who just signed in with Microsoft, from the directory's data, and makes them
+ * active again. The Admin role follows its source: granted by ADMIN_USERS ('config') or by the Entra app role
+ * ('entra'); one Entra granted is withdrawn when the token no longer carries it; one from the configuration or
+ * from elsewhere is left as it is.
  */
 export async function upsertSignedInUser(db: Db, person: SignedInPerson): Promise<StoredUser> {
   const { entraAdmin, configAdmin } = person;
-  const [user] = await rows<{ id: string; email: string; display_name: string; role: Role }>(
+  const [user] = await rows<{
+    id: string;
+    email: string;
+    display_name: string;
+    role: Role;
+    department: string | null;
+    job_title: string | null;
+    office_location: string | null;
+  }>(
     db,
     sql`
-    insert into usuarios (id, email, display_name, department, job_title, office_location, role, role_source,
-                          source, active)
-    values (${person.id}, ${person.email}, ${person.displayName}, ${person.department},
+    insert into usuarios (id, email, upn, tipo, display_name, department, job_title, office_location, role,
+                          role_source, source, active)
+    values (${person.id}, ${person.email}, ${person.upn}, ${person.tipo}, ${person.displayName}, ${person.department},
             ${person.jobTitle}, ${person.officeLocation}, ${configAdmin || entraAdmin ? 'Admin' : 'User'},
             ${configAdmin ? 'config' : entraAdmin ? 'entra' : null}, 'entra', true)
     on conflict (id) do update set
-      email = excluded.email, display_name = excluded.display_name,
-      department = coalesce(excluded.department, usuarios.department),
-      job_title = coalesce(excluded.job_title, usuarios.job_title),
-      office_location = coalesce(excluded.office_location, usuarios.office_location),
+      email = excluded.email, upn = excluded.upn, tipo = excluded.tipo, display_name = excluded.display_name,
+      department = excluded.department, job_title = excluded.job_title, office_location = excluded.office_location,
       role = case
         when ${configAdmin || entraAdmin} then 'Admin'
         when usuarios.role_source = 'entra' then 'User'
@@ -96,17 +141,40 @@ export async function upsertSignedInUser(db: Db, person: SignedInPerson): Promis
         when usuarios.role_source = 'entra' then null
         else usuarios.role_source end,
       active = true, data_atualizacao = now()
-    returning id, email, display_name, role`,
+    returning id, email, display_name, role, department, job_title, office_location`,
   );
-  return { id: user!.id, email: user!.email, displayName: user!.display_name, role: user!.role };
+  return {
+    id: user!.id,
+    email: user!.email,
+    displayName: user!.display_name,
+    role: user!.role,
+    department: user!.department,
+    jobTitle: user!.job_title,
+    officeLocation: user!.office_location,
+  };
 }
 
-/** ADMIN_EMAILS is configuration: those people are Admins, whatever Entra says, from the start on. */
-export async function markConfiguredAdmins(db: Db, emails: string[]): Promise<void> {
-  if (emails.length === 0) return;
+/**
+ * Whether ADMIN_USERS (lower-cased) names this person: by object id, or by UPN for a member of the tenant, never a
+ * guest (whose UPN is derived from an address of another tenant). markConfiguredAdmins applies the same rule in SQL.
+ */
+export function isConfiguredAdmin(
+  adminUsers: readonly string[],
+  person: Pick<DirectoryPerson, 'id' | 'upn' | 'tipo'>,
+): boolean {
+  return (
+    adminUsers.includes(person.id.toLowerCase()) ||
+    (person.tipo === 'Member' && person.upn !== null && adminUsers.includes(person.upn.toLowerCase()))
+  );
+}
+
+/** ADMIN_USERS is configuration: those people are Admins, whatever Entra says, from the start on. */
+export async function markConfiguredAdmins(db: Db, adminUsers: readonly string[]): Promise<void> {
+  if (adminUsers.length === 0) return;
+  const named = sql.param(adminUsers.map((e) => e.toLowerCase()));
   await db.execute(sql`
     update usuarios set role = 'Admin', role_source = 'config', data_atualizacao = now()
-    where lower(email) = any(${sql.param(emails.map((e) => e.toLowerCase()))}::text[])
+    where (lower(id) = any(${named}::text[]) or (tipo = 'Member' and lower(upn) = any(${named}::text[])))
       and (role <> 'Admin' or role_source is distinct from 'config')`);
 }
 
@@ -137,7 +205,7 @@ export interface DirectoryChanges {
  * or updated (only when something changed), and Microsoft users no longer listed are marked inactive, never
  * deleted, so their links come back if they do. When `admins` (the holders of the Entra app role `Admin`)
  * is given, the Admin role follows it: granted to them, withdrawn from those Entra had made Admin before;
- * roles from the configuration (ADMIN_EMAILS, local accounts) are never touched.
+ * roles from the configuration (ADMIN_USERS, local accounts) are never touched.
  */
 export async function replaceDirectory(
   database: Database,
@@ -152,15 +220,21 @@ export async function replaceDirectory(
       const batch = people.slice(i, i + 5000);
       const col = <K extends keyof DirectoryPerson>(k: K) => sql.param(batch.map((r) => r[k]));
       await tx.execute(sql`
-        insert into usuarios (id, email, display_name, department, source, active)
-        select id, email, display_name, department, 'entra', true
-        from unnest(${col('id')}::text[], ${col('email')}::text[], ${col('displayName')}::text[],
-                    ${col('department')}::text[]) as t(id, email, display_name, department)
+        insert into usuarios (id, email, upn, tipo, display_name, department, job_title, office_location, source,
+                              active)
+        select id, email, upn, tipo, display_name, department, job_title, office_location, 'entra', true
+        from unnest(${col('id')}::text[], ${col('email')}::text[], ${col('upn')}::text[], ${col('tipo')}::text[],
+                    ${col('displayName')}::text[], ${col('department')}::text[], ${col('jobTitle')}::text[],
+                    ${col('officeLocation')}::text[])
+          as t(id, email, upn, tipo, display_name, department, job_title, office_location)
         on conflict (id) do update set
-          email = excluded.email, display_name = excluded.display_name, department = excluded.department,
-          source = 'entra', active = true, data_atualizacao = now()
-        where (usuarios.email, usuarios.display_name, usuarios.department, usuarios.source, usuarios.active)
-          is distinct from (excluded.email, excluded.display_name, excluded.department, 'entra', true)`);
+          email = excluded.email, upn = excluded.upn, tipo = excluded.tipo, display_name = excluded.display_name,
+          department = excluded.department, job_title = excluded.job_title,
+          office_location = excluded.office_location, source = 'entra', active = true, data_atualizacao = now()
+        where (usuarios.email, usuarios.upn, usuarios.tipo, usuarios.display_name, usuarios.department,
+               usuarios.job_title, usuarios.office_location, usuarios.source, usuarios.active)
+          is distinct from (excluded.email, excluded.upn, excluded.tipo, excluded.display_name, excluded.department,
+                            excluded.job_title, excluded.office_location, 'entra', true)`);
     }
     const gone = await tx.execute(sql`
       update usuarios set active = false, data_atualizacao = now()

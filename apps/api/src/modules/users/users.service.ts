@@ -1,8 +1,14 @@
+import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client.ts';
+import type { GraphClient, GraphUser } from '../../integrations/microsoft-graph/graph-client.ts';
+import { MicrosoftError } from '../../integrations/microsoft-error.ts';
 import type { EntraIdentity } from '../../integrations/microsoft-identity/entra-client.ts';
+import { toDirectoryPerson } from './directory-sync.ts';
 import {
   insertUsers,
+  isConfiguredAdmin,
   markConfiguredAdmins,
+  storedDirectoryPerson,
   upsertLocalAccountUser,
   upsertSignedInUser,
   type NewUser,
@@ -17,21 +23,56 @@ import {
 
 export type { NewUser, Role, StoredUser };
 
+/** Why a Microsoft sign-in was refused after Entra ID's answer was accepted (the audit trail's reason). */
+export const SIGN_IN_REFUSALS = {
+  disabled: 'conta desativada no diretório',
+  directoryUnavailable: 'diretório indisponível e pessoa ainda não sincronizada',
+  notInDirectory: 'pessoa não encontrada no diretório',
+} as const;
+
+export type MicrosoftSignIn = { user: StoredUser } | { refused: string };
+
 /**
- * Records a Microsoft sign-in. The person is Admin when Entra gives them the app role `Admin` or their
- * e-mail is in ADMIN_EMAILS; an Admin role Entra granted is withdrawn when the token no longer carries it.
+ * Records a Microsoft sign-in (docs/decisions/013-identity-from-the-directory.md). The person is the ID token's
+ * `oid`; what the portal keeps of them is read from Graph at once, or, when Graph cannot answer, taken from the
+ * row the last sync or sign-in stored (refused when there is none). An account Graph says is disabled is refused.
+ * The person is Admin when Entra gives them the app role `Admin` or ADMIN_USERS names them; an Admin role Entra
+ * granted is withdrawn when the token no longer carries it.
  */
-export function recordMicrosoftSignIn(db: Db, identity: EntraIdentity, adminEmails: string[]): Promise<StoredUser> {
-  return upsertSignedInUser(db, {
-    id: identity.oid,
-    email: identity.email,
-    displayName: identity.displayName,
-    department: identity.department,
-    jobTitle: identity.jobTitle,
-    officeLocation: identity.officeLocation,
+export async function recordMicrosoftSignIn(
+  db: Db,
+  graph: GraphClient,
+  identity: EntraIdentity,
+  adminUsers: readonly string[],
+  log: FastifyBaseLogger,
+): Promise<MicrosoftSignIn> {
+  let read: GraphUser | null | 'unavailable';
+  try {
+    read = await graph.getUser(identity.oid);
+  } catch (error) {
+    const failed = error instanceof MicrosoftError ? error : null;
+    log.warn(
+      { err: error, userId: identity.oid, graphStatus: failed?.status, graphCode: failed?.code },
+      'Microsoft Graph não respondeu no login; usados os dados da última sincronização',
+    );
+    read = 'unavailable';
+  }
+  if (read !== 'unavailable' && read?.accountEnabled === false) return { refused: SIGN_IN_REFUSALS.disabled };
+  const fresh = read === 'unavailable' || read === null ? null : toDirectoryPerson(read);
+  if (read === null)
+    log.warn({ userId: identity.oid }, 'Microsoft Graph não conhece quem entrou; usados os dados já guardados');
+  const person = fresh ?? (await storedDirectoryPerson(db, identity.oid));
+  if (!person) {
+    return {
+      refused: read === 'unavailable' ? SIGN_IN_REFUSALS.directoryUnavailable : SIGN_IN_REFUSALS.notInDirectory,
+    };
+  }
+  const user = await upsertSignedInUser(db, {
+    ...person,
     entraAdmin: identity.appRoles.includes('Admin'),
-    configAdmin: adminEmails.includes(identity.email),
+    configAdmin: isConfiguredAdmin(adminUsers, person),
   });
+  return { user };
 }
 
 /** The user behind a local account, inside that account's transaction. */
@@ -40,5 +81,5 @@ export const ensureLocalAccountUser = upsertLocalAccountUser;
 /** Seeds people who are not there yet (demo data, tests, the benchmark). */
 export const seedUsers = (db: Db, users: NewUser[], source: string) => insertUsers(db, users, source);
 
-/** At start: the people ADMIN_EMAILS names are Admins, before any sign-in or directory sync looks at roles. */
-export const applyConfiguredAdmins = (db: Db, adminEmails: string[]) => markConfiguredAdmins(db, adminEmails);
+/** At start: the people ADMIN_USERS names are Admins, before any sign-in or directory sync looks at roles. */
+export const applyConfiguredAdmins = (db: Db, adminUsers: readonly string[]) => markConfiguredAdmins(db, adminUsers);
