@@ -221,14 +221,15 @@ describe('the portal’s Microsoft calls, checked against Microsoft’s descript
   });
 
   it('exporting: ExportTo, the status while it runs and once done, and the file; Power BI throttling the polls', async () => {
-    standIns.current.powerBi.setExportDuration(200);
+    // Long enough that the first poll finds it running even on a busy machine.
+    standIns.current.powerBi.setExportDuration(1_000);
     const { panel: p, token } = await viewer(ctx, regional);
     const started = await ctx.request('POST', `/api/paineis/${p.id}/exportacoes`, { token, body: { formato: 'PDF' } });
     expect(started.statusCode).toBe(202);
     const job = started.json<{ id: string }>();
     const status = () => ctx.request('GET', `/api/paineis/${p.id}/exportacoes/${job.id}`, { token });
     expect((await status()).json()).toMatchObject({ status: expect.stringMatching(/NotStarted|Running/) });
-    await new Promise((resolve) => setTimeout(resolve, 250));
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
     standIns.current.powerBi.failNext(429);
     expect((await status()).json()).toMatchObject({ status: 'Succeeded' });
     // The file's route asks for the status first: Power BI throttles the download after it.
