@@ -157,6 +157,11 @@ describe('checkExchange', () => {
       'request body.identities[0].roles[1]: Too big: expected string to have <=50 characters',
       'request body.identities[0].roles[2]: a role must not contain a comma',
     ]);
+    const username = `joão@${'e'.repeat(252)}`;
+    expect(found(generateToken({ identities: [{ ...identity, username }] }))).toEqual([
+      'request body.identities[0].username: Too big: expected string to have <=256 characters',
+      'request body.identities[0].username: the username must be ASCII',
+    ]);
   });
 
   it('catches a call no operation in the schemas describes', () => {

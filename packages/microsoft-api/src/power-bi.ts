@@ -87,13 +87,15 @@ export const report = documented({
 });
 
 /**
- * EffectiveIdentity, with the limits its description gives: a username of at most 256 characters and no spaces;
- * at most 50 roles, each at most 50 characters and without a comma.
+ * EffectiveIdentity, with the limits its description gives: a username of at most 256 ASCII characters (for
+ * cloud models; fewer characters still on premises) and no spaces; at most 50 roles, each at most 50 characters
+ * and without a comma.
  */
 export const effectiveIdentity = z.strictObject({
   username: z
     .string()
     .max(256)
+    .regex(/^[\x20-\x7e]*$/, 'the username must be ASCII')
     .refine((name) => !name.includes(' '), 'the username must not contain spaces'),
   roles: z
     .array(
