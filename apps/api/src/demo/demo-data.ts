@@ -24,6 +24,23 @@ export const DEMO_USER = {
   jobTitle: 'Analista comercial',
 };
 
+/**
+ * A guest from a supplier's tenant (docs/decisions/013-identity-from-the-directory.md): in the directory her mail is
+ * the address she was invited with and her UPN is made from it; she is seeded like everyone else, and the directory
+ * sync brings in that UPN and her user type.
+ */
+export const DEMO_GUEST = {
+  id: demoGuid('convidada:Marina Costa'),
+  email: 'marina.costa@fornecedor.com.br',
+  displayName: 'Marina Costa (convidada)',
+  role: 'User' as const,
+  department: null,
+  jobTitle: 'Consultora externa',
+  officeLocation: null,
+};
+/** The panel the guest is linked to, in its role 'Vendedor'. */
+const GUEST_PANEL = 'Vendas por Região';
+
 export const CLASSIFICACOES: { nome: string; descricao: string | null; ativo: boolean; paineis: string[] }[] = [
   {
     nome: 'Financeiro',
@@ -296,7 +313,7 @@ export async function loadDemoData(db: Db, userCount = 300): Promise<boolean> {
       [DEMO_ADMIN, DEMO_USER].map((u) => ({ ...u, officeLocation: 'São Paulo' })),
       'demo',
     );
-    await seedUsers(tx, people, 'demo');
+    await seedUsers(tx, [...people, DEMO_GUEST], 'demo');
 
     const workspaceId = DEMO_WORKSPACE_ID;
     const panelIds: { id: number; nome: string }[] = [];
@@ -333,6 +350,7 @@ export async function loadDemoData(db: Db, userCount = 300): Promise<boolean> {
       const linked = people.filter(() => rand() < 0.08).map((u) => u.id);
       // The demo user sees most panels, but not all, so the difference between roles shows.
       if (rand() < 0.7 || panel.nome in RLS_ROLES) linked.push(DEMO_USER.id);
+      if (panel.nome === GUEST_PANEL) linked.push(DEMO_GUEST.id);
       await tx.execute(sql`
         insert into painel_usuarios (painel_id, usuario_id) select ${panel.id}, unnest(${sql.param(linked)}::text[])`);
       const roles = RLS_ROLES[panel.nome];
@@ -345,6 +363,7 @@ export async function loadDemoData(db: Db, userCount = 300): Promise<boolean> {
           .returning({ id: painelRlsRoles.id });
         const emails = linkedEmails.filter((_, i) => i % roles.length === posicao);
         if (posicao === 0) emails.push(DEMO_USER.email);
+        if (panel.nome === GUEST_PANEL && roleName === 'Vendedor') emails.push(DEMO_GUEST.email);
         if (emails.length > 0) {
           await tx.insert(painelRlsRoleEmails).values(emails.map((email) => ({ roleId: role!.id, email })));
         }

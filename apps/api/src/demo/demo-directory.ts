@@ -2,6 +2,8 @@ import type { StandInPerson, StandInReport } from '@paineis/microsoft-stand-ins/
 import {
   CLASSIFICACOES,
   DEMO_ADMIN,
+  DEMO_DOMAIN,
+  DEMO_GUEST,
   DEMO_USER,
   DEMO_WORKSPACE_ID,
   demoGuid,
@@ -10,7 +12,15 @@ import {
   SEM_CLASSIFICACAO,
 } from './demo-data.ts';
 
-/** The demo organisation as the stand-in Entra ID and Graph know it: the same ids as the demo data. */
+/** The tenant's own domain, which UPNs take when the organisation's domain was not made their suffix. */
+const TENANT_DOMAIN = 'contoso.onmicrosoft.com';
+
+/**
+ * The demo organisation as the stand-in Entra ID and Graph know it: the same ids as the demo data. Most people's
+ * UPN is their mail; one in 25 signs in as `…@contoso.onmicrosoft.com` (the second person on the sign-in page among
+ * them), so the RLS identity (their UPN) and the address RLS roles list (their mail) differ; and a guest, whose ID
+ * token's e-mail is her home tenant's, not the directory's (docs/decisions/013-identity-from-the-directory.md).
+ */
 export function demoDirectory(): StandInPerson[] {
   const people = demoUsers(300);
   return [
@@ -26,12 +36,20 @@ export function demoDirectory(): StandInPerson[] {
       id: p.id,
       displayName: p.displayName,
       mail: p.email,
-      userPrincipalName: p.email,
+      userPrincipalName: i % 25 === 1 ? p.email.replace(`@${DEMO_DOMAIN}`, `@${TENANT_DOMAIN}`) : p.email,
       department: p.department,
       jobTitle: p.jobTitle,
       officeLocation: p.officeLocation,
       showOnSignIn: i < 4,
     })),
+    {
+      ...DEMO_GUEST,
+      mail: DEMO_GUEST.email,
+      userPrincipalName: `${DEMO_GUEST.email.replace('@', '_')}#EXT#@${TENANT_DOMAIN}`,
+      userType: 'Guest',
+      emailClaim: 'mcosta@fornecedor.com.br',
+      showOnSignIn: true,
+    },
   ];
 }
 
