@@ -99,12 +99,21 @@ describe('GET /api/paineis/{id} with Power BI embedding', () => {
     expect(calls).toHaveLength(1);
     expect(calls[0]!.panel).toMatchObject({ id: p.id, workspaceId: p.workspaceId, reportId: p.reportId, usaRls: true });
     // An RLS panel with no roles yet: the admin previews with all of them, which is none.
-    expect(calls[0]!.viewer).toEqual({ id: admin.id, email: 'chefe@empresa.com.br', isAdmin: true, roles: [] });
+    expect(calls[0]!.viewer).toMatchObject({
+      id: admin.id,
+      username: 'chefe@empresa.com.br',
+      isAdmin: true,
+      roles: [],
+    });
   });
 
-  it('gives a linked non-admin the embed, passing their e-mail and isAdmin false', async () => {
+  it('gives a linked non-admin the embed, passing their UPN as RLS username and isAdmin false', async () => {
     const p = await panel(ctx.db, { nomePainel: 'Metas' });
-    const user = await createUser(ctx.db, { email: 'ana@empresa.com.br' });
+    const user = await createUser(ctx.db, {
+      email: 'ana@empresa.com.br',
+      upn: 'ana.souza@empresa.onmicrosoft.com',
+      tipo: 'Member',
+    });
     await link(ctx.db, p.id, [user.id]);
     const res = await ctx.request('GET', `/api/paineis/${p.id}`, { token: await ctx.tokenFor(user) });
     expect(res.statusCode).toBe(200);
@@ -116,8 +125,8 @@ describe('GET /api/paineis/{id} with Power BI embedding', () => {
       embedToken: 't',
       embedUrl,
     });
-    expect(calls.map((c) => c.viewer)).toEqual([
-      { id: user.id, email: 'ana@empresa.com.br', isAdmin: false, roles: [] },
+    expect(calls.map((c) => c.viewer)).toMatchObject([
+      { id: user.id, username: 'ana.souza@empresa.onmicrosoft.com', isAdmin: false, roles: [] },
     ]);
   });
 
