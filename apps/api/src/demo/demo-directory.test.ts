@@ -4,6 +4,7 @@ import { useTestApp } from '../../test/context.ts';
 import { createAdmin } from '../../test/fixtures.ts';
 import { microsoftConfig, useStandIns } from '../../test/microsoft.ts';
 import { rows } from '../db/client.ts';
+import { recordMicrosoftSignIn } from '../modules/users/users.service.ts';
 import { DEMO_ADMIN, DEMO_GUEST, DEMO_USER, loadDemoData } from './demo-data.ts';
 import { demoDirectory, demoReports } from './demo-directory.ts';
 
@@ -34,6 +35,21 @@ describe('the demo directory', () => {
     await loadDemoData(ctx.db);
     const seeded = new Set((await rows<{ id: string }>(ctx.db, sql`select id from usuarios`)).map((u) => u.id));
     expect(directory.every((p) => seeded.has(p.id))).toBe(true);
+  });
+
+  it('lets the demo’s people sign in with Microsoft: Graph knows them by the demo’s own ids', async () => {
+    await loadDemoData(ctx.db);
+    const signIn = (id: string, appRoles: string[]) =>
+      recordMicrosoftSignIn(ctx.db, ctx.app.graph!, { oid: id, appRoles }, [], ctx.app.log);
+    expect(await signIn(DEMO_ADMIN.id, ['Admin'])).toEqual({
+      user: expect.objectContaining({ id: DEMO_ADMIN.id, email: DEMO_ADMIN.email, role: 'Admin' }),
+    });
+    expect(await signIn(DEMO_USER.id, [])).toEqual({
+      user: expect.objectContaining({ id: DEMO_USER.id, email: DEMO_USER.email, department: 'Comercial' }),
+    });
+    expect(await signIn(DEMO_GUEST.id, [])).toEqual({
+      user: expect.objectContaining({ id: DEMO_GUEST.id, email: DEMO_GUEST.email, role: 'User' }),
+    });
   });
 
   it('brings the UPNs and the guest’s type in at the sync, and the guest opens her panel with her UPN', async () => {
