@@ -75,7 +75,7 @@ export const usuarios = pgTable(
       .default('User'),
     /**
      * Where an Admin role came from, so it follows its source: 'entra' (the Entra app role `Admin`, withdrawn
-     * when Entra withdraws it), 'config' (ADMIN_EMAILS or a local account: configuration, never withdrawn by
+     * when Entra withdraws it), 'config' (ADMIN_USERS or a local account: configuration, never withdrawn by
      * Entra), null for anything else (demo data, a User).
      */
     roleSource: text('role_source', { enum: ['entra', 'config'] }),
