@@ -370,7 +370,7 @@ describe('Microsoft sign-in through the stand-in Entra ID', () => {
     });
   });
 
-  it('refuses an account Graph says is disabled, even with a valid ID token', async () => {
+  it('refuses an account Graph says is disabled, even with a valid ID token, and one Graph does not know', async () => {
     // Entra's own sign-in refuses it first; the portal checks what Graph says all the same.
     const signedIn = await recordMicrosoftSignIn(
       ctx.db,
@@ -384,6 +384,16 @@ describe('Microsoft sign-in through the stand-in Entra ID', () => {
     expect(
       await recordMicrosoftSignIn(ctx.db, ctx.app.graph!, { oid: ana.id, appRoles: ['Admin'] }, [], ctx.app.log),
     ).toEqual({ refused: 'conta desativada no diretório' });
+    // An id Graph does not know (404), never stored either.
+    expect(
+      await recordMicrosoftSignIn(
+        ctx.db,
+        ctx.app.graph!,
+        { oid: 'a1b2c3d4-0000-4000-8000-0000000000ff', appRoles: [] },
+        [],
+        ctx.app.log,
+      ),
+    ).toEqual({ refused: 'pessoa não encontrada no diretório' });
   });
 
   describe('every failure lands on /login?erro=microsoft, never on an error page, and signs no one in', () => {

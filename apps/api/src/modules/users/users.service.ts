@@ -11,6 +11,7 @@ import {
   storedDirectoryPerson,
   upsertLocalAccountUser,
   upsertSignedInUser,
+  type DirectoryPerson,
   type NewUser,
   type Role,
   type StoredUser,
@@ -46,6 +47,13 @@ export async function recordMicrosoftSignIn(
   adminUsers: readonly string[],
   log: FastifyBaseLogger,
 ): Promise<MicrosoftSignIn> {
+  const signIn = async (person: DirectoryPerson): Promise<MicrosoftSignIn> => ({
+    user: await upsertSignedInUser(db, {
+      ...person,
+      entraAdmin: identity.appRoles.includes('Admin'),
+      configAdmin: isConfiguredAdmin(adminUsers, person),
+    }),
+  });
   let read: GraphUser | null | 'unavailable';
   try {
     read = await graph.getUser(identity.oid);
@@ -53,26 +61,22 @@ export async function recordMicrosoftSignIn(
     const failed = error instanceof MicrosoftError ? error : null;
     log.warn(
       { err: error, userId: identity.oid, graphStatus: failed?.status, graphCode: failed?.code },
-      'Microsoft Graph não respondeu no login; usados os dados da última sincronização',
+      'Microsoft Graph não respondeu no login',
     );
     read = 'unavailable';
   }
   if (read !== 'unavailable' && read?.accountEnabled === false) return { refused: SIGN_IN_REFUSALS.disabled };
-  const fresh = read === 'unavailable' || read === null ? null : toDirectoryPerson(read);
-  if (read === null)
-    log.warn({ userId: identity.oid }, 'Microsoft Graph não conhece quem entrou; usados os dados já guardados');
-  const person = fresh ?? (await storedDirectoryPerson(db, identity.oid));
-  if (!person) {
+  const fresh = read !== 'unavailable' && read !== null ? toDirectoryPerson(read) : null;
+  if (fresh) return signIn(fresh);
+  // Graph could not say who this is (down, or not yet aware of a new account): the person as last stored.
+  const stored = await storedDirectoryPerson(db, identity.oid);
+  if (!stored) {
     return {
       refused: read === 'unavailable' ? SIGN_IN_REFUSALS.directoryUnavailable : SIGN_IN_REFUSALS.notInDirectory,
     };
   }
-  const user = await upsertSignedInUser(db, {
-    ...person,
-    entraAdmin: identity.appRoles.includes('Admin'),
-    configAdmin: isConfiguredAdmin(adminUsers, person),
-  });
-  return { user };
+  log.warn({ userId: identity.oid }, 'login Microsoft com os dados do diretório já guardados (Graph não os deu)');
+  return signIn(stored);
 }
 
 /** The user behind a local account, inside that account's transaction. */
