@@ -110,7 +110,7 @@ export default defineConfig({
         DATA_DIR: msDataDir,
         LOG_LEVEL: 'warn',
         AZURE_TENANT_ID: tenantId,
-        AZURE_CLIENT_ID: 'paineis-demo',
+        AZURE_CLIENT_ID: '5d6b9c1e-2f4a-4e8b-9c3d-7a1f0e6b2d48',
         AZURE_CLIENT_SECRET: 'segredo-demo',
         AZURE_AUTHORITY_HOST: standIns,
         GRAPH_API_URL: standIns,

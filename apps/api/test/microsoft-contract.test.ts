@@ -1,6 +1,6 @@
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { checkExchange, MICROSOFT_OPERATIONS, operationOf } from '@paineis/microsoft-api/check-exchange';
-import type { Exchange, Violation } from '@paineis/microsoft-api/exchange';
+import type { Exchange } from '@paineis/microsoft-api/exchange';
 import type { StandInPerson, StandInReport } from '@paineis/microsoft-stand-ins/types';
 import { useTestApp, type TestContext } from './context.ts';
 import { createAdmin, createUser, link, panel } from './fixtures.ts';
@@ -61,28 +61,6 @@ const directory: StandInPerson[] = [
   ),
 ];
 
-/**
- * Disagreements found and not fixed here, each in a file another change owns: the contract test expects exactly
- * these (so a fix fails it until its entry goes), and nothing else. Each names the file to fix and Microsoft's rule.
- */
-const KNOWN_DISAGREEMENTS: { operations: string[]; at: RegExp; file: string; microsoft: string }[] = [
-  {
-    operations: [
-      'OpenID configuration document',
-      'Redeem a code for an access token',
-      'Get a token (client credentials)',
-    ],
-    at: /^body\.(timestamp|trace_id|correlation_id)$/,
-    file: 'packages/microsoft-stand-ins/src/identity-provider.ts (sendOAuthError)',
-    microsoft:
-      'an error answer of the token endpoint carries error, error_description, error_codes, timestamp ' +
-      '(YYYY-MM-DD HH:MM:SSZ), trace_id and correlation_id (v2-oauth2-auth-code-flow, v2-oauth2-client-creds-grant-flow)',
-  },
-];
-
-const disagreementOf = (v: Violation) =>
-  KNOWN_DISAGREEMENTS.find((d) => v.operation !== null && d.operations.includes(v.operation) && d.at.test(v.at));
-
 describe('the portal’s Microsoft calls, checked against Microsoft’s descriptions', () => {
   const standIns = useStandIns({
     people: directory,
@@ -98,7 +76,6 @@ describe('the portal’s Microsoft calls, checked against Microsoft’s descript
   }));
   /** Every exchange of every test, for the coverage at the end. */
   const all: Exchange[] = [];
-  const seen: Violation[] = [];
 
   beforeEach(() => {
     standIns.current.clearExchanges();
@@ -114,8 +91,7 @@ describe('the portal’s Microsoft calls, checked against Microsoft’s descript
     const exchanges = [...standIns.current.exchanges];
     all.push(...exchanges);
     const violations = exchanges.flatMap((exchange) => checkExchange(exchange));
-    seen.push(...violations);
-    expect(violations.filter((v) => !disagreementOf(v))).toEqual([]);
+    expect(violations).toEqual([]);
     return exchanges;
   }
 
@@ -322,11 +298,5 @@ describe('the portal’s Microsoft calls, checked against Microsoft’s descript
         ]),
       ),
     );
-    for (const disagreement of KNOWN_DISAGREEMENTS) {
-      expect(
-        seen.some((v) => disagreementOf(v) === disagreement),
-        disagreement.file,
-      ).toBe(true);
-    }
   });
 });

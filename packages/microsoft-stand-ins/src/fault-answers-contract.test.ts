@@ -90,14 +90,17 @@ describe('the stand-ins’ fault answers, against Microsoft’s descriptions', (
     expect(lastViolations()).toEqual(['header retry-after: not delay-seconds nor an HTTP-date']);
   });
 
-  it('Entra’s token endpoint errors lack timestamp, trace_id and correlation_id (listed in the contract test)', async () => {
+  it('Entra’s token endpoint errors carry error_codes, timestamp, trace_id and correlation_id', async () => {
     s.identity.token.failNext(503);
-    expect((await clientCredentials('https://graph.microsoft.com/.default')).status).toBe(503);
-    // When identity-provider.ts sends them, this expectation (and KNOWN_DISAGREEMENTS) must go.
-    expect(lastViolations()).toEqual([
-      'body.timestamp: Invalid input: expected string, received undefined',
-      'body.trace_id: Invalid input: expected string, received undefined',
-      'body.correlation_id: Invalid input: expected string, received undefined',
-    ]);
+    const answer = await clientCredentials('https://graph.microsoft.com/.default');
+    expect(answer.status).toBe(503);
+    expect(await answer.json()).toMatchObject({
+      error: 'temporarily_unavailable',
+      error_codes: expect.any(Array),
+      timestamp: expect.stringMatching(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}Z$/),
+      trace_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      correlation_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+    });
+    expect(lastViolations()).toEqual([]);
   });
 });

@@ -208,7 +208,7 @@ describe('upstream faults of the stand-ins', () => {
     expect(s.graph.requests.map((r) => [new URL(r.url).pathname, r.status, r.fault])).toEqual([
       ['/v1.0/users', 200, undefined],
       ['/v1.0/users', 200, 'garbage:wrong-shape'],
-      ["/v1.0/servicePrincipals(appId='paineis-demo')", 200, 'garbage:wrong-shape'],
+      ["/v1.0/servicePrincipals(appId='5d6b9c1e-2f4a-4e8b-9c3d-7a1f0e6b2d48')", 200, 'garbage:wrong-shape'],
       ['/v1.0/users', 200, 'garbage:not-json'],
     ]);
   });

@@ -72,11 +72,23 @@ function oauthError(status: number, error: string, description: string): OAuthEr
   return { status, error, description };
 }
 
+/**
+ * Entra's OAuth error answer: the error, its description and AADSTS codes, the moment (`YYYY-MM-DD HH:MM:SSZ`) and
+ * the ids support asks for (`trace_id`, `correlation_id`), as Microsoft's auth-code and client-credentials pages show.
+ */
 function sendOAuthError(reply: FastifyReply, { status, error, description }: OAuthError): FastifyReply {
   const code = /^AADSTS(\d+)/.exec(description)?.[1];
-  return reply
-    .code(status)
-    .send({ error, error_description: description, ...(code ? { error_codes: [Number(code)] } : {}) });
+  return reply.code(status).send({
+    error,
+    error_description: description,
+    error_codes: code ? [Number(code)] : [],
+    timestamp: new Date()
+      .toISOString()
+      .replace('T', ' ')
+      .replace(/\.\d{3}Z$/, 'Z'),
+    trace_id: randomUUID(),
+    correlation_id: randomUUID(),
+  });
 }
 
 function sendPage(reply: FastifyReply, status: number, html: string, formTargets?: string[]): FastifyReply {

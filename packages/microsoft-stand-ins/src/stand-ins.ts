@@ -11,11 +11,14 @@ import { createSigningKeys } from './signing-keys.ts';
 import type { StandInContext } from './stand-in-context.ts';
 import type { StandInExchange, StandIns, StandInsOptions } from './types.ts';
 
+/** The portal's app registration in the stand-in tenant: an application (client) id is a GUID in Entra. */
+export const DEFAULT_CLIENT_ID = '5d6b9c1e-2f4a-4e8b-9c3d-7a1f0e6b2d48';
+
 /** Starts Entra ID (OpenID Connect), Microsoft Graph (users, app role assignments, groups) and Power BI (REST and embed page) stand-ins on one loopback server. */
 export async function startStandIns(options: StandInsOptions): Promise<StandIns> {
   const ctx: StandInContext = {
     tenantId: options.tenantId ?? '00000000-0000-4000-8000-000000000001',
-    clientId: options.clientId ?? 'paineis-demo',
+    clientId: options.clientId ?? DEFAULT_CLIENT_ID,
     clientSecret: options.clientSecret ?? 'segredo-demo',
     appDisplayName: options.appDisplayName ?? 'Painéis',
     tokenLifetimeSeconds: options.tokenLifetimeSeconds ?? 3600,

@@ -176,7 +176,7 @@ export interface PowerBiExportLog {
 export interface StandInsOptions {
   /** Default '00000000-0000-4000-8000-000000000001' (any GUID-like string). */
   tenantId?: string;
-  /** The portal's app registration. Defaults: 'paineis-demo' / 'segredo-demo'. */
+  /** The portal's app registration. Defaults: DEFAULT_CLIENT_ID (a GUID, as Entra's application ids are) / 'segredo-demo'. */
   clientId?: string;
   clientSecret?: string;
   /** The application's name in Entra (its service principal's displayName). Default 'Painéis'. */
