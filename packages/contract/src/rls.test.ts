@@ -1,14 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import {
-  MAX_RLS_ROLE_NAME_LENGTH,
-  MAX_RLS_ROLES,
-  rlsConfigurationProblems,
-  rlsConfigurations,
-  rlsRoleNameProblem,
-  rlsRoleParams,
-  storedRlsRoleParams,
-} from './rls.ts';
+import { rlsConfigurations, rlsRoleParams, storedRlsRoleParams } from './rls.ts';
+import { MAX_RLS_ROLE_NAME_LENGTH, MAX_RLS_ROLES, rlsConfigurationProblems, rlsRoleNameProblem } from './rls-rules.ts';
 
 /** Every message a schema gives for a value, or null when it accepts it. */
 function refusals(schema: z.ZodType, value: unknown): string[] | null {

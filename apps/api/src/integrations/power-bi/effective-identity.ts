@@ -1,4 +1,4 @@
-import { MAX_RLS_ROLES, rlsRoleNameProblem } from '@paineis/contract/rls';
+import { MAX_RLS_ROLES, rlsRoleNameProblem } from '@paineis/contract/rls-rules';
 import { MicrosoftError } from '../microsoft-error.ts';
 
 /**

@@ -1,9 +1,8 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { idParams } from '@paineis/contract/fields';
+import { MAX_RLS_ROLE_NAME_LENGTH, MAX_RLS_ROLES } from '@paineis/contract/rls-rules';
 import {
-  MAX_RLS_ROLE_NAME_LENGTH,
-  MAX_RLS_ROLES,
   rlsConfiguration,
   rlsConfigurations,
   rlsRoleParams,

@@ -1,5 +1,6 @@
 import { asc, eq, sql } from 'drizzle-orm';
-import { rlsConfigurationProblems, type RlsConfiguration } from '@paineis/contract/rls';
+import type { RlsConfiguration } from '@paineis/contract/rls';
+import { rlsConfigurationProblems } from '@paineis/contract/rls-rules';
 import { roleNameKey, sameRoleName } from '@paineis/contract/text';
 import { rows, type Db } from '../../db/client.ts';
 import { recordAudit, SYSTEM_ACTOR, type AuditActor } from '../audit/audit.ts';

@@ -146,6 +146,8 @@ describe('viewer header actions', () => {
     server.use(http.get(`/api/paineis/7/visoes/${VIEW_ID}`, () => HttpResponse.json(visao(VIEW_ID, 'Norte'))));
     const { user, params } = await openLoaded(`/visualizar/7?visao=${VIEW_ID}`);
     await waitFor(() => expect(params().get('pagina')).toBe('ReportSection1'));
+    // The router's state changes at once; React renders the new address in a transition: let it commit first.
+    await act(async () => {});
     await user.click(screen.getByRole('button', { name: 'Copiar link' }));
     expect(await screen.findByText('Link copiado')).toBeInTheDocument();
     await expect(navigator.clipboard.readText()).resolves.toBe(
