@@ -33,6 +33,11 @@ test('every screen', async ({ page }) => {
   await expect(page.getByRole('button', { name: 'Salvar Configurações' })).toBeVisible();
   await expect(page.getByRole('button', { name: /^Remover papel/ }).first()).toBeVisible();
   await shot(page, 'configuracao-rls');
+  // A role Power BI would refuse (a comma in its name): the modal names the problem before anything is saved.
+  await page.getByPlaceholder('Nome do papel (ex.: Vendas)').fill('Vendas, Sul');
+  await page.getByRole('button', { name: 'Adicionar' }).click();
+  await expect(page.getByLabel('Limites do Power BI')).toBeVisible();
+  await shot(page, 'configuracao-rls-limites');
   await page.getByRole('button', { name: 'Cancelar' }).click();
 
   await page.getByRole('button', { name: 'Excluir painel Funil de Oportunidades' }).click();

@@ -97,7 +97,10 @@ function renderViewer(path: string, overrides: Partial<PainelComEmbed> = {}) {
   const fake = new FakeEmbedder();
   const { asked, wait } = controlledWait();
   const router = createMemoryRouter(
-    [{ path: '/visualizar/:id', element: <ViewerPage createEmbedder={() => fake} wait={wait} /> }],
+    [
+      { path: '/', element: <p>Lista de painéis</p> },
+      { path: '/visualizar/:id', element: <ViewerPage createEmbedder={() => fake} wait={wait} /> },
+    ],
     { initialEntries: [path] },
   );
   const user = userEvent.setup();
@@ -133,6 +136,17 @@ describe('the page in the address (?pagina=)', () => {
     fake.emit('pageChanged', { newPage: { name: 'ReportSection1' } });
     await waitFor(() => expect(params().get('pagina')).toBe('ReportSection1'));
     expect(router.state.historyAction).toBe('REPLACE');
+  });
+
+  it('leaves alone the address of a person who has just left, when the report changes page as they go', async () => {
+    const { fake, router, params } = await openLoaded();
+    await waitFor(() => expect(params().get('pagina')).toBe('ReportSection1'));
+    // 'Voltar' navigates; the report's late page change arrives before React has rendered the list.
+    void router.navigate('/');
+    fake.emit('pageChanged', { newPage: { name: 'ReportSection2' } });
+    expect(await screen.findByText('Lista de painéis')).toBeInTheDocument();
+    await act(async () => {});
+    expect(router.state.location).toMatchObject({ pathname: '/', search: '' });
   });
 
   it('writes the first page in the address when the report opens without one', async () => {

@@ -1,6 +1,6 @@
-import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
+import { useCallback, useContext, useEffect, useRef, useState, type ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { Link, useParams, useSearchParams } from 'react-router';
+import { Link, UNSAFE_DataRouterContext, useLocation, useParams, useSearchParams } from 'react-router';
 import type { VisaoSalva } from '@paineis/contract/personal';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
@@ -37,8 +37,16 @@ interface ViewerPageProps {
 /** Sets (or, with undefined, removes) query parameters of the address, replacing the entry: no history per change. */
 function useAddressParams() {
   const [searchParams, setSearchParams] = useSearchParams();
+  const { pathname } = useLocation();
+  // The router itself, whose location changes the moment someone navigates (React renders it a little later).
+  const dataRouter = useContext(UNSAFE_DataRouterContext);
   const setParams = useCallback(
-    (changes: Record<string, string | undefined>) =>
+    (changes: Record<string, string | undefined>) => {
+      // A person who has just left the viewer ('Voltar', the navigation bar) is not brought back by the report
+      // changing page as it finishes loading: the address is written only while it is still the viewer's.
+      const state = dataRouter?.router.state;
+      const live = state?.navigation.location?.pathname ?? state?.location.pathname;
+      if (live !== undefined && live !== pathname) return;
       setSearchParams(
         (current) => {
           const next = new URLSearchParams(current);
@@ -49,8 +57,9 @@ function useAddressParams() {
           return next;
         },
         { replace: true },
-      ),
-    [setSearchParams],
+      );
+    },
+    [dataRouter, pathname, setSearchParams],
   );
   return [searchParams, setParams] as const;
 }
