@@ -8,7 +8,7 @@ test.skip(!process.env.SCREENSHOTS, 'só com npm run screenshots');
 
 const dir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'docs', 'screenshots');
 const shot = (page: Page, name: string, fullPage = false) =>
-  page.screenshot({ path: path.join(dir, `${name}.png`), fullPage });
+  page.screenshot({ path: path.join(dir, `${name}.png`), fullPage, animations: 'disabled' });
 
 test('every screen', async ({ page }) => {
   await page.setViewportSize({ width: 1280, height: 860 });
@@ -35,7 +35,7 @@ test('every screen', async ({ page }) => {
   await shot(page, 'configuracao-rls');
   // A role Power BI would refuse (a comma in its name): the modal names the problem before anything is saved.
   await page.getByPlaceholder('Nome do papel (ex.: Vendas)').fill('Vendas, Sul');
-  await page.getByRole('button', { name: 'Adicionar' }).click();
+  await page.getByRole('button', { name: 'Adicionar', exact: true }).click();
   await expect(page.getByLabel('Limites do Power BI')).toBeVisible();
   await shot(page, 'configuracao-rls-limites');
   await page.getByRole('button', { name: 'Cancelar' }).click();

@@ -339,7 +339,7 @@ export function registerIdentityProvider(app: FastifyInstance, ctx: StandInConte
     const html = renderSignInPage({
       formAction: `/${ctx.tenantId}/oauth2/v2.0/authorize`,
       requestId,
-      clientId: ctx.clientId,
+      appName: ctx.appDisplayName,
       returnsTo: redirectUrl.origin,
       // Labelled with the roles their token will carry, group-assigned ones included.
       people: ctx.people

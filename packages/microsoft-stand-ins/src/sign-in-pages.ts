@@ -74,7 +74,8 @@ ${body}
 export interface SignInPageInput {
   formAction: string;
   requestId: string;
-  clientId: string;
+  /** The application's name in Entra, as Microsoft's own sign-in page names it. */
+  appName: string;
   returnsTo: string;
   people: StandInPerson[];
 }
@@ -97,7 +98,7 @@ export function renderSignInPage(input: SignInPageInput): string {
   return layout(
     'Entrar — simulação local do Microsoft Entra ID',
     `<h1>Entrar</h1>
-<p>Escolha a conta com que deseja entrar no aplicativo <code>${escapeHtml(input.clientId)}</code>.</p>
+<p>Escolha a conta com que deseja entrar no aplicativo <strong>${escapeHtml(input.appName)}</strong>.</p>
 <form method="post" action="${escapeHtml(input.formAction)}">
 <input type="hidden" name="request" value="${escapeHtml(input.requestId)}">
 ${list}
