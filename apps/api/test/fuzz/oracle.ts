@@ -29,7 +29,14 @@ export function scrub(message: string, inputs: readonly string[]): string {
     }
   }
   // Longest first, so a shorter input inside a longer one does not break it up.
-  for (const v of [...variants].sort((a, b) => b.length - a.length)) out = out.split(v).join(' ');
+  for (const v of [...variants].sort((a, b) => b.length - a.length)) {
+    out = out.split(v).join(' ');
+    // A long input quoted cut short, as messages quote names ('…' after the part shown).
+    for (let k = Math.min(v.length - 1, 200); k >= 10; k--) {
+      const cut = `${v.slice(0, k)}…`;
+      if (out.includes(cut)) out = out.split(cut).join(' ');
+    }
+  }
   return out;
 }
 
