@@ -1,7 +1,7 @@
 import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { createMemoryRouter, RouterProvider } from 'react-router';
+import { createMemoryRouter, MemoryRouter, Route, RouterProvider, Routes, useLocation } from 'react-router';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
 import type { Exportacao, VisaoSalva } from '@paineis/contract/personal';
@@ -147,6 +147,42 @@ describe('the page in the address (?pagina=)', () => {
     expect(await screen.findByText('Lista de painéis')).toBeInTheDocument();
     await act(async () => {});
     expect(router.state.location).toMatchObject({ pathname: '/', search: '' });
+  });
+
+  it('does the same under a router like the app’s (BrowserRouter: no data router), left through Voltar', async () => {
+    signIn(USER);
+    server.use(
+      http.get('/api/paineis/7', () => HttpResponse.json(painel)),
+      http.get('/api/paineis/7/visoes', () => HttpResponse.json([])),
+    );
+    const fake = new FakeEmbedder();
+    let address = '';
+    function Address() {
+      const location = useLocation();
+      address = location.pathname + location.search;
+      return null;
+    }
+    render(
+      <QueryClientProvider client={createQueryClient()}>
+        <MemoryRouter initialEntries={['/visualizar/7?pagina=ReportSection1']}>
+          <Address />
+          <Routes>
+            <Route path="/" element={<p>Lista de painéis</p>} />
+            <Route path="/visualizar/:id" element={<ViewerPage createEmbedder={() => fake} />} />
+          </Routes>
+        </MemoryRouter>
+      </QueryClientProvider>,
+    );
+    const voltar = await screen.findByRole('link', { name: /Voltar/ });
+    await waitFor(() => expect(fake.loads).toHaveLength(1));
+    fake.emit('loaded');
+    // The click and the report's page change in one go, before React renders the list.
+    act(() => {
+      voltar.click();
+      fake.emit('pageChanged', { newPage: { name: 'ReportSection2' } });
+    });
+    expect(await screen.findByText('Lista de painéis')).toBeInTheDocument();
+    expect(address).toBe('/');
   });
 
   it('writes the first page in the address when the report opens without one', async () => {

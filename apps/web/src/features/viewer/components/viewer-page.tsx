@@ -1,6 +1,13 @@
 import { useCallback, useContext, useEffect, useRef, useState, type ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { Link, UNSAFE_DataRouterContext, useLocation, useParams, useSearchParams } from 'react-router';
+import {
+  Link,
+  UNSAFE_DataRouterContext,
+  UNSAFE_NavigationContext,
+  useLocation,
+  useParams,
+  useSearchParams,
+} from 'react-router';
 import type { VisaoSalva } from '@paineis/contract/personal';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
@@ -34,18 +41,33 @@ interface ViewerPageProps {
   wait?: Wait;
 }
 
+/**
+ * Where the router is right now, not where this render was: React renders a navigation a little later (in a
+ * transition) than the router makes it. A data router says so in its state (a navigation under way, else its
+ * location); the app's BrowserRouter, through its history, which reads the browser's address.
+ */
+function useLivePathname(): () => string | undefined {
+  const dataRouter = useContext(UNSAFE_DataRouterContext);
+  const { navigator } = useContext(UNSAFE_NavigationContext);
+  return useCallback(() => {
+    if (dataRouter) {
+      const { navigation, location } = dataRouter.router.state;
+      return (navigation.location ?? location).pathname;
+    }
+    return (navigator as Partial<{ location: { pathname: string } }>).location?.pathname;
+  }, [dataRouter, navigator]);
+}
+
 /** Sets (or, with undefined, removes) query parameters of the address, replacing the entry: no history per change. */
 function useAddressParams() {
   const [searchParams, setSearchParams] = useSearchParams();
   const { pathname } = useLocation();
-  // The router itself, whose location changes the moment someone navigates (React renders it a little later).
-  const dataRouter = useContext(UNSAFE_DataRouterContext);
+  const livePathname = useLivePathname();
   const setParams = useCallback(
     (changes: Record<string, string | undefined>) => {
       // A person who has just left the viewer ('Voltar', the navigation bar) is not brought back by the report
       // changing page as it finishes loading: the address is written only while it is still the viewer's.
-      const state = dataRouter?.router.state;
-      const live = state?.navigation.location?.pathname ?? state?.location.pathname;
+      const live = livePathname();
       if (live !== undefined && live !== pathname) return;
       setSearchParams(
         (current) => {
@@ -59,7 +81,7 @@ function useAddressParams() {
         { replace: true },
       );
     },
-    [dataRouter, pathname, setSearchParams],
+    [livePathname, pathname, setSearchParams],
   );
   return [searchParams, setParams] as const;
 }
