@@ -6,6 +6,7 @@ import { DataDirInUseError, openDatabase } from './db/client.ts';
 import { migrateDatabase } from './db/migrate.ts';
 import { DEMO_ADMIN, DEMO_USER, loadDemoData } from './demo/demo-data.ts';
 import { demoDirectory, demoReports } from './demo/demo-directory.ts';
+import { openLogDestination } from './lib/log-destination.ts';
 import { logMicrosoftReachability } from './integrations/microsoft-reachability.ts';
 import { ensureLocalAccounts } from './modules/auth/bootstrap-accounts.ts';
 import { signSessionToken } from './modules/auth/tokens.ts';
@@ -58,7 +59,9 @@ if (standIns) {
   };
 }
 
-const app = await buildApp({ config, database, syncDirectoryAtStart: true });
+// Log lines go to stdout asynchronously, in blocks (log-destination.ts); flushed below when the server stops.
+const logDestination = openLogDestination();
+const app = await buildApp({ config, database, syncDirectoryAtStart: true, logger: { stream: logDestination.stream } });
 
 if (config.demoMode) {
   const loaded = await loadDemoData(database.db);
@@ -78,9 +81,15 @@ if (database.kind === 'pglite') {
 closeWithGrace({ delay: 10_000 }, async ({ err, signal }) => {
   if (err) app.log.error({ err }, 'encerrando após erro');
   else app.log.info({ signal }, 'encerrando');
-  await app.close();
-  // After the app: a directory sync under way at the stop still talks to the stand-ins until it ends.
-  await standIns?.close();
+  try {
+    await app.close();
+    // After the app: a directory sync under way at the stop still talks to the stand-ins until it ends.
+    await standIns?.close();
+  } finally {
+    // Every line of the requests answered before the stop, and the stop's own, before the process exits.
+    // (When the grace delay runs out, pino's exit handler writes what is left synchronously.)
+    await logDestination.flush();
+  }
 });
 
 await app.listen({ port: config.port, host: config.host });
@@ -97,8 +106,9 @@ if (config.demoMode) {
   const url = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${config.port}`;
   const admin = await signSessionToken(config.jwt, { ...DEMO_ADMIN, username: 'demo.admin' });
   const user = await signSessionToken(config.jwt, { ...DEMO_USER, username: 'demo.usuario' });
-  // Printed plainly (not as a log line) so it can be copied into curl.
-  console.log(
+  // Printed plainly (not as a log line, nor through the redaction) so it can be copied into curl; on the log's
+  // destination, so that it comes after the start-up's lines rather than before them.
+  logDestination.stream.write(
     [
       '',
       `Painéis (demonstração) em ${url}  —  documentação da API em ${url}/api/docs`,
@@ -109,6 +119,7 @@ if (config.demoMode) {
       user.token,
       `Exemplo: curl -H "Authorization: Bearer <token>" ${url}/api/paineis/agrupados`,
       '',
-    ].join('\n'),
+    ].join('\n') + '\n',
   );
+  void logDestination.flush();
 }
