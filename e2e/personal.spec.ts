@@ -301,7 +301,8 @@ test('saved views: slicer and page saved, applied, renamed, shared by link with 
   browser,
   consoleErrors,
 }, testInfo) => {
-  const name = 'Sul — detalhes';
+  // A name long enough that the menu, placed as it opened on 'Carregando...', would hang past the window's edge.
+  const name = 'Sul — detalhes da região no trimestre';
   const renamed = 'Sul — detalhes do mês';
   await signInAs(page, 'Bruno Demonstração');
   await page.getByRole('link', { name: `Visualizar painel ${VENDAS}` }).click();
@@ -328,6 +329,8 @@ test('saved views: slicer and page saved, applied, renamed, shared by link with 
 
   // Applied from 'Visões': slicer and page come back, and the view is in the address.
   await page.getByRole('button', { name: 'Visões' }).click();
+  // The list arrives after the menu opened, wider than 'Carregando...': the menu is placed again, whole in the window.
+  await expect(page.getByRole('group', { name }).getByRole('button', { name: 'Excluir' })).toBeInViewport({ ratio: 1 });
   await page.getByRole('group', { name }).getByRole('button', { name }).click();
   await expect(region).toHaveText('Região: Sul');
   await expect(title).toHaveText(`Detalhes — ${VENDAS}`);

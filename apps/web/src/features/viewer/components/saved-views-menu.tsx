@@ -79,6 +79,15 @@ export function SavedViewsMenu({ painelId, ready, onApply, onDeleted, onError }:
       </div>
     ));
 
+  // Popper places the menu once, as it opens, and not again when its items change: a list that arrives wider than
+  // 'Carregando...' would hang past the window's edge (its 'Excluir' out of sight) until the page scrolled. A menu
+  // made anew for each content is placed for what it holds.
+  const menuKey = error
+    ? 'erro'
+    : isPending
+      ? 'carregando'
+      : views.map((visao) => `${visao.id}:${visao.nome}`).join('|');
+
   return (
     <>
       <Dropdown
@@ -92,7 +101,9 @@ export function SavedViewsMenu({ painelId, ready, onApply, onDeleted, onError }:
         <Dropdown.Toggle variant="outline-secondary" size="sm">
           Visões
         </Dropdown.Toggle>
-        <Dropdown.Menu className="saved-views-menu">{items}</Dropdown.Menu>
+        <Dropdown.Menu key={menuKey} className="saved-views-menu">
+          {items}
+        </Dropdown.Menu>
       </Dropdown>
       <ViewNameModal
         show={renaming !== null}
