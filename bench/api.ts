@@ -1,43 +1,43 @@
-// The API's budgets (bench/budgets.ts), measured against the real server in this process on a seeded database:
-// PGlite in memory, or a PostgreSQL database the caller made (bench/run.ts calls benchApi for each engine).
+// The API's budgets (bench/budgets.ts), measured against the real server on a seeded database: PGlite in memory, or
+// a PostgreSQL database the caller made (bench/run.ts calls benchApi for each engine).
 //
 // Each read that screens wait on is held against a baseline measured in the same run: a bare Fastify app with
-// helmet's default headers, on another port, whose route replies with the very bytes the portal answered (same
+// helmet's default headers and no logging, whose route replies with the very bytes the portal answered (same
 // status, content-type and content-encoding, compressed once, up front). The bare route and the portal's are
-// loaded back to back, in alternating slices, with the same connections and duration; the read passes when it
-// reaches THROUGHPUT_RATIO_MIN of the bare route's req/s, and when its p99 at a fixed FIXED_RATE req/s is within
-// budget.
-// The other calls keep their p99 budgets (BUDGETS_P99_MS).
+// loaded back to back, in alternating slices, with the same connections and duration, both sent a browser's
+// Accept-Encoding; the read passes when it reaches THROUGHPUT_RATIO_MIN of the bare route's req/s, and when its p99
+// at a fixed FIXED_RATE req/s is within budget. The other calls keep their p99 budgets (BUDGETS_P99_MS).
 //
-// autocannon runs in a worker thread, so its own work (sending, parsing answers) is not done on the servers'
-// event loop: on the same thread it would cost the bare route as much as the portal, and flatten the ratio.
+// Three processes. The portal runs as it does in production (bench/portal-process.ts): the real app with the
+// server's logging (level info, one line per request, asynchronous writes to stdout, here a file that is counted
+// and removed at the end), so the price of its request log is in the figures; a portal built with `logger: false`
+// would hide it. The baseline (bench/bare-process.ts) logs nothing, in a process of its own. And this process
+// only generates the load (autocannon and bench/fixed-rate.mjs, in worker threads). Each server has a process to
+// itself, as in production: nothing else runs on its event loop, and it shares no heap, garbage collector, V8
+// helper threads or libuv thread pool (where the portal's log writes and compression run) with the load generator
+// or with the other server. In one process the load generator's work and the other server's garbage would weigh on
+// whichever was measured, unevenly.
 //
 // Alone: `node --import tsx bench/api.ts [--quick]` runs PGlite, and PostgreSQL too when BENCH_DATABASE_URL names
 // a database (it is migrated and its data replaced).
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { pathToFileURL } from 'node:url';
+import { closeSync, createReadStream, mkdtempSync, openSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
-import Fastify, { type FastifyInstance } from 'fastify';
-import helmet from '@fastify/helmet';
-import { buildApp } from '../apps/api/src/app.ts';
-import { loadConfig } from '../apps/api/src/config/env.ts';
-import { openDatabase, type Database } from '../apps/api/src/db/client.ts';
-import { migrateDatabase } from '../apps/api/src/db/migrate.ts';
-import { signSessionToken } from '../apps/api/src/modules/auth/tokens.ts';
-import { portalEnvironment, startStandIns } from '../packages/microsoft-stand-ins/src/stand-ins.ts';
 import {
   BUDGETS_P99_MS,
   FIXED_RATE,
   FIXED_RATE_P99_MS,
-  SIZES,
   THROUGHPUT_CONNECTIONS,
   THROUGHPUT_RATIO_MIN,
 } from './budgets.ts';
 import { errorRow, formatNumber, printTable, quick, type BenchRow } from './report.ts';
-import { seed, seededReports } from './seed.ts';
 import { fixedRate } from './fixed-rate.mjs';
-import { benchUsage } from './usage.ts';
+import { startBenchProcess, type BenchProcess } from './bench-process.ts';
+import type { BareAnswer } from './bare-process.ts';
+import { get, type Answer } from './http-get.ts';
+import type { PortalReady } from './portal-process.ts';
 
 /** Seconds of each load (throughput, fixed rate, p99). */
 const SECONDS = quick ? 1 : Number(process.env.BENCH_SECONDS ?? 5);
@@ -68,39 +68,6 @@ const P99_CALLS: { name: keyof typeof BUDGETS_P99_MS; path: string; as: Who }[] 
   { name: 'GET /api/paineis/{id}/usuarios (300 vínculos)', path: '/api/paineis/7/usuarios', as: 'admin' },
   { name: 'GET /api/paineis/{id}/token (usuário, RLS)', path: '/api/paineis/10/token', as: 'user' },
 ];
-
-interface Answer {
-  status: number;
-  contentType: string | undefined;
-  contentEncoding: string | undefined;
-  /** As sent: not decompressed. */
-  body: Buffer;
-}
-
-/** One GET with node:http, which (unlike fetch) leaves the body as it came, compressed or not. */
-function get(url: string, headers: Record<string, string>): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    http
-      .get(url, { headers, agent: false }, (response) => {
-        const chunks: Buffer[] = [];
-        response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('error', reject);
-        response.on('end', () => {
-          const header = (name: string) => {
-            const value = response.headers[name];
-            return Array.isArray(value) ? value.join(', ') : value;
-          };
-          resolve({
-            status: response.statusCode ?? 0,
-            contentType: header('content-type'),
-            contentEncoding: header('content-encoding'),
-            body: Buffer.concat(chunks),
-          });
-        });
-      })
-      .on('error', reject);
-  });
-}
 
 const ok2xx = (answer: Answer) => answer.status >= 200 && answer.status < 300;
 
@@ -147,6 +114,7 @@ async function compare(bareUrl: string, portalUrl: string, headers: Record<strin
   return {
     bare: totals.bare.requests / totals.bare.seconds,
     portal: totals.portal.requests / totals.portal.seconds,
+    portalTotal: totals.portal.requests,
     failed: problems.join('; '),
   };
 }
@@ -156,90 +124,72 @@ const rps = (value: number) => formatNumber(value);
 const kb = (answer: Answer) =>
   `${formatNumber(answer.body.length / 1000, 1)} kB${answer.contentEncoding ? ` (${answer.contentEncoding})` : ''}`;
 
-/** A bare Fastify app with helmet's defaults; `serve` adds a route that replies with an answer's bytes. */
-async function startBareApp() {
-  const app: FastifyInstance = Fastify({ logger: false });
-  await app.register(helmet);
-  let next = 0;
-  return {
-    app,
-    /** Registers the route before the app listens; returns its path. */
-    serve(answer: Answer): string {
-      const path = `/base/${next++}`;
-      app.get(path, (_request, reply) => {
-        void reply.code(answer.status);
-        if (answer.contentType) void reply.header('content-type', answer.contentType);
-        if (answer.contentEncoding) void reply.header('content-encoding', answer.contentEncoding);
-        return reply.send(answer.body);
-      });
-      return path;
-    },
-    async listen(): Promise<string> {
-      await app.listen({ port: 0, host: '127.0.0.1' });
-      return `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
-    },
-  };
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+/** Lines and bytes of the portal's log file. */
+async function countLines(file: string): Promise<{ lines: number; bytes: number }> {
+  let lines = 0;
+  for await (const chunk of createReadStream(file) as AsyncIterable<Buffer>) {
+    for (let i = chunk.indexOf(10); i >= 0; i = chunk.indexOf(10, i + 1)) lines++;
+  }
+  return { lines, bytes: statSync(file).size };
 }
 
 /**
- * Seeds the database (PGlite in memory without databaseUrl; otherwise that PostgreSQL database, which the caller
- * creates and drops), runs the portal and the baseline in this process, and returns one row per figure.
+ * Starts the portal on a seeded database (PGlite in memory without databaseUrl; otherwise that PostgreSQL
+ * database, which the caller creates and drops) and the baseline, each in a process of its own (see the top of
+ * the file), loads them from this one, and returns one row per figure.
  */
 export async function benchApi(options: { databaseUrl?: string } = {}): Promise<BenchRow[]> {
-  const database: Database = await openDatabase(
-    options.databaseUrl ? { kind: 'postgres', url: options.databaseUrl } : { kind: 'pglite' },
-  );
-  const engine = database.kind === 'postgres' ? 'PostgreSQL' : 'PGlite';
-  let databaseOwnedByApp = false;
-  let standIns: Awaited<ReturnType<typeof startStandIns>> | null = null;
-  let portal: Awaited<ReturnType<typeof buildApp>> | null = null;
-  let bare: FastifyInstance | null = null;
+  const engine = options.databaseUrl ? 'PostgreSQL' : 'PGlite';
+  const scratch = mkdtempSync(path.join(tmpdir(), 'paineis-bench-api-'));
+  const logFile = path.join(scratch, 'portal.log');
+  const logFd = openSync(logFile, 'w');
+  let portal: BenchProcess<PortalReady> | null = null;
+  let bare: BenchProcess<{ base: string; paths: string[] }> | null = null;
+  /** Requests the portal answered under autocannon's loads: each must have its line in the log. */
+  let portalRequests = 0;
+  const results: BenchRow[] = [];
   try {
-    await migrateDatabase(database);
-    // Opening a panel asks Power BI for an embed token: the stand-in plays it, in this process.
-    standIns = await startStandIns({ people: [] });
-    const config = loadConfig({
-      NODE_ENV: 'test',
-      JWT_SECRET: 'benchmark-secret-with-more-than-32-chars',
-      LOG_LEVEL: 'silent',
-      PORT: '0',
-      ...portalEnvironment(standIns),
-      GRAPH_SYNC_INTERVAL_MINUTES: '0',
-    });
-
-    const { users, seconds } = await seed(database.db);
-    console.log(
-      `api (${engine}): ${SIZES.panels} painéis, ${SIZES.users} usuários, ${SIZES.linksPerPanel} vínculos por painel, semeada em ${seconds.toFixed(1)} s`,
+    portal = await startBenchProcess<PortalReady>(
+      path.join(here, 'portal-process.ts'),
+      [...(options.databaseUrl ? [options.databaseUrl] : []), ...(quick ? ['--quick'] : [])],
+      logFd,
     );
-    standIns.powerBi.setReports(await seededReports(database.db));
-
-    portal = await buildApp({ config, database, logger: false });
-    databaseOwnedByApp = true; // closing the app closes the database
-    await portal.listen({ port: 0, host: '127.0.0.1' });
-    const portalBase = `http://127.0.0.1:${(portal.server.address() as AddressInfo).port}`;
-    const tokens: Record<Who, string> = {
-      admin: (await signSessionToken(config.jwt, users[0]!)).token,
-      user: (await signSessionToken(config.jwt, users[1]!)).token,
-    };
+    const { base: portalBase, tokens } = portal.ready;
     const headersOf = (who: Who) => ({ authorization: `Bearer ${tokens[who]}`, 'accept-encoding': 'gzip' });
 
     // The portal's answers, once warm (the last of the warming requests), and a bare route for each.
-    const bareApp = await startBareApp();
-    bare = bareApp.app;
-    const prepared: ({ answer: Answer; barePath: string } | { error: unknown })[] = [];
+    const answers: (Answer | { error: unknown })[] = [];
     for (const read of READS) {
       try {
         let answer: Answer | null = null;
         for (let i = 0; i < WARM_REQUESTS; i++) answer = await get(portalBase + read.path, headersOf(read.as));
         if (!answer || !ok2xx(answer)) throw new Error(`o portal respondeu ${answer?.status} a ${read.path}`);
-        prepared.push({ answer, barePath: bareApp.serve(answer) });
+        answers.push(answer);
       } catch (error) {
-        prepared.push({ error });
+        answers.push({ error });
       }
     }
-    const bareBase = await bareApp.listen();
+    const served = answers.filter((a): a is Answer => !('error' in a));
+    const answersFile = path.join(scratch, 'answers.json');
+    writeFileSync(
+      answersFile,
+      JSON.stringify(
+        served.map((a): BareAnswer => ({
+          status: a.status,
+          contentType: a.contentType,
+          contentEncoding: a.contentEncoding,
+          body: a.body.toString('base64'),
+        })),
+      ),
+    );
+    bare = await startBenchProcess(path.join(here, 'bare-process.ts'), [answersFile], 'ignore');
+    const bareBase = bare.ready.base;
+    const prepared = answers.map((a) =>
+      'error' in a ? a : { answer: a, barePath: bare!.ready.paths[served.indexOf(a)]! },
+    );
 
-    const results: BenchRow[] = [];
     for (const [i, read] of READS.entries()) {
       const ratioFigure = `${read.name}: vazão vs. base (${engine})`;
       const ratioBudget = `≥ ${formatNumber(THROUGHPUT_RATIO_MIN, 2)}`;
@@ -264,8 +214,13 @@ export async function benchApi(options: { databaseUrl?: string } = {}): Promise<
           throw new Error(`a rota de base não responde os bytes do portal (${read.path})`);
 
         await load(bareUrl, headers, { connections: THROUGHPUT_CONNECTIONS, amount: WARM_LOAD_REQUESTS });
-        await load(portalUrl, headers, { connections: THROUGHPUT_CONNECTIONS, amount: WARM_LOAD_REQUESTS });
-        const { bare: bareRps, portal: portalRps, failed } = await compare(bareUrl, portalUrl, headers);
+        const warm = await load(portalUrl, headers, {
+          connections: THROUGHPUT_CONNECTIONS,
+          amount: WARM_LOAD_REQUESTS,
+        });
+        portalRequests += warm.requests.total;
+        const { bare: bareRps, portal: portalRps, portalTotal, failed } = await compare(bareUrl, portalUrl, headers);
+        portalRequests += portalTotal;
         const ratio = portalRps / bareRps;
         const value = `${rps(portalRps)} vs ${rps(bareRps)} req/s (${formatNumber(ratio, 2)})`;
         results.push(
@@ -302,6 +257,7 @@ export async function benchApi(options: { databaseUrl?: string } = {}): Promise<
           connections: P99_CONNECTIONS,
           duration: SECONDS,
         });
+        portalRequests += result.requests.total;
         const value = `${ms(result.latency.p99)} (p50 ${ms(result.latency.p50)}, ${rps(result.requests.average)} req/s)`;
         const failed = failures(result, 'portal');
         results.push(
@@ -316,23 +272,32 @@ export async function benchApi(options: { databaseUrl?: string } = {}): Promise<
     }
 
     // Issue 13: recording openings (made above, under load), and '/uso' on a year of views.
-    results.push(
-      ...(await benchUsage({
-        db: database.db,
-        engine,
-        portalBase,
-        headers: headersOf('admin'),
-        recorder: portal.viewRecorder,
-        get,
-      })),
-    );
-    return results;
+    // In the portal's process, which holds the database and the view recorder.
+    results.push(...(await portal.ask<BenchRow[]>({ type: 'usage', headers: headersOf('admin') })));
+  } catch (error) {
+    results.push(errorRow(`API (${engine})`, '—', error));
   } finally {
-    await bare?.close();
-    await portal?.close();
-    if (!databaseOwnedByApp) await database.close();
-    await standIns?.close();
+    await bare?.stop();
+    await portal?.stop();
+    closeSync(logFd);
   }
+  // The request log, once the portal has stopped (and flushed it): a line for every request it answered.
+  const logFigure = `Registro das requisições do portal: linhas escritas (${engine})`;
+  try {
+    const { lines, bytes } = await countLines(logFile);
+    const value = `${formatNumber(lines)} linhas, ${formatNumber(bytes / 1e6, 0)} MB, para ${formatNumber(portalRequests)} pedidos das cargas`;
+    results.push(
+      lines >= portalRequests && portalRequests > 0
+        ? { figure: logFigure, value, budget: '≥ 1 por pedido', ok: true }
+        : errorRow(logFigure, '≥ 1 por pedido', `linhas faltando: ${value}`),
+    );
+    console.log(`api: ${logFigure} ${value}`);
+  } catch (error) {
+    results.push(errorRow(logFigure, '≥ 1 por pedido', error));
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+  return results;
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

@@ -3,12 +3,14 @@ export const SIZES = { panels: 2_000, classifications: 40, users: 25_000, linksP
 
 /**
  * The API's reads that screens wait on (issue 12), held against a baseline measured in the same run, on PGlite and
- * on PostgreSQL: a bare Fastify route with helmet's default headers that replies with the portal's very bytes
- * (same content-type and content-encoding). Each read must reach THROUGHPUT_RATIO_MIN of the bare route's req/s
- * (THROUGHPUT_CONNECTIONS in flight), and at a steady FIXED_RATE req/s (bench/fixed-rate.mjs: evenly spaced, open loop) its p99 must stay within FIXED_RATE_P99_MS.
+ * on PostgreSQL: a bare Fastify route with helmet's default headers and no logging, in a process of its own, that
+ * replies with the portal's very bytes (same status, content-type and content-encoding). The portal runs as in
+ * production, its request log included (issue 23: one line per request at level info). Each read must reach
+ * THROUGHPUT_RATIO_MIN of the bare route's req/s (THROUGHPUT_CONNECTIONS in flight), and at a steady FIXED_RATE req/s
+ * (bench/fixed-rate.mjs: evenly spaced, open loop) its p99 must stay within FIXED_RATE_P99_MS.
  * Any answer but 2xx fails the run.
  */
-export const THROUGHPUT_RATIO_MIN = 0.5;
+export const THROUGHPUT_RATIO_MIN = 0.6;
 export const THROUGHPUT_CONNECTIONS = 50;
 export const FIXED_RATE = 500;
 export const FIXED_RATE_P99_MS = 10;
