@@ -16,7 +16,10 @@ async function counts(db: Db) {
            (select count(*) from painel_usuarios) as links,
            (select count(*) from painel_rls_roles) as roles,
            (select count(*) from painel_rls_role_emails) as emails,
-           (select count(*) from tokens_revogados) as revogados`,
+           (select count(*) from tokens_revogados) as revogados,
+           (select count(*) from visualizacoes) as visualizacoes,
+           (select count(*) from auditoria) as auditoria,
+           (select count(*) from ultimos_logins) as logins`,
   );
   return Object.fromEntries(Object.entries(row!).map(([k, v]) => [k, Number(v)]));
 }
@@ -167,6 +170,9 @@ describe('demo data', () => {
       roles: 0,
       emails: 0,
       revogados: 0,
+      visualizacoes: 0,
+      auditoria: 0,
+      logins: 0,
     });
   });
 
@@ -181,7 +187,13 @@ describe('demo data', () => {
     await resetDatabase(database);
     await db.execute(sql`insert into paineis (nome_painel, workspace_id, report_id) values ('Real', 'w', 'r')`);
     expect(await loadDemoData(db)).toBe(false);
-    expect(await counts(db)).toMatchObject({ paineis: 1, usuarios: 0, classificacoes: 0 });
+    expect(await counts(db)).toMatchObject({
+      paineis: 1,
+      usuarios: 0,
+      classificacoes: 0,
+      visualizacoes: 0,
+      auditoria: 0,
+    });
   });
 
   it('two loads started together load once', async () => {

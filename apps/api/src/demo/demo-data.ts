@@ -2,9 +2,15 @@ import { createHash } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { rows, type Db } from '../db/client.ts';
 import { classificacoes, paineis, painelRlsRoleEmails, painelRlsRoles } from '../db/schema.ts';
+import { seedAuditHistory } from '../modules/audit/audit-history.ts';
+import { forgetUsageSnapshots, seedViews } from '../modules/usage/usage.ts';
 import { seedUsers, type NewUser } from '../modules/users/users.service.ts';
+import { demoHistory, type DemoClassificacao, type DemoPanel, type DemoPerson } from './demo-history.ts';
+import { random } from './seeded-random.ts';
 
 export const DEMO_DOMAIN = 'contoso.com.br';
+/** The tenant's own domain, which UPNs take when the organisation's domain was not made their suffix. */
+export const TENANT_DOMAIN = 'contoso.onmicrosoft.com';
 /** The one Power BI workspace of the demo panels. */
 export const DEMO_WORKSPACE_ID = demoGuid('workspace:Painéis Corporativos');
 export const DEMO_ADMIN = {
@@ -38,6 +44,8 @@ export const DEMO_GUEST = {
   jobTitle: 'Consultora externa',
   officeLocation: null,
 };
+/** Her UPN in the directory: a guest's is made from the address she was invited with. */
+export const DEMO_GUEST_UPN = `${DEMO_GUEST.email.replace('@', '_')}#EXT#@${TENANT_DOMAIN}`;
 /** The panel the guest is linked to, in its role 'Vendedor'. */
 const GUEST_PANEL = 'Vendas por Região';
 
@@ -240,16 +248,6 @@ const DEPARTMENTS = [
 const TITLES = ['Analista', 'Analista Sênior', 'Coordenador(a)', 'Gerente', 'Especialista', 'Assistente', 'Diretor(a)'];
 const OFFICES = ['São Paulo', 'Campinas', 'Joinville', 'Recife', 'Belo Horizonte', 'Porto Alegre'];
 
-/** A small seeded generator, so every demo database is the same. */
-function random(seed: number) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
-
 /** A stable GUID for a demo workspace or report, derived from its name. */
 export function demoGuid(name: string): string {
   const h = createHash('sha256').update(name).digest('hex');
@@ -289,6 +287,13 @@ export function demoUsers(count: number, seed = 42): DemoUser[] {
   return users;
 }
 
+/**
+ * The UPN of the `index`th of demoUsers in the directory: most people's is their mail; one in 25 signs in as
+ * `…@contoso.onmicrosoft.com`, so their RLS identity (the UPN) and the address RLS roles list (the mail) differ.
+ */
+export const demoUpn = (email: string, index: number) =>
+  index % 25 === 1 ? email.replace(`@${DEMO_DOMAIN}`, `@${TENANT_DOMAIN}`) : email;
+
 /** Whether the database holds nothing yet: demo data never lands on top of real data. */
 export async function isEmpty(db: Db): Promise<boolean> {
   const [row] = await rows<{ empty: boolean }>(
@@ -300,9 +305,12 @@ export async function isEmpty(db: Db): Promise<boolean> {
   return row?.empty ?? false;
 }
 
-/** Loads the demo organisation into an empty database. Returns false (and does nothing) otherwise. */
-export async function loadDemoData(db: Db, userCount = 300): Promise<boolean> {
-  return db.transaction(async (tx) => {
+/**
+ * Loads the demo organisation into an empty database, with its last 90 days, up to `now`, of panel openings and audit
+ * records (demo-history.ts). Returns false (and does nothing) otherwise.
+ */
+export async function loadDemoData(db: Db, userCount = 300, now = new Date()): Promise<boolean> {
+  const loaded = await db.transaction(async (tx) => {
     // Two instances starting together on one PostgreSQL: the second waits, then finds data.
     await tx.execute(sql`select pg_advisory_xact_lock(7301953)`);
     if (!(await isEmpty(tx))) return false;
@@ -317,6 +325,7 @@ export async function loadDemoData(db: Db, userCount = 300): Promise<boolean> {
 
     const workspaceId = DEMO_WORKSPACE_ID;
     const panelIds: { id: number; nome: string }[] = [];
+    const history = { classificacoes: [] as DemoClassificacao[], panels: [] as DemoPanel[] };
     const groups = [
       ...CLASSIFICACOES.map((c) => ({ ...c })),
       { nome: null, descricao: null, ativo: true, paineis: SEM_CLASSIFICACAO },
@@ -329,6 +338,12 @@ export async function loadDemoData(db: Db, userCount = 300): Promise<boolean> {
           .values({ nome: group.nome, descricao: group.descricao, ativo: group.ativo })
           .returning({ id: classificacoes.id });
         classificacaoId = row!.id;
+        history.classificacoes.push({
+          id: classificacaoId,
+          nome: group.nome,
+          descricao: group.descricao,
+          ativo: group.ativo,
+        });
       }
       for (const [i, nome] of group.paineis.entries()) {
         const [row] = await tx
@@ -343,14 +358,27 @@ export async function loadDemoData(db: Db, userCount = 300): Promise<boolean> {
           })
           .returning({ id: paineis.id });
         panelIds.push({ id: row!.id, nome });
+        history.panels.push({
+          id: row!.id,
+          nome,
+          classificacao: group.nome,
+          classificacaoAtiva: group.ativo,
+          ordem: i + 1,
+          workspaceId,
+          reportId: demoGuid(`report:${nome}`),
+          usaRls: nome in RLS_ROLES,
+          linked: [],
+          roles: [],
+        });
       }
     }
 
-    for (const panel of panelIds) {
+    for (const [n, panel] of panelIds.entries()) {
       const linked = people.filter(() => rand() < 0.08).map((u) => u.id);
       // The demo user sees most panels, but not all, so the difference between roles shows.
       if (rand() < 0.7 || panel.nome in RLS_ROLES) linked.push(DEMO_USER.id);
       if (panel.nome === GUEST_PANEL) linked.push(DEMO_GUEST.id);
+      history.panels[n]!.linked = linked;
       await tx.execute(sql`
         insert into painel_usuarios (painel_id, usuario_id) select ${panel.id}, unnest(${sql.param(linked)}::text[])`);
       const roles = RLS_ROLES[panel.nome];
@@ -364,11 +392,29 @@ export async function loadDemoData(db: Db, userCount = 300): Promise<boolean> {
         const emails = linkedEmails.filter((_, i) => i % roles.length === posicao);
         if (posicao === 0) emails.push(DEMO_USER.email);
         if (panel.nome === GUEST_PANEL && roleName === 'Vendedor') emails.push(DEMO_GUEST.email);
+        history.panels[n]!.roles.push({ roleName, emails });
         if (emails.length > 0) {
           await tx.insert(painelRlsRoleEmails).values(emails.map((email) => ({ roleId: role!.id, email })));
         }
       }
     }
+
+    const person = (u: { id: string; email: string }, upn = u.email): DemoPerson => ({ id: u.id, email: u.email, upn });
+    const { views, audit } = demoHistory(
+      {
+        admin: person(DEMO_ADMIN),
+        user: person(DEMO_USER),
+        guest: person(DEMO_GUEST, DEMO_GUEST_UPN),
+        people: people.map((u, i) => person(u, demoUpn(u.email, i))),
+        ...history,
+      },
+      now,
+    );
+    await seedViews(tx, views);
+    await seedAuditHistory(tx, audit);
     return true;
   });
+  // The views are in: '/uso' reads the past days again (a snapshot made before the load would not know them).
+  if (loaded) forgetUsageSnapshots(db);
+  return loaded;
 }

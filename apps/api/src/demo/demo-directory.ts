@@ -2,18 +2,16 @@ import type { StandInPerson, StandInReport } from '@paineis/microsoft-stand-ins/
 import {
   CLASSIFICACOES,
   DEMO_ADMIN,
-  DEMO_DOMAIN,
   DEMO_GUEST,
+  DEMO_GUEST_UPN,
   DEMO_USER,
   DEMO_WORKSPACE_ID,
   demoGuid,
+  demoUpn,
   demoUsers,
   RLS_ROLES,
   SEM_CLASSIFICACAO,
 } from './demo-data.ts';
-
-/** The tenant's own domain, which UPNs take when the organisation's domain was not made their suffix. */
-const TENANT_DOMAIN = 'contoso.onmicrosoft.com';
 
 /**
  * The demo organisation as the stand-in Entra ID and Graph know it: the same ids as the demo data. Most people's
@@ -36,7 +34,7 @@ export function demoDirectory(): StandInPerson[] {
       id: p.id,
       displayName: p.displayName,
       mail: p.email,
-      userPrincipalName: i % 25 === 1 ? p.email.replace(`@${DEMO_DOMAIN}`, `@${TENANT_DOMAIN}`) : p.email,
+      userPrincipalName: demoUpn(p.email, i),
       department: p.department,
       jobTitle: p.jobTitle,
       officeLocation: p.officeLocation,
@@ -45,7 +43,7 @@ export function demoDirectory(): StandInPerson[] {
     {
       ...DEMO_GUEST,
       mail: DEMO_GUEST.email,
-      userPrincipalName: `${DEMO_GUEST.email.replace('@', '_')}#EXT#@${TENANT_DOMAIN}`,
+      userPrincipalName: DEMO_GUEST_UPN,
       userType: 'Guest',
       emailClaim: 'mcosta@fornecedor.com.br',
       showOnSignIn: true,

@@ -24,6 +24,33 @@ export async function insertAudit(db: Db, row: AuditRow): Promise<void> {
   await db.insert(auditoria).values(row);
 }
 
+/**
+ * Records of the past, in one statement whose one parameter is the rows as JSON (as the views are written), in the
+ * order given: their ids follow that order, and the pages are read by id.
+ */
+export async function insertPastAudit(db: Db, records: (AuditRow & { momento: Date })[]): Promise<void> {
+  if (records.length === 0) return;
+  await db.execute(sql`
+    insert into auditoria (momento, usuario_id, usuario, endereco, objeto, objeto_id, objeto_nome, acao, mudancas)
+    select momento, usuario_id, usuario, endereco, objeto, objeto_id, objeto_nome, acao, mudancas
+    from json_to_recordset(${JSON.stringify(
+      records.map((r, n) => ({
+        n,
+        momento: r.momento.toISOString(),
+        usuario_id: r.usuarioId,
+        usuario: r.usuario,
+        endereco: r.endereco,
+        objeto: r.objeto,
+        objeto_id: r.objetoId,
+        objeto_nome: r.objetoNome,
+        acao: r.acao,
+        mudancas: r.mudancas,
+      })),
+    )}::json) as r(n int, momento timestamptz, usuario_id text, usuario text, endereco text, objeto text,
+                   objeto_id text, objeto_nome text, acao text, mudancas jsonb)
+    order by n`);
+}
+
 export interface AuditFilter {
   usuario?: string | undefined;
   objeto?: ObjetoAuditoria | undefined;
@@ -71,6 +98,19 @@ export async function auditPage(db: Db, filter: AuditFilter): Promise<PaginaAudi
 /** Records older than the retention period go (the background job). */
 export async function purgeAuditBefore(db: Db, before: Date): Promise<void> {
   await db.delete(auditoria).where(sql`${auditoria.momento} < ${before.toISOString()}`);
+}
+
+/** Many people's latest sign-ins at once; an earlier one than the one stored changes nothing. */
+export async function insertLastSignIns(db: Db, signIns: { usuarioId: string; momento: Date }[]): Promise<void> {
+  if (signIns.length === 0) return;
+  await db.execute(sql`
+    insert into ultimos_logins (usuario_id, momento)
+    select usuario_id, max(momento)
+    from json_to_recordset(${JSON.stringify(
+      signIns.map((s) => ({ usuario_id: s.usuarioId, momento: s.momento.toISOString() })),
+    )}::json) as s(usuario_id text, momento timestamptz)
+    group by usuario_id
+    on conflict (usuario_id) do update set momento = greatest(ultimos_logins.momento, excluded.momento)`);
 }
 
 /** A person's latest successful sign-in. */

@@ -2,15 +2,18 @@ import type { Config } from '../../config/env.ts';
 import type { Db } from '../../db/client.ts';
 import {
   anonymiseViewsBefore,
+  insertViews,
   panelViews,
   peopleWithoutSignInJson,
   purgeViewsBefore,
   recentPanelsOf,
+  type NewView,
 } from './usage.repository.ts';
 import { SNAPSHOT_DAYS, UsageSnapshots } from './usage-snapshot.ts';
 import type { ViewRecorder } from './view-recorder.ts';
 
 export { ViewRecorder } from './view-recorder.ts';
+export type { NewView } from './usage.repository.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -25,6 +28,14 @@ function snapshotsOf(db: Db, timeZone: string): UsageSnapshots {
 /** Makes the next answer read the past days again: after views of past days changed (the purge, tests). */
 export function forgetUsageSnapshots(db: Db): void {
   snapshots.delete(db);
+}
+
+/**
+ * Views of the past written at once (the demo's history, demo/demo-history.ts), in one statement as the recorder writes
+ * its batches. Inside a transaction: once it commits, forgetUsageSnapshots(db) makes '/uso' read them.
+ */
+export async function seedViews(db: Db, views: NewView[]): Promise<void> {
+  if (views.length > 0) await insertViews(db, views);
 }
 
 /** What '/uso' shows (docs/requirements.md#usage), each for a period of `dias` days ending today. */
