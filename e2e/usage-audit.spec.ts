@@ -1,6 +1,23 @@
 import type { Page } from '@playwright/test';
 import { expect, signInAs, test } from './fixtures.ts';
 
+interface PanelUsage {
+  painelId: number;
+  nomePainel: string;
+  visualizacoes: number;
+}
+
+/** A panel's views in the last 30 days, as '/uso' counts them, asked for with the signed-in person's session. */
+const viewsOf = (page: Page, nomePainel: string) =>
+  page.evaluate(async (nome) => {
+    const answer = await fetch('/api/uso/paineis?dias=30', {
+      headers: { Authorization: `Bearer ${localStorage.getItem('token')}` },
+    });
+    if (!answer.ok) throw new Error(`GET /api/uso/paineis: ${answer.status}`);
+    const { paineis } = (await answer.json()) as { paineis: PanelUsage[] };
+    return paineis.find((p) => p.nomePainel === nome)!;
+  }, nomePainel);
+
 const signOut = async (page: Page, person: string) => {
   await page.getByRole('button', { name: person }).click();
   await page.getByRole('button', { name: 'Sair' }).click();
@@ -11,6 +28,9 @@ test("an administrator's opening and change show in 'Uso' and 'Auditoria'; a use
   // Other journeys share this server: a name of this run's own.
   const classification = `Auditoria E2E ${Date.now().toString(36)}`;
   await signInAs(page, 'Ana Demonstração');
+  // The demo comes with 90 days of views (and other journeys open panels too): what this one adds is counted from here.
+  const before = await viewsOf(page, 'Vendas por Região');
+  expect(before.visualizacoes, 'a demo com 90 dias de uso').toBeGreaterThan(0);
 
   // An opening of a panel, recorded by the server (and its load times, reported by the viewer).
   const timesReported = page.waitForResponse(
@@ -27,7 +47,12 @@ test("an administrator's opening and change show in 'Uso' and 'Auditoria'; a use
   await page.getByRole('button', { name: 'Criar Classificação' }).click();
   await expect(page.getByRole('button', { name: `Editar ${classification}` })).toBeVisible();
 
-  // 'Uso': the panel among the most viewed (views are written within a second), and who opened it.
+  // The opening counted (views are written within a second).
+  await expect
+    .poll(async () => (await viewsOf(page, 'Vendas por Região')).visualizacoes)
+    .toBeGreaterThan(before.visualizacoes);
+
+  // 'Uso': the panel among the most viewed, and who opened it.
   await page.getByRole('link', { name: 'Uso', exact: true }).click();
   await expect(page).toHaveURL(/\/uso$/);
   await expect(page.getByRole('heading', { level: 1, name: 'Uso dos Painéis' })).toBeVisible();
@@ -43,7 +68,8 @@ test("an administrator's opening and change show in 'Uso' and 'Auditoria'; a use
   await panel.click();
   const detail = page.getByRole('dialog', { name: 'Aberturas de Vendas por Região' });
   await expect(detail).toBeVisible();
-  await expect(detail.getByRole('cell', { name: /Ana Demonstração/ }).first()).toBeVisible();
+  // Newest first: this journey's opening heads the demo's.
+  await expect(detail.getByRole('row').nth(1)).toContainText('Ana Demonstração');
   await detail.getByRole('button', { name: 'Fechar' }).last().click();
   await expect(detail).toBeHidden();
 
@@ -62,6 +88,9 @@ test("an administrator's opening and change show in 'Uso' and 'Auditoria'; a use
   const row = page.getByRole('row').filter({ hasText: classification });
   await expect(row).toHaveCount(1);
   await expect(row).toContainText('demo.admin@contoso.com.br');
+  await expect(row).not.toContainText('demonstração');
+  // The demo's history under it, marked as such in place of an address.
+  await expect(page.getByRole('row').filter({ hasText: 'Logística' })).toContainText('demonstração');
   await expect(row).toContainText('Criação');
   const details = row.getByRole('button', { name: /Detalhes/ });
   await expect(details).toHaveAttribute('aria-expanded', 'false');
