@@ -139,8 +139,8 @@ export function demoHistory(org: DemoOrganisation, now: Date): DemoHistory {
   const rand = random(90);
   const nowMs = now.getTime();
   const today = Math.floor((nowMs + UTC_OFFSET) / DAY);
-  /** The instant of a local time, `daysAgo` days before today. */
-  const at = (daysAgo: number, hour: number, minute = 0, second = 0) =>
+  /** The instant of a local time, `daysAgo` days before today (the administrator's changes: any second of the minute). */
+  const at = (daysAgo: number, hour: number, minute = 0, second = (daysAgo * 37 + hour * 13 + minute * 7) % 60) =>
     (today - daysAgo) * DAY - UTC_OFFSET + hour * HOUR + minute * MINUTE + second * 1000;
 
   const gauss = () => Math.sqrt(-2 * Math.log(1 - rand())) * Math.cos(2 * Math.PI * rand());
@@ -608,7 +608,7 @@ export function demoHistory(org: DemoOrganisation, now: Date): DemoHistory {
     const [load, render] = loadTimes.get(o.panel.id) ?? [1800, 800];
     const slow = rand() < 0.05;
     let carregadoMs: number | null = Math.round(
-      load * Math.exp(0.35 * gauss()) * (slow ? 1.8 + rand() * 4 : 1) + (tokenDoCache ? 0 : 350 + rand() * 250),
+      load * Math.exp(0.35 * gauss()) * (slow ? 1.6 + rand() * 2.4 : 1) + (tokenDoCache ? 0 : 350 + rand() * 250),
     );
     let renderizadoMs: number | null = Math.round(
       carregadoMs + render * Math.exp(0.45 * gauss()) * (rand() < 0.03 ? 2 + rand() * 3 : 1),
