@@ -60,6 +60,7 @@ export function PanelDetailModal({ painel, show, dias, onHide }: PanelDetailModa
           <p className="text-body-secondary text-center py-4 mb-0">Nenhuma abertura no período.</p>
         ) : (
           <UsageTable
+            label={`Aberturas de ${nome}`}
             headers={[
               { label: 'Quando', minWidth: '10rem' },
               { label: 'Pessoa' },

@@ -83,6 +83,7 @@ function ViewsCard({
         <EmptyTable>Nenhuma visualização no período.</EmptyTable>
       ) : (
         <UsageTable
+          label={title}
           headers={[
             { label: 'Painel', minWidth: '10rem' },
             { label: 'Visualizações', numeric: true },
@@ -149,6 +150,7 @@ export function PanelUsageCards({ paineis, dias, onChoose }: PanelCardsProps) {
             <EmptyTable>Nenhum tempo de carga registrado no período.</EmptyTable>
           ) : (
             <UsageTable
+              label="Tempo de carga por painel"
               headers={[
                 { label: 'Painel', minWidth: '12rem' },
                 { label: 'Carregado p50', numeric: true },
@@ -184,7 +186,10 @@ export function PanelUsageCards({ paineis, dias, onChoose }: PanelCardsProps) {
           {never.length === 0 ? (
             <EmptyTable>Todos os painéis foram abertos no período.</EmptyTable>
           ) : (
-            <UsageTable headers={[{ label: 'Painel', minWidth: '10rem' }, { label: 'Classificação' }]}>
+            <UsageTable
+              label="Painéis nunca abertos no período"
+              headers={[{ label: 'Painel', minWidth: '10rem' }, { label: 'Classificação' }]}
+            >
               {never.slice(0, MAX_LINHAS).map((p) => (
                 <tr key={p.painelId}>
                   <td className="fw-semibold">{p.nomePainel}</td>

@@ -34,6 +34,7 @@ export function PeopleWithoutSignInCard({ data, dias }: { data: UsoSemLogin; dia
         <EmptyTable>Todas as pessoas ativas fizeram login no período.</EmptyTable>
       ) : (
         <UsageTable
+          label="Pessoas sem login no período"
           headers={[
             { label: 'Nome', minWidth: '10rem' },
             { label: 'E-mail' },

@@ -238,6 +238,14 @@ describe('/uso: Uso dos Painéis', () => {
     ]);
     expect(within(region('Painéis nunca abertos no período')).getByText('2')).toHaveClass('badge');
 
+    // Each table scrolls in its own box, which a keyboard reaches (its rows may hold nothing focusable), named
+    // after its card.
+    for (const name of ['Painéis mais vistos', 'Painéis menos vistos', 'Painéis nunca abertos no período']) {
+      const box = within(region(name)).getByRole('group', { name });
+      expect(box).toHaveAttribute('tabindex', '0');
+      expect(box).toContainElement(within(region(name)).getByRole('table'));
+    }
+
     // Only panels with a load time, the slowest first; times in pt-BR with 'ms'.
     expect(rowsOf('Tempo de carga por painel')).toEqual([
       ['Vendas por RegiãoComercial', '1.234 ms', '4.567 ms', '1.500 ms', '5.200 ms', '2'],
