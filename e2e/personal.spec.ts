@@ -418,7 +418,7 @@ test('export: a PDF of the report as the user sees it (their RLS identity, the s
 
   const pdfDownload = page.waitForEvent('download');
   await page.getByRole('button', { name: 'Exportar' }).click();
-  await page.getByRole('button', { name: 'PDF' }).click();
+  await page.getByRole('menuitem', { name: 'PDF' }).click();
   await expect(page.getByText(/^Exportando… \d+%$/)).toBeVisible();
   const pdf = await pdfDownload;
   await expect(page.getByText(/^Exportando…/)).toHaveCount(0);
@@ -431,7 +431,7 @@ test('export: a PDF of the report as the user sees it (their RLS identity, the s
 
   const pptxDownload = page.waitForEvent('download');
   await page.getByRole('button', { name: 'Exportar' }).click();
-  await page.getByRole('button', { name: 'PowerPoint' }).click();
+  await page.getByRole('menuitem', { name: 'PowerPoint' }).click();
   const pptx = await pptxDownload;
   expect(pptx.suggestedFilename()).toMatch(/^Vendas por Regi.*\.pptx$/);
   const zip = await JSZip.loadAsync(await readFile(await pptx.path()));

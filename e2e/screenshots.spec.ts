@@ -136,7 +136,7 @@ test('every screen', async ({ page }) => {
   await page.keyboard.press('Escape');
 
   await page.getByRole('button', { name: 'Exportar' }).click();
-  await page.getByRole('button', { name: 'PDF' }).click();
+  await page.getByRole('menuitem', { name: 'PDF' }).click();
   await expect(page.getByText(/^Exportando… \d+%$/)).toBeVisible();
   await shot(page, 'exportando');
   await expect(page.getByText(/^Exportando…/)).toHaveCount(0, { timeout: 20_000 });

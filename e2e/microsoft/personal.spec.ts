@@ -151,7 +151,7 @@ test("an export of the RLS panel carries the person's identity and roles, and th
 
   const download = page.waitForEvent('download');
   await page.getByRole('button', { name: 'Exportar' }).click();
-  await page.getByRole('button', { name: 'PDF' }).click();
+  await page.getByRole('menuitem', { name: 'PDF' }).click();
   await expect(page.getByText(/^Exportando… \d+%$/)).toBeVisible();
   const pdf = await download;
   expect(pdf.suggestedFilename()).toMatch(/\.pdf$/);

@@ -370,6 +370,26 @@ describe("'Exportar'", () => {
     expect(screen.getByRole('button', { name: 'Imprimir' })).toBeInTheDocument();
   });
 
+  it('is a menu of two menu items, none with aria-selected, opened and closed by keyboard', async () => {
+    const { user } = await openLoaded();
+    const toggle = screen.getByRole('button', { name: 'Exportar' });
+    toggle.focus();
+    await user.keyboard('{Enter}');
+    const menu = await screen.findByRole('menu');
+    expect(toggle).toHaveAttribute('aria-haspopup', 'true');
+    expect(toggle).toHaveAttribute('aria-expanded', 'true');
+    const items = within(menu).getAllByRole('menuitem');
+    expect(items.map((item) => item.textContent)).toEqual(['PDF', 'PowerPoint']);
+    for (const item of items) expect(item).not.toHaveAttribute('aria-selected');
+    // Opened by keyboard, the menu takes the focus on its first item.
+    await waitFor(() => expect(items[0]).toHaveFocus());
+    await user.keyboard('{ArrowDown}');
+    expect(items[1]).toHaveFocus();
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(toggle).toHaveAttribute('aria-expanded', 'false'));
+    expect(toggle).toHaveFocus();
+  });
+
   it('starts the job with the current state, polls no sooner than Retry-After says, showing progress, then downloads the file', async () => {
     const { user, asked } = await openLoaded();
     const started: unknown[] = [];
@@ -407,7 +427,7 @@ describe("'Exportar'", () => {
     });
 
     await user.click(screen.getByRole('button', { name: 'Exportar' }));
-    await user.click(await screen.findByRole('button', { name: 'PDF' }));
+    await user.click(await screen.findByRole('menuitem', { name: 'PDF' }));
     await waitFor(() => expect(asked).toHaveLength(1));
     expect(started).toEqual([{ formato: 'PDF', estado: 'estado-capturado', pagina: 'ReportSection1' }]);
     expect(screen.getByText('Exportando… 0%')).toBeInTheDocument();
@@ -437,7 +457,7 @@ describe("'Exportar'", () => {
       ),
     );
     await user.click(screen.getByRole('button', { name: 'Exportar' }));
-    await user.click(await screen.findByRole('button', { name: 'PowerPoint' }));
+    await user.click(await screen.findByRole('menuitem', { name: 'PowerPoint' }));
     expect(await screen.findByRole('alert')).toHaveTextContent('A exportação está desativada para este painel.');
   });
 
@@ -457,7 +477,7 @@ describe("'Exportar'", () => {
       }),
     );
     await user.click(screen.getByRole('button', { name: 'Exportar' }));
-    await user.click(await screen.findByRole('button', { name: 'PDF' }));
+    await user.click(await screen.findByRole('menuitem', { name: 'PDF' }));
     expect(await screen.findByRole('alert')).toHaveTextContent(
       'O Power BI está ocupado com outras exportações. Tente novamente em 45 segundos.',
     );
@@ -475,7 +495,7 @@ describe("'Exportar'", () => {
       http.get('/api/paineis/7/exportacoes/:exportacaoId', () => HttpResponse.json(job('Failed', 10))),
     );
     await user.click(screen.getByRole('button', { name: 'Exportar' }));
-    await user.click(await screen.findByRole('button', { name: 'PowerPoint' }));
+    await user.click(await screen.findByRole('menuitem', { name: 'PowerPoint' }));
     await waitFor(() => expect(asked).toHaveLength(1));
     act(() => asked[0]!.release());
     expect(await screen.findByRole('alert')).toHaveTextContent(EXPORT_FAILED);

@@ -137,15 +137,17 @@ export function ViewerActions({
           Imprimir
         </Button>
         {permiteExportacao && (
-          <Dropdown onSelect={(formato) => void exporting.start(formato === 'PPTX' ? 'PPTX' : 'PDF')}>
+          // A menu of two actions (role menu, which also gives the toggle aria-haspopup). Chosen by each item's
+          // onClick: an item with an eventKey carries aria-selected, which a menu item may not have.
+          <Dropdown>
             <Dropdown.Toggle variant="outline-primary" size="sm" disabled={!ready || running}>
               Exportar
             </Dropdown.Toggle>
-            <Dropdown.Menu>
-              <Dropdown.Item as="button" type="button" eventKey="PDF">
+            <Dropdown.Menu role="menu">
+              <Dropdown.Item as="button" type="button" role="menuitem" onClick={() => void exporting.start('PDF')}>
                 PDF
               </Dropdown.Item>
-              <Dropdown.Item as="button" type="button" eventKey="PPTX">
+              <Dropdown.Item as="button" type="button" role="menuitem" onClick={() => void exporting.start('PPTX')}>
                 PowerPoint
               </Dropdown.Item>
             </Dropdown.Menu>
