@@ -241,6 +241,10 @@ describe('/cadastro: Novo Painel', () => {
     expect(field('Nome do painel')).toHaveClass('is-invalid');
     expect(field('Workspace ID')).toHaveClass('is-invalid');
     expect(field('Report ID')).toHaveClass('is-invalid');
+    // Said to assistive technology too, not only painted red.
+    expect(field('Nome do painel')).toBeInvalid();
+    expect(field('Workspace ID')).toBeInvalid();
+    expect(field('Report ID')).toBeInvalid();
     expect(field('Nome do painel')).toHaveAccessibleDescription('Nome do painel é obrigatório.');
     // The first field in error gets the focus.
     expect(field('Nome do painel')).toHaveFocus();
@@ -250,6 +254,7 @@ describe('/cadastro: Novo Painel', () => {
     await user.type(field('Nome do painel'), 'Painel');
     expect(screen.queryByText('Nome do painel é obrigatório.')).not.toBeInTheDocument();
     expect(field('Nome do painel')).not.toHaveClass('is-invalid');
+    expect(field('Nome do painel')).toHaveAttribute('aria-invalid', 'false');
     expect(posted).toEqual([]);
   });
 

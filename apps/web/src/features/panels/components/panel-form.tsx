@@ -139,6 +139,8 @@ export function PanelForm({
         value={values[key]}
         onChange={(event) => set(key, event.target.value)}
         isInvalid={Boolean(errors[key])}
+        // is-invalid only paints the field red: assistive technology hears that it is invalid from aria-invalid.
+        aria-invalid={Boolean(errors[key])}
         aria-describedby={errors[key] ? `painel-${key}-erro` : undefined}
         required
         {...extra}
