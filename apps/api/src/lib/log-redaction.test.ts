@@ -1,8 +1,9 @@
 import Fastify from 'fastify';
+import pino from 'pino';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testConfig, useTestApp } from '../../test/context.ts';
-import { createLogRedaction, logSecrets, REDACTED, redactingLoggerOptions } from './log-redaction.ts';
+import { createLogRedaction, logSecrets, REDACT_PATHS, REDACTED, redactingLoggerOptions } from './log-redaction.ts';
 import { REQUEST_LINE } from './request-log.ts';
 
 const SECRET = 'segredo-do-cliente-0123456789';
@@ -188,6 +189,50 @@ function captured() {
   });
   return { stream, text: () => lines.join('\n'), json: () => lines.map((l) => JSON.parse(l) as Record<string, any>) };
 }
+
+describe('fields one level down (the `*.` paths)', () => {
+  const objects: Record<string, unknown>[] = [
+    {
+      config: { clientSecret: 'x', outro: 1 },
+      headers: { authorization: 'a', 'set-cookie': 'c', accept: 'j' },
+    },
+    {
+      resposta: {
+        headers: { cookie: 'c', 'proxy-authorization': 'p', 'content-type': 't' },
+        token: 't',
+        embedToken: 'e',
+        status: 401,
+      },
+    },
+    { lista: [{ token: 'x' }], fundo: { a: { token: 'y' } }, token: 'z', nulo: { password: null }, vazio: {} },
+    { method: 'GET', route: '/api/paineis/:id', status: 200, responseTime: 1.5 },
+  ];
+
+  it('are replaced as pino’s own wildcard redaction replaces them', () => {
+    const ours = captured();
+    const reference = captured();
+    const options = { timestamp: false, base: null };
+    const log = pino(redactingLoggerOptions('info', [], options) as pino.LoggerOptions, ours.stream);
+    const pinos = pino({ ...options, redact: { paths: REDACT_PATHS, censor: REDACTED } }, reference.stream);
+    const copies = objects.map((o) => structuredClone(o));
+    for (const logger of [log, pinos]) {
+      for (const object of objects) logger.info(object, 'linha');
+      // A child's bindings: their own keys only (pino applies the bindings formatter to the root's alone; the
+      // portal makes no child loggers but Fastify's, bound to the request id).
+      logger.child({ cliente: 'n', token: 't' }).info('filho');
+    }
+    expect(ours.json()).toEqual(reference.json());
+    expect(ours.json()[0]).toMatchObject({
+      config: { clientSecret: REDACTED, outro: 1 },
+      headers: { authorization: REDACTED, 'set-cookie': REDACTED, accept: 'j' },
+    });
+    expect(ours.json()[1]).toMatchObject({
+      resposta: { headers: { cookie: REDACTED, 'proxy-authorization': REDACTED }, token: REDACTED, status: 401 },
+    });
+    // The objects logged are left as they were.
+    expect(objects).toEqual(copies);
+  });
+});
 
 describe('a Fastify logger with these options', () => {
   const log = captured();
