@@ -32,7 +32,8 @@ export function LoginPage() {
   if (isAuthenticated && !token) return <Navigate to={paths.home} replace />;
 
   return (
-    <div className="login-page d-flex min-vh-100 align-items-center justify-content-center px-3">
+    // The page's main landmark: the navigation bar (and AppLayout's <main>) are not shown here.
+    <main className="login-page d-flex min-vh-100 align-items-center justify-content-center px-3">
       <Card className="shadow-sm login-card">
         <Card.Body className="p-4 p-md-5 text-center">
           <div className="brand-mark mb-3" aria-hidden="true">
@@ -57,6 +58,6 @@ export function LoginPage() {
           </Button>
         </Card.Body>
       </Card>
-    </div>
+    </main>
   );
 }
