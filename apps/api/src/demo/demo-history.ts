@@ -210,6 +210,16 @@ export function demoHistory(org: DemoOrganisation, now: Date): DemoHistory {
   const members = (emails: string[]) => Object.fromEntries(emails.map((email) => [email, true as const]));
   const links = (p: DemoPanel, ids: string[]) =>
     Object.fromEntries(ids.map((id) => [id, byId.get(id)?.email ?? `${id}@desconhecido`]));
+  // A panel pointed at a new report (republished in Power BI under another id).
+  const reportReplaced = (p: DemoPanel, momento: number) =>
+    change(momento, {
+      objeto: 'painel',
+      acao: 'alteracao',
+      objetoId: p.id,
+      objetoNome: p.nome,
+      antes: { reportId: guid() },
+      depois: { reportId: p.reportId },
+    });
   const createPanel = (p: DemoPanel, momento: number) => {
     panelSince.set(p.id, momento);
     change(momento, { objeto: 'painel', acao: 'criacao', objetoId: p.id, objetoNome: p.nome, depois: panelState(p) });
@@ -258,14 +268,7 @@ export function demoHistory(org: DemoOrganisation, now: Date): DemoHistory {
     });
 
   const vendas = panel('Vendas por Região');
-  change(at(80, 15, 30), {
-    objeto: 'painel',
-    acao: 'alteracao',
-    objetoId: vendas.id,
-    objetoNome: vendas.nome,
-    antes: { reportId: guid() },
-    depois: { reportId: vendas.reportId },
-  });
+  reportReplaced(vendas, at(80, 15, 30));
 
   // A third region's role on a panel with RLS.
   const inadimplencia = panel('Inadimplência por Região');
@@ -446,15 +449,7 @@ export function demoHistory(org: DemoOrganisation, now: Date): DemoHistory {
   const testes = org.panels.find((p) => p.classificacao === null);
   if (testes) createPanel(testes, at(5, 17, 10));
 
-  const armazens = panel('Ocupação de Armazéns');
-  change(at(3, 10, 50), {
-    objeto: 'painel',
-    acao: 'alteracao',
-    objetoId: armazens.id,
-    objetoNome: armazens.nome,
-    antes: { reportId: guid() },
-    depois: { reportId: armazens.reportId },
-  });
+  reportReplaced(panel('Ocupação de Armazéns'), at(3, 10, 50));
 
   ordemChange(at(1, 16, 30), 'Operações', ['OEE por Linha', 'Paradas de Máquina']);
 
