@@ -324,7 +324,6 @@ export async function loadDemoData(db: Db, userCount = 300, now = new Date()): P
     await seedUsers(tx, [...people, DEMO_GUEST], 'demo');
 
     const workspaceId = DEMO_WORKSPACE_ID;
-    const panelIds: { id: number; nome: string }[] = [];
     const history = { classificacoes: [] as DemoClassificacao[], panels: [] as DemoPanel[] };
     const groups = [
       ...CLASSIFICACOES.map((c) => ({ ...c })),
@@ -346,39 +345,34 @@ export async function loadDemoData(db: Db, userCount = 300, now = new Date()): P
         });
       }
       for (const [i, nome] of group.paineis.entries()) {
+        const reportId = demoGuid(`report:${nome}`);
+        const usaRls = nome in RLS_ROLES;
+        const ordem = i + 1;
         const [row] = await tx
           .insert(paineis)
-          .values({
-            nomePainel: nome,
-            workspaceId,
-            reportId: demoGuid(`report:${nome}`),
-            usaRls: nome in RLS_ROLES,
-            classificacaoId,
-            ordem: i + 1,
-          })
+          .values({ nomePainel: nome, workspaceId, reportId, usaRls, classificacaoId, ordem })
           .returning({ id: paineis.id });
-        panelIds.push({ id: row!.id, nome });
         history.panels.push({
           id: row!.id,
           nome,
           classificacao: group.nome,
           classificacaoAtiva: group.ativo,
-          ordem: i + 1,
+          ordem,
           workspaceId,
-          reportId: demoGuid(`report:${nome}`),
-          usaRls: nome in RLS_ROLES,
+          reportId,
+          usaRls,
           linked: [],
           roles: [],
         });
       }
     }
 
-    for (const [n, panel] of panelIds.entries()) {
+    for (const panel of history.panels) {
       const linked = people.filter(() => rand() < 0.08).map((u) => u.id);
       // The demo user sees most panels, but not all, so the difference between roles shows.
       if (rand() < 0.7 || panel.nome in RLS_ROLES) linked.push(DEMO_USER.id);
       if (panel.nome === GUEST_PANEL) linked.push(DEMO_GUEST.id);
-      history.panels[n]!.linked = linked;
+      panel.linked = linked;
       await tx.execute(sql`
         insert into painel_usuarios (painel_id, usuario_id) select ${panel.id}, unnest(${sql.param(linked)}::text[])`);
       const roles = RLS_ROLES[panel.nome];
@@ -392,7 +386,7 @@ export async function loadDemoData(db: Db, userCount = 300, now = new Date()): P
         const emails = linkedEmails.filter((_, i) => i % roles.length === posicao);
         if (posicao === 0) emails.push(DEMO_USER.email);
         if (panel.nome === GUEST_PANEL && roleName === 'Vendedor') emails.push(DEMO_GUEST.email);
-        history.panels[n]!.roles.push({ roleName, emails });
+        panel.roles.push({ roleName, emails });
         if (emails.length > 0) {
           await tx.insert(painelRlsRoleEmails).values(emails.map((email) => ({ roleId: role!.id, email })));
         }
