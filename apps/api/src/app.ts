@@ -1,7 +1,5 @@
 import Fastify, { type FastifyReply, type FastifyServerOptions } from 'fastify';
-import { createHmac } from 'node:crypto';
 import compress from '@fastify/compress';
-import cookie from '@fastify/cookie';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import {
@@ -161,6 +159,11 @@ export async function buildApp(deps: AppDependencies) {
   });
   // Before the session check, so a preflight (which carries no token) is answered first.
   await app.register(cors, { origins: config.corsOrigins });
+  // A GET carries no body, so there is nothing of it to decompress: its routes are left without that hook.
+  app.addHook('onRoute', (route) => {
+    const methods = [route.method].flat();
+    if (methods.every((method) => method === 'GET' || method === 'HEAD')) route.decompress ??= false;
+  });
   await app.register(compress, { threshold: COMPRESS_FROM_BYTES });
   await app.register(preparedJson);
   await app.register(databasePlugin, {
@@ -170,8 +173,6 @@ export async function buildApp(deps: AppDependencies) {
   });
   await app.register(viewRecorder);
   await app.register(authPlugin);
-  // Signs the short-lived cookie that carries a Microsoft sign-in's state, nonce and PKCE verifier.
-  await app.register(cookie, { secret: createHmac('sha256', config.jwt.secret).update('cookies').digest('hex') });
   await app.register(backgroundJobs, { syncAtStart: deps.syncDirectoryAtStart ?? false });
 
   // The docs are public so they can be read before signing in; they describe, they do not answer data.

@@ -1,3 +1,5 @@
+import { createHmac } from 'node:crypto';
+import cookie from '@fastify/cookie';
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { FastifyRequest } from 'fastify';
@@ -17,6 +19,9 @@ const STATE_COOKIE = 'paineis_oidc';
 const CALLBACK_PATH = '/api/auth/microsoft-callback';
 
 export const authRoutes: FastifyPluginAsyncZod = async (app) => {
+  // Signs the short-lived cookie that carries a Microsoft sign-in's state, nonce and PKCE verifier. Registered in
+  // this module only, the one that uses a cookie: its hooks then run on these routes, not on every request.
+  await app.register(cookie, { secret: createHmac('sha256', app.config.jwt.secret).update('cookies').digest('hex') });
   const entra = app.entra;
   /** Where people reach the portal: PUBLIC_URL, else this request's own scheme and host. */
   const publicBase = (request: FastifyRequest) => app.config.publicUrl ?? `${request.protocol}://${request.host}`;

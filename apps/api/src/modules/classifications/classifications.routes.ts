@@ -9,6 +9,7 @@ import {
 } from '@paineis/contract/classifications';
 import { actorOf } from '../audit/audit.ts';
 import { errorResponses } from '../../lib/route-schema.ts';
+import { PREPARED_ANSWER } from '../../lib/prepared-json.ts';
 import { notFound } from '../../lib/http-error.ts';
 import {
   createClassificacao,
@@ -26,6 +27,7 @@ export const classificationsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/classificacoes',
     {
+      ...PREPARED_ANSWER,
       schema: {
         tags,
         summary: 'Classificações ativas, por nome',
@@ -38,6 +40,7 @@ export const classificationsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/classificacoes/admin',
     {
+      ...PREPARED_ANSWER,
       config: { admin: true },
       schema: {
         tags,

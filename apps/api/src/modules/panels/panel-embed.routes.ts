@@ -4,6 +4,7 @@ import { idParams } from '@paineis/contract/fields';
 import { embedInfo, embedQuery, painelComEmbed } from '@paineis/contract/panels';
 import { temposVisualizacaoBody, VISUALIZACAO_HEADER, visualizacaoParams } from '@paineis/contract/usage';
 import { errorResponses } from '../../lib/route-schema.ts';
+import { PREPARED_ANSWER } from '../../lib/prepared-json.ts';
 import { openPanel, requireVisiblePanel } from './panel-access.ts';
 import { preparedOpening } from './panel-answers.ts';
 import { requesterOf } from './requester.ts';
@@ -21,6 +22,7 @@ export const panelEmbedRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/:id',
     {
+      ...PREPARED_ANSWER,
       schema: {
         tags,
         summary: 'Um painel, com o token para incorporar o relatório',
@@ -51,6 +53,7 @@ export const panelEmbedRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/:id/token',
     {
+      ...PREPARED_ANSWER,
       schema: {
         tags,
         summary: 'Um novo token de incorporação do painel (para renová-lo sem recarregar o relatório)',

@@ -13,6 +13,7 @@ import {
 } from '@paineis/contract/panels';
 import { actorOf } from '../audit/audit.ts';
 import { errorResponses } from '../../lib/route-schema.ts';
+import { PREPARED_ANSWER } from '../../lib/prepared-json.ts';
 import {
   createPanel,
   deletePanel,
@@ -34,6 +35,7 @@ export const panelsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/',
     {
+      ...PREPARED_ANSWER,
       // Exactly /api/paineis, as the contract spells it.
       prefixTrailingSlash: 'no-slash',
       schema: {
@@ -48,6 +50,7 @@ export const panelsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/agrupados',
     {
+      ...PREPARED_ANSWER,
       schema: {
         tags,
         summary: "Painéis visíveis agrupados por classificação; 'Sem Classificação' (id 0) por último",
@@ -85,6 +88,7 @@ export const panelsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/:id/dados',
     {
+      ...PREPARED_ANSWER,
       config: admin,
       schema: {
         tags,

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { notFound } from '../../lib/http-error.ts';
 import { PreparedJson } from '../../lib/prepared-json.ts';
 import { errorResponses } from '../../lib/route-schema.ts';
+import { PREPARED_ANSWER } from '../../lib/prepared-json.ts';
 import { usageQueries } from './usage.ts';
 
 const tags = ['Uso'];
@@ -32,6 +33,7 @@ export const usageRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/uso/paineis',
     {
+      ...PREPARED_ANSWER,
       config: admin,
       schema: {
         tags,
@@ -52,6 +54,7 @@ export const usageRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/uso/sem-login',
     {
+      ...PREPARED_ANSWER,
       config: admin,
       schema: {
         tags,

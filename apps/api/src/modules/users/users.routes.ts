@@ -3,12 +3,14 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { syncResult, usuario365 } from '@paineis/contract/users';
 import { MicrosoftError } from '../../integrations/microsoft-error.ts';
 import { errorResponses } from '../../lib/route-schema.ts';
+import { PREPARED_ANSWER } from '../../lib/prepared-json.ts';
 import { activeUsersJson } from './users.repository.ts';
 
 export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/usuarios365/ativos',
     {
+      ...PREPARED_ANSWER,
       config: { admin: true },
       schema: {
         tags: ['Usuários'],
