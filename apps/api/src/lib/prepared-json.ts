@@ -13,7 +13,7 @@ export type Encoding = 'br' | 'gzip';
 /**
  * The route options of a route that answers with `reply.sendPrepared`: its answer was compressed once, in advance,
  * so @fastify/compress's hooks, which would run on every request only to find it compressed already, are left off
- * it (they cost a hot read about a fifth of its throughput).
+ * it (docs/decisions/017-request-logs.md).
  */
 export const PREPARED_ANSWER = { compress: false } as const;
 

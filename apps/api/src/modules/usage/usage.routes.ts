@@ -3,9 +3,8 @@ import { idParams } from '@paineis/contract/fields';
 import { usoDetalhePainel, usoPaineis, usoPorDia, usoQuery, usoSemLogin } from '@paineis/contract/usage';
 import { z } from 'zod';
 import { notFound } from '../../lib/http-error.ts';
-import { PreparedJson } from '../../lib/prepared-json.ts';
+import { PREPARED_ANSWER, PreparedJson } from '../../lib/prepared-json.ts';
 import { errorResponses } from '../../lib/route-schema.ts';
-import { PREPARED_ANSWER } from '../../lib/prepared-json.ts';
 import { usageQueries } from './usage.ts';
 
 const tags = ['Uso'];
