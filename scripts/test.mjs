@@ -7,6 +7,7 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { namedFailures } from './lib/test-failures.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const bin = (name) => path.join(root, 'node_modules', '.bin', name);
@@ -97,6 +98,15 @@ if (existsSync(e2eReport)) {
 }
 // A check that failed counts as a failed test, so the closing line never reads green over a red step.
 failed += failures.filter((f) => !f.startsWith('Testes') && !f.startsWith('Navegador')).length;
+
+// The tests that failed, and the browser journeys that passed only when retried, named again just above the
+// closing line: a log read from its end (CI keeps the tail) says which they were without the whole run's output.
+const named = namedFailures(
+  existsSync(report) ? JSON.parse(readFileSync(report, 'utf8')) : null,
+  existsSync(e2eReport) ? JSON.parse(readFileSync(e2eReport, 'utf8')) : null,
+  root,
+);
+if (named.length) console.log(`\n${named.join('\n')}`);
 
 console.log(failures.length ? `\nFalhou: ${failures.join(', ')}` : '\nTudo certo.');
 console.log(`tests: ${passed} passed, ${failed} failed`);
