@@ -33,6 +33,9 @@ class VersionFeed {
   private readonly notified = new Map<string, number>();
   private up = false;
   private generation = 0;
+  /** Bumped whenever a version held here changes, so each set list's joined key is built once per change. */
+  private changes = 0;
+  private readonly keys = new Map<readonly DataSet[], { changes: number; key: string }>();
   private writes = 0;
   private confirmedWrites = 0;
   users = 0;
@@ -46,6 +49,7 @@ class VersionFeed {
     const version = Number(payload.slice(at + 1));
     if (!set || !Number.isFinite(version)) return;
     this.versions.set(set, version);
+    this.changes += 1;
     this.notified.set(set, (this.notified.get(set) ?? 0) + 1);
   }
 
@@ -72,9 +76,26 @@ class VersionFeed {
     return this.up && this.confirmedWrites === this.writes;
   }
 
-  async current(sets: readonly DataSet[]): Promise<number[]> {
+  async current(sets: readonly DataSet[]): Promise<string> {
     if (!this.live) await this.refresh();
-    return sets.map((set) => this.versions.get(set) ?? 0);
+    return this.joined(sets);
+  }
+
+  /**
+   * The sets' versions as one key, from memory and without waiting, or null while memory cannot be trusted (then
+   * `current` asks the database). Every cached read of every request starts here.
+   */
+  currentNow(sets: readonly DataSet[]): string | null {
+    return this.live ? this.joined(sets) : null;
+  }
+
+  private joined(sets: readonly DataSet[]): string {
+    let memo = this.keys.get(sets);
+    if (memo?.changes !== this.changes) {
+      memo = { changes: this.changes, key: sets.map((set) => this.versions.get(set) ?? 0).join('.') };
+      this.keys.set(sets, memo);
+    }
+    return memo.key;
   }
 
   private async refresh() {
@@ -84,6 +105,7 @@ class VersionFeed {
     for (const [set, version] of fresh) {
       if ((this.notified.get(set) ?? 0) === (notifiedBefore.get(set) ?? 0)) this.versions.set(set, version);
     }
+    this.changes += 1;
     this.confirmedWrites = Math.max(this.confirmedWrites, writes);
   }
 }
@@ -135,10 +157,13 @@ export function versionFeedLive(db: Db): boolean {
 
 async function versionsOf(db: Db, sets: readonly DataSet[]): Promise<string> {
   const feed = feeds.get(db);
-  if (feed) return (await feed.current(sets)).join('.');
+  if (feed) return feed.current(sets);
   const all = await readVersions(db);
   return sets.map((set) => all.get(set) ?? 0).join('.');
 }
+
+/** The sets' versions when memory holds them (a live feed), without waiting; null otherwise. */
+const versionsNow = (db: Db, sets: readonly DataSet[]): string | null => feeds.get(db)?.currentNow(sets) ?? null;
 
 /**
  * A value computed from some data sets and kept until one of them changes: one load per change instead of
@@ -146,28 +171,61 @@ async function versionsOf(db: Db, sets: readonly DataSet[]): Promise<string> {
  * Callers must not modify what it returns.
  */
 export class VersionedCache<T> {
-  private readonly entries = new WeakMap<Db, { version: string; value: Promise<T> }>();
+  private readonly entries = new WeakMap<Db, Loaded<T>>();
 
   constructor(
     private readonly sets: readonly DataSet[],
     private readonly load: (db: Db) => Promise<T>,
   ) {}
 
-  async get(db: Db): Promise<T> {
+  get(db: Db): Promise<T> {
+    const entry = this.entries.get(db);
+    // The hot path: versions in memory and the value loaded under them, without an await of its own.
+    if (entry && entry.version === versionsNow(db, this.sets)) return entry.value;
+    return this.getFresh(db);
+  }
+
+  /** The value if memory holds it for the current versions, loaded; undefined otherwise (then `get` it). */
+  peek(db: Db): T | undefined {
+    const entry = this.entries.get(db);
+    return entry?.done && entry.version === versionsNow(db, this.sets) ? entry.settled : undefined;
+  }
+
+  private async getFresh(db: Db): Promise<T> {
     // The version is read before the load starts, so what is loaded is never older than the version it is kept under.
     const version = await versionsOf(db, this.sets);
     let entry = this.entries.get(db);
     if (entry?.version !== version) {
       // Requests arriving together share one load; a failed load is not kept.
-      const value = this.load(db);
-      entry = { version, value };
-      this.entries.set(db, entry);
-      value.catch(() => {
-        if (this.entries.get(db)?.value === value) this.entries.delete(db);
+      const loaded = loading(version, this.load(db));
+      entry = loaded;
+      this.entries.set(db, loaded);
+      loaded.value.catch(() => {
+        if (this.entries.get(db) === loaded) this.entries.delete(db);
       });
     }
     return entry.value;
   }
+}
+
+/** A value loading or loaded under a version; once loaded, `settled` holds it for synchronous reads. */
+interface Loaded<T> {
+  version: string;
+  value: Promise<T>;
+  done: boolean;
+  settled: T | undefined;
+}
+
+function loading<T>(version: string, value: Promise<T>): Loaded<T> {
+  const entry: Loaded<T> = { version, value, done: false, settled: undefined };
+  value.then(
+    (settled) => {
+      entry.settled = settled;
+      entry.done = true;
+    },
+    () => undefined,
+  );
+  return entry;
 }
 
 /**
@@ -175,7 +233,7 @@ export class VersionedCache<T> {
  * data set changes. At most `capacity` keys are kept; the oldest go first.
  */
 export class VersionedKeyedCache<K, V> {
-  private readonly entries = new WeakMap<Db, { version: string; values: Map<K, Promise<V>> }>();
+  private readonly entries = new WeakMap<Db, { version: string; values: Map<K, Loaded<V>> }>();
 
   constructor(
     private readonly sets: readonly DataSet[],
@@ -183,7 +241,25 @@ export class VersionedKeyedCache<K, V> {
     private readonly capacity = 10_000,
   ) {}
 
-  async get(db: Db, key: K): Promise<V> {
+  get(db: Db, key: K): Promise<V> {
+    const entry = this.entries.get(db);
+    // The hot path, as VersionedCache's.
+    if (entry && entry.version === versionsNow(db, this.sets)) {
+      const hit = entry.values.get(key);
+      if (hit) return hit.value;
+    }
+    return this.getFresh(db, key);
+  }
+
+  /** The key's value if memory holds it for the current versions, loaded; undefined otherwise (then `get` it). */
+  peek(db: Db, key: K): V | undefined {
+    const entry = this.entries.get(db);
+    if (!entry || entry.version !== versionsNow(db, this.sets)) return undefined;
+    const hit = entry.values.get(key);
+    return hit?.done ? hit.settled : undefined;
+  }
+
+  private async getFresh(db: Db, key: K): Promise<V> {
     const version = await versionsOf(db, this.sets);
     let entry = this.entries.get(db);
     if (entry?.version !== version) {
@@ -194,13 +270,13 @@ export class VersionedKeyedCache<K, V> {
     let value = values.get(key);
     if (!value) {
       if (values.size >= this.capacity) values.delete(values.keys().next().value as K);
-      const loading = this.load(db, key);
-      value = loading;
-      values.set(key, loading);
-      loading.catch(() => {
-        if (values.get(key) === loading) values.delete(key);
+      const loaded = loading(version, this.load(db, key));
+      value = loaded;
+      values.set(key, loaded);
+      loaded.value.catch(() => {
+        if (values.get(key) === loaded) values.delete(key);
       });
     }
-    return value;
+    return value.value;
   }
 }

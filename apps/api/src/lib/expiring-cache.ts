@@ -2,6 +2,8 @@ interface Entry<T> {
   value: Promise<T>;
   /** ms since epoch after which the value must not be used; +Infinity while it loads. */
   until: number;
+  /** Once loaded: the value itself, for synchronous reads (`peek`). */
+  loaded?: { value: T };
 }
 
 /**
@@ -18,12 +20,19 @@ export class ExpiringCache<T> {
     return this.entries.size;
   }
 
+  /** The key's value if it is loaded and not expired, without waiting; undefined otherwise (then `get` it). */
+  peek(key: string): T | undefined {
+    const hit = this.entries.get(key);
+    return hit?.loaded && Date.now() < hit.until ? hit.loaded.value : undefined;
+  }
+
   get(key: string, load: () => Promise<{ value: T; until: number }>): Promise<T> {
     const hit = this.entries.get(key);
     if (hit && Date.now() < hit.until) return hit.value;
     const entry: Entry<T> = {
       value: load().then(({ value, until }) => {
         entry.until = until;
+        entry.loaded = { value };
         return value;
       }),
       until: Number.POSITIVE_INFINITY,

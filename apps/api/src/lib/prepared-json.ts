@@ -26,6 +26,8 @@ export class PreparedJson {
   readonly body: Buffer;
   readonly etag: string;
   private readonly encoded = new Map<Encoding, Promise<Buffer>>();
+  /** The compressed forms made so far, for sending without waiting on their promise. */
+  private readonly made = new Map<Encoding, Buffer>();
 
   /** `json`: the value already serialised elsewhere (by the database, say), sent as it is. */
   constructor(value: unknown, json?: string) {
@@ -41,6 +43,11 @@ export class PreparedJson {
     return this.body.length >= COMPRESS_FROM_BYTES;
   }
 
+  /** The bytes in this encoding if they were made already; undefined otherwise (then ask `compressed`). */
+  compressedNow(encoding: Encoding): Buffer | undefined {
+    return this.made.get(encoding);
+  }
+
   compressed(encoding: Encoding): Promise<Buffer> {
     let bytes = this.encoded.get(encoding);
     if (!bytes) {
@@ -50,6 +57,10 @@ export class PreparedJson {
           ? brotli(this.body, { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } })
           : gzipped(this.body, { level: 6 });
       this.encoded.set(encoding, bytes);
+      bytes.then(
+        (made) => this.made.set(encoding, made),
+        () => undefined,
+      );
     }
     return bytes;
   }

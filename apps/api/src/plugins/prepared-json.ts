@@ -35,7 +35,8 @@ async function sendPrepared(this: FastifyReply, prepared: PreparedJson): Promise
   const accepted = request.headers['accept-encoding'];
   const encoding = prepared.compressible && accepted ? negotiate(accepted, ENCODINGS) : null;
   if (!encoding) return this.send(prepared.body);
-  return this.header('content-encoding', encoding).send(await prepared.compressed(encoding));
+  void this.header('content-encoding', encoding);
+  return this.send(prepared.compressedNow(encoding) ?? (await prepared.compressed(encoding)));
 }
 
 export default fp(

@@ -49,6 +49,12 @@ export class PowerBiEmbeddingService implements EmbeddingService, ReportExporter
    * prepared answers are keyed by (panel-answers.ts).
    */
   private readonly tokens = new ExpiringCache<{ token: EmbedToken; info: EmbedInfo }>(20_000);
+  /**
+   * Each report's part of its tokens' keys and each panel's report key, built once per object: every opening looks
+   * them up, and a string kept is hashed once.
+   */
+  private readonly tokenKeys = new WeakMap<PowerBiReport, string>();
+  private readonly reportKeys = new WeakMap<Painel, string>();
 
   constructor(
     private readonly client: PowerBiClient,
@@ -73,8 +79,24 @@ export class PowerBiEmbeddingService implements EmbeddingService, ReportExporter
     return checkedEffectiveIdentity({ username: viewer.username, roles: [...viewer.roles].sort() });
   }
 
+  private reportKey(panel: Painel): string {
+    let key = this.reportKeys.get(panel);
+    if (key === undefined) this.reportKeys.set(panel, (key = `${panel.workspaceId}/${panel.reportId}`));
+    return key;
+  }
+
+  /** The token's key: the report as embedded (its address too: a report whose address changed gets a new token). */
+  private tokenKey(panel: Painel, report: PowerBiReport, identity: { username: string; roles: string[] } | null) {
+    let key = this.tokenKeys.get(report);
+    if (key === undefined) {
+      key = JSON.stringify([panel.workspaceId, report.id, report.datasetId, report.embedUrl]);
+      this.tokenKeys.set(report, key);
+    }
+    return identity ? key + JSON.stringify(identity) : key;
+  }
+
   private reportOf(panel: Painel): Promise<PowerBiReport> {
-    return this.reports.get(`${panel.workspaceId}/${panel.reportId}`, async () => ({
+    return this.reports.get(this.reportKey(panel), async () => ({
       value: await this.client.getReport(panel.workspaceId, panel.reportId),
       until: Date.now() + REPORT_TTL_MS,
     }));
@@ -136,9 +158,11 @@ export class PowerBiEmbeddingService implements EmbeddingService, ReportExporter
   async embedFor(panel: Painel, viewer: EmbedViewer): Promise<Embedding> {
     const identity = this.identityFor(panel, viewer);
     try {
-      const report = await this.reportOf(panel);
-      // The embed URL too: a report whose address changed gets a new answer.
-      const key = JSON.stringify([panel.workspaceId, report.id, report.datasetId, report.embedUrl, identity]);
+      const report = this.reports.peek(this.reportKey(panel)) ?? (await this.reportOf(panel));
+      const key = this.tokenKey(panel, report, identity);
+      // Most openings: a token still valid, in memory; nothing to wait for.
+      const cached = this.tokens.peek(key);
+      if (cached) return { info: cached.info, identity, requestId: cached.token.requestId, fromCache: true };
       let made = false;
       const { token, info } = await this.tokens.get(key, async () => {
         made = true;

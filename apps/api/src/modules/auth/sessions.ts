@@ -32,18 +32,29 @@ type Claims = TokenClaims & { nbf?: number };
 const verified = new WeakMap<Config['jwt'], Map<string, Claims>>();
 
 async function claimsOf(jwt: Config['jwt'], token: string): Promise<Claims | null> {
+  const remembered = verifiedClaims(jwt, token);
+  if (remembered !== undefined) return remembered;
+  let claims: Claims;
+  try {
+    claims = await verifySessionToken(jwt, token);
+  } catch {
+    return null;
+  }
+  const known = verified.get(jwt)!;
+  if (known.size >= VERIFIED_CAPACITY) known.delete(known.keys().next().value!);
+  known.set(token, claims);
+  return inTime(known, token, claims);
+}
+
+/** A token verified before: its claims while in their time window, null after; undefined when never verified. */
+function verifiedClaims(jwt: Config['jwt'], token: string): Claims | null | undefined {
   let known = verified.get(jwt);
   if (!known) verified.set(jwt, (known = new Map<string, Claims>()));
-  let claims: Claims | undefined = known.get(token);
-  if (!claims) {
-    try {
-      claims = await verifySessionToken(jwt, token);
-    } catch {
-      return null;
-    }
-    if (known.size >= VERIFIED_CAPACITY) known.delete(known.keys().next().value!);
-    known.set(token, claims);
-  }
+  const claims = known.get(token);
+  return claims && inTime(known, token, claims);
+}
+
+function inTime(known: Map<string, Claims>, token: string, claims: Claims): Claims | null {
   // As jose checks them, to the second.
   const now = Math.floor(Date.now() / 1000);
   if (claims.exp <= now || (claims.nbf !== undefined && claims.nbf > now)) {
@@ -80,9 +91,49 @@ export async function authenticateSession(
   if (!token) return null;
   const claims = await claimsOf(jwt, token);
   if (!claims) return null;
-  const user = await sessionUsers.get(db, `${claims.sub}\n${claims.jti}`);
+  return principalOf(claims, await sessionUsers.get(db, sessionKey(claims)));
+}
+
+/**
+ * The same answer, without waiting, when memory holds everything it needs (a token verified before, its person
+ * and revocation cached for the current versions): what nearly every request of a signed-in person finds.
+ * Undefined when it cannot tell at once; then `authenticateSession` asks.
+ */
+export function authenticatedNow(
+  db: Db,
+  jwt: Config['jwt'],
+  authorization: string | undefined,
+): SessionPrincipal | null | undefined {
+  const token = bearer(authorization);
+  if (!token) return null;
+  const claims = verifiedClaims(jwt, token);
+  if (!claims) return claims;
+  const user = sessionUsers.peek(db, sessionKey(claims));
+  return user === undefined ? undefined : principalOf(claims, user);
+}
+
+/** Each token's key in the session cache, built once per verified token. */
+const sessionKeys = new WeakMap<Claims, string>();
+
+function sessionKey(claims: Claims): string {
+  let key = sessionKeys.get(claims);
+  if (key === undefined) sessionKeys.set(claims, (key = `${claims.sub}\n${claims.jti}`));
+  return key;
+}
+
+type SessionUser = Awaited<ReturnType<typeof findSessionUser>>;
+
+/**
+ * The principal of a token's claims and its person as cached: one object per pair, while both stay in memory, so a
+ * request of a signed-in person allocates none. Callers must not modify it.
+ */
+const principals = new WeakMap<Claims, { user: SessionUser; principal: SessionPrincipal }>();
+
+function principalOf(claims: Claims, user: SessionUser): SessionPrincipal | null {
   if (!user || !user.active || user.revoked) return null;
-  return {
+  const known = principals.get(claims);
+  if (known?.user === user) return known.principal;
+  const principal: SessionPrincipal = {
     id: user.id,
     email: user.email,
     upn: user.upn,
@@ -91,6 +142,8 @@ export async function authenticateSession(
     jti: claims.jti,
     expiresAt: new Date(claims.exp * 1000),
   };
+  principals.set(claims, { user, principal });
+  return principal;
 }
 
 /**

@@ -66,7 +66,11 @@ async function visibleCatalog(db: Db, requester: Viewer) {
 
 /** The panel if this person may see it: any panel for an admin, a linked one for everyone else. From memory. */
 export async function findVisiblePanel(db: Db, id: number, requester: Viewer): Promise<Painel | null> {
-  const [{ byId }, ids] = await Promise.all([catalog.get(db), visibleIds(db, requester)]);
+  // Every opening of a panel asks this: with both in memory already, it answers without waiting on either.
+  const loaded = catalog.peek(db);
+  const linked = requester.isAdmin ? null : linkedIds.peek(db, requester.id);
+  const [{ byId }, ids] =
+    loaded && linked !== undefined ? [loaded, linked] : await Promise.all([catalog.get(db), visibleIds(db, requester)]);
   const panel = byId.get(id);
   return panel && (!ids || ids.has(id)) ? panel : null;
 }
