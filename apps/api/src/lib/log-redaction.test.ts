@@ -3,6 +3,7 @@ import pino from 'pino';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testConfig, useTestApp } from '../../test/context.ts';
+import { createAdmin } from '../../test/fixtures.ts';
 import { createLogRedaction, logSecrets, REDACT_PATHS, REDACTED, redactingLoggerOptions } from './log-redaction.ts';
 import { REQUEST_LINE } from './request-log.ts';
 
@@ -311,5 +312,42 @@ describe('the portal’s own logger', () => {
     expect(log.text()).not.toContain(token);
     expect(log.text()).not.toMatch(JWT_LIKE);
     expect(log.text()).not.toContain(JWT_SECRET);
+  });
+
+  it('writes a routed request’s line, built without pino’s passes, exactly as pino writes the same fields', async () => {
+    const admin = await createAdmin(ctx.db);
+    const token = await ctx.tokenFor(admin);
+    const answer = await ctx.request('GET', '/api/classificacoes', { token });
+    expect(answer.statusCode).toBe(200);
+    const line = log.json().find((l) => l.msg === REQUEST_LINE && l.route === '/api/classificacoes' && l.userId);
+    expect(line).toBeDefined();
+    ctx.app.log
+      .child({ reqId: line!.reqId })
+      .info(
+        {
+          method: 'GET',
+          route: '/api/classificacoes',
+          status: 200,
+          responseTime: line!.responseTime,
+          userId: admin.id,
+        },
+        REQUEST_LINE,
+      );
+    const byPino = log.json().at(-1)!;
+    expect(Object.keys(line!)).toEqual(Object.keys(byPino));
+    expect({ ...line, time: 0 }).toEqual({ ...byPino, time: 0 });
+    expect(Object.keys(line!)).toEqual([
+      'level',
+      'time',
+      'pid',
+      'hostname',
+      'reqId',
+      'method',
+      'route',
+      'status',
+      'responseTime',
+      'userId',
+      'msg',
+    ]);
   });
 });
