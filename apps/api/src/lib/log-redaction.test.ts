@@ -321,18 +321,16 @@ describe('the portal’s own logger', () => {
     expect(answer.statusCode).toBe(200);
     const line = log.json().find((l) => l.msg === REQUEST_LINE && l.route === '/api/classificacoes' && l.userId);
     expect(line).toBeDefined();
-    ctx.app.log
-      .child({ reqId: line!.reqId })
-      .info(
-        {
-          method: 'GET',
-          route: '/api/classificacoes',
-          status: 200,
-          responseTime: line!.responseTime,
-          userId: admin.id,
-        },
-        REQUEST_LINE,
-      );
+    ctx.app.log.child({ reqId: line!.reqId }).info(
+      {
+        method: 'GET',
+        route: '/api/classificacoes',
+        status: 200,
+        responseTime: line!.responseTime,
+        userId: admin.id,
+      },
+      REQUEST_LINE,
+    );
     const byPino = log.json().at(-1)!;
     expect(Object.keys(line!)).toEqual(Object.keys(byPino));
     expect({ ...line, time: 0 }).toEqual({ ...byPino, time: 0 });
