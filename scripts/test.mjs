@@ -80,17 +80,19 @@ if (step('Build (aplicação web e API)', 'npm', ['run', 'build', '--silent'])) 
   step('Benchmark (modo rápido)', process.execPath, ['--import', 'tsx', path.join(root, 'bench', 'run.ts'), '--quick']);
 }
 
+// Each step's JSON report, or null when the step did not write one.
+const vitestJson = existsSync(report) ? JSON.parse(readFileSync(report, 'utf8')) : null;
+const e2eJson = existsSync(e2eReport) ? JSON.parse(readFileSync(e2eReport, 'utf8')) : null;
 let passed = 0;
 let failed = 0;
-if (existsSync(report)) {
-  const json = JSON.parse(readFileSync(report, 'utf8'));
-  passed = json.numPassedTests;
-  failed = json.numFailedTests;
+if (vitestJson) {
+  passed = vitestJson.numPassedTests;
+  failed = vitestJson.numFailedTests;
 } else {
   failed += 1;
 }
-if (existsSync(e2eReport)) {
-  const { stats } = JSON.parse(readFileSync(e2eReport, 'utf8'));
+if (e2eJson) {
+  const { stats } = e2eJson;
   passed += stats.expected + stats.flaky;
   failed += stats.unexpected;
 } else {
@@ -101,11 +103,7 @@ failed += failures.filter((f) => !f.startsWith('Testes') && !f.startsWith('Naveg
 
 // The tests that failed, and the browser journeys that passed only when retried, named again just above the
 // closing line: a log read from its end (CI keeps the tail) says which they were without the whole run's output.
-const named = namedFailures(
-  existsSync(report) ? JSON.parse(readFileSync(report, 'utf8')) : null,
-  existsSync(e2eReport) ? JSON.parse(readFileSync(e2eReport, 'utf8')) : null,
-  root,
-);
+const named = namedFailures(vitestJson, e2eJson, root);
 if (named.length) console.log(`\n${named.join('\n')}`);
 
 console.log(failures.length ? `\nFalhou: ${failures.join(', ')}` : '\nTudo certo.');

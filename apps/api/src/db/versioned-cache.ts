@@ -188,7 +188,7 @@ export class VersionedCache<T> {
   /** The value if memory holds it for the current versions, loaded; undefined otherwise (then `get` it). */
   peek(db: Db): T | undefined {
     const entry = this.entries.get(db);
-    return entry?.done && entry.version === versionsNow(db, this.sets) ? entry.settled : undefined;
+    return entry?.loaded && entry.version === versionsNow(db, this.sets) ? entry.loaded.value : undefined;
   }
 
   private async getFresh(db: Db): Promise<T> {
@@ -208,20 +208,18 @@ export class VersionedCache<T> {
   }
 }
 
-/** A value loading or loaded under a version; once loaded, `settled` holds it for synchronous reads. */
+/** A value loading or loaded under a version; once loaded, `loaded` holds it for synchronous reads. */
 interface Loaded<T> {
   version: string;
   value: Promise<T>;
-  done: boolean;
-  settled: T | undefined;
+  loaded?: { value: T };
 }
 
 function loading<T>(version: string, value: Promise<T>): Loaded<T> {
-  const entry: Loaded<T> = { version, value, done: false, settled: undefined };
+  const entry: Loaded<T> = { version, value };
   value.then(
-    (settled) => {
-      entry.settled = settled;
-      entry.done = true;
+    (loaded) => {
+      entry.loaded = { value: loaded };
     },
     () => undefined,
   );
@@ -256,7 +254,7 @@ export class VersionedKeyedCache<K, V> {
     const entry = this.entries.get(db);
     if (!entry || entry.version !== versionsNow(db, this.sets)) return undefined;
     const hit = entry.values.get(key);
-    return hit?.done ? hit.settled : undefined;
+    return hit?.loaded?.value;
   }
 
   private async getFresh(db: Db, key: K): Promise<V> {
