@@ -1,3 +1,4 @@
+import type { FastifyContextConfig, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 
 import { HttpError } from '../lib/http-error.ts';
@@ -28,21 +29,26 @@ export const ADMIN_ONLY = 'Acesso restrito a administradores.';
 export default fp(
   async (app) => {
     app.decorateRequest('user', null as unknown as AuthUser);
-    // Callback-style, not async: a signed-in person's session is nearly always answered from memory at once
-    // (authenticatedNow), and then the request goes on without a promise of its own.
+    // Callback-style, not async, and with no closure of its own: a signed-in person's session is nearly always
+    // answered from memory at once (authenticatedNow), and then the request goes on without a promise.
     app.addHook('onRequest', (request, _reply, done) => {
-      const config = request.routeOptions.config;
-      if (!request.routeOptions.url || config.public) return done();
-      const admitted = (user: AuthUser | null) => {
-        if (!user) return done(new HttpError(401, SESSION_INVALID));
-        request.user = user;
-        if (config.admin && user.role !== 'Admin') return done(new HttpError(403, ADMIN_ONLY));
-        done();
-      };
+      const { url, config } = request.routeOptions;
+      if (!url || config.public) return done();
       const known = authenticatedNow(app.db, app.config.jwt, request.headers.authorization);
-      if (known !== undefined) return admitted(known);
-      authenticateSession(app.db, app.config.jwt, request.headers.authorization).then(admitted, done);
+      if (known !== undefined) return done(refusal(request, config, known));
+      authenticateSession(app.db, app.config.jwt, request.headers.authorization).then(
+        (user) => done(refusal(request, config, user)),
+        done,
+      );
     });
   },
   { name: 'auth', dependencies: ['database'] },
 );
+
+/** Sets the request's person, or answers why it is refused. */
+function refusal(request: FastifyRequest, config: FastifyContextConfig, user: AuthUser | null): HttpError | undefined {
+  if (!user) return new HttpError(401, SESSION_INVALID);
+  request.user = user;
+  if (config.admin && user.role !== 'Admin') return new HttpError(403, ADMIN_ONLY);
+  return undefined;
+}
