@@ -1,4 +1,7 @@
-/** An error whose message is meant for the client, in Portuguese. */
+/**
+ * An answer of the HTTP layer itself, whose message is meant for the client, in Portuguese: a missing or refused
+ * session, a sign-in to slow down. What a module refuses is a DomainFailure (lib/domain-failure.ts).
+ */
 export class HttpError extends Error {
   constructor(
     public readonly statusCode: 400 | 401 | 403 | 404 | 409 | 413 | 415 | 429 | 502 | 503 | 504,
@@ -10,9 +13,6 @@ export class HttpError extends Error {
   }
 }
 
-export const notFound = (message: string) => new HttpError(404, message);
-export const badRequest = (message: string) => new HttpError(400, message);
-export const conflict = (message: string) => new HttpError(409, message);
 /** A 429 that says when to come back: at least one second, rounded up. */
 export const tooManyRequests = (message: string, seconds: number) =>
   new HttpError(429, message, Math.max(1, Math.ceil(seconds)));

@@ -12,6 +12,7 @@ import { openTestDatabase, resetDatabase } from '../../test/database.ts';
 import { createAdmin, createUser } from '../../test/fixtures.ts';
 import { SESSION_INVALID } from './auth.ts';
 import { HttpError } from '../lib/http-error.ts';
+import { busy, conflict, forbidden, invalid, notFound } from '../lib/domain-failure.ts';
 import { clientErrorAnswer, INTERNAL_ERROR } from './error-handler.ts';
 import { ROUTE_NOT_FOUND } from './web-app.ts';
 
@@ -77,6 +78,18 @@ describe('error handler', () => {
     app.get('/api/teste/conflito', { config: { public: true } }, async () => {
       throw new HttpError(409, 'Em conflito.');
     });
+    // What modules throw: one route per kind of refusal.
+    for (const [path, failure] of [
+      ['nao-encontrado', notFound('Nada aqui.')],
+      ['invalido', invalid('Campo errado.')],
+      ['em-conflito', conflict('Já existe.')],
+      ['proibido', forbidden('Não é seu.')],
+      ['aguarde', busy('Aguarde 3 segundos.', 2.2)],
+    ] as const) {
+      app.get(`/api/teste/falha/${path}`, { config: { public: true } }, async () => {
+        throw failure;
+      });
+    }
     // No config at all: a new route is protected unless it says otherwise.
     app.get('/api/teste/sem-configuracao', async () => ({ ok: true }));
     await app.ready();
@@ -510,6 +523,18 @@ describe('error handler', () => {
       const conflict = await send('GET', '/api/teste/conflito');
       expectError(conflict, 409, 'Em conflito.');
       expect(conflict.headers['retry-after']).toBeUndefined();
+    });
+
+    it('a refusal of a module is answered with its kind’s status, its message and nothing logged as an error', async () => {
+      expectError(await send('GET', '/api/teste/falha/nao-encontrado'), 404, 'Nada aqui.');
+      expectError(await send('GET', '/api/teste/falha/invalido'), 400, 'Campo errado.');
+      expectError(await send('GET', '/api/teste/falha/em-conflito'), 409, 'Já existe.');
+      expectError(await send('GET', '/api/teste/falha/proibido'), 403, 'Não é seu.');
+      const waiting = await send('GET', '/api/teste/falha/aguarde');
+      expectError(waiting, 503, 'Aguarde 3 segundos.');
+      expect(waiting.headers['retry-after']).toBe('3');
+      expect((await send('GET', '/api/teste/falha/em-conflito')).headers['retry-after']).toBeUndefined();
+      expect(log.join('')).not.toContain('erro não tratado');
     });
 
     it('a route registered without any config is protected by default', async () => {

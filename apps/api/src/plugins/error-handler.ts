@@ -4,10 +4,20 @@ import fp from 'fastify-plugin';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { HttpError } from '../lib/http-error.ts';
+import { DomainFailure, type FailureKind } from '../lib/domain-failure.ts';
 import { MicrosoftError } from '../integrations/microsoft-error.ts';
 import { microsoftErrorAnswer } from './microsoft-error-answers.ts';
 import { BARE_ANSWER_HEADERS } from './security-headers.ts';
 import { PG_FOREIGN_KEY_VIOLATION, PG_UNIQUE_VIOLATION, pgErrorCode } from '../db/pg-errors.ts';
+
+/** The status of each kind of refusal a module throws. */
+const FAILURE_STATUS: Record<FailureKind, number> = {
+  'not-found': 404,
+  invalid: 400,
+  conflict: 409,
+  forbidden: 403,
+  busy: 503,
+};
 
 export const INTERNAL_ERROR = 'Erro interno do servidor. Tente novamente em instantes.';
 
@@ -96,6 +106,10 @@ export default fp(
     app.setErrorHandler((error: FastifyError & { validationContext?: string }, request, reply) => {
       if (hasZodFastifySchemaValidationErrors(error)) {
         return reply.code(400).send({ message: validationMessage(error, request.body) });
+      }
+      if (error instanceof DomainFailure) {
+        if (error.retryAfterSeconds !== undefined) void reply.header('retry-after', String(error.retryAfterSeconds));
+        return reply.code(FAILURE_STATUS[error.kind]).send({ message: error.message });
       }
       if (error instanceof HttpError) {
         // A 429 always says when to come back; any other status (a busy 503) when whoever raised it knew.

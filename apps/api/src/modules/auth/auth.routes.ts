@@ -5,13 +5,10 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { FastifyRequest } from 'fastify';
 import { LOGIN_ERROR_MICROSOFT, loginBody, loginResponse } from '@paineis/contract/auth';
 import { errorResponse } from '@paineis/contract/fields';
-import { EntraClient, type SignInChecks } from '../../integrations/microsoft-identity/entra-client.ts';
-import { recordMicrosoftSignIn } from '../users/users.service.ts';
-import { recordAudit, recordRefusedSignIn, recordSignIn } from '../audit/audit.ts';
-import { HttpError } from '../../lib/http-error.ts';
+import { EntraClient } from '../../integrations/microsoft-identity/entra-client.ts';
 import { signInLocally } from './local-sign-in.ts';
-import { revokeSession } from './sessions.ts';
-import { signSessionToken } from './tokens.ts';
+import { signOut } from './sessions.ts';
+import { completeMicrosoftSignIn } from './microsoft-sign-in.ts';
 
 const tags = ['Autenticação'];
 const config = { public: true };
@@ -27,6 +24,12 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   const publicBase = (request: FastifyRequest) => app.config.publicUrl ?? `${request.protocol}://${request.host}`;
   const loginPage = (request: FastifyRequest, query: Record<string, string>) =>
     `${publicBase(request)}/login?${new URLSearchParams(query).toString()}`;
+  /** The state cookie's value when its signature holds; null otherwise. */
+  const stateCookie = (request: FastifyRequest) => {
+    const raw = request.cookies[STATE_COOKIE];
+    const unsigned = raw ? request.unsignCookie(raw) : null;
+    return unsigned?.valid && unsigned.value ? unsigned.value : null;
+  };
 
   app.get(
     '/auth/microsoft-login',
@@ -72,54 +75,14 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      /** `usuarioId`: the token's oid, once Entra's answer was accepted. */
-      const fail = async (reason: string, error?: unknown, usuarioId: string | null = null) => {
-        request.log.warn({ err: error, reason, userId: usuarioId ?? undefined }, 'login Microsoft recusado');
-        await recordRefusedSignIn(
-          app.db,
-          { usuarioId, usuario: null, endereco: request.ip },
-          'Microsoft',
-          'login_recusado',
-          reason,
-        );
-        void reply.clearCookie(STATE_COOKIE, { path: '/api/auth' });
-        return reply.redirect(loginPage(request, { erro: LOGIN_ERROR_MICROSOFT }));
-      };
-      const graph = app.graph;
-      if (!entra || !graph) return fail('Microsoft não configurado');
-      const raw = request.cookies[STATE_COOKIE];
-      const unsigned = raw ? request.unsignCookie(raw) : null;
-      if (!unsigned?.valid || !unsigned.value) return fail('sem cookie de estado válido');
-      let checks: SignInChecks;
-      try {
-        checks = JSON.parse(unsigned.value) as SignInChecks;
-      } catch (error) {
-        return fail('cookie de estado ilegível', error);
-      }
-      const callbackUrl = new URL(publicBase(request) + request.url);
-      let identity;
-      try {
-        identity = await entra.completeSignIn(callbackUrl, checks);
-      } catch (error) {
-        return fail('resposta do Entra ID recusada', error);
-      }
-      // Who signed in is the token's oid; what the portal keeps of them comes from the directory.
-      const signedIn = await recordMicrosoftSignIn(app.db, graph, identity, app.config.adminUsers, request.log);
-      if ('refused' in signedIn) return fail(signedIn.refused, undefined, identity.oid);
-      const { user } = signedIn;
-      const { token } = await signSessionToken(app.config.jwt, {
-        id: user.id,
-        email: user.email,
-        displayName: user.displayName,
-        role: user.role,
-        department: user.department,
-        jobTitle: user.jobTitle,
-        officeLocation: user.officeLocation,
+      const token = await completeMicrosoftSignIn(app, {
+        checks: stateCookie(request),
+        callbackUrl: new URL(publicBase(request) + request.url),
+        ip: request.ip,
+        log: request.log,
       });
       void reply.clearCookie(STATE_COOKIE, { path: '/api/auth' });
-      await recordSignIn(app.db, { usuarioId: user.id, usuario: user.email, endereco: request.ip }, 'Microsoft');
-      request.log.info({ userId: user.id, role: user.role }, 'login Microsoft');
-      return reply.redirect(loginPage(request, { token }));
+      return reply.redirect(loginPage(request, token ? { token } : { erro: LOGIN_ERROR_MICROSOFT }));
     },
   );
 
@@ -134,26 +97,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: loginResponse, 400: errorResponse, 401: errorResponse, 429: errorResponse },
       },
     },
-    async (request) => {
-      try {
-        const answer = await signInLocally(app.db, app.config, request.body, request.ip);
-        const { id, email } = answer.user;
-        await recordSignIn(app.db, { usuarioId: id, usuario: email, endereco: request.ip }, 'Conta local');
-        return answer;
-      } catch (error) {
-        if (error instanceof HttpError && (error.statusCode === 401 || error.statusCode === 429)) {
-          // Who tried: the username as typed (there may be no such account).
-          await recordRefusedSignIn(
-            app.db,
-            { usuarioId: null, usuario: request.body.username, endereco: request.ip },
-            'Conta local',
-            error.statusCode === 401 ? 'login_recusado' : 'limitado',
-            error.message,
-          );
-        }
-        throw error;
-      }
-    },
+    async (request) => signInLocally(app.db, app.config, request.body, request.ip),
   );
 
   app.post(
@@ -168,14 +112,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       // Always 204: signing out must work even with a token that is already invalid.
-      const signedOut = await revokeSession(app.db, app.config.jwt, request.headers.authorization);
-      if (signedOut) {
-        await recordAudit(
-          app.db,
-          { usuarioId: signedOut.sub, usuario: signedOut.email ?? null, endereco: request.ip },
-          { objeto: 'sessao', acao: 'logout', objetoId: signedOut.sub },
-        );
-      }
+      await signOut(app.db, app.config.jwt, request.headers.authorization, request.ip);
       return reply.code(204).send(null);
     },
   );

@@ -2,6 +2,7 @@ import type { LoginResponse } from '@paineis/contract/auth';
 import type { Config, LoginLimits } from '../../config/env.ts';
 import type { Db } from '../../db/client.ts';
 import { HttpError, tooManyRequests } from '../../lib/http-error.ts';
+import { recordRefusedSignIn, recordSignIn, type AuditActor } from '../audit/audit.ts';
 import { forgetAttempt, otherAttempts, recordAttempt, type Attempt } from './login-attempts.repository.ts';
 import { findLocalAccount } from './local-accounts.repository.ts';
 import { verifyPassword } from './passwords.ts';
@@ -29,7 +30,8 @@ export function delayFor(limits: LoginLimits, usernameFailures: number): number 
 const waiting = new WeakMap<Db, Map<string, number>>();
 
 /**
- * A sign-in with a local account's username and password. Failures are counted in the database, so every
+ * A sign-in with a local account's username and password, audited: the sign-in, or who tried (the username as
+ * typed: there may be no such account) and why it was refused. Failures are counted in the database, so every
  * instance sees them all:
  * - per (username, address) and per address: over either limit, 429 with Retry-After, before any password
  *   is checked. Someone guessing elsewhere cannot reach the owner's own (username, address).
@@ -47,18 +49,23 @@ export async function signInLocally(
   const limits = config.loginLimits;
   const attempt = await recordAttempt(db, credentials.username, ip);
   const others = await otherAttempts(db, attempt, limits);
+  const who = { usuarioId: null, usuario: credentials.username, endereco: ip };
   if (others.pairFreeIn !== null || others.addressFreeIn !== null) {
     const seconds = Math.max(others.pairFreeIn ?? 0, others.addressFreeIn ?? 0);
-    throw await refusal(db, attempt, seconds);
+    throw await refusal(db, attempt, seconds, who);
   }
   const delay = others.address > 0 ? delayFor(limits, others.username) : 0;
-  if (delay > 0) await waitTurn(db, attempt, delay, limits.maxDelayedPerUser);
+  if (delay > 0) await waitTurn(db, attempt, delay, limits.maxDelayedPerUser, who);
 
   const account = await findLocalAccount(db, credentials.username);
   const ok = await verifyPassword(account?.senhaHash ?? null, credentials.password);
-  if (!account || !ok || !account.active) throw new HttpError(401, LOGIN_INVALID); // the attempt stays counted
+  if (!account || !ok || !account.active) {
+    await recordRefusedSignIn(db, who, 'Conta local', 'login_recusado', LOGIN_INVALID);
+    throw new HttpError(401, LOGIN_INVALID); // the attempt stays counted
+  }
   await forgetAttempt(db, attempt);
   const { token } = await signSessionToken(config.jwt, { ...account, username: account.username });
+  await recordSignIn(db, { usuarioId: account.id, usuario: account.email, endereco: ip }, 'Conta local');
   return {
     token,
     user: {
@@ -71,18 +78,19 @@ export async function signInLocally(
   };
 }
 
-/** A 429 for an attempt refused before its password was checked, which is therefore not a failure. */
-async function refusal(db: Db, attempt: Attempt, seconds: number): Promise<HttpError> {
+/** A 429 for an attempt refused before its password was checked, which is therefore not a failure; audited. */
+async function refusal(db: Db, attempt: Attempt, seconds: number, who: AuditActor): Promise<HttpError> {
   await forgetAttempt(db, attempt);
   const whole = Math.max(1, Math.ceil(seconds));
+  await recordRefusedSignIn(db, who, 'Conta local', 'limitado', loginThrottled(whole));
   return tooManyRequests(loginThrottled(whole), whole);
 }
 
-async function waitTurn(db: Db, attempt: Attempt, delay: number, maxWaiting: number): Promise<void> {
+async function waitTurn(db: Db, attempt: Attempt, delay: number, maxWaiting: number, who: AuditActor): Promise<void> {
   const perUsername = waiting.get(db) ?? new Map<string, number>();
   waiting.set(db, perUsername);
   const now = perUsername.get(attempt.username) ?? 0;
-  if (now >= maxWaiting) throw await refusal(db, attempt, delay / 1000);
+  if (now >= maxWaiting) throw await refusal(db, attempt, delay / 1000, who);
   perUsername.set(attempt.username, now + 1);
   try {
     await loginDelay.wait(delay);

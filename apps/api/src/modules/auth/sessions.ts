@@ -1,5 +1,6 @@
 import type { Config } from '../../config/env.ts';
 import type { Db } from '../../db/client.ts';
+import { recordAudit } from '../audit/audit.ts';
 import { findSessionUser } from './auth.repository.ts';
 import { purgeOldAttempts } from './login-attempts.repository.ts';
 import { purgeExpiredRevocations, revokeToken } from './revocations.repository.ts';
@@ -165,6 +166,17 @@ export async function revokeSession(
   }
   await revokeToken(db, claims.jti, new Date(claims.exp * 1000));
   return claims;
+}
+
+/** Signing out: the header's token refused from now on (revokeSession), and the sign-out audited. */
+export async function signOut(db: Db, jwt: Config['jwt'], authorization: string | undefined, ip: string) {
+  const signedOut = await revokeSession(db, jwt, authorization);
+  if (!signedOut) return;
+  await recordAudit(
+    db,
+    { usuarioId: signedOut.sub, usuario: signedOut.email ?? null, endereco: ip },
+    { objeto: 'sessao', acao: 'logout', objetoId: signedOut.sub },
+  );
 }
 
 /** Forgets revocations of tokens that have expired anyway, and failed sign-ins older than the limits look at. */

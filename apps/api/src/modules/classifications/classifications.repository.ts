@@ -6,7 +6,7 @@ import { PreparedJson } from '../../lib/prepared-json.ts';
 import { classificacoes, paineis } from '../../db/schema.ts';
 import { PG_UNIQUE_VIOLATION, pgErrorCode } from '../../db/pg-errors.ts';
 import { byNome } from '../../lib/collation.ts';
-import { conflict } from '../../lib/http-error.ts';
+import { conflict } from '../../lib/domain-failure.ts';
 import { recordAudit, SYSTEM_ACTOR, type AuditActor } from '../audit/audit.ts';
 
 const columns = {

@@ -10,7 +10,7 @@ import {
 import { actorOf } from '../audit/audit.ts';
 import { errorResponses } from '../../lib/route-schema.ts';
 import { PREPARED_ANSWER } from '../../lib/prepared-json.ts';
-import { notFound } from '../../lib/http-error.ts';
+import { notFound } from '../../lib/domain-failure.ts';
 import {
   createClassificacao,
   deleteClassificacao,

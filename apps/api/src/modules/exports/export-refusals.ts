@@ -1,6 +1,6 @@
 import { exportacaoOcupada, MENSAGENS_EXPORTACAO } from '@paineis/contract/personal';
 import { MicrosoftError } from '../../integrations/microsoft-error.ts';
-import { HttpError } from '../../lib/http-error.ts';
+import { busy, conflict, invalid } from '../../lib/domain-failure.ts';
 
 /**
  * The one place where Power BI's refusal to start an export (ExportTo) becomes the person's answer
@@ -32,7 +32,7 @@ export interface ExportSent {
 }
 
 /**
- * The answer for an ExportTo that failed: a refusal of Power BI's export-to-file becomes an HttpError in Portuguese;
+ * The answer for an ExportTo that failed: a refusal of Power BI's export-to-file becomes a DomainFailure in Portuguese;
  * anything else (an outage, a timeout, an identity refused before asking) is returned as it came, for the error
  * handler's usual answer.
  */
@@ -41,17 +41,17 @@ export function exportRefusal(error: unknown, sent: ExportSent): unknown {
   // Too many exports on the capacity at once: Power BI is busy, not refusing; 503 says when to try again.
   if (error.status === 429) {
     const seconds = Math.max(1, error.retryAfterSeconds ?? BUSY_SECONDS);
-    return new HttpError(503, exportacaoOcupada(seconds), seconds);
+    return busy(exportacaoOcupada(seconds), seconds);
   }
   if (error.failure !== 'refused') return error;
   const known = error.code === undefined ? undefined : BY_CODE.get(error.code);
-  if (known) return new HttpError(409, known);
+  if (known) return conflict(known);
   // Power BI's 400 to a request carrying the viewer's state or page is about them: the caller's input.
-  if (error.status === 400 && sent.stateOrPage) return new HttpError(400, MENSAGENS_EXPORTACAO.estadoRecusado);
+  if (error.status === 400 && sent.stateOrPage) return invalid(MENSAGENS_EXPORTACAO.estadoRecusado);
   // A 403 to an export with an identity most likely lacks the permissions RLS export needs; without one, a
   // precondition of export to file (capacity, tenant setting, label).
   if (error.status === 403) {
-    return new HttpError(409, sent.identity ? MENSAGENS_EXPORTACAO.rlsSemPermissao : MENSAGENS_EXPORTACAO.recusada);
+    return conflict(sent.identity ? MENSAGENS_EXPORTACAO.rlsSemPermissao : MENSAGENS_EXPORTACAO.recusada);
   }
   return error;
 }

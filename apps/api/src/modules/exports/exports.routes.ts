@@ -1,49 +1,14 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { create as contentDisposition } from 'content-disposition';
 import { z } from 'zod';
-import { exportacao, exportacaoBody, exportacaoParams, type Exportacao } from '@paineis/contract/personal';
+import { exportacao, exportacaoBody, exportacaoParams } from '@paineis/contract/personal';
 import { idParams } from '@paineis/contract/fields';
 import { errorResponses } from '../../lib/route-schema.ts';
 import { requesterOf } from '../panels/requester.ts';
+import { FILE_TYPES } from './export-answers.ts';
 import { exportFile, exportProgress, startPanelExport } from './exports.ts';
 
 const tags = ['Exportação'];
 const errors = errorResponses(400, 403, 404, 409, 502, 503, 504);
-
-const FILE_TYPES = {
-  PDF: { contentType: 'application/pdf', extension: '.pdf' },
-  PPTX: {
-    contentType: 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
-    extension: '.pptx',
-  },
-} as const;
-
-/**
- * A file name from the panel's name that any system and browser take: letters (accents too), digits, spaces, dots and
- * dashes; anything else becomes a space. content-disposition adds the ASCII fallback and the UTF-8 form.
- */
-export function exportFileName(nomePainel: string, extension: string): string {
-  const safe = nomePainel
-    .normalize('NFC')
-    .replace(/[^\p{L}\p{N} ._-]+/gu, ' ')
-    .replace(/\s+/g, ' ')
-    .replace(/^[\s.]+|[\s.]+$/g, '')
-    .slice(0, 120);
-  return `${safe || 'painel'}${extension}`;
-}
-
-/** The header with the name as is (filename*) and, for old clients, without accents (filename). */
-const attachment = (fileName: string) =>
-  contentDisposition(fileName, {
-    fallback: fileName
-      .normalize('NFD')
-      .replace(/\p{M}+/gu, '')
-      .replace(/[^\x20-\x7e]/g, '_'),
-  });
-
-/** While a job is under way, Retry-After says when to ask again, as `aguardarSegundos` does. */
-const waitHeader = (body: Exportacao) =>
-  body.aguardarSegundos === null ? {} : { 'retry-after': String(body.aguardarSegundos) };
 
 /**
  * docs/requirements.md#personal: exporting a panel's report to PDF or PowerPoint through Power BI's export-to-file
@@ -67,8 +32,8 @@ export const exportsRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const body = await startPanelExport(app, request.params.id, requesterOf(request), request.body);
-      return reply.code(202).headers(waitHeader(body)).send(body);
+      const { body, headers } = await startPanelExport(app, request.params.id, requesterOf(request), request.body);
+      return reply.code(202).headers(headers).send(body);
     },
   );
 
@@ -87,8 +52,8 @@ export const exportsRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const { id, exportacaoId } = request.params;
-      const body = await exportProgress(app, id, exportacaoId, requesterOf(request));
-      return reply.headers(waitHeader(body)).send(body);
+      const { body, headers } = await exportProgress(app, id, exportacaoId, requesterOf(request));
+      return reply.headers(headers).send(body);
     },
   );
 
@@ -114,13 +79,8 @@ export const exportsRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const { id, exportacaoId } = request.params;
-      const { panel, job, file } = await exportFile(app, id, exportacaoId, requesterOf(request));
-      const type = FILE_TYPES[job.formato];
-      return reply
-        .header('content-type', type.contentType)
-        .header('content-disposition', attachment(exportFileName(panel.nomePainel, type.extension)))
-        .header('cache-control', 'private, no-store')
-        .send(Buffer.from(file.bytes));
+      const { body, headers } = await exportFile(app, id, exportacaoId, requesterOf(request));
+      return reply.headers(headers).send(body);
     },
   );
 };

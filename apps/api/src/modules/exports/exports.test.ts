@@ -13,7 +13,7 @@ import type { PowerBiEmbeddingService } from '../../integrations/power-bi/power-
 import { POWER_BI_REFUSED, POWER_BI_UNAVAILABLE, RLS_WITHOUT_ROLES } from '../../plugins/microsoft-error-answers.ts';
 import { RLS_SEM_PAPEL } from '../panels/panel-access.ts';
 import { purgeOldExports } from './exports.ts';
-import { exportFileName } from './exports.routes.ts';
+import { exportFileName } from './export-answers.ts';
 
 const WORKSPACE = '0a0a0a0a-0000-4000-8000-000000000001';
 const vendas: StandInReport = {

@@ -2,10 +2,11 @@ import type { Painel } from '@paineis/contract/panels';
 import { MENSAGENS_EXPORTACAO, type Exportacao, type FormatoExportacao } from '@paineis/contract/personal';
 import type { Db } from '../../db/client.ts';
 import type { ExportJob, ReportExporter } from '../../integrations/power-bi/embedding-service.ts';
-import type { PowerBiExport, PowerBiFile } from '../../integrations/power-bi/power-bi-client.ts';
-import { HttpError, notFound } from '../../lib/http-error.ts';
-import { openPanel, requireVisiblePanel } from '../panels/panel-access.ts';
+import type { PowerBiExport } from '../../integrations/power-bi/power-bi-client.ts';
+import { conflict, forbidden, notFound } from '../../lib/domain-failure.ts';
+import { openingOf, requireVisiblePanel } from '../panels/panel-access.ts';
 import type { Requester } from '../panels/requester.ts';
+import { fileAnswer, progressAnswer, type ExportAnswer } from './export-answers.ts';
 import { exportRefusal } from './export-refusals.ts';
 import {
   claimRetry,
@@ -51,7 +52,7 @@ export interface ExportRequestBody {
 /** The panel, if this person may open it (404) and its export is on (403). */
 async function exportablePanel(deps: ExportDeps, painelId: number, requester: Requester): Promise<Painel> {
   const panel = await requireVisiblePanel(deps.db, painelId, requester);
-  if (!panel.permiteExportacao) throw new HttpError(403, MENSAGENS_EXPORTACAO.desativada);
+  if (!panel.permiteExportacao) throw forbidden(MENSAGENS_EXPORTACAO.desativada);
   return panel;
 }
 
@@ -92,18 +93,18 @@ const retriable = (job: ExportRecord, state: PowerBiExport) =>
   state.status === 'Failed' && state.retryAfterSeconds !== null && job.tentativas < MAX_EXPORT_ATTEMPTS;
 
 /**
- * ExportTo for this panel as the person may open it now (openPanel gives the roles, as for the embed token), on
+ * ExportTo for this panel as the person may open it now (openingOf gives the roles, as for the embed token), on
  * `report` when given (a job started again stays on the report it was started on). Power BI's refusals are answered
  * in Portuguese (export-refusals.ts).
  */
 async function startInPowerBi(
   deps: ExportDeps,
-  painelId: number,
+  panel: Painel,
   requester: Requester,
   request: ExportRequestBody,
   report?: { workspaceId: string; reportId: string },
 ) {
-  const { panel, roles } = await openPanel(deps.db, painelId, requester, undefined);
+  const { roles } = await openingOf(deps.db, panel, requester, undefined);
   try {
     return await deps.reportExports.startExport(
       report ? { ...panel, ...report } : panel,
@@ -124,9 +125,9 @@ export async function startPanelExport(
   painelId: number,
   requester: Requester,
   request: ExportRequestBody,
-): Promise<Exportacao> {
-  await exportablePanel(deps, painelId, requester);
-  const started = await startInPowerBi(deps, painelId, requester, request);
+): Promise<ExportAnswer<Exportacao>> {
+  const panel = await exportablePanel(deps, painelId, requester);
+  const started = await startInPowerBi(deps, panel, requester, request);
   const job = await insertExport(deps.db, requester.id, {
     painelId,
     formato: request.formato,
@@ -136,14 +137,14 @@ export async function startPanelExport(
     estado: request.estado ?? null,
     pagina: request.pagina ?? null,
   });
-  return answer(job, started);
+  return progressAnswer(answer(job, started));
 }
 
 /**
  * The due attempt, started by this poll if no other took it first: the same format, state and page, on the same
  * report, with the person's identity as it is now.
  */
-async function startAgain(deps: ExportDeps, job: ExportRecord, requester: Requester, now: number) {
+async function startAgain(deps: ExportDeps, panel: Painel, job: ExportRecord, requester: Requester, now: number) {
   const claimed = await claimRetry(deps.db, job, new Date(now), new Date(now + RETRY_HOLD_MS), MAX_EXPORT_ATTEMPTS);
   // Another poll is starting it; or the last attempt's start never finished, and none is left.
   if (!claimed) {
@@ -155,7 +156,7 @@ async function startAgain(deps: ExportDeps, job: ExportRecord, requester: Reques
   try {
     started = await startInPowerBi(
       deps,
-      job.painelId,
+      panel,
       requester,
       { formato: job.formato, estado: job.estado ?? undefined, pagina: job.pagina ?? undefined },
       { workspaceId: job.workspaceId, reportId: job.reportId },
@@ -176,12 +177,22 @@ export async function exportProgress(
   exportacaoId: string,
   requester: Requester,
   now = Date.now(),
+): Promise<ExportAnswer<Exportacao>> {
+  return progressAnswer(await progressOf(deps, painelId, exportacaoId, requester, now));
+}
+
+async function progressOf(
+  deps: ExportDeps,
+  painelId: number,
+  exportacaoId: string,
+  requester: Requester,
+  now: number,
 ): Promise<Exportacao> {
   const panel = await exportablePanel(deps, painelId, requester);
   const job = await ownJob(deps, panel, exportacaoId, requester);
   if (job.novaTentativaEm !== null) {
     const due = job.novaTentativaEm.getTime();
-    return now < due ? waiting(job, (due - now) / 1000) : startAgain(deps, job, requester, now);
+    return now < due ? waiting(job, (due - now) / 1000) : startAgain(deps, panel, job, requester, now);
   }
   const state = await deps.reportExports.exportStatus(powerBiJob(job), panel.id);
   if (!retriable(job, state)) return answer(job, state);
@@ -197,14 +208,15 @@ export async function exportFile(
   painelId: number,
   exportacaoId: string,
   requester: Requester,
-): Promise<{ panel: Painel; job: ExportRecord; file: PowerBiFile }> {
+): Promise<ExportAnswer<Buffer>> {
   const panel = await exportablePanel(deps, painelId, requester);
   const job = await ownJob(deps, panel, exportacaoId, requester);
-  if (job.novaTentativaEm !== null) throw new HttpError(409, MENSAGENS_EXPORTACAO.naoPronta);
+  if (job.novaTentativaEm !== null) throw conflict(MENSAGENS_EXPORTACAO.naoPronta);
   const state = await deps.reportExports.exportStatus(powerBiJob(job), panel.id);
-  if (state.status === 'Failed' && !retriable(job, state)) throw new HttpError(409, MENSAGENS_EXPORTACAO.falhou);
-  if (state.status !== 'Succeeded') throw new HttpError(409, MENSAGENS_EXPORTACAO.naoPronta);
-  return { panel, job, file: await deps.reportExports.exportFile(powerBiJob(job), panel.id) };
+  if (state.status === 'Failed' && !retriable(job, state)) throw conflict(MENSAGENS_EXPORTACAO.falhou);
+  if (state.status !== 'Succeeded') throw conflict(MENSAGENS_EXPORTACAO.naoPronta);
+  const file = await deps.reportExports.exportFile(powerBiJob(job), panel.id);
+  return fileAnswer(panel.nomePainel, job.formato, file.bytes);
 }
 
 /** The background job's part: export records older than a day go. */

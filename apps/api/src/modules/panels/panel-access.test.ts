@@ -4,6 +4,7 @@ import { createUser, link, panel } from '../../../test/fixtures.ts';
 import { openPanel, PAPEL_SEM_RLS, PAPEL_SOMENTE_ADMIN, papelInexistente, RLS_SEM_PAPEL } from './panel-access.ts';
 import { PAINEL_NAO_ENCONTRADO } from './panel-lookup.repository.ts';
 import type { Requester } from './requester.ts';
+import type { FailureKind } from '../../lib/domain-failure.ts';
 
 /** Who may open a panel, and with which RLS roles: the rule on its own, over a real database. */
 describe('opening a panel (panel-access)', () => {
@@ -32,7 +33,10 @@ describe('opening a panel (panel-access)', () => {
       ],
     });
 
-  const refusal = (statusCode: number, message: string) => expect.objectContaining({ statusCode, message });
+  /** The module's refusal that the API answers with this status (plugins/error-handler.ts). */
+  const kinds: Record<number, FailureKind> = { 400: 'invalid', 403: 'forbidden', 404: 'not-found' };
+  const refusal = (statusCode: number, message: string) =>
+    expect.objectContaining({ kind: kinds[statusCode], message });
 
   it('opens any panel for an admin, linked or not, with no roles when the panel has no RLS', async () => {
     const p = await panel(ctx.db, { nomePainel: 'Metas' });

@@ -1,8 +1,10 @@
 import type { Painel } from '@paineis/contract/panels';
 import { sameRoleName } from '@paineis/contract/text';
 import type { Db } from '../../db/client.ts';
-import { HttpError, notFound } from '../../lib/http-error.ts';
+import { forbidden, invalid, notFound } from '../../lib/domain-failure.ts';
 import { PAINEL_NAO_ENCONTRADO } from './panel-lookup.repository.ts';
+
+export { PAINEL_NAO_ENCONTRADO };
 import { findVisiblePanel, visiblePanelIds } from './panels.repository.ts';
 import type { Requester } from './requester.ts';
 import { panelRoles } from './rls.repository.ts';
@@ -46,9 +48,18 @@ export async function openPanel(
   requester: Requester,
   papel: string | undefined,
 ): Promise<PanelOpening> {
-  const panel = await requireVisiblePanel(db, id, requester);
-  if (papel !== undefined && !requester.isAdmin) throw new HttpError(403, PAPEL_SOMENTE_ADMIN);
-  if (papel !== undefined && !panel.usaRls) throw new HttpError(400, PAPEL_SEM_RLS);
+  return openingOf(db, await requireVisiblePanel(db, id, requester), requester, papel);
+}
+
+/** openPanel's answer for a panel the caller already found visible to this person (requireVisiblePanel). */
+export async function openingOf(
+  db: Db,
+  panel: Painel,
+  requester: Requester,
+  papel: string | undefined,
+): Promise<PanelOpening> {
+  if (papel !== undefined && !requester.isAdmin) throw forbidden(PAPEL_SOMENTE_ADMIN);
+  if (papel !== undefined && !panel.usaRls) throw invalid(PAPEL_SEM_RLS);
   if (!panel.usaRls) return { panel, roles: [] };
   const configured = await panelRoles(db, panel.id);
   if (!requester.isAdmin) {
@@ -58,13 +69,13 @@ export async function openPanel(
     const roles = configured
       .filter((role) => role.emails.has(email) || role.emails.has(upn))
       .map((role) => role.roleName);
-    if (roles.length === 0) throw new HttpError(403, RLS_SEM_PAPEL);
+    if (roles.length === 0) throw forbidden(RLS_SEM_PAPEL);
     return { panel, roles };
   }
   const roles = configured.map((role) => role.roleName);
   if (papel !== undefined) {
     const chosen = roles.find((role) => sameRoleName(role, papel));
-    if (chosen === undefined) throw new HttpError(400, papelInexistente(papel));
+    if (chosen === undefined) throw invalid(papelInexistente(papel));
     return { panel, roles: [chosen] };
   }
   return { panel, roles };

@@ -3,7 +3,7 @@ import { SEM_CLASSIFICACAO_ID, SEM_CLASSIFICACAO_NOME } from '@paineis/contract/
 import type { Painel } from '@paineis/contract/panels';
 import type { Db } from '../../db/client.ts';
 import { classificacoes, paineis } from '../../db/schema.ts';
-import { notFound } from '../../lib/http-error.ts';
+import { notFound } from '../../lib/domain-failure.ts';
 
 /** Reading one panel: what every route of the panel aggregate starts from. */
 

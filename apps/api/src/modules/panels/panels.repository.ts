@@ -6,7 +6,7 @@ import { rows, type Db } from '../../db/client.ts';
 import { classificacoes, paineis, painelUsuarios } from '../../db/schema.ts';
 import { VersionedCache, VersionedKeyedCache } from '../../db/versioned-cache.ts';
 import { PreparedJson } from '../../lib/prepared-json.ts';
-import { badRequest, notFound } from '../../lib/http-error.ts';
+import { invalid, notFound } from '../../lib/domain-failure.ts';
 import { byNome } from '../../lib/collation.ts';
 import { PAINEL_NAO_ENCONTRADO, requirePanel, selectPanels, toPainel } from './panel-lookup.repository.ts';
 import { linkedUsers } from './panel-users.repository.ts';
@@ -196,7 +196,7 @@ export interface PanelInput {
 async function resolveClassificacao(db: Db, id: number | null | undefined): Promise<number | null> {
   if (!id) return null;
   const [row] = await db.select({ id: classificacoes.id }).from(classificacoes).where(eq(classificacoes.id, id));
-  if (!row) throw badRequest(`Classificação (classificacaoId) ${id} não existe.`);
+  if (!row) throw invalid(`Classificação (classificacaoId) ${id} não existe.`);
   return id;
 }
 
@@ -316,7 +316,7 @@ export async function deletePanel(db: Db, id: number, actor: AuditActor = SYSTEM
 export async function reorderPanels(db: Db, items: ReorderItem[], actor: AuditActor = SYSTEM_ACTOR): Promise<void> {
   const seen = new Set<number>();
   for (const { painelId } of items) {
-    if (seen.has(painelId)) throw badRequest(`O painel ${painelId} aparece mais de uma vez na reordenação.`);
+    if (seen.has(painelId)) throw invalid(`O painel ${painelId} aparece mais de uma vez na reordenação.`);
     seen.add(painelId);
   }
   const ids = items.map((i) => i.painelId);

@@ -6,7 +6,7 @@ import { rows, type Db } from '../../db/client.ts';
 import { recordAudit, SYSTEM_ACTOR, type AuditActor } from '../audit/audit.ts';
 import { VersionedKeyedCache } from '../../db/versioned-cache.ts';
 import { painelRlsRoleEmails, painelRlsRoles } from '../../db/schema.ts';
-import { badRequest, notFound } from '../../lib/http-error.ts';
+import { invalid, notFound } from '../../lib/domain-failure.ts';
 import { lockPanel, requirePanel } from './panel-lookup.repository.ts';
 
 /** Roles in the order the admin gave them, e-mails sorted; for one panel or many. */
@@ -83,7 +83,7 @@ function assertDistinctRoles(configs: RlsConfiguration[]) {
   const seen = new Set<string>();
   for (const { roleName } of configs) {
     const key = roleNameKey(roleName);
-    if (seen.has(key)) throw badRequest(`O papel RLS '${roleName}' aparece mais de uma vez.`);
+    if (seen.has(key)) throw invalid(`O papel RLS '${roleName}' aparece mais de uma vez.`);
     seen.add(key);
   }
 }
@@ -103,7 +103,7 @@ async function insertEmails(db: Db, roleId: number, emails: string[]) {
  */
 function assertWithinPowerBiLimits(configs: readonly { roleName: string }[]) {
   const problems = rlsConfigurationProblems(configs);
-  if (problems.length) throw badRequest(problems.join(' '));
+  if (problems.length) throw invalid(problems.join(' '));
 }
 
 /** Replaces a panel's whole RLS configuration. Call inside a transaction (see replacePanelRls). */

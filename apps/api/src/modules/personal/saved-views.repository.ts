@@ -4,7 +4,7 @@ import type { Db } from '../../db/client.ts';
 import { PG_UNIQUE_VIOLATION, pgErrorCode } from '../../db/pg-errors.ts';
 import { visoesSalvas } from '../../db/schema.ts';
 import { byNome } from '../../lib/collation.ts';
-import { conflict, notFound } from '../../lib/http-error.ts';
+import { conflict, notFound } from '../../lib/domain-failure.ts';
 
 /** Saved views (docs/requirements.md#personal): a person's named bookmark states of one panel. */
 

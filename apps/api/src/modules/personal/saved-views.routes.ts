@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { Painel } from '@paineis/contract/panels';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { idParams } from '@paineis/contract/fields';
 import { MAX_VISOES_POR_PAINEL, visaoBody, visaoParams, visaoRenameBody, visaoSalva } from '@paineis/contract/personal';
@@ -9,11 +10,25 @@ import { createView, deleteView, findView, listOwnViews, renameView } from './sa
 
 const tags = ['Pessoal'];
 
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The panel its `:id` names, which the caller may open (saved views' routes). */
+    visiblePanel: Painel;
+  }
+}
+
 /**
- * docs/requirements.md#personal: saved views of a panel. Every route first checks that the caller may open the panel
+ * docs/requirements.md#personal: saved views of a panel. A preHandler first checks that the caller may open the panel
  * (404 otherwise, as if it did not exist); a view is changed only by its owner.
  */
 export const savedViewsRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.decorateRequest('visiblePanel', null as unknown as Painel);
+  // Params are validated before this runs: `id` is a panel id.
+  app.addHook('preHandler', async (request) => {
+    const { id } = request.params as { id: number };
+    request.visiblePanel = await requireVisiblePanel(app.db, id, requesterOf(request));
+  });
+
   app.get(
     '/paineis/:id/visoes',
     {
@@ -24,11 +39,7 @@ export const savedViewsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: z.array(visaoSalva), ...errorResponses(400, 404) },
       },
     },
-    async (request) => {
-      const requester = requesterOf(request);
-      const panel = await requireVisiblePanel(app.db, request.params.id, requester);
-      return listOwnViews(app.db, requester.id, panel.id);
-    },
+    async (request) => listOwnViews(app.db, request.user.id, request.visiblePanel.id),
   );
 
   app.post(
@@ -43,11 +54,8 @@ export const savedViewsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 201: visaoSalva, ...errorResponses(400, 404, 409) },
       },
     },
-    async (request, reply) => {
-      const requester = requesterOf(request);
-      const panel = await requireVisiblePanel(app.db, request.params.id, requester);
-      return reply.code(201).send(await createView(app.db, requester.id, panel.id, request.body));
-    },
+    async (request, reply) =>
+      reply.code(201).send(await createView(app.db, request.user.id, request.visiblePanel.id, request.body)),
   );
 
   app.get(
@@ -62,11 +70,7 @@ export const savedViewsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: visaoSalva, ...errorResponses(400, 404) },
       },
     },
-    async (request) => {
-      const requester = requesterOf(request);
-      const panel = await requireVisiblePanel(app.db, request.params.id, requester);
-      return findView(app.db, request.params.visaoId, panel.id, requester.id);
-    },
+    async (request) => findView(app.db, request.params.visaoId, request.visiblePanel.id, request.user.id),
   );
 
   app.patch(
@@ -80,11 +84,8 @@ export const savedViewsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: visaoSalva, ...errorResponses(400, 404, 409) },
       },
     },
-    async (request) => {
-      const requester = requesterOf(request);
-      const panel = await requireVisiblePanel(app.db, request.params.id, requester);
-      return renameView(app.db, request.params.visaoId, requester.id, panel.id, request.body.nome);
-    },
+    async (request) =>
+      renameView(app.db, request.params.visaoId, request.user.id, request.visiblePanel.id, request.body.nome),
   );
 
   app.delete(
@@ -98,9 +99,7 @@ export const savedViewsRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const requester = requesterOf(request);
-      const panel = await requireVisiblePanel(app.db, request.params.id, requester);
-      await deleteView(app.db, request.params.visaoId, requester.id, panel.id);
+      await deleteView(app.db, request.params.visaoId, request.user.id, request.visiblePanel.id);
       return reply.code(204).send(null);
     },
   );

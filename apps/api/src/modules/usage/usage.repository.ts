@@ -142,26 +142,25 @@ export async function panelsForUsage(
 }
 
 /**
- * Active people without a sign-in since the period began, by name, as JSON made by the database: up to the whole
- * directory (tens of thousands), which as rows and objects would take several times longer on the embedded database.
+ * '/uso/sem-login''s whole answer, as JSON made by the database: active people without a sign-in since the period
+ * began, by name, up to the whole directory (tens of thousands), which as rows and objects would take several times
+ * longer on the embedded database.
  */
-export async function peopleWithoutSignInJson(
-  db: Db,
-  dias: number,
-  timeZone: string,
-): Promise<{ total: number; json: string }> {
+export async function peopleWithoutSignInJson(db: Db, dias: number, timeZone: string): Promise<string> {
   // row_to_json over an ordered subquery: about twice as fast as json_build_object and to_char per row.
-  const [found] = await rows<{ total: number; json: string }>(
+  const [found] = await rows<{ json: string }>(
     db,
     sql`
-    select count(*)::int as total, coalesce(json_agg(t), '[]')::text as json from (
+    select json_build_object('dias', ${dias}::int, 'total', count(*)::int, 'pessoas', coalesce(json_agg(t), '[]'))::text
+      as json
+    from (
       select u.id, u.display_name as "displayName", u.email, u.department, l.momento as "ultimoLogin"
       from usuarios u left join ultimos_logins l on l.usuario_id = u.id
       where u.active and (l.momento is null or l.momento < ${periodStart(dias, timeZone)})
       order by u.nome_ordenacao, u.id
     ) t`,
   );
-  return found!;
+  return found!.json;
 }
 
 type DetailRow = Omit<UsoDetalhePainel['visualizacoes'][number], 'momento'> & { momento: Date | string };

@@ -2,10 +2,9 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { idParams } from '@paineis/contract/fields';
 import { usoDetalhePainel, usoPaineis, usoPorDia, usoQuery, usoSemLogin } from '@paineis/contract/usage';
 import { z } from 'zod';
-import { notFound } from '../../lib/http-error.ts';
-import { PREPARED_ANSWER, PreparedJson } from '../../lib/prepared-json.ts';
+import { PREPARED_ANSWER } from '../../lib/prepared-json.ts';
 import { errorResponses } from '../../lib/route-schema.ts';
-import { usageQueries } from './usage.ts';
+import { usageAnswers } from './usage.ts';
 
 const tags = ['Uso'];
 const admin = { admin: true };
@@ -13,7 +12,7 @@ const errors = errorResponses(400, 403);
 
 /** docs/requirements.md#usage: what '/uso' shows, for administrators. */
 export const usageRoutes: FastifyPluginAsyncZod = async (app) => {
-  const queries = usageQueries(app.db, app.config.usage.timeZone);
+  const answers = usageAnswers(app.db, app.config.usage.timeZone);
 
   app.get(
     '/uso/por-dia',
@@ -26,7 +25,7 @@ export const usageRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: usoPorDia, ...errors },
       },
     },
-    async (request) => ({ dias: request.query.dias, porDia: await queries.perDay(request.query.dias) }),
+    async (request) => answers.perDay(request.query.dias),
   );
 
   app.get(
@@ -43,11 +42,7 @@ export const usageRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: usoPaineis, 304: z.null(), ...errors },
       },
     },
-    // Thousands of panels: serialised as they are (the rows are ours), not checked against the schema one by one.
-    async (request, reply) =>
-      reply.sendPrepared(
-        new PreparedJson({ dias: request.query.dias, paineis: await queries.perPanel(request.query.dias) }),
-      ),
+    async (request, reply) => reply.sendPrepared(await answers.perPanel(request.query.dias)),
   );
 
   app.get(
@@ -62,13 +57,7 @@ export const usageRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: usoSemLogin, 304: z.null(), ...errors },
       },
     },
-    // Up to every person of the directory, as JSON made by the database.
-    async (request, reply) => {
-      const { total, json } = await queries.withoutSignInJson(request.query.dias);
-      return reply.sendPrepared(
-        PreparedJson.fromJson(`{"dias":${request.query.dias},"total":${total},"pessoas":${json}}`),
-      );
-    },
+    async (request, reply) => reply.sendPrepared(await answers.withoutSignIn(request.query.dias)),
   );
 
   app.get(
@@ -83,10 +72,6 @@ export const usageRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: usoDetalhePainel, ...errorResponses(400, 403, 404) },
       },
     },
-    async (request) => {
-      const detail = await queries.panelViews(request.params.id, request.query.dias);
-      if (!detail) throw notFound('Painel não encontrado.');
-      return { dias: request.query.dias, ...detail };
-    },
+    async (request) => answers.panelDetail(request.params.id, request.query.dias),
   );
 };

@@ -1,5 +1,8 @@
 import type { Config } from '../../config/env.ts';
 import type { Db } from '../../db/client.ts';
+import { notFound } from '../../lib/domain-failure.ts';
+import { PreparedJson } from '../../lib/prepared-json.ts';
+import { PAINEL_NAO_ENCONTRADO } from '../panels/panel-access.ts';
 import {
   anonymiseViewsBefore,
   insertViews,
@@ -38,13 +41,20 @@ export async function seedViews(db: Db, views: NewView[]): Promise<void> {
   if (views.length > 0) await insertViews(db, views);
 }
 
-/** What '/uso' shows (docs/requirements.md#usage), each for a period of `dias` days ending today. */
-export function usageQueries(db: Db, timeZone: string) {
+/** The answers of '/uso' (docs/requirements.md#usage), each for a period of `dias` days ending today. */
+export function usageAnswers(db: Db, timeZone: string) {
   return {
-    perDay: (dias: number) => snapshotsOf(db, timeZone).perDay(dias),
-    perPanel: (dias: number) => snapshotsOf(db, timeZone).perPanel(dias),
-    withoutSignInJson: (dias: number) => peopleWithoutSignInJson(db, dias, timeZone),
-    panelViews: (painelId: number, dias: number) => panelViews(db, painelId, dias, timeZone),
+    perDay: async (dias: number) => ({ dias, porDia: await snapshotsOf(db, timeZone).perDay(dias) }),
+    // Thousands of panels: serialised as they are (the rows are ours), not checked against the schema one by one.
+    perPanel: async (dias: number) =>
+      new PreparedJson({ dias, paineis: await snapshotsOf(db, timeZone).perPanel(dias) }),
+    // Up to every person of the directory, as JSON made by the database.
+    withoutSignIn: async (dias: number) => PreparedJson.fromJson(await peopleWithoutSignInJson(db, dias, timeZone)),
+    panelDetail: async (painelId: number, dias: number) => {
+      const detail = await panelViews(db, painelId, dias, timeZone);
+      if (!detail) throw notFound(PAINEL_NAO_ENCONTRADO);
+      return { dias, ...detail };
+    },
   };
 }
 

@@ -1,0 +1,28 @@
+/**
+ * Why the portal refuses what was asked, in its own terms: what the request names does not exist, is not valid,
+ * conflicts with what is stored, is not this person's to do, or has to wait. Modules and their repositories throw
+ * it knowing nothing of HTTP; the error handler (plugins/error-handler.ts) answers each kind with its status, as it
+ * answers a MicrosoftError (docs/decisions/008-api-modules-own-their-data.md).
+ */
+export type FailureKind = 'not-found' | 'invalid' | 'conflict' | 'forbidden' | 'busy';
+
+export class DomainFailure extends Error {
+  constructor(
+    readonly kind: FailureKind,
+    /** What the person reads, in Portuguese. */
+    message: string,
+    /** Whole seconds before trying again (a `busy` refusal that knows when it ends). */
+    readonly retryAfterSeconds?: number,
+  ) {
+    super(message);
+    this.name = 'DomainFailure';
+  }
+}
+
+export const notFound = (message: string) => new DomainFailure('not-found', message);
+export const invalid = (message: string) => new DomainFailure('invalid', message);
+export const conflict = (message: string) => new DomainFailure('conflict', message);
+export const forbidden = (message: string) => new DomainFailure('forbidden', message);
+/** Not now: at least one second, rounded up. */
+export const busy = (message: string, seconds: number) =>
+  new DomainFailure('busy', message, Math.max(1, Math.ceil(seconds)));
