@@ -30,24 +30,13 @@ import {
 } from '../apps/web/src/features/panel-access/utils/picker-users.ts';
 import { embedHostResponse } from '../packages/microsoft-stand-ins/src/embed-host.ts';
 import { portalEnvironment, startStandIns } from '../packages/microsoft-stand-ins/src/stand-ins.ts';
+import { chromiumArgs, chromiumLaunchOptions, chromiumPath } from '../scripts/lib/chromium.mjs';
 import { freePort } from '../scripts/lib/server-process.mjs';
 import { SIZES, WEB_BUDGETS } from './budgets.ts';
 import { ensureBuilt, errorRow, formatNumber, median, quick, type BenchRow } from './report.ts';
 import { LARGE_GROUP, seed, seededReports } from './seed.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-/** As e2e/playwright.config.ts launches it. */
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 /** Admin loads of `/` (the median and the worst are reported). */
 const LOADS = quick ? 1 : 5;
 /** After the first row, how long the page is still "loading" (its long tasks count) before anything else. */
@@ -393,10 +382,7 @@ const longTaskValue = (tasks: number[] | null) =>
 /** Playwright's part: loads, bundle, powerbi-client's place, links modal, keyboard drag. */
 async function browserRows(portal: Portal): Promise<BenchRow[]> {
   const rows: BenchRow[] = [];
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [...CHROMIUM_ARGS, ...networkArgs(portal.powerBiHost)],
-  });
+  const browser = await chromium.launch(chromiumLaunchOptions(networkArgs(portal.powerBiHost)));
   try {
     // What the modal's list holds, worked out as the web app does, to know what each keystroke should show.
     const active = await api<Usuario365[]>(portal, '/api/usuarios365/ativos', portal.admin);
@@ -568,14 +554,13 @@ async function launchForLighthouse(portal: Portal) {
   const port = await freePort();
   const profile = mkdtempSync(path.join(tmpdir(), 'paineis-bench-chromium-'));
   const child: ChildProcess = spawn(
-    CHROMIUM,
-    [
-      ...CHROMIUM_ARGS,
+    chromiumPath(),
+    chromiumArgs([
       ...networkArgs(portal.powerBiHost),
       `--remote-debugging-port=${port}`,
       `--user-data-dir=${profile}`,
       'about:blank',
-    ],
+    ]),
     { stdio: 'ignore' },
   );
   const exited = new Promise((resolve) => child.once('exit', resolve));

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from '@playwright/test';
+import { chromiumLaunchOptions } from '../scripts/lib/chromium.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 // Ports of this run's own and fresh data folders, chosen once in the runner and inherited by its workers, which
@@ -30,18 +31,6 @@ const standIns = `http://127.0.0.1:${standInsPort}`;
 const msPort = Number(process.env.E2E_MS_API_PORT);
 const msDataDir = process.env.E2E_MS_DATA_DIR;
 const tenantId = '00000000-0000-4000-8000-000000000001';
-// Debian's Chromium; Playwright never downloads a browser here.
-const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const chromiumArgs = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 export default defineConfig({
   testDir: '.',
@@ -57,7 +46,7 @@ export default defineConfig({
   outputDir: path.join(root, 'test-results', 'e2e'),
   use: {
     screenshot: 'only-on-failure',
-    launchOptions: { executablePath: chromium, args: chromiumArgs },
+    launchOptions: chromiumLaunchOptions(),
   },
   projects: [
     { name: 'demo', testIgnore: ['microsoft/**', 'intranet/**'], use: { baseURL: `http://127.0.0.1:${port}` } },
@@ -71,10 +60,7 @@ export default defineConfig({
       use: {
         baseURL: `http://paineis.intranet:${port}`,
         ignoreHTTPSErrors: true,
-        launchOptions: {
-          executablePath: chromium,
-          args: [...chromiumArgs, '--host-resolver-rules=MAP paineis.intranet 127.0.0.1'],
-        },
+        launchOptions: chromiumLaunchOptions(['--host-resolver-rules=MAP paineis.intranet 127.0.0.1']),
       },
     },
   ],

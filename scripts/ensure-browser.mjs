@@ -4,8 +4,9 @@
 // Run by the test command and by npm run bench, so either works first on a fresh machine.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { chromiumPath } from './lib/chromium.mjs';
 
-const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const chromium = chromiumPath();
 const missing = [...(existsSync(chromium) ? [] : ['chromium']), ...(existsSync('/usr/bin/openssl') ? [] : ['openssl'])];
 if (missing.length > 0 && existsSync('/usr/bin/apt-get')) {
   console.log(`\nInstalando do Debian: ${missing.join(', ')} (apt-get install)...`);

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { chromium, type Browser, type BrowserContext, type Frame, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromiumLaunchOptions } from '../../../scripts/lib/chromium.mjs';
 import { embedHostResponse } from './embed-host.ts';
 import { pagesOf } from './power-bi.ts';
 import { decodeReportState, encodeReportState, formatos, regionFigures } from './report-state.ts';
@@ -199,19 +200,7 @@ describe('embed host page with the real powerbi-client', () => {
       startStandIns({ people: [], reports, embedTokenLifetimeSeconds: 3 }),
     ]);
     [vendasUrl, financeiroUrl] = await Promise.all([embedUrlOf(s, vendas), embedUrlOf(s, financeiro)]);
-    browser = await chromium.launch({
-      executablePath: '/usr/bin/chromium',
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    browser = await chromium.launch(chromiumLaunchOptions());
     context = await browser.newContext({ viewport: { width: 1600, height: 700 } });
     context.setDefaultTimeout(8000);
     // powerbi-client only embeds Power BI addresses: the real one is answered by the stand-in's page.
