@@ -1,28 +1,15 @@
-import { connect } from 'node:net';
 import { defineConfig } from 'vitest/config';
+import { postgresProjectWanted } from './scripts/lib/postgres.mjs';
 
 /**
  * One project per database for the API: PGlite always, PostgreSQL too whenever a server answers
- * (TEST_DATABASE_URL, else DATABASE_URL, else the local default). The same suite runs on both.
+ * (TEST_DATABASE_URL, else DATABASE_URL, else the local default). The same suite runs on both. In CI
+ * (CI=true) a missing server fails the run instead (unless TEST_SKIP_POSTGRES=true): see postgresProjectWanted.
  */
 const postgresUrl =
   process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
-function reachable(url: string): Promise<boolean> {
-  const { hostname, port } = new URL(url);
-  return new Promise((resolve) => {
-    const socket = connect({ host: hostname || '127.0.0.1', port: Number(port || 5432) });
-    const done = (ok: boolean) => {
-      socket.destroy();
-      resolve(ok);
-    };
-    socket.setTimeout(1000, () => done(false));
-    socket.once('connect', () => done(true));
-    socket.once('error', () => done(false));
-  });
-}
-
-const withPostgres = process.env.TEST_SKIP_POSTGRES !== 'true' && (await reachable(postgresUrl));
+const withPostgres = await postgresProjectWanted({ env: process.env, url: postgresUrl });
 
 const apiProject = (name: string, provide: Record<string, string>) => ({
   extends: true as const,
@@ -42,6 +29,7 @@ export default defineConfig({
     environment: 'node',
     projects: [
       { extends: true, test: { name: 'contract', root: 'packages/contract', include: ['src/**/*.test.ts'] } },
+      { extends: true, test: { name: 'scripts', root: 'scripts', include: ['lib/**/*.test.mjs'] } },
       {
         extends: true,
         test: { name: 'microsoft-api', root: 'packages/microsoft-api', include: ['src/**/*.test.ts'] },

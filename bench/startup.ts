@@ -16,6 +16,7 @@ import {
   stopServer,
   waitUntilReady,
 } from '../scripts/lib/server-process.mjs';
+import { postgresReachable as postgresReachableAt } from '../scripts/lib/postgres.mjs';
 import { STARTUP_BUDGETS_MS } from './budgets.ts';
 import { ensureBuilt, errorRow, formatNumber, median, quick, type BenchRow } from './report.ts';
 
@@ -26,16 +27,7 @@ const SETTLE_MS = 1_500;
 export const POSTGRES_ADMIN_URL = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
 /** Whether PostgreSQL answers at POSTGRES_ADMIN_URL. */
-export async function postgresReachable(): Promise<boolean> {
-  const client = new pg.Client({ connectionString: POSTGRES_ADMIN_URL, connectionTimeoutMillis: 2_000 });
-  try {
-    await client.connect();
-    await client.end();
-    return true;
-  } catch {
-    return false;
-  }
-}
+export const postgresReachable = (): Promise<boolean> => postgresReachableAt(POSTGRES_ADMIN_URL);
 
 async function adminQuery(text: string): Promise<void> {
   const client = new pg.Client({ connectionString: POSTGRES_ADMIN_URL, connectionTimeoutMillis: 5_000 });

@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { postgresReachable } from './lib/postgres.mjs';
 import { freePort, serverEnv, startServer, stopServer, waitUntilReady } from './lib/server-process.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -75,17 +76,6 @@ async function measure(database, envOf) {
   return rows;
 }
 
-async function postgresReachable() {
-  const client = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 2_000 });
-  try {
-    await client.connect();
-    await client.end();
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 async function adminQuery(text) {
   const client = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 5_000 });
   await client.connect();
@@ -101,7 +91,7 @@ const databases = [];
 try {
   console.log(`Início até /readyz 200, modo demonstração; * = reinício depois de um SIGKILL. Node ${process.version}.`);
   results.push(...(await measure('PGlite', (way) => ({ DATA_DIR: path.join(work, `${way.name}-pglite`) }))));
-  if (await postgresReachable()) {
+  if (await postgresReachable(adminUrl)) {
     const urls = {};
     for (const way of ways) {
       const name = `paineis_startup_${process.pid}_${way.name}`;
