@@ -1,29 +1,15 @@
 import { screen } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
-import type { GrupoPaineis, PainelComEmbed } from '@paineis/contract/panels';
+import type { GrupoPaineis } from '@paineis/contract/panels';
+import { painelComEmbed } from '../test/data-generators.ts';
 import { renderApp } from '../test/render-app.tsx';
 import { server } from '../test/server.ts';
 import { ADMIN, fakeToken, signIn, USER } from '../test/session.ts';
 import { requestFirstScreenData } from './first-screen.ts';
 import { preloadFirstScreen } from './routes.tsx';
 
-const painel: PainelComEmbed = {
-  id: 7,
-  nomePainel: 'Vendas por Região',
-  workspaceId: '11111111-1111-4111-8111-111111111111',
-  reportId: '22222222-2222-4222-8222-222222222222',
-  usaRls: false,
-  permiteExportacao: true,
-  classificacaoId: 2,
-  classificacaoNome: 'Comercial',
-  ordem: 1,
-  dataCadastro: '2026-11-01T10:00:00.000Z',
-  dataAtualizacao: null,
-  embedToken: 'token-de-embed',
-  embedUrl: 'https://app.powerbi.com/reportEmbed?reportId=22222222-2222-4222-8222-222222222222',
-  tokenExpiration: '2026-11-21T12:00:00.000Z',
-};
+const painel = painelComEmbed({ tokenExpiration: '2026-11-21T12:00:00.000Z' });
 
 /** Answers GET /api/paineis/7 with `answers` in turn (the last one from then on), recording each request's URL. */
 function panelAnswers(...answers: Array<() => Response>) {

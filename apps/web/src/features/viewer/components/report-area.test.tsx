@@ -1,8 +1,9 @@
-import { act, render, screen, waitFor, within } from '@testing-library/react';
+import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
 import type { PainelComEmbed } from '@paineis/contract/panels';
+import { FakeEmbedder, painelComEmbed } from '../../../test/data-generators.ts';
 import { server } from '../../../test/server.ts';
 import { fakeToken } from '../../../test/session.ts';
 import {
@@ -10,76 +11,25 @@ import {
   POWER_BI_MODELS_MISSING,
   POWER_BI_UNAVAILABLE,
   REPORT_INIT_ERROR,
-  type EmbedTarget,
-  type ReportEmbedder,
-  type ReportEventName,
   type ReportPage,
 } from '../embedding/report-embedder.ts';
 import { ReportArea } from './report-area.tsx';
 
 const inAnHour = () => new Date(Date.now() + 3_600_000).toISOString();
 
-const painel = (overrides: Partial<PainelComEmbed> = {}): PainelComEmbed => ({
-  id: 7,
-  nomePainel: 'Vendas por Região',
-  workspaceId: '11111111-1111-4111-8111-111111111111',
-  reportId: '22222222-2222-4222-8222-222222222222',
-  usaRls: false,
-  permiteExportacao: true,
-  classificacaoId: 2,
-  classificacaoNome: 'Comercial',
-  ordem: 1,
-  dataCadastro: '2026-11-01T10:00:00.000Z',
-  dataAtualizacao: null,
-  embedToken: 'token-de-embed',
-  embedUrl: 'https://app.powerbi.com/reportEmbed?reportId=22222222-2222-4222-8222-222222222222',
-  tokenExpiration: inAnHour(),
-  ...overrides,
-});
-
+const painel = painelComEmbed;
 const PAGES: ReportPage[] = [
   { name: 'ReportSectionOculta', displayName: 'Rascunho', visibility: 1 },
   { name: 'ReportSection1', displayName: 'Visão geral', visibility: 0 },
   { name: 'ReportSection2', displayName: 'Detalhes', visibility: 0 },
 ];
 
-/** Stands where powerbi-client (or the demo host) would: records calls, fires events on demand. */
-class FakeEmbedder implements ReportEmbedder {
-  demo = false;
-  loadError: Error | null = null;
-  readonly handlers = new Map<string, ((detail: unknown) => void)[]>();
-  readonly loads: EmbedTarget[] = [];
-  readonly setPage = vi.fn((_name: string) => Promise.resolve());
-  readonly setAccessToken = vi.fn((_token: string) => Promise.resolve());
-  readonly destroy = vi.fn();
-  readonly getPages = vi.fn(() => Promise.resolve(PAGES));
-  readonly captureState = vi.fn(() => Promise.resolve('estado'));
-  readonly applyState = vi.fn((_state: string) => Promise.resolve());
-  readonly print = vi.fn(() => Promise.resolve());
-  readonly fullscreen = vi.fn();
-
-  load(_container: HTMLElement, target: EmbedTarget): Promise<void> {
-    this.loads.push(target);
-    return this.loadError ? Promise.reject(this.loadError) : Promise.resolve();
-  }
-
-  on(event: ReportEventName, handler: (detail: unknown) => void): void {
-    this.handlers.set(event, [...(this.handlers.get(event) ?? []), handler]);
-  }
-
-  emit(event: ReportEventName, detail: unknown = null) {
-    act(() => {
-      for (const handler of this.handlers.get(event) ?? []) handler(detail);
-    });
-  }
-}
-
 function renderArea(
   props: Partial<PainelComEmbed> = {},
   refreshMarginMs?: number,
   more: Partial<Parameters<typeof ReportArea>[0]> = {},
 ) {
-  const fake = new FakeEmbedder();
+  const fake = new FakeEmbedder({ pages: PAGES });
   const createEmbedder = vi.fn(() => fake);
   const view = render(
     <ReportArea painel={painel(props)} createEmbedder={createEmbedder} refreshMarginMs={refreshMarginMs} {...more} />,
@@ -221,7 +171,7 @@ describe('ReportArea', () => {
         return HttpResponse.json({ embedToken: 'novo', embedUrl: painel().embedUrl, tokenExpiration: inAnHour() });
       }),
     );
-    const fake = new FakeEmbedder();
+    const fake = new FakeEmbedder({ pages: PAGES });
     render(<ReportArea painel={painel({ usaRls: true })} papel="Gerente Regional" createEmbedder={() => fake} />);
     fake.emit('loaded');
     fake.emit('error', { message: 'TokenExpired' });
@@ -248,7 +198,7 @@ describe('ReportArea', () => {
   it.each([POWER_BI_UNAVAILABLE, POWER_BI_MODELS_MISSING, REPORT_INIT_ERROR])(
     "shows '%s' in the report error panel when embedding fails so",
     async (message) => {
-      const fake = new FakeEmbedder();
+      const fake = new FakeEmbedder({ pages: PAGES });
       fake.loadError = new EmbedderError(message);
       render(<ReportArea painel={painel()} createEmbedder={() => fake} />);
       expect(await screen.findByRole('heading', { name: 'Erro ao carregar relatório' })).toBeInTheDocument();

@@ -1,60 +1,26 @@
 import { act, screen, waitFor } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { PainelComEmbed } from '@paineis/contract/panels';
 import { VISUALIZACAO_HEADER } from '@paineis/contract/usage';
 import { requestFirstScreenData } from '../../../app/first-screen.ts';
+import { painelComEmbed, type FakeEmbedder } from '../../../test/data-generators.ts';
 import { renderApp } from '../../../test/render-app.tsx';
 import { server } from '../../../test/server.ts';
 import { ADMIN, signIn, USER } from '../../../test/session.ts';
-import type { EmbedTarget, ReportEmbedder, ReportEventName, ReportPage } from '../embedding/report-embedder.ts';
 import { ERROR_REPORT_DELAY_MS } from '../embedding/view-timings.ts';
 
-/** Stands where powerbi-client (or the demo host) would: each embed made is kept, to fire its events. */
-class FakeEmbedder implements ReportEmbedder {
-  demo = false;
-  readonly handlers = new Map<string, ((detail: unknown) => void)[]>();
-  load(_container: HTMLElement, _target: EmbedTarget) {
-    return Promise.resolve();
-  }
-  on(event: ReportEventName, handler: (detail: unknown) => void) {
-    this.handlers.set(event, [...(this.handlers.get(event) ?? []), handler]);
-  }
-  getPages(): Promise<ReportPage[]> {
-    return Promise.resolve([{ name: 'ReportSection1', displayName: 'Visão geral', visibility: 0 }]);
-  }
-  setPage() {
-    return Promise.resolve();
-  }
-  captureState() {
-    return Promise.resolve('estado');
-  }
-  applyState() {
-    return Promise.resolve();
-  }
-  print() {
-    return Promise.resolve();
-  }
-  fullscreen() {}
-  setAccessToken() {
-    return Promise.resolve();
-  }
-  destroy() {}
-  emit(event: ReportEventName, detail: unknown = null) {
-    act(() => {
-      for (const handler of this.handlers.get(event) ?? []) handler(detail);
-    });
-  }
-}
-
 const embeds = vi.hoisted(() => [] as unknown[]);
-vi.mock('../embedding/create-report-embedder.ts', () => ({
-  createReportEmbedder: () => {
-    const embedder = new FakeEmbedder();
-    embeds.push(embedder);
-    return embedder;
-  },
-}));
+// Each embed made is kept, to fire its events.
+vi.mock('../embedding/create-report-embedder.ts', async () => {
+  const { FakeEmbedder } = await import('../../../test/data-generators.ts');
+  return {
+    createReportEmbedder: () => {
+      const embedder = new FakeEmbedder();
+      embeds.push(embedder);
+      return embedder;
+    },
+  };
+});
 afterEach(() => void embeds.splice(0));
 
 /** The report embedded last. */
@@ -63,22 +29,7 @@ async function embedded(count = 1): Promise<FakeEmbedder> {
   return embeds[count - 1] as FakeEmbedder;
 }
 
-const painel: PainelComEmbed = {
-  id: 7,
-  nomePainel: 'Vendas por Região',
-  workspaceId: '11111111-1111-4111-8111-111111111111',
-  reportId: '22222222-2222-4222-8222-222222222222',
-  usaRls: true,
-  permiteExportacao: true,
-  classificacaoId: 2,
-  classificacaoNome: 'Comercial',
-  ordem: 1,
-  dataCadastro: '2026-11-01T10:00:00.000Z',
-  dataAtualizacao: null,
-  embedToken: 'token-de-embed',
-  embedUrl: 'https://app.powerbi.com/reportEmbed?reportId=22222222-2222-4222-8222-222222222222',
-  tokenExpiration: new Date(Date.now() + 3_600_000).toISOString(),
-};
+const painel = painelComEmbed({ usaRls: true });
 
 const VIEW_1 = '0b7e3f4c-5a1d-4c2e-9f3a-8d6b2c1e0a91';
 const VIEW_2 = '7c2d9e1f-3b4a-4d5c-8e6f-1a2b3c4d5e6f';

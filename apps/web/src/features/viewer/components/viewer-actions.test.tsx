@@ -7,28 +7,14 @@ import { describe, expect, it, vi } from 'vitest';
 import type { Exportacao, VisaoSalva } from '@paineis/contract/personal';
 import type { PainelComEmbed } from '@paineis/contract/panels';
 import { createQueryClient } from '../../../lib/query-client.ts';
+import { FakeEmbedder, painelComEmbed } from '../../../test/data-generators.ts';
 import { server } from '../../../test/server.ts';
 import { signIn, USER } from '../../../test/session.ts';
-import type { EmbedTarget, ReportEmbedder, ReportEventName, ReportPage } from '../embedding/report-embedder.ts';
+import type { ReportPage } from '../embedding/report-embedder.ts';
 import { EXPORT_FAILED } from '../hooks/use-export.ts';
 import ViewerPage, { SHARED_VIEW_NOT_FOUND } from './viewer-page.tsx';
 
-const painel: PainelComEmbed = {
-  id: 7,
-  nomePainel: 'Vendas por Região',
-  workspaceId: '11111111-1111-4111-8111-111111111111',
-  reportId: '22222222-2222-4222-8222-222222222222',
-  usaRls: false,
-  permiteExportacao: true,
-  classificacaoId: 2,
-  classificacaoNome: 'Comercial',
-  ordem: 1,
-  dataCadastro: '2026-11-01T10:00:00.000Z',
-  dataAtualizacao: null,
-  embedToken: 'token-de-embed',
-  embedUrl: 'https://app.powerbi.com/reportEmbed?reportId=22222222-2222-4222-8222-222222222222',
-  tokenExpiration: new Date(Date.now() + 3_600_000).toISOString(),
-};
+const painel = painelComEmbed();
 
 const PAGES: ReportPage[] = [
   { name: 'ReportSection1', displayName: 'Visão geral', visibility: 0 },
@@ -49,36 +35,6 @@ const visao = (id: string, nome: string, overrides: Partial<VisaoSalva> = {}): V
   ...overrides,
 });
 
-/** Stands where powerbi-client would: records what the viewer asks of the report. */
-class FakeEmbedder implements ReportEmbedder {
-  demo = false;
-  readonly handlers = new Map<string, ((detail: unknown) => void)[]>();
-  readonly loads: EmbedTarget[] = [];
-  readonly setPage = vi.fn((_name: string) => Promise.resolve());
-  readonly setAccessToken = vi.fn((_token: string) => Promise.resolve());
-  readonly getPages = vi.fn(() => Promise.resolve(PAGES));
-  readonly captureState = vi.fn(() => Promise.resolve('estado-capturado'));
-  readonly applyState = vi.fn((_state: string) => Promise.resolve());
-  readonly print = vi.fn(() => Promise.resolve());
-  readonly fullscreen = vi.fn();
-  readonly destroy = vi.fn();
-
-  load(_container: HTMLElement, target: EmbedTarget): Promise<void> {
-    this.loads.push(target);
-    return Promise.resolve();
-  }
-
-  on(event: ReportEventName, handler: (detail: unknown) => void): void {
-    this.handlers.set(event, [...(this.handlers.get(event) ?? []), handler]);
-  }
-
-  emit(event: ReportEventName, detail: unknown = null) {
-    act(() => {
-      for (const handler of this.handlers.get(event) ?? []) handler(detail);
-    });
-  }
-}
-
 /** Waits the export asks for, each released by the test. */
 function controlledWait() {
   const asked: { seconds: number; release: () => void }[] = [];
@@ -94,7 +50,7 @@ function renderViewer(path: string, overrides: Partial<PainelComEmbed> = {}) {
     http.get('/api/paineis/7', () => HttpResponse.json({ ...painel, ...overrides })),
     http.get('/api/paineis/7/visoes', () => HttpResponse.json([])),
   );
-  const fake = new FakeEmbedder();
+  const fake = new FakeEmbedder({ pages: PAGES, state: 'estado-capturado' });
   const { asked, wait } = controlledWait();
   const router = createMemoryRouter(
     [
@@ -155,7 +111,7 @@ describe('the page in the address (?pagina=)', () => {
       http.get('/api/paineis/7', () => HttpResponse.json(painel)),
       http.get('/api/paineis/7/visoes', () => HttpResponse.json([])),
     );
-    const fake = new FakeEmbedder();
+    const fake = new FakeEmbedder({ pages: PAGES, state: 'estado-capturado' });
     let address = '';
     function Address() {
       const location = useLocation();

@@ -1,27 +1,12 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
-import type { PainelComEmbed } from '@paineis/contract/panels';
+import { painelComEmbed } from '../../../test/data-generators.ts';
 import { renderApp } from '../../../test/render-app.tsx';
 import { server } from '../../../test/server.ts';
 import { ADMIN, signIn, USER } from '../../../test/session.ts';
 
-const painel: PainelComEmbed = {
-  id: 7,
-  nomePainel: 'Vendas por Região',
-  workspaceId: '11111111-1111-4111-8111-111111111111',
-  reportId: '22222222-2222-4222-8222-222222222222',
-  usaRls: true,
-  permiteExportacao: true,
-  classificacaoId: 2,
-  classificacaoNome: 'Comercial',
-  ordem: 1,
-  dataCadastro: '2026-11-01T10:00:00.000Z',
-  dataAtualizacao: null,
-  embedToken: 'token-de-embed',
-  embedUrl: 'https://app.powerbi.com/reportEmbed?reportId=22222222-2222-4222-8222-222222222222',
-  tokenExpiration: '2026-11-21T12:00:00.000Z',
-};
+const painel = painelComEmbed({ usaRls: true, tokenExpiration: '2026-11-21T12:00:00.000Z' });
 
 describe('/visualizar/{id}', () => {
   it('shows the panel name, a Voltar link to the list and the RLS banner', async () => {

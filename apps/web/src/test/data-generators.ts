@@ -1,0 +1,106 @@
+import { act } from '@testing-library/react';
+import { vi } from 'vitest';
+import type { GrupoPaineis, Painel, PainelComEmbed } from '@paineis/contract/panels';
+import type {
+  EmbedTarget,
+  ReportEmbedder,
+  ReportEventName,
+  ReportPage,
+} from '../features/viewer/embedding/report-embedder.ts';
+
+/** Shared test data: each generator gives a valid value with plain defaults; a test overrides what it is about. */
+
+const inAnHour = () => new Date(Date.now() + 3_600_000).toISOString();
+
+/** A panel as the list and the modals receive it: 'Vendas por Região' (id 7) in 'Comercial' (id 2). */
+export function painel(overrides: Partial<Painel> = {}): Painel {
+  return {
+    id: 7,
+    nomePainel: 'Vendas por Região',
+    workspaceId: '11111111-1111-4111-8111-111111111111',
+    reportId: '22222222-2222-4222-8222-222222222222',
+    usaRls: false,
+    permiteExportacao: true,
+    classificacaoId: 2,
+    classificacaoNome: 'Comercial',
+    ordem: 1,
+    dataCadastro: '2026-11-01T10:00:00.000Z',
+    dataAtualizacao: null,
+    ...overrides,
+  };
+}
+
+/** A panel as the viewer receives it (GET /api/paineis/{id}): with an embed token valid for an hour from now. */
+export function painelComEmbed(overrides: Partial<PainelComEmbed> = {}): PainelComEmbed {
+  return {
+    ...painel(),
+    embedToken: 'token-de-embed',
+    embedUrl: 'https://app.powerbi.com/reportEmbed?reportId=22222222-2222-4222-8222-222222222222',
+    tokenExpiration: inAnHour(),
+    ...overrides,
+  };
+}
+
+/** A classification of the grouped list, counting the panels it is given unless told otherwise. */
+export function grupoPaineis(overrides: Partial<GrupoPaineis> = {}): GrupoPaineis {
+  const paineis = overrides.paineis ?? [];
+  return {
+    id: 2,
+    nome: 'Comercial',
+    descricao: null,
+    ativo: true,
+    quantidadePaineis: paineis.length,
+    paineis,
+    ...overrides,
+  };
+}
+
+/** The report's one visible page when a test names none. */
+export const REPORT_PAGE: ReportPage = { name: 'ReportSection1', displayName: 'Visão geral', visibility: 0 };
+
+interface FakeEmbedderOptions {
+  /** What getPages() answers. */
+  pages?: ReportPage[];
+  /** What captureState() answers. */
+  state?: string;
+}
+
+/**
+ * Stands where powerbi-client (or the demo host) would: records what the viewer asks of the report (each call a
+ * vi.fn, each load's target in `loads`), rejects load() with `loadError` when set, and fires events on demand.
+ */
+export class FakeEmbedder implements ReportEmbedder {
+  demo = false;
+  loadError: Error | null = null;
+  readonly handlers = new Map<string, ((detail: unknown) => void)[]>();
+  readonly loads: EmbedTarget[] = [];
+  readonly setPage = vi.fn((_name: string) => Promise.resolve());
+  readonly setAccessToken = vi.fn((_token: string) => Promise.resolve());
+  readonly getPages;
+  readonly captureState;
+  readonly applyState = vi.fn((_state: string) => Promise.resolve());
+  readonly print = vi.fn(() => Promise.resolve());
+  readonly fullscreen = vi.fn();
+  readonly destroy = vi.fn();
+
+  constructor({ pages = [REPORT_PAGE], state = 'estado' }: FakeEmbedderOptions = {}) {
+    this.getPages = vi.fn(() => Promise.resolve(pages));
+    this.captureState = vi.fn(() => Promise.resolve(state));
+  }
+
+  load(_container: HTMLElement, target: EmbedTarget): Promise<void> {
+    this.loads.push(target);
+    return this.loadError ? Promise.reject(this.loadError) : Promise.resolve();
+  }
+
+  on(event: ReportEventName, handler: (detail: unknown) => void): void {
+    this.handlers.set(event, [...(this.handlers.get(event) ?? []), handler]);
+  }
+
+  /** Fires an event of the report, as Power BI would, inside act(). */
+  emit(event: ReportEventName, detail: unknown = null) {
+    act(() => {
+      for (const handler of this.handlers.get(event) ?? []) handler(detail);
+    });
+  }
+}
