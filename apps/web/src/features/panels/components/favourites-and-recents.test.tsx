@@ -2,34 +2,15 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
 import type { GrupoPaineis, Painel, ReorderItem } from '@paineis/contract/panels';
+import { grupoPaineis, painel as basePainel } from '../../../test/data-generators.ts';
 import { renderApp } from '../../../test/render-app.tsx';
 import { server } from '../../../test/server.ts';
 import { ADMIN, signIn, USER } from '../../../test/session.ts';
 
-function painel(id: number, nomePainel: string, classificacaoId: number, ordem: number): Painel {
-  return {
-    id,
-    nomePainel,
-    workspaceId: `00000000-0000-4000-8000-0000000000${id}`,
-    reportId: `11111111-1111-4111-8111-1111111111${id}`,
-    usaRls: false,
-    permiteExportacao: true,
-    classificacaoId,
-    classificacaoNome: `C${classificacaoId}`,
-    ordem,
-    dataCadastro: '2026-01-10T12:00:00.000Z',
-    dataAtualizacao: null,
-  };
-}
+const painel = (id: number, nomePainel: string, classificacaoId: number, ordem: number): Painel =>
+  basePainel({ id, nomePainel, classificacaoId, classificacaoNome: `C${classificacaoId}`, ordem });
 
-const grupo = (id: number, nome: string, paineis: Painel[]): GrupoPaineis => ({
-  id,
-  nome,
-  descricao: null,
-  ativo: true,
-  quantidadePaineis: paineis.length,
-  paineis,
-});
+const grupo = (id: number, nome: string, paineis: Painel[]): GrupoPaineis => grupoPaineis({ id, nome, paineis });
 
 const GROUPS: GrupoPaineis[] = [
   grupo(1, 'Vendas', [painel(11, 'Vendas Mensais', 1, 1), painel(12, 'Metas', 1, 2), painel(13, 'Comissões', 1, 3)]),

@@ -7,6 +7,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { GrupoPaineis, Painel, PainelBody, PainelDados, ReorderItem } from '@paineis/contract/panels';
 import { Root } from '../../../app/root.tsx';
 import { createQueryClient } from '../../../lib/query-client.ts';
+import { painel as basePainel } from '../../../test/data-generators.ts';
 import { server } from '../../../test/server.ts';
 import { ADMIN, signIn, USER } from '../../../test/session.ts';
 import { renderApp } from '../../../test/render-app.tsx';
@@ -20,21 +21,8 @@ import {
   type PanelListPageProps,
 } from './panel-list-page.tsx';
 
-function painel(id: number, nomePainel: string, grupo: [number, string], ordem: number, usaRls = false): Painel {
-  return {
-    id,
-    nomePainel,
-    workspaceId: `00000000-0000-4000-8000-0000000000${id}`,
-    reportId: `11111111-1111-4111-8111-1111111111${id}`,
-    usaRls,
-    permiteExportacao: true,
-    classificacaoId: grupo[0],
-    classificacaoNome: grupo[1],
-    ordem,
-    dataCadastro: '2026-01-10T12:00:00.000Z',
-    dataAtualizacao: null,
-  };
-}
+const painel = (id: number, nomePainel: string, grupo: [number, string], ordem: number, usaRls = false): Painel =>
+  basePainel({ id, nomePainel, usaRls, classificacaoId: grupo[0], classificacaoNome: grupo[1], ordem });
 
 const VENDAS: [number, string] = [1, 'Vendas'];
 const GESTAO: [number, string] = [2, 'Gestão'];

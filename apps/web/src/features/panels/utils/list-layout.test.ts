@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { GrupoPaineis, Painel } from '@paineis/contract/panels';
+import { grupoPaineis, painel } from '../../../test/data-generators.ts';
 import {
   defaultItemSizes,
   estimateItemSize,
@@ -9,27 +10,10 @@ import {
   type ListLayout,
 } from './list-layout.ts';
 
-const p = (id: number, classificacaoId: number): Painel => ({
-  id,
-  nomePainel: `P${id}`,
-  workspaceId: 'w',
-  reportId: 'r',
-  usaRls: false,
-  permiteExportacao: true,
-  classificacaoId,
-  classificacaoNome: `C${classificacaoId}`,
-  ordem: id,
-  dataCadastro: '2026-01-01T00:00:00.000Z',
-  dataAtualizacao: null,
-});
-const g = (id: number, ids: number[], descricao: string | null = null): GrupoPaineis => ({
-  id,
-  nome: `C${id}`,
-  descricao,
-  ativo: true,
-  quantidadePaineis: ids.length,
-  paineis: ids.map((x) => p(x, id)),
-});
+const p = (id: number, classificacaoId: number): Painel =>
+  painel({ id, nomePainel: `P${id}`, classificacaoId, classificacaoNome: `C${classificacaoId}`, ordem: id });
+const g = (id: number, ids: number[], descricao: string | null = null): GrupoPaineis =>
+  grupoPaineis({ id, nome: `C${id}`, descricao, paineis: ids.map((x) => p(x, id)) });
 
 // Items: 0 head g1, 1-3 rows 11-13, 4 foot g1, 5 head g2 (empty), 6 foot g2, 7 head g3, 8-9 rows 31-32, 10 foot g3.
 const groups = [g(1, [11, 12, 13], 'Descrição'), g(2, []), g(3, [31, 32])];

@@ -2,6 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { SensorContext } from '@dnd-kit/core';
 import type { GrupoPaineis, Painel } from '@paineis/contract/panels';
 import { normalizeSearch } from '@paineis/contract/text';
+import { grupoPaineis, painel } from '../../../test/data-generators.ts';
 import { KEYBOARD_STEP_PX, panelKeyboardCoordinates } from './keyboard-coordinates.ts';
 import {
   computeDrop,
@@ -13,27 +14,9 @@ import {
   renumber,
 } from './reorder.ts';
 
-const p = (id: number, nomePainel: string, classificacaoId: number, ordem: number): Painel => ({
-  id,
-  nomePainel,
-  workspaceId: 'w',
-  reportId: 'r',
-  usaRls: false,
-  permiteExportacao: true,
-  classificacaoId,
-  classificacaoNome: `C${classificacaoId}`,
-  ordem,
-  dataCadastro: '2026-01-01T00:00:00.000Z',
-  dataAtualizacao: null,
-});
-const g = (id: number, nome: string, paineis: Painel[]): GrupoPaineis => ({
-  id,
-  nome,
-  descricao: null,
-  ativo: true,
-  quantidadePaineis: paineis.length,
-  paineis,
-});
+const p = (id: number, nomePainel: string, classificacaoId: number, ordem: number): Painel =>
+  painel({ id, nomePainel, classificacaoId, classificacaoNome: `C${classificacaoId}`, ordem });
+const g = (id: number, nome: string, paineis: Painel[]): GrupoPaineis => grupoPaineis({ id, nome, paineis });
 
 // Ordens as a real database may hold them: with gaps, not starting at 1.
 const groups = (): GrupoPaineis[] => [
