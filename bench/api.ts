@@ -52,7 +52,7 @@ const P99_CONNECTIONS = 10;
 
 type Who = 'admin' | 'user';
 
-/** The reads held against the bare baseline (issue 12). Panel 210: no RLS, linked to the ordinary user. */
+/** The reads held against the bare baseline (bench/budgets.ts). Panel 210: no RLS, linked to the ordinary user. */
 const READS: { name: string; path: string; as: Who }[] = [
   { name: 'agrupados admin', path: '/api/paineis/agrupados', as: 'admin' },
   { name: 'painéis do usuário', path: '/api/paineis', as: 'user' },
@@ -271,7 +271,7 @@ export async function benchApi(options: { databaseUrl?: string } = {}): Promise<
       }
     }
 
-    // Issue 13: recording openings (made above, under load), and '/uso' on a year of views.
+    // Usage: recording openings (made above, under load), and '/uso' on a year of views.
     // In the portal's process, which holds the database and the view recorder.
     results.push(...(await portal.ask<BenchRow[]>({ type: 'usage', headers: headersOf('admin') })));
   } catch (error) {

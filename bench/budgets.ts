@@ -2,10 +2,10 @@
 export const SIZES = { panels: 2_000, classifications: 40, users: 25_000, linksPerPanel: 300, rlsPanels: 200 };
 
 /**
- * The API's reads that screens wait on (issue 12), held against a baseline measured in the same run, on PGlite and
+ * The API's reads that screens wait on, held against a baseline measured in the same run, on PGlite and
  * on PostgreSQL: a bare Fastify route with helmet's default headers and no logging, in a process of its own, that
  * replies with the portal's very bytes (same status, content-type and content-encoding). The portal runs as in
- * production, its request log included (issue 23: one line per request at level info). Each read must reach
+ * production, its request log included (one line per request at level info). Each read must reach
  * THROUGHPUT_RATIO_MIN of the bare route's req/s (THROUGHPUT_CONNECTIONS in flight), and at a steady FIXED_RATE req/s
  * (bench/fixed-rate.mjs: evenly spaced, open loop) its p99 must stay within FIXED_RATE_P99_MS.
  * Any answer but 2xx fails the run.
@@ -26,7 +26,7 @@ export const BUDGETS_P99_MS: Record<string, number> = {
   'GET /api/paineis/{id}/token (usuário, RLS)': 150,
 };
 
-/** Issue 13: a year of views for '/uso', by this many people over every panel. */
+/** A year of views for '/uso', by this many people over every panel. */
 export const USAGE_SIZES = { views: 1_000_000, people: 20_000 };
 /** Each call behind '/uso' (p95, one at a time, over the three periods), on both engines. */
 export const USAGE_P95_MS = 300;

@@ -1,7 +1,7 @@
 // The portal as the benchmark measures it, in a process of its own (bench/api.ts starts it): a seeded database
 // (PGlite in memory, or the PostgreSQL database named on the command line), the Power BI stand-in, and the real
 // app with the server's logging (level info, lib/log-destination.ts on stdout, which bench/api.ts points at a
-// file). Says when it listens, with two session tokens (an admin's, an ordinary user's); then runs issue 13's
+// file). Says when it listens, with two session tokens (an admin's, an ordinary user's); then runs the
 // usage part when asked (it needs the database and the view recorder, which live here).
 //
 //   node --import tsx bench/portal-process.ts [postgres-url] [--quick]

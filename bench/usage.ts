@@ -1,4 +1,4 @@
-// Issue 13's budgets for '/uso', measured by benchApi on its seeded database and running portal: a year of views
+// The budgets for '/uso', measured by benchApi on its seeded database and running portal: a year of views
 // (USAGE_SIZES) is written straight into the table, then each call behind '/uso' is asked for one at a time, for
 // each period, and its p95 is held against USAGE_P95_MS. The first answer of the day (which reads the past days
 // into memory, modules/usage/usage-snapshot.ts) is reported apart, without a budget. Before that, the cost of

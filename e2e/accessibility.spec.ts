@@ -4,7 +4,7 @@ import type { Painel } from '@paineis/contract/panels';
 import type { VisaoSalva } from '@paineis/contract/personal';
 import { expect, signInAs, test } from './fixtures.ts';
 
-// Issue 23: axe-core's WCAG 2.0 and 2.1 rules (A and AA) over every screen and dialog, as an administrator and as a
+// Accessibility: axe-core's WCAG 2.0 and 2.1 rules (A and AA) over every screen and dialog, as an administrator and as a
 // user, on a desktop and on a phone. A violation of impact serious or critical fails; the others are listed in the
 // test's annotations. The report itself (the embedded Power BI page, Microsoft's in production and the stand-in's
 // here) is not the app's markup and is left out.

@@ -1,7 +1,7 @@
 import type { ElementHandle, Locator, Page } from '@playwright/test';
 import { expect, signInAs, test } from './fixtures.ts';
 
-// Issue 23: every action within reach of the keyboard, and a visible focus indicator wherever the focus goes. The
+// Keyboard: every action within reach of the keyboard, and a visible focus indicator wherever the focus goes. The
 // screens are walked with Tab alone; each element the focus lands on must draw an outline or a shadow it does not
 // draw unfocused. The main actions (opening a panel, opening a dialog or menu and closing it with Escape) are done
 // with keys only. The report itself (the embedded Power BI page) is not the app's and is not walked into.

@@ -19,7 +19,7 @@ import { demoReports } from '../apps/api/src/demo/demo-directory.ts';
 import { expect, signInAs, test } from './fixtures.ts';
 import { expectPrintAndFullScreen } from './viewer-actions.ts';
 
-// Issue 14 on the demo server: favourites, recents, links to a page, saved views, full screen, print and export.
+// The personal features on the demo server: favourites, recents, links to a page, saved views, full screen, print and export.
 // The journeys share the server with the others (workers: 1): what they change in the demo data they put back,
 // in the journey itself and, should it stop half-way, in afterAll.
 

@@ -118,7 +118,7 @@ test('every screen', async ({ page }) => {
   await expect(page.frameLocator('iframe').locator('#identidade-usuario')).toBeVisible();
   await shot(page, 'visualizar-painel-usuario');
 
-  // Issue 14: a saved view (the slicer on 'Sul', another page), its menu, an export under way; then favourites and
+  // The personal features: a saved view (the slicer on 'Sul', another page), its menu, an export under way; then favourites and
   // recents on the list. What is saved here is removed again at the end.
   const report = page.frameLocator('iframe');
   await report.getByLabel('Região').selectOption('Sul');

@@ -9,7 +9,7 @@ import { expect, signInAs, test } from '../fixtures.ts';
 import { expectPrintAndFullScreen } from '../viewer-actions.ts';
 import { REPORT_EMBED, routePowerBi, setUpPanels } from './setup.ts';
 
-// Issue 14 on the portal configured for Microsoft (project `microsoft`): saved views captured and applied through the
+// The personal features on the portal configured for Microsoft (project `microsoft`): saved views captured and applied through the
 // real powerbi-client's bookmarksManager, a shared view's link refused to a person without access, and an export of
 // the RLS panel carrying the person's identity. https://app.powerbi.com/reportEmbed is answered by the stand-in's
 // embed host page, as in viewer.spec.ts; Power BI's REST API (embed tokens, export jobs) is the stand-in's.

@@ -18,7 +18,7 @@ import { classificacao, createAdmin, createUser, link, panel } from './fixtures.
 import { microsoftConfig, person, useStandIns } from './microsoft.ts';
 
 /**
- * Issue 11: every route of the OpenAPI document, called as each of the ten callers of
+ * Every route of the OpenAPI document, called as each of the ten callers of
  * docs/requirements.md#access-matrix, answers the status that table gives; and no refused call (401, 403, 404)
  * changes a row of any table or reaches Microsoft. The expectations are read from the document itself.
  */

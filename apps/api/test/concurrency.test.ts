@@ -6,7 +6,7 @@ import { classificacao, createAdmin, createUser, panel } from './fixtures.ts';
 import { seededRandom, type Random } from './random.ts';
 
 /**
- * Issue 11, concurrency: many writes to one panel (and to its classification's order) at once, through one real
+ * Concurrency: many writes to one panel (and to its classification's order) at once, through one real
  * app. Each replacement is all-or-nothing, so whatever the interleaving the panel must end in exactly one of the
  * states that were submitted, never a mix of two, and every request must be answered 2xx (none of these calls
  * has a reason to be refused, and a 5xx, a deadlock or a duplicate key among them, is a defect). On PostgreSQL

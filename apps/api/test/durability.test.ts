@@ -12,7 +12,7 @@ import { seededRandom } from './random.ts';
 import { printServerOutputOnFailure, startServer, type ServerProcess } from './server-process.ts';
 
 /**
- * Issue 11, durability: a real server process, a stream of writes over HTTP, SIGKILL at a random moment, a
+ * Durability: a real server process, a stream of writes over HTTP, SIGKILL at a random moment, a
  * restart on the same data; 20 times. Every write the server acknowledged (answered 2xx) must be there after the
  * restart. A write that was in flight at the kill (sent, no answer) may have happened or not, but whole: a
  * replacement leaves either the last acknowledged state or the one in flight, never an older one or a mix; a

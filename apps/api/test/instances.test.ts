@@ -26,7 +26,7 @@ const bia = person('a1b2c3d4-0000-4000-8000-0000000000b1', 'Bia Gestora', { appR
 const ADMIN = { username: 'admin.portal', password: 'senha-do-admin-local-123' };
 
 /**
- * What the other instance answers, read again until it is `expected` or a second has passed (issue 12: a change on
+ * What the other instance answers, read again until it is `expected` or a second has passed (a change on
  * any instance takes effect everywhere within one second; each instance hears of it from PostgreSQL's NOTIFY).
  */
 async function withinASecond(read: () => Promise<unknown>, expected: unknown): Promise<void> {

@@ -15,7 +15,7 @@ import {
 } from '../src/plugins/microsoft-error-answers.ts';
 
 /**
- * Power BI, Entra ID and Microsoft Graph misbehaving upstream (issue 11): answers that never come or never finish,
+ * Power BI, Entra ID and Microsoft Graph misbehaving upstream: answers that never come or never finish,
  * 500s, 429s with and without a sane Retry-After, and 200s that cannot be used. The portal must answer within its
  * timeouts, with its Portuguese messages (never a 500), write nothing half-way, keep nothing a failure left
  * behind, and keep serving everything else meanwhile.

@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import { rows, type Db } from '../db/client.ts';
 import { classificacoes, paineis, painelRlsRoleEmails, painelRlsRoles } from '../db/schema.ts';
 import { seedAuditHistory } from '../modules/audit/audit-history.ts';
+import { seedLastSignIns } from '../modules/auth/sign-ins.ts';
 import { forgetUsageSnapshots, seedViews } from '../modules/usage/usage.ts';
 import { seedUsers, type NewUser } from '../modules/users/users.service.ts';
 import { demoHistory, type DemoClassificacao, type DemoPanel, type DemoPerson } from './demo-history.ts';
@@ -405,7 +406,7 @@ export async function loadDemoData(db: Db, userCount = 300, now = new Date()): P
       now,
     );
     await seedViews(tx, views);
-    await seedAuditHistory(tx, audit);
+    await seedLastSignIns(tx, await seedAuditHistory(tx, audit));
     return true;
   });
   // The views are in: '/uso' reads the past days again (a snapshot made before the load would not know them).

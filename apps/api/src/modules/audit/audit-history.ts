@@ -1,5 +1,5 @@
 import type { Db } from '../../db/client.ts';
-import { insertLastSignIns, insertPastAudit, type AuditRow } from './audit.repository.ts';
+import { insertPastAudit, type AuditRow } from './audit.repository.ts';
 import { auditRow, type AuditActor, type AuditChange } from './audit-record.ts';
 
 /** A record of the past: who, from where, when, and what changed, kept as recordAudit keeps it. */
@@ -7,9 +7,12 @@ export type PastAuditRecord = AuditActor & AuditChange & { momento: Date };
 
 /**
  * Records of the past (the demo's history, demo/demo-history.ts), oldest first, so that their ids follow their
- * moments as live records' do. Sign-ins among them are the person's sign-ins, so '/uso' knows each one's latest.
+ * moments as live records' do. Answers the sign-ins among them, for the people's last sign-ins (auth/sign-ins.ts).
  */
-export async function seedAuditHistory(db: Db, records: PastAuditRecord[]): Promise<void> {
+export async function seedAuditHistory(
+  db: Db,
+  records: PastAuditRecord[],
+): Promise<{ usuarioId: string; momento: Date }[]> {
   const dated = records
     .map((r) => ({ row: auditRow(r, r), momento: r.momento }))
     .filter((r): r is { row: AuditRow; momento: Date } => r.row !== null)
@@ -18,10 +21,7 @@ export async function seedAuditHistory(db: Db, records: PastAuditRecord[]): Prom
     db,
     dated.map(({ row, momento }) => ({ ...row, momento })),
   );
-  await insertLastSignIns(
-    db,
-    dated.flatMap(({ row, momento }) =>
-      row.objeto === 'sessao' && row.acao === 'login' && row.usuarioId ? [{ usuarioId: row.usuarioId, momento }] : [],
-    ),
+  return dated.flatMap(({ row, momento }) =>
+    row.objeto === 'sessao' && row.acao === 'login' && row.usuarioId ? [{ usuarioId: row.usuarioId, momento }] : [],
   );
 }

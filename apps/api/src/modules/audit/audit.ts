@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { Db } from '../../db/client.ts';
-import { auditPage, insertAudit, markSignedIn, purgeAuditBefore, type AuditFilter } from './audit.repository.ts';
+import { auditPage, insertAudit, purgeAuditBefore, type AuditFilter } from './audit.repository.ts';
 import { auditRow, type AuditActor, type AuditChange, type SignInMethod } from './audit-record.ts';
 
 /**
@@ -23,9 +23,8 @@ export async function recordAudit(db: Db, actor: AuditActor, change: AuditChange
   if (row) await insertAudit(db, row);
 }
 
-/** A successful sign-in: the audit record, and the person's last sign-in ('/uso' lists who has none lately). */
+/** A successful sign-in's audit record (the person's last sign-in is auth's: auth/sign-ins.ts). */
 export async function recordSignIn(db: Db, actor: AuditActor & { usuarioId: string }, metodo: SignInMethod) {
-  await markSignedIn(db, actor.usuarioId, new Date());
   await recordAudit(db, actor, {
     objeto: 'sessao',
     acao: 'login',

@@ -2,7 +2,8 @@ import type { LoginResponse } from '@paineis/contract/auth';
 import type { Config, LoginLimits } from '../../config/env.ts';
 import type { Db } from '../../db/client.ts';
 import { HttpError, tooManyRequests } from '../../lib/http-error.ts';
-import { recordRefusedSignIn, recordSignIn, type AuditActor } from '../audit/audit.ts';
+import { recordRefusedSignIn, type AuditActor } from '../audit/audit.ts';
+import { signedIn } from './sign-ins.ts';
 import { forgetAttempt, otherAttempts, recordAttempt, type Attempt } from './login-attempts.repository.ts';
 import { findLocalAccount } from './local-accounts.repository.ts';
 import { verifyPassword } from './passwords.ts';
@@ -65,7 +66,7 @@ export async function signInLocally(
   }
   await forgetAttempt(db, attempt);
   const { token } = await signSessionToken(config.jwt, { ...account, username: account.username });
-  await recordSignIn(db, { usuarioId: account.id, usuario: account.email, endereco: ip }, 'Conta local');
+  await signedIn(db, { usuarioId: account.id, usuario: account.email, endereco: ip }, 'Conta local');
   return {
     token,
     user: {

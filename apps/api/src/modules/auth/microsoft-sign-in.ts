@@ -3,8 +3,9 @@ import type { Config } from '../../config/env.ts';
 import type { Db } from '../../db/client.ts';
 import type { EntraClient, SignInChecks } from '../../integrations/microsoft-identity/entra-client.ts';
 import type { GraphClient } from '../../integrations/microsoft-graph/graph-client.ts';
-import { recordRefusedSignIn, recordSignIn } from '../audit/audit.ts';
+import { recordRefusedSignIn } from '../audit/audit.ts';
 import { recordMicrosoftSignIn } from '../users/users.service.ts';
+import { signedIn } from './sign-ins.ts';
 import { signSessionToken } from './tokens.ts';
 
 export interface MicrosoftSignInDeps {
@@ -54,9 +55,9 @@ export async function completeMicrosoftSignIn(
     return refused('resposta do Entra ID recusada', error);
   }
   // Who signed in is the token's oid; what the portal keeps of them comes from the directory.
-  const signedIn = await recordMicrosoftSignIn(deps.db, graph, identity, deps.config.adminUsers, callback.log);
-  if ('refused' in signedIn) return refused(signedIn.refused, undefined, identity.oid);
-  const { user } = signedIn;
+  const recorded = await recordMicrosoftSignIn(deps.db, graph, identity, deps.config.adminUsers, callback.log);
+  if ('refused' in recorded) return refused(recorded.refused, undefined, identity.oid);
+  const { user } = recorded;
   const { token } = await signSessionToken(deps.config.jwt, {
     id: user.id,
     email: user.email,
@@ -66,7 +67,7 @@ export async function completeMicrosoftSignIn(
     jobTitle: user.jobTitle,
     officeLocation: user.officeLocation,
   });
-  await recordSignIn(deps.db, { usuarioId: user.id, usuario: user.email, endereco: callback.ip }, 'Microsoft');
+  await signedIn(deps.db, { usuarioId: user.id, usuario: user.email, endereco: callback.ip }, 'Microsoft');
   callback.log.info({ userId: user.id, role: user.role }, 'login Microsoft');
   return token;
 }

@@ -14,7 +14,7 @@ import {
   rlsIdentityRefused,
 } from '../../plugins/microsoft-error-answers.ts';
 import type { PowerBiEmbeddingService } from '../../integrations/power-bi/power-bi-embedding-service.ts';
-import { storeLegacyRoles } from './panel-test-helpers.ts';
+import { storeLegacyRoles } from '../../../test/panel-helpers.ts';
 
 const COMMA =
   "O nome do papel RLS (roleName) 'Norte,Sul' contém vírgula, que o Power BI não aceita em nomes de papéis.";

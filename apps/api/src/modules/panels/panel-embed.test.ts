@@ -5,7 +5,7 @@ import { classificacao, createAdmin, createUser, link, panel } from '../../../te
 import type { EmbedViewer, EmbeddingService } from '../../integrations/power-bi/embedding-service.ts';
 import { EMBEDDING_NOT_CONFIGURED } from '../../plugins/microsoft-error-answers.ts';
 import { RLS_SEM_PAPEL } from './panel-access.ts';
-import { ISO, NOT_FOUND, signIn } from './panel-test-helpers.ts';
+import { ISO, NOT_FOUND, signIn } from '../../../test/panel-helpers.ts';
 
 describe('panels', () => {
   const ctx = useTestApp();

@@ -3,7 +3,7 @@ import type { Painel } from '@paineis/contract/panels';
 import { useTestApp } from '../../../test/context.ts';
 import { classificacao, createUser, link, panel } from '../../../test/fixtures.ts';
 import { SESSION_INVALID } from '../../plugins/auth.ts';
-import { body, count, ids, ISO, REPORT, seed, signIn, WORKSPACE } from './panel-test-helpers.ts';
+import { body, count, ids, ISO, REPORT, seed, signIn, WORKSPACE } from '../../../test/panel-helpers.ts';
 
 describe('panels', () => {
   const ctx = useTestApp();

@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../../app.ts';
 import { useTestApp } from '../../../test/context.ts';
 import { createAdmin, createUser, panel } from '../../../test/fixtures.ts';
-import { body as panelBody, storeLegacyRoles } from './panel-test-helpers.ts';
+import { body as panelBody, storeLegacyRoles } from '../../../test/panel-helpers.ts';
 
 const ADMIN_ONLY = 'Acesso restrito a administradores.';
 const PAINEL_NAO_ENCONTRADO = 'Painel não encontrado.';

@@ -5,7 +5,7 @@ import { useTestApp, type TestContext } from '../../../test/context.ts';
 import { classificacao, createUser, link, panel } from '../../../test/fixtures.ts';
 import { rows } from '../../db/client.ts';
 import { ADMIN_ONLY } from '../../plugins/auth.ts';
-import { body, count, ids, ISO, NOT_FOUND, REPORT, seed, signIn, WORKSPACE } from './panel-test-helpers.ts';
+import { body, count, ids, ISO, NOT_FOUND, REPORT, seed, signIn, WORKSPACE } from '../../../test/panel-helpers.ts';
 
 /** Everything a panels request could change, read straight from the tables. */
 async function snapshot(ctx: TestContext) {

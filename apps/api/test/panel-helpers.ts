@@ -3,9 +3,9 @@
  * bodies, signing in, a seeded organisation and a row count. Not a test file itself.
  */
 import { sql } from 'drizzle-orm';
-import type { TestContext } from '../../../test/context.ts';
-import { classificacao, createAdmin, createUser, panel } from '../../../test/fixtures.ts';
-import { rows } from '../../db/client.ts';
+import type { TestContext } from './context.ts';
+import { classificacao, createAdmin, createUser, panel } from './fixtures.ts';
+import { rows } from '../src/db/client.ts';
 
 export const NOT_FOUND = { message: 'Painel não encontrado.' };
 export const WORKSPACE = 'aaaaaaaa-bbbb-4ccc-8ddd-eeeeeeeeeeee';
