@@ -6,23 +6,12 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Painel } from '@paineis/contract/panels';
 import type { Usuario365, UsuarioVinculado } from '@paineis/contract/users';
 import { createQueryClient } from '../../../lib/query-client.ts';
+import { painel } from '../../../test/data-generators.ts';
 import { server } from '../../../test/server.ts';
 import { ADMIN, signIn } from '../../../test/session.ts';
 import { LinkUsersModal } from './link-users-modal.tsx';
 
-const PAINEL: Painel = {
-  id: 7,
-  nomePainel: 'Vendas Regionais',
-  workspaceId: '11111111-1111-1111-1111-111111111111',
-  reportId: '22222222-2222-2222-2222-222222222222',
-  usaRls: false,
-  permiteExportacao: true,
-  classificacaoId: 1,
-  classificacaoNome: 'Comercial',
-  ordem: 1,
-  dataCadastro: '2024-03-01T12:00:00.000Z',
-  dataAtualizacao: null,
-};
+const PAINEL = painel({ nomePainel: 'Vendas Regionais', classificacaoId: 1 });
 
 const USERS: Usuario365[] = [
   { id: 'u-carlos', displayName: 'Carlos Souza', email: 'carlos@empresa.com.br', department: 'TI' },

@@ -7,23 +7,18 @@ import type { Painel } from '@paineis/contract/panels';
 import type { RlsConfiguration } from '@paineis/contract/rls';
 import type { UsuarioVinculado } from '@paineis/contract/users';
 import { createQueryClient } from '../../../lib/query-client.ts';
+import { painel } from '../../../test/data-generators.ts';
 import { server } from '../../../test/server.ts';
 import { ADMIN, signIn } from '../../../test/session.ts';
 import { RlsModal } from './rls-modal.tsx';
 
-const PAINEL: Painel = {
+const PAINEL = painel({
   id: 9,
   nomePainel: 'Indicadores Financeiros',
-  workspaceId: '11111111-1111-1111-1111-111111111111',
-  reportId: '22222222-2222-2222-2222-222222222222',
   usaRls: true,
-  permiteExportacao: true,
-  classificacaoId: 2,
   classificacaoNome: 'Financeiro',
   ordem: 3,
-  dataCadastro: '2024-03-01T12:00:00.000Z',
-  dataAtualizacao: null,
-};
+});
 
 const LINKED: UsuarioVinculado[] = [
   { id: 'u-ana', email: 'ana@empresa.com.br', displayName: 'Ana Costa' },
