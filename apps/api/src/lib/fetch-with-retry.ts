@@ -8,8 +8,10 @@ export interface RetryPolicy {
    * rather than making someone wait for it or asking again before it said to.
    */
   maxRetryAfterMs: number;
-  /** The wait before retry `attempt` when the server gave no Retry-After. */
-  backoff: (attempt: number) => number;
+  /** The wait before the first retry when the server gave no Retry-After; doubled for each retry after it… */
+  firstBackoffMs: number;
+  /** …up to this. */
+  longestBackoffMs: number;
   /** Whether an attempt that timed out is tried again (a background job may; a person waiting should not). */
   retryTimeouts: boolean;
   /**
@@ -33,6 +35,16 @@ export function retryAfterMs(header: string | null, now = Date.now()): number | 
   if (/^\d+$/.test(text)) return Number(text) * 1000;
   const date = HTTP_DATE.test(text) ? Date.parse(text) : Number.NaN;
   return Number.isNaN(date) ? null : Math.max(0, date - now);
+}
+
+/** The wait before retry `attempt` (0 for the first) when the server gave no Retry-After. */
+const backoffMs = (policy: RetryPolicy, attempt: number) =>
+  Math.min(policy.longestBackoffMs, policy.firstBackoffMs * 2 ** attempt);
+
+/** An answer's Retry-After in whole seconds (rounded up), as a Microsoft error or export job reports it; null when none. */
+export function retryAfterSeconds(response: Response): number | null {
+  const ms = retryAfterMs(response.headers.get('retry-after'));
+  return ms === null ? null : Math.ceil(ms / 1000);
 }
 
 function isTimeout(error: unknown): boolean {
@@ -66,7 +78,7 @@ export async function fetchWithRetry(
       const body = NULL_BODY.has(answer.status) ? null : await answer.arrayBuffer();
       response = new Response(body, { status: answer.status, statusText: answer.statusText, headers: answer.headers });
     } catch (error) {
-      const wait = policy.backoff(attempt);
+      const wait = backoffMs(policy, attempt);
       const retry = attempt < policy.maxRetries && (!isTimeout(error) || policy.retryTimeouts) && wait < remaining();
       if (!retry) throw error;
       await policy.sleep(wait);
@@ -74,7 +86,7 @@ export async function fetchWithRetry(
     }
     if ((response.status === 429 || response.status >= 500) && attempt < policy.maxRetries) {
       const asked = retryAfterMs(response.headers.get('retry-after'));
-      const wait = asked !== null && asked > 0 ? asked : policy.backoff(attempt);
+      const wait = asked !== null && asked > 0 ? asked : backoffMs(policy, attempt);
       if (wait <= policy.maxRetryAfterMs && wait < remaining()) {
         await policy.sleep(wait);
         continue;

@@ -1,12 +1,7 @@
-import { fetchWithRetry, type RetryPolicy } from '../../lib/fetch-with-retry.ts';
-import {
-  errorFromFetchFailure,
-  errorFromResponse,
-  isJsonObject as isRecord,
-  MicrosoftError,
-  readJsonAnswer,
-} from '../microsoft-error.ts';
+import type { RetryPolicy } from '../../lib/fetch-with-retry.ts';
+import { isJsonObject as isRecord, MicrosoftError, readJsonAnswer } from '../microsoft-error.ts';
 import type { EntraClient } from '../microsoft-identity/entra-client.ts';
+import { atMost, callMicrosoft, RETRY_PROFILES, retryPolicy, type RetryOptions } from '../retry-policy.ts';
 
 export interface GraphUser {
   id: string;
@@ -23,18 +18,11 @@ export interface GraphUser {
 
 export const GRAPH_SCOPE = 'https://graph.microsoft.com/.default';
 
-export interface GraphClientOptions {
-  /** Per request (a page), to the last byte of the answer; default 30 s. */
-  timeoutMs?: number;
-  /** Retries of one page on 429, 5xx, timeouts and network errors before giving up; default 6. */
-  maxRetries?: number;
-  /** Longest wait honoured for Retry-After (Graph asking for longer fails the read at once); default 120 s. */
-  maxRetryAfterMs?: number;
-  /** Each request (a page) as a whole: its token, every attempt and every wait. Default none (a background job). */
-  deadlineMs?: number;
-  /** For tests: how to wait. */
-  sleep?: (ms: number) => Promise<void>;
-}
+/**
+ * Overrides of the sync's retries (RETRY_PROFILES.backgroundJob: 30 s a page, 6 retries, Retry-After up to 120 s, no
+ * deadline); a sign-in's lookup keeps to the shorter of these and RETRY_PROFILES.signIn.
+ */
+export type GraphClientOptions = RetryOptions;
 
 /** What the portal keeps of a user (docs/decisions/013-identity-from-the-directory.md). */
 const SELECT = 'id,displayName,mail,userPrincipalName,userType,department,jobTitle,officeLocation,accountEnabled';
@@ -83,26 +71,8 @@ export class GraphClient {
     private readonly entra: EntraClient,
     options: GraphClientOptions = {},
   ) {
-    // A background job: it may wait, and retries timeouts too.
-    this.retry = {
-      timeoutMs: options.timeoutMs ?? 30_000,
-      maxRetries: options.maxRetries ?? 6,
-      maxRetryAfterMs: options.maxRetryAfterMs ?? 120_000,
-      backoff: (attempt) => Math.min(30_000, 1000 * 2 ** attempt),
-      retryTimeouts: true,
-      ...(options.deadlineMs === undefined ? {} : { deadlineMs: options.deadlineMs }),
-      sleep: options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
-    };
-    // A person is waiting to sign in, and the last sync's data stands in when Graph is slow: short waits.
-    this.signInRetry = {
-      ...this.retry,
-      timeoutMs: Math.min(this.retry.timeoutMs, 10_000),
-      maxRetries: Math.min(this.retry.maxRetries, 2),
-      maxRetryAfterMs: Math.min(this.retry.maxRetryAfterMs, 5_000),
-      backoff: (attempt) => Math.min(4_000, 500 * 2 ** attempt),
-      retryTimeouts: false,
-      deadlineMs: Math.min(this.retry.deadlineMs ?? 15_000, 15_000),
-    };
+    this.retry = retryPolicy(RETRY_PROFILES.backgroundJob, options);
+    this.signInRetry = atMost(this.retry, RETRY_PROFILES.signIn);
   }
 
   /**
@@ -190,24 +160,8 @@ export class GraphClient {
 
   /** One GET, retried on throttling (honouring Retry-After), server and network errors (with backoff). */
   private async get(url: string, retry: RetryPolicy = this.retry): Promise<unknown> {
-    let response: Response;
-    try {
-      response = await fetchWithRetry(
-        async (signal) => [
-          url,
-          {
-            headers: {
-              authorization: `Bearer ${await this.entra.appToken(GRAPH_SCOPE, signal)}`,
-              accept: 'application/json',
-            },
-          },
-        ],
-        retry,
-      );
-    } catch (error) {
-      throw errorFromFetchFailure('graph', error);
-    }
-    if (response.ok) return readJsonAnswer('graph', response);
-    throw await errorFromResponse('graph', response);
+    const token = (signal: AbortSignal | undefined) => this.entra.appToken(GRAPH_SCOPE, signal);
+    const response = await callMicrosoft('graph', url, { method: 'GET', accept: 'application/json', token }, retry);
+    return readJsonAnswer('graph', response);
   }
 }

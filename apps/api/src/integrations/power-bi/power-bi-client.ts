@@ -1,12 +1,7 @@
-import { fetchWithRetry, retryAfterMs, type RetryPolicy } from '../../lib/fetch-with-retry.ts';
-import {
-  errorFromFetchFailure,
-  errorFromResponse,
-  isJsonObject as isRecord,
-  MicrosoftError,
-  readJsonAnswer,
-} from '../microsoft-error.ts';
+import { retryAfterSeconds, type RetryPolicy } from '../../lib/fetch-with-retry.ts';
+import { isJsonObject as isRecord, MicrosoftError, readJsonAnswer } from '../microsoft-error.ts';
 import type { EntraClient } from '../microsoft-identity/entra-client.ts';
+import { callMicrosoft, RETRY_PROFILES, retryPolicy, withMoreTime, type RetryOptions } from '../retry-policy.ts';
 
 export const POWER_BI_SCOPE = 'https://analysis.windows.net/powerbi/api/.default';
 
@@ -69,20 +64,11 @@ export interface PowerBiFile {
   contentType: string;
 }
 
-export interface PowerBiClientOptions {
-  /** Per request, to the last byte of the answer; default 8 s. */
-  timeoutMs?: number;
-  /** Retries on 429, 5xx and network errors; default 3. */
-  maxRetries?: number;
-  /** Longest Retry-After honoured; Power BI asking for longer is answered at once as throttled. Default 10 s. */
-  maxRetryAfterMs?: number;
-  /**
-   * Each call (GetReport, GenerateToken) as a whole: the service principal's token, every attempt and every wait.
-   * Default 20 s.
-   */
-  deadlineMs?: number;
-  sleep?: (ms: number) => Promise<void>;
-}
+/**
+ * Overrides of the retries (RETRY_PROFILES.personWaiting: 8 s an attempt, 3 retries, Retry-After up to 10 s, 20 s a
+ * call); an exported file gets four times the time.
+ */
+export type PowerBiClientOptions = RetryOptions;
 
 const text = (value: unknown): value is string => typeof value === 'string' && value.trim() !== '';
 
@@ -107,12 +93,11 @@ function readExport(job: unknown, response: Response): PowerBiExport {
     throw malformed('o id e o estado da exportação');
   const status = EXPORT_STATUSES.has(job.status) ? (job.status as PowerBiExport['status']) : 'Failed';
   const percent = typeof job.percentComplete === 'number' ? job.percentComplete : 0;
-  const waitMs = retryAfterMs(response.headers.get('retry-after'));
   return {
     id: job.id,
     status,
     percentComplete: Math.round(Math.min(100, Math.max(0, percent))),
-    retryAfterSeconds: waitMs === null ? null : Math.ceil(waitMs / 1000),
+    retryAfterSeconds: retryAfterSeconds(response),
   };
 }
 
@@ -126,22 +111,9 @@ export class PowerBiClient {
     private readonly entra: EntraClient,
     options: PowerBiClientOptions = {},
   ) {
-    // A person is waiting for the report: short waits, and a timeout is answered at once, not retried.
-    this.retry = {
-      timeoutMs: options.timeoutMs ?? 8000,
-      maxRetries: options.maxRetries ?? 3,
-      maxRetryAfterMs: options.maxRetryAfterMs ?? 10_000,
-      deadlineMs: options.deadlineMs ?? 20_000,
-      backoff: (attempt) => Math.min(8000, 500 * 2 ** attempt),
-      retryTimeouts: false,
-      sleep: options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
-    };
+    this.retry = retryPolicy(RETRY_PROFILES.personWaiting, options);
     // A report's file is megabytes, not a JSON answer: four times the time for each attempt and for the whole call.
-    this.fileRetry = {
-      ...this.retry,
-      timeoutMs: this.retry.timeoutMs * 4,
-      ...(this.retry.deadlineMs === undefined ? {} : { deadlineMs: this.retry.deadlineMs * 4 }),
-    };
+    this.fileRetry = withMoreTime(this.retry, 4);
   }
 
   /** The report's details; `malformed` unless Power BI named its id, embed URL and dataset. */
@@ -215,34 +187,14 @@ export class PowerBiClient {
   }
 
   /** The successful answer (any 2xx: ExportTo and a running job answer 202), or the failure as a MicrosoftError. */
-  private async send(
+  private send(
     method: 'GET' | 'POST',
     path: string,
     body: unknown,
     accept: string,
     retry: RetryPolicy,
   ): Promise<Response> {
-    let response: Response;
-    try {
-      response = await fetchWithRetry(
-        async (signal) => [
-          this.apiUrl + path,
-          {
-            method,
-            headers: {
-              authorization: `Bearer ${await this.entra.appToken(POWER_BI_SCOPE, signal)}`,
-              accept,
-              ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-            },
-            ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-          },
-        ],
-        retry,
-      );
-    } catch (error) {
-      throw errorFromFetchFailure('power-bi', error);
-    }
-    if (response.ok) return response;
-    throw await errorFromResponse('power-bi', response);
+    const token = (signal: AbortSignal | undefined) => this.entra.appToken(POWER_BI_SCOPE, signal);
+    return callMicrosoft('power-bi', this.apiUrl + path, { method, accept, body, token }, retry);
   }
 }
