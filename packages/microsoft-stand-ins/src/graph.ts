@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { JWTPayload } from 'jose';
+import { simulatedFailure } from './error-codes.ts';
 import { FaultQueue, sendGarbage } from './faults.ts';
 import {
   applicationAppRoles,
@@ -186,21 +187,6 @@ function sample(authorityHost: string, collection: boolean): string {
           appRoles: [],
         },
   );
-}
-
-function errorCodeFor(status: number): string {
-  const codes: Record<number, string> = {
-    400: 'BadRequest',
-    401: 'InvalidAuthenticationToken',
-    403: 'Authorization_RequestDenied',
-    404: 'Request_ResourceNotFound',
-    429: 'TooManyRequests',
-    500: 'InternalServerError',
-    502: 'BadGateway',
-    503: 'ServiceUnavailable',
-    504: 'GatewayTimeout',
-  };
-  return codes[status] ?? 'UnknownError';
 }
 
 const badRequest = (code: string, message: string) => new GraphError(400, code, message);
@@ -539,13 +525,7 @@ export function registerGraph(app: FastifyInstance, ctx: StandInContext): StandI
           ),
         );
       case 'fail':
-        return sendError(
-          new GraphError(
-            fault.status,
-            errorCodeFor(fault.status),
-            `The service answered ${fault.status} (simulated failure).`,
-          ),
-        );
+        return sendError(simulatedFailure('graph', fault.status));
       case 'hang':
         requests.push({ url, status: fault.stage === 'body' ? 200 : 0, authorized, fault: `hang:${fault.stage}` });
         faults.hang(reply, fault.stage, sample(ctx.authorityHost, route.collection));

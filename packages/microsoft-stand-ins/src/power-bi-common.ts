@@ -38,21 +38,6 @@ export function findReport(ctx: StandInContext, reportId: string, workspaceId?: 
   );
 }
 
-export function errorCodeFor(status: number): string {
-  const codes: Record<number, string> = {
-    400: 'InvalidRequest',
-    401: 'PowerBINotAuthorizedException',
-    403: 'PowerBINotAuthorizedException',
-    404: 'PowerBIEntityNotFound',
-    429: 'TooManyRequests',
-    500: 'InternalServerError',
-    502: 'BadGateway',
-    503: 'ServiceUnavailable',
-    504: 'GatewayTimeout',
-  };
-  return codes[status] ?? 'UnknownError';
-}
-
 export function sendError(reply: FastifyReply, { status, code, message }: PowerBiError): FastifyReply {
   return reply.code(status).send({ error: { code, message } });
 }

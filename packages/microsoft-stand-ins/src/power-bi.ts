@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import { createLocalJWKSet, errors as joseErrors, jwtVerify, type JWTPayload } from 'jose';
+import { errorCodeFor, simulatedFailure } from './error-codes.ts';
 import { FaultQueue, sendGarbage } from './faults.ts';
 import {
   checkIdentities,
-  errorCodeFor,
   findReport,
   identityList,
   invalid,
@@ -254,11 +254,7 @@ export function registerPowerBi(app: FastifyInstance, ctx: StandInContext): Stan
         switch (fault.kind) {
           case 'fail':
             if (fault.status === 429) reply.header('Retry-After', '1');
-            return sendError(reply, {
-              status: fault.status,
-              code: errorCodeFor(fault.status),
-              message: `The service answered ${fault.status} (simulated failure).`,
-            });
+            return sendError(reply, simulatedFailure('power-bi', fault.status));
           case 'throttle':
             if (fault.retryAfter !== null) reply.header('Retry-After', fault.retryAfter);
             return sendError(reply, {
@@ -279,7 +275,7 @@ export function registerPowerBi(app: FastifyInstance, ctx: StandInContext): Stan
       });
       api.setErrorHandler((error: FastifyError, _request, reply) => {
         const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
-        return sendError(reply, { status, code: errorCodeFor(status), message: error.message });
+        return sendError(reply, { status, code: errorCodeFor('power-bi', status), message: error.message });
       });
       api.setNotFoundHandler((request, reply) =>
         sendError(reply, {
