@@ -31,22 +31,16 @@ export function useDeleteConfirmation({ onDeleteClassification, onNotice }: Dele
   const [confirming, setConfirming] = useState(false);
   const [deleting, setDeleting] = useState(false);
 
-  const askDeletePanel = useCallback(
-    (painel: Painel) => {
+  const ask = useCallback(
+    (pending: PendingDelete) => {
       onNotice(null);
-      setPendingDelete({ kind: 'painel', painel });
+      setPendingDelete(pending);
       setConfirming(true);
     },
     [onNotice],
   );
-  const askDeleteGroup = useCallback(
-    (grupo: GrupoPaineis) => {
-      onNotice(null);
-      setPendingDelete({ kind: 'classificacao', grupo });
-      setConfirming(true);
-    },
-    [onNotice],
-  );
+  const askDeletePanel = useCallback((painel: Painel) => ask({ kind: 'painel', painel }), [ask]);
+  const askDeleteGroup = useCallback((grupo: GrupoPaineis) => ask({ kind: 'classificacao', grupo }), [ask]);
 
   async function confirmDelete() {
     if (!pendingDelete) return;
