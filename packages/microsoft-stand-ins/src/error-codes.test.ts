@@ -2,36 +2,21 @@ import { describe, expect, it } from 'vitest';
 import { errorCodeFor, simulatedFailure } from './error-codes.ts';
 
 describe('the error codes the stand-ins answer a status with', () => {
-  const statuses = [400, 401, 403, 404, 429, 500, 502, 503, 504, 418];
-
-  it('gives Graph its own codes for refusals and the shared ones for throttling and server errors', () => {
-    expect(statuses.map((status) => errorCodeFor('graph', status))).toEqual([
-      'BadRequest',
-      'InvalidAuthenticationToken',
-      'Authorization_RequestDenied',
-      'Request_ResourceNotFound',
-      'TooManyRequests',
-      'InternalServerError',
-      'BadGateway',
-      'ServiceUnavailable',
-      'GatewayTimeout',
-      'UnknownError',
-    ]);
-  });
-
-  it('gives Power BI its own codes for refusals and the shared ones for throttling and server errors', () => {
-    expect(statuses.map((status) => errorCodeFor('power-bi', status))).toEqual([
-      'InvalidRequest',
-      'PowerBINotAuthorizedException',
-      'PowerBINotAuthorizedException',
-      'PowerBIEntityNotFound',
-      'TooManyRequests',
-      'InternalServerError',
-      'BadGateway',
-      'ServiceUnavailable',
-      'GatewayTimeout',
-      'UnknownError',
-    ]);
+  it('gives each service its own codes for refusals, and both the same for throttling and server errors', () => {
+    const table: [number, string, string][] = [
+      [400, 'BadRequest', 'InvalidRequest'],
+      [401, 'InvalidAuthenticationToken', 'PowerBINotAuthorizedException'],
+      [403, 'Authorization_RequestDenied', 'PowerBINotAuthorizedException'],
+      [404, 'Request_ResourceNotFound', 'PowerBIEntityNotFound'],
+      [429, 'TooManyRequests', 'TooManyRequests'],
+      [500, 'InternalServerError', 'InternalServerError'],
+      [502, 'BadGateway', 'BadGateway'],
+      [503, 'ServiceUnavailable', 'ServiceUnavailable'],
+      [504, 'GatewayTimeout', 'GatewayTimeout'],
+      [418, 'UnknownError', 'UnknownError'],
+    ];
+    const answered = table.map(([status]) => [status, errorCodeFor('graph', status), errorCodeFor('power-bi', status)]);
+    expect(answered).toEqual(table);
   });
 
   it('answers a queued failure with the code and a message that says it was simulated', () => {
