@@ -4,8 +4,6 @@ import { describe, expect, it } from 'vitest';
 import { testConfig, useTestApp } from '../../../test/context.ts';
 import { createUser, link, panel } from '../../../test/fixtures.ts';
 import { rows } from '../../db/client.ts';
-import { SESSION_INVALID } from '../../plugins/auth.ts';
-import { LOGIN_INVALID } from './local-sign-in.ts';
 import { ensureLocalAccounts } from './bootstrap-accounts.ts';
 import { upsertLocalAccount } from './local-accounts.repository.ts';
 import { purgeExpiredRevocations } from './revocations.repository.ts';
@@ -75,7 +73,7 @@ describe('POST /api/auth/login', () => {
     await account('outro', 'senha-do-outro');
     const res = await login(body);
     expect(res.statusCode).toBe(401);
-    expect(res.json()).toEqual({ message: LOGIN_INVALID });
+    expect(res.json()).toEqual({ message: 'Usuário ou senha inválidos.' });
   });
 
   it('refuses an inactive user even with the right password', async () => {
@@ -83,7 +81,7 @@ describe('POST /api/auth/login', () => {
     await ctx.db.execute(sql`update usuarios set active = false where id = ${a.id}`);
     const res = await login({ username: a.username, password: a.password });
     expect(res.statusCode).toBe(401);
-    expect(res.json()).toEqual({ message: LOGIN_INVALID });
+    expect(res.json()).toEqual({ message: 'Usuário ou senha inválidos.' });
   });
 
   it.each([
@@ -113,7 +111,7 @@ describe('POST /api/auth/logout-complete', () => {
 
     const after = await ctx.request('GET', '/api/paineis', { token });
     expect(after.statusCode).toBe(401);
-    expect(after.json()).toEqual({ message: SESSION_INVALID });
+    expect(after.json()).toEqual({ message: 'Sessão inválida ou expirada. Faça login novamente.' });
     expect((await ctx.request('GET', '/api/paineis', { token: other })).statusCode).toBe(200);
 
     const [row] = await rows<{ expira_em: Date }>(ctx.db, sql`select expira_em from tokens_revogados`);

@@ -6,7 +6,6 @@ import { useTestApp, type TestContext } from '../../../test/context.ts';
 import { microsoftConfig, person, useStandIns } from '../../../test/microsoft.ts';
 import { createAdmin, link, panel } from '../../../test/fixtures.ts';
 import { rows } from '../../db/client.ts';
-import { RLS_SEM_PAPEL } from '../panels/panel-access.ts';
 import { recordMicrosoftSignIn, SIGN_IN_REFUSALS } from '../users/users.service.ts';
 
 const PORTAL = 'http://portal.empresa.test';
@@ -271,7 +270,10 @@ describe('Microsoft sign-in through the stand-in Entra ID', () => {
     expect((await ctx.request('GET', '/api/classificacoes/admin', { token })).statusCode).toBe(403);
     const opened = await ctx.request('GET', `/api/paineis/${p.id}`, { token });
     expect(opened.statusCode).toBe(403);
-    expect(opened.json()).toEqual({ message: RLS_SEM_PAPEL });
+    expect(opened.json()).toEqual({
+      message:
+        'Você não está em nenhum papel de segurança em nível de linha (RLS) deste painel. Peça acesso a um administrador.',
+    });
     expect(await rows(ctx.db, sql`select email, upn, tipo, role from usuarios where id = ${edna.id}`)).toEqual([
       { email: 'edna@parceiro.com.br', upn: edna.userPrincipalName, tipo: 'Guest', role: 'User' },
     ]);
@@ -363,7 +365,7 @@ describe('Microsoft sign-in through the stand-in Entra ID', () => {
         usuario_id: bruno.id,
         mudancas: [
           { campo: 'metodo', depois: 'Microsoft' },
-          { campo: 'motivo', depois: SIGN_IN_REFUSALS.directoryUnavailable },
+          { campo: 'motivo', depois: 'diretório indisponível e pessoa ainda não sincronizada' },
         ],
       });
       expect(SIGN_IN_REFUSALS.directoryUnavailable).toBe('diretório indisponível e pessoa ainda não sincronizada');

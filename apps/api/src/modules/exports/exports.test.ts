@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { extractText, getDocumentProxy } from 'unpdf';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { MENSAGENS_EXPORTACAO, type Exportacao } from '@paineis/contract/personal';
+import type { Exportacao } from '@paineis/contract/personal';
 import { pagesOf } from '@paineis/microsoft-stand-ins/power-bi-common';
 import { encodeReportState } from '@paineis/microsoft-stand-ins/report-state';
 import type { StandInReport } from '@paineis/microsoft-stand-ins/types';
@@ -10,8 +10,6 @@ import { createAdmin, createUser, link, panel } from '../../../test/fixtures.ts'
 import { microsoftConfig, useStandIns } from '../../../test/microsoft.ts';
 import { rows } from '../../db/client.ts';
 import type { PowerBiEmbeddingService } from '../../integrations/power-bi/power-bi-embedding-service.ts';
-import { POWER_BI_REFUSED, POWER_BI_UNAVAILABLE, RLS_WITHOUT_ROLES } from '../../plugins/microsoft-error-answers.ts';
-import { RLS_SEM_PAPEL } from '../panels/panel-access.ts';
 import { purgeOldExports } from './exports.ts';
 import { exportFileName } from './export-answers.ts';
 
@@ -32,7 +30,7 @@ const regional: StandInReport = {
 };
 const PPTX = 'application/vnd.openxmlformats-officedocument.presentationml.presentation';
 const NOT_FOUND = { message: 'Painel não encontrado.' };
-const JOB_NOT_FOUND = { message: MENSAGENS_EXPORTACAO.naoEncontrada };
+const JOB_NOT_FOUND = { message: 'Exportação não encontrada.' };
 
 async function pdfText(bytes: Buffer): Promise<string> {
   const { text } = await extractText(await getDocumentProxy(new Uint8Array(bytes)), { mergePages: true });
@@ -211,7 +209,7 @@ describe('export to PDF and PowerPoint (docs/requirements.md#personal)', () => {
       token: s.ana,
     });
     expect(file.statusCode).toBe(409);
-    expect(file.json()).toEqual({ message: MENSAGENS_EXPORTACAO.naoPronta });
+    expect(file.json()).toEqual({ message: 'A exportação ainda não terminou.' });
   });
 
   it('reports a job Power BI failed, and refuses its file with the Portuguese message', async () => {
@@ -224,7 +222,7 @@ describe('export to PDF and PowerPoint (docs/requirements.md#personal)', () => {
       token: s.ana,
     });
     expect(file.statusCode).toBe(409);
-    expect(file.json()).toEqual({ message: MENSAGENS_EXPORTACAO.falhou });
+    expect(file.json()).toEqual({ message: 'O Power BI não conseguiu exportar o relatório. Tente novamente.' });
     // Without Retry-After the failure is final: asked again, it stays Failed and nothing starts again.
     const again = await ctx.request('GET', `/api/paineis/${s.plain.id}/exportacoes/${job.id}`, { token: s.ana });
     expect(again.json()).toMatchObject({ status: 'Failed' });
@@ -261,7 +259,7 @@ describe('export to PDF and PowerPoint (docs/requirements.md#personal)', () => {
     expect(off.statusCode).toBe(200);
     const refused = await start(s.ana, s.plain.id, { formato: 'PDF' });
     expect(refused.statusCode).toBe(403);
-    expect(refused.json()).toEqual({ message: MENSAGENS_EXPORTACAO.desativada });
+    expect(refused.json()).toEqual({ message: 'A exportação está desativada para este painel.' });
     // Caio is not linked to it: as if it did not exist, export on or off.
     const outsider = await start(s.caio, s.plain.id, { formato: 'PDF' });
     expect(outsider.statusCode).toBe(404);
@@ -274,11 +272,14 @@ describe('export to PDF and PowerPoint (docs/requirements.md#personal)', () => {
     const s = await setup();
     const noRole = await start(s.caio, s.rls.id, { formato: 'PDF' });
     expect(noRole.statusCode).toBe(403);
-    expect(noRole.json()).toEqual({ message: RLS_SEM_PAPEL });
+    expect(noRole.json()).toEqual({
+      message:
+        'Você não está em nenhum papel de segurança em nível de linha (RLS) deste painel. Peça acesso a um administrador.',
+    });
     await ctx.request('DELETE', `/api/paineis/${s.rls.id}/rls`, { token: s.admin });
     const none = await start(s.admin, s.rls.id, { formato: 'PDF' });
     expect(none.statusCode).toBe(409);
-    expect(none.json()).toEqual({ message: RLS_WITHOUT_ROLES });
+    expect(none.json()).toEqual({ message: 'Este painel usa RLS, mas ainda não tem papéis configurados.' });
     expect(standIns.current.powerBi.requests).toEqual([]);
     expect(await jobs()).toBe(0);
   });
@@ -288,18 +289,24 @@ describe('export to PDF and PowerPoint (docs/requirements.md#personal)', () => {
     // A page the report does not have, a state that is none of its: Power BI's 400 is about what was sent.
     const badPage = await start(s.ana, s.plain.id, { formato: 'PDF', pagina: 'ReportSectionNenhuma' });
     expect(badPage.statusCode).toBe(400);
-    expect(badPage.json()).toEqual({ message: MENSAGENS_EXPORTACAO.estadoRecusado });
+    expect(badPage.json()).toEqual({
+      message: 'O Power BI não aceitou o estado ou a página do relatório enviados para a exportação.',
+    });
     const badState = await start(s.ana, s.plain.id, { formato: 'PDF', estado: 'não é um estado' });
-    expect(badState.json()).toEqual({ message: MENSAGENS_EXPORTACAO.estadoRecusado });
+    expect(badState.json()).toEqual({
+      message: 'O Power BI não aceitou o estado ou a página do relatório enviados para a exportação.',
+    });
     // Any other refusal is Power BI's.
     standIns.current.powerBi.failNext(404); // the report's details are cached: the next call is ExportTo
     const refused = await start(s.ana, s.plain.id, { formato: 'PDF' });
     expect(refused.statusCode).toBe(502);
-    expect(refused.json()).toEqual({ message: POWER_BI_REFUSED });
+    expect(refused.json()).toEqual({
+      message: 'O Power BI recusou o acesso a este relatório. Verifique o workspace, o relatório e o RLS do painel.',
+    });
     standIns.current.powerBi.failNext(503, 10);
     const down = await start(s.ana, s.plain.id, { formato: 'PDF' });
     expect(down.statusCode).toBe(503);
-    expect(down.json()).toEqual({ message: POWER_BI_UNAVAILABLE });
+    expect(down.json()).toEqual({ message: 'O Power BI está indisponível no momento. Tente novamente em instantes.' });
     expect(await jobs()).toBe(0);
   });
 
@@ -310,7 +317,9 @@ describe('export to PDF and PowerPoint (docs/requirements.md#personal)', () => {
     standIns.current.powerBi.garbageNext('wrong-shape');
     const garbled = await ctx.request('GET', url, { token: s.ana });
     expect(garbled.statusCode).toBe(503);
-    expect(garbled.json()).toEqual({ message: POWER_BI_UNAVAILABLE });
+    expect(garbled.json()).toEqual({
+      message: 'O Power BI está indisponível no momento. Tente novamente em instantes.',
+    });
     // A 429 with a short Retry-After is waited out and asked again.
     standIns.current.powerBi.throttleNext(1);
     const status = await ctx.request('GET', url, { token: s.ana });

@@ -1,12 +1,12 @@
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { MAX_VISOES_POR_PAINEL, MENSAGENS_VISAO, type VisaoSalva } from '@paineis/contract/personal';
+import { MAX_VISOES_POR_PAINEL, type VisaoSalva } from '@paineis/contract/personal';
 import { useTestApp } from '../../../test/context.ts';
 import { createAdmin, createUser, link, panel } from '../../../test/fixtures.ts';
 import { rows } from '../../db/client.ts';
 
 const NOT_FOUND = { message: 'Painel não encontrado.' };
-const VIEW_NOT_FOUND = { message: MENSAGENS_VISAO.naoEncontrada };
+const VIEW_NOT_FOUND = { message: 'Visão não encontrada.' };
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 
 describe('saved views (docs/requirements.md#personal)', () => {
@@ -136,7 +136,7 @@ describe('saved views (docs/requirements.md#personal)', () => {
     expect((await save(s.ana, s.vendas.id, { nome: 'Sul', estado: 'e' })).statusCode).toBe(201);
     const duplicate = await save(s.ana, s.vendas.id, { nome: 'SUL', estado: 'e2' });
     expect(duplicate.statusCode).toBe(409);
-    expect(duplicate.json()).toEqual({ message: MENSAGENS_VISAO.duplicada });
+    expect(duplicate.json()).toEqual({ message: 'Você já tem uma visão com este nome neste painel.' });
     // Other people, and other panels, may use the name.
     expect((await save(s.bia, s.vendas.id, { nome: 'Sul', estado: 'e' })).statusCode).toBe(201);
     expect((await save(s.ana, s.metas.id, { nome: 'sul', estado: 'e' })).statusCode).toBe(201);
@@ -147,7 +147,7 @@ describe('saved views (docs/requirements.md#personal)', () => {
       body: { nome: 'sul' },
     });
     expect(rename.statusCode).toBe(409);
-    expect(rename.json()).toEqual({ message: MENSAGENS_VISAO.duplicada });
+    expect(rename.json()).toEqual({ message: 'Você já tem uma visão com este nome neste painel.' });
     expect(await count()).toBe(4);
   });
 
@@ -161,7 +161,10 @@ describe('saved views (docs/requirements.md#personal)', () => {
     expect(answers.filter((a) => a.statusCode === 201)).toHaveLength(MAX_VISOES_POR_PAINEL);
     const refused = answers.filter((a) => a.statusCode !== 201);
     expect(refused.map((a) => [a.statusCode, a.json()])).toEqual(
-      Array.from({ length: 5 }, () => [409, { message: MENSAGENS_VISAO.limite }]),
+      Array.from({ length: 5 }, () => [
+        409,
+        { message: 'Limite de 50 visões por painel atingido. Exclua uma para salvar outra.' },
+      ]),
     );
     // The limit is per panel.
     expect((await save(s.ana, s.metas.id, { nome: 'Visão 0', estado: 'e' })).statusCode).toBe(201);
