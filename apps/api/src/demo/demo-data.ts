@@ -1,11 +1,14 @@
 import { createHash } from 'node:crypto';
-import { sql } from 'drizzle-orm';
-import { rows, type Db } from '../db/client.ts';
-import { classificacoes, paineis, painelRlsRoleEmails, painelRlsRoles } from '../db/schema.ts';
+import type { Db } from '../db/client.ts';
 import { seedAuditHistory } from '../modules/audit/audit-history.ts';
+import { insertClassificacao } from '../modules/classifications/classifications.repository.ts';
+import { replaceLinks } from '../modules/panels/panel-users.repository.ts';
+import { insertPanel } from '../modules/panels/panels.repository.ts';
+import { replaceRls } from '../modules/panels/rls.repository.ts';
 import { seedLastSignIns } from '../modules/auth/sign-ins.ts';
 import { forgetUsageSnapshots, seedViews } from '../modules/usage/usage.ts';
 import { seedUsers, type NewUser } from '../modules/users/users.service.ts';
+import { isEmpty, lockDemoLoad } from './demo.repository.ts';
 import { demoHistory, type DemoClassificacao, type DemoPanel, type DemoPerson } from './demo-history.ts';
 import { random } from './seeded-random.ts';
 
@@ -295,17 +298,6 @@ export function demoUsers(count: number, seed = 42): DemoUser[] {
 export const demoUpn = (email: string, index: number) =>
   index % 25 === 1 ? email.replace(`@${DEMO_DOMAIN}`, `@${TENANT_DOMAIN}`) : email;
 
-/** Whether the database holds nothing yet: demo data never lands on top of real data. */
-export async function isEmpty(db: Db): Promise<boolean> {
-  const [row] = await rows<{ empty: boolean }>(
-    db,
-    sql`
-    select not exists (select 1 from classificacoes) and not exists (select 1 from paineis)
-       and not exists (select 1 from usuarios) as empty`,
-  );
-  return row?.empty ?? false;
-}
-
 /**
  * Loads the demo organisation into an empty database, with its last 90 days, up to `now`, of panel openings and audit
  * records (demo-history.ts). Returns false (and does nothing) otherwise.
@@ -313,7 +305,7 @@ export async function isEmpty(db: Db): Promise<boolean> {
 export async function loadDemoData(db: Db, userCount = 300, now = new Date()): Promise<boolean> {
   const loaded = await db.transaction(async (tx) => {
     // Two instances starting together on one PostgreSQL: the second waits, then finds data.
-    await tx.execute(sql`select pg_advisory_xact_lock(7301953)`);
+    await lockDemoLoad(tx);
     if (!(await isEmpty(tx))) return false;
     const rand = random(7);
     const people = demoUsers(userCount);
@@ -333,11 +325,9 @@ export async function loadDemoData(db: Db, userCount = 300, now = new Date()): P
     for (const group of groups) {
       let classificacaoId: number | null = null;
       if (group.nome) {
-        const [row] = await tx
-          .insert(classificacoes)
-          .values({ nome: group.nome, descricao: group.descricao, ativo: group.ativo })
-          .returning({ id: classificacoes.id });
-        classificacaoId = row!.id;
+        classificacaoId = (
+          await insertClassificacao(tx, { nome: group.nome, descricao: group.descricao, ativo: group.ativo })
+        ).id;
         history.classificacoes.push({
           id: classificacaoId,
           nome: group.nome,
@@ -349,12 +339,9 @@ export async function loadDemoData(db: Db, userCount = 300, now = new Date()): P
         const reportId = demoGuid(`report:${nome}`);
         const usaRls = nome in RLS_ROLES;
         const ordem = i + 1;
-        const [row] = await tx
-          .insert(paineis)
-          .values({ nomePainel: nome, workspaceId, reportId, usaRls, classificacaoId, ordem })
-          .returning({ id: paineis.id });
+        const id = await insertPanel(tx, { nomePainel: nome, workspaceId, reportId, usaRls, classificacaoId, ordem });
         history.panels.push({
-          id: row!.id,
+          id,
           nome,
           classificacao: group.nome,
           classificacaoAtiva: group.ativo,
@@ -374,24 +361,21 @@ export async function loadDemoData(db: Db, userCount = 300, now = new Date()): P
       if (rand() < 0.7 || panel.nome in RLS_ROLES) linked.push(DEMO_USER.id);
       if (panel.nome === GUEST_PANEL) linked.push(DEMO_GUEST.id);
       panel.linked = linked;
-      await tx.execute(sql`
-        insert into painel_usuarios (painel_id, usuario_id) select ${panel.id}, unnest(${sql.param(linked)}::text[])`);
+      await replaceLinks(tx, panel.id, linked);
       const roles = RLS_ROLES[panel.nome];
       if (!roles) continue;
       const linkedEmails = people.filter((u) => linked.includes(u.id)).map((u) => u.email);
       for (const [posicao, roleName] of roles.entries()) {
-        const [role] = await tx
-          .insert(painelRlsRoles)
-          .values({ painelId: panel.id, roleName, posicao })
-          .returning({ id: painelRlsRoles.id });
         const emails = linkedEmails.filter((_, i) => i % roles.length === posicao);
         if (posicao === 0) emails.push(DEMO_USER.email);
         if (panel.nome === GUEST_PANEL && roleName === 'Vendedor') emails.push(DEMO_GUEST.email);
         panel.roles.push({ roleName, emails });
-        if (emails.length > 0) {
-          await tx.insert(painelRlsRoleEmails).values(emails.map((email) => ({ roleId: role!.id, email })));
-        }
       }
+      await replaceRls(
+        tx,
+        panel.id,
+        panel.roles.map((role) => ({ roleName: role.roleName, userEmails: role.emails })),
+      );
     }
 
     const person = (u: { id: string; email: string }, upn = u.email): DemoPerson => ({ id: u.id, email: u.email, upn });

@@ -69,6 +69,15 @@ async function guardingName<T>(nome: string, write: () => Promise<T>): Promise<T
 /** What the audit trail keeps of a classification. */
 const forAudit = (c: Row) => ({ nome: c.nome, descricao: c.descricao, ativo: c.ativo });
 
+/** A new classification's row, without an audit record: createClassificacao's part, and the demo's seeding. */
+export async function insertClassificacao(db: Db, input: ClassificacaoInput): Promise<Row> {
+  const [created] = await db
+    .insert(classificacoes)
+    .values({ nome: input.nome, descricao: input.descricao || null, ativo: input.ativo ?? true })
+    .returning(columns);
+  return created!;
+}
+
 export async function createClassificacao(
   db: Db,
   input: ClassificacaoInput,
@@ -76,18 +85,15 @@ export async function createClassificacao(
 ): Promise<Classificacao> {
   const row = await guardingName(input.nome, () =>
     db.transaction(async (tx) => {
-      const [created] = await tx
-        .insert(classificacoes)
-        .values({ nome: input.nome, descricao: input.descricao || null, ativo: input.ativo ?? true })
-        .returning(columns);
+      const created = await insertClassificacao(tx, input);
       await recordAudit(tx, actor, {
         objeto: 'classificacao',
         acao: 'criacao',
-        objetoId: created!.id,
-        objetoNome: created!.nome,
-        depois: forAudit(created!),
+        objetoId: created.id,
+        objetoNome: created.nome,
+        depois: forAudit(created),
       });
-      return created!;
+      return created;
     }),
   );
   return toClassificacao(row);

@@ -5,7 +5,7 @@ import { forbidden, invalid, notFound } from '../../lib/domain-failure.ts';
 import { PAINEL_NAO_ENCONTRADO } from './panel-lookup.repository.ts';
 
 export { PAINEL_NAO_ENCONTRADO };
-import { findVisiblePanel, visiblePanelIds } from './panels.repository.ts';
+import { findVisiblePanel, visiblePanelIds } from './panel-catalog.repository.ts';
 import type { Requester } from './requester.ts';
 import { panelRoles } from './rls.repository.ts';
 

@@ -65,13 +65,13 @@ export async function requirePanel(db: Db, id: number): Promise<Painel> {
 
 /**
  * Inside a transaction: the panel's row locked until it ends, or 404 when there is none. Every transaction that
- * replaces something hanging off a panel (its RLS roles, its links; updatePanel locks it too) takes this lock
+ * replaces something hanging off a panel (its RLS roles, its links) or the panel itself (updatePanel) takes this lock
  * first, so on PostgreSQL two such replacements take turns instead of interleaving their deletes and inserts
  * (a mix of both sets, a duplicate key, a deadlock). NO KEY UPDATE: foreign-key checks elsewhere are not held up.
  */
-export async function lockPanel(db: Db, id: number): Promise<{ nomePainel: string }> {
+export async function lockPanel(db: Db, id: number): Promise<{ nomePainel: string; classificacaoId: number | null }> {
   const [row] = await db
-    .select({ nomePainel: paineis.nomePainel })
+    .select({ nomePainel: paineis.nomePainel, classificacaoId: paineis.classificacaoId })
     .from(paineis)
     .where(eq(paineis.id, id))
     .for('no key update');

@@ -14,17 +14,8 @@ import {
 import { actorOf } from '../audit/audit.ts';
 import { errorResponses } from '../../lib/route-schema.ts';
 import { PREPARED_ANSWER } from '../../lib/prepared-json.ts';
-import {
-  createPanel,
-  deletePanel,
-  findPanelConfiguracoes,
-  findPanelDadosJson,
-  groupedPanelsJson,
-  listPanelsJson,
-  nextOrdem,
-  reorderPanels,
-  updatePanel,
-} from './panels.repository.ts';
+import { findPanelConfiguracoes, findPanelDadosJson, groupedPanelsJson, listPanelsJson } from './panel-lists.ts';
+import { createPanel, deletePanel, nextOrdem, reorderPanels, updatePanel } from './panels.repository.ts';
 import { requesterOf } from './requester.ts';
 
 const tags = ['Painéis'];
