@@ -7,18 +7,29 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 /** The API's module boundaries, exported so a test can prove that a crossing import fails. */
+/** ../<other module>/…x.repository.ts or …/modules/<module>/…x.routes.ts */
+const otherModulesInternals = {
+  regex: '^(\\.\\./[^./][^/]*|.*/modules/[^/]+)/([^/]+/)*[^/]+\\.(repository|routes)(\\.ts)?$',
+  message: 'Um módulo não importa o repositório nem as rotas de outro: chame o serviço dele.',
+};
+
 export const apiBoundaries = [
   {
     files: ['apps/api/src/modules/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [otherModulesInternals] }] },
+  },
+  {
+    // A repository says what failed in the domain's terms (lib/domain-failure.ts); statuses are the HTTP layer's.
+    files: ['apps/api/src/modules/**/*.repository.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
         {
           patterns: [
+            otherModulesInternals,
             {
-              // ../<other module>/…x.repository.ts or …/modules/<module>/…x.routes.ts
-              regex: '^(\\.\\./[^./][^/]*|.*/modules/[^/]+)/([^/]+/)*[^/]+\\.(repository|routes)(\\.ts)?$',
-              message: 'Um módulo não importa o repositório nem as rotas de outro: chame o serviço dele.',
+              regex: '/lib/http-error(\\.ts)?$',
+              message: 'Um repositório não responde em HTTP: lance uma DomainFailure (lib/domain-failure.ts).',
             },
           ],
         },

@@ -56,6 +56,15 @@ describe('API module boundaries', () => {
     expect(await restricted('integrations/power-bi/x.ts', '../../modules/panels/panel-access.ts')).toHaveLength(1);
   });
 
+  it('keeps repositories to domain failures, and still to their own module', async () => {
+    expect(await restricted('modules/panels/rls.repository.ts', '../../lib/http-error.ts')).toEqual([
+      expect.stringContaining('Um repositório não responde em HTTP'),
+    ]);
+    expect(await restricted('modules/panels/rls.repository.ts', '../users/users.repository.ts')).toHaveLength(1);
+    expect(await restricted('modules/panels/rls.repository.ts', '../../lib/domain-failure.ts')).toEqual([]);
+    expect(await restricted('modules/auth/local-sign-in.ts', '../../lib/http-error.ts')).toEqual([]);
+  });
+
   it('leaves the composition root and the tests free to wire modules', async () => {
     expect(await restricted('app.ts', './modules/panels/panels.routes.ts')).toEqual([]);
     expect(await restricted('demo/demo-data.ts', '../modules/users/users.repository.ts')).toEqual([]);
