@@ -272,7 +272,7 @@ export async function benchApi(options: { databaseUrl?: string } = {}): Promise<
     }
 
     // Usage: recording openings (made above, under load), and '/uso' on a year of views.
-    // In the portal's process, which holds the database and the view recorder.
+    // In the portal's process, which holds the database and the opening recorder.
     results.push(...(await portal.ask<BenchRow[]>({ type: 'usage', headers: headersOf('admin') })));
   } catch (error) {
     results.push(errorRow(`API (${engine})`, '—', error));

@@ -2,7 +2,7 @@
 // (PGlite in memory, or the PostgreSQL database named on the command line), the Power BI stand-in, and the real
 // app with the server's logging (level info, lib/log-destination.ts on stdout, which bench/api.ts points at a
 // file). Says when it listens, with two session tokens (an admin's, an ordinary user's); then runs the
-// usage part when asked (it needs the database and the view recorder, which live here).
+// usage part when asked (it needs the database and the opening recorder, which live here).
 //
 //   node --import tsx bench/portal-process.ts [postgres-url] [--quick]
 import type { AddressInfo } from 'node:net';
@@ -73,7 +73,7 @@ await serveBenchProcess<PortalReady>(
       engine,
       portalBase: base,
       headers: request.headers as Record<string, string>,
-      recorder: portal.viewRecorder,
+      recorder: portal.openingRecorder,
       get,
     });
   },

@@ -5,7 +5,7 @@
 // recording an opening that repeats no other: queueing it (timed over many) plus its share of the batched writes.
 import { sql } from 'drizzle-orm';
 import type { Db } from '../apps/api/src/db/client.ts';
-import type { ViewRecorder } from '../apps/api/src/modules/usage/usage.ts';
+import type { OpeningRecorder } from '../apps/api/src/modules/usage/usage.ts';
 import { forgetUsageSnapshots } from '../apps/api/src/modules/usage/usage.ts';
 import { RECORD_VIEW_MS, SIZES, USAGE_P95_MS, USAGE_SIZES } from './budgets.ts';
 import { errorRow, formatNumber, quick, type BenchRow } from './report.ts';
@@ -16,7 +16,7 @@ const PERIODS = [7, 30, 90];
 const ms = (value: number) => `${formatNumber(value, value < 10 ? 1 : 0)} ms`;
 
 /** A year of views by USAGE_SIZES.people of the seeded users over every panel, with load times and some errors. */
-export async function seedViews(db: Db): Promise<{ views: number; seconds: number }> {
+export async function seedOpenings(db: Db): Promise<{ views: number; seconds: number }> {
   const started = Date.now();
   const views = quick ? 20_000 : USAGE_SIZES.views;
   await db.execute(sql`truncate visualizacoes, ultimos_logins`);
@@ -44,7 +44,7 @@ export async function benchUsage(options: {
   engine: string;
   portalBase: string;
   headers: Record<string, string>;
-  recorder: ViewRecorder;
+  recorder: OpeningRecorder;
   /** Views recorded and written during the API's runs (opening panels under load), before this part. */
   get: (url: string, headers: Record<string, string>) => Promise<{ status: number }>;
 }): Promise<BenchRow[]> {
@@ -84,7 +84,7 @@ export async function benchUsage(options: {
     ok: rowsWritten === distinct && perView <= RECORD_VIEW_MS,
   });
 
-  const seeded = await seedViews(db);
+  const seeded = await seedOpenings(db);
   console.log(
     `api (${engine}): ${formatNumber(seeded.views)} visualizações de ${USAGE_SIZES.people} pessoas em um ano, semeadas em ${seeded.seconds.toFixed(1)} s`,
   );

@@ -39,7 +39,7 @@ import { auditRoutes } from './modules/audit/audit.routes.ts';
 import { usageRoutes } from './modules/usage/usage.routes.ts';
 import { personalModule } from './modules/personal/personal.module.ts';
 import { exportsRoutes } from './modules/exports/exports.routes.ts';
-import viewRecorder from './plugins/view-recorder.ts';
+import openingRecorder from './plugins/opening-recorder.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -171,7 +171,7 @@ export async function buildApp(deps: AppDependencies) {
     owned: deps.ownsDatabase ?? true,
     ...deps.versionFeed,
   });
-  await app.register(viewRecorder);
+  await app.register(openingRecorder);
   await app.register(authPlugin);
   await app.register(backgroundJobs, { syncAtStart: deps.syncDirectoryAtStart ?? false });
 

@@ -399,7 +399,7 @@ describe('access matrix: every route of the OpenAPI document × every kind of ca
               wrong.push(`${cell}: an allowed call did not reach the ${call.reaches} stand-in`);
             }
             // Views of panels are written in the background: written now, before the next cell looks.
-            await ctx.app.viewRecorder.flush();
+            await ctx.app.openingRecorder.flush();
             current = null;
           }
         }

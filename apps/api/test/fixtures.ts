@@ -2,7 +2,7 @@ import type { DemoUser } from '../src/demo/demo-data.ts';
 import { seedUsers } from '../src/modules/users/users.service.ts';
 import { setUserActive } from '../src/modules/users/users.repository.ts';
 import type { Db } from '../src/db/client.ts';
-import { createClassificacao } from '../src/modules/classifications/classifications.repository.ts';
+import { createClassification } from '../src/modules/classifications/classifications.repository.ts';
 import { createPanel, type PanelInput } from '../src/modules/panels/panels.repository.ts';
 import { replaceLinks } from '../src/modules/panels/panel-users.repository.ts';
 import { upsertLocalAccount } from '../src/modules/auth/local-accounts.repository.ts';
@@ -30,7 +30,7 @@ export const createAdmin = (db: Db, overrides: Partial<DemoUser> = {}) =>
   createUser(db, { displayName: 'Admin Teste', role: 'Admin', ...overrides });
 
 export const classificacao = (db: Db, nome: string, extra: { descricao?: string; ativo?: boolean } = {}) =>
-  createClassificacao(db, { nome, ...extra });
+  createClassification(db, { nome, ...extra });
 
 let reportCounter = 0;
 export function panelInput(overrides: Partial<PanelInput> = {}): PanelInput {

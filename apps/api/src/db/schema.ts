@@ -183,7 +183,7 @@ export const tentativasLogin = pgTable(
 );
 
 /**
- * One opening of a panel (GET /paineis/{id}), written in batches (modules/usage/view-recorder.ts). No foreign keys:
+ * One opening of a panel (GET /paineis/{id}), written in batches (modules/usage/opening-recorder.ts). No foreign keys:
  * the record outlives the panel and the person. `usuario_id` and `identidade` are emptied once the view is older than
  * VIEW_ANONYMISE_AFTER_DAYS; the row, and so the counts, stay until VIEW_RETENTION_DAYS.
  */

@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
 import type { Db } from '../db/client.ts';
 import { seedAuditHistory } from '../modules/audit/audit-history.ts';
-import { insertClassificacao } from '../modules/classifications/classifications.repository.ts';
+import { insertClassification } from '../modules/classifications/classifications.repository.ts';
 import { replaceLinks } from '../modules/panels/panel-users.repository.ts';
 import { insertPanel } from '../modules/panels/panels.repository.ts';
 import { replaceRls } from '../modules/panels/rls.repository.ts';
 import { seedLastSignIns } from '../modules/auth/sign-ins.ts';
-import { forgetUsageSnapshots, seedViews } from '../modules/usage/usage.ts';
+import { forgetUsageSnapshots, seedOpenings } from '../modules/usage/usage.ts';
 import { seedUsers, type NewUser } from '../modules/users/users.service.ts';
 import { isEmpty, lockDemoLoad } from './demo.repository.ts';
 import { demoHistory, type DemoClassificacao, type DemoPanel, type DemoPerson } from './demo-history.ts';
@@ -326,7 +326,7 @@ export async function loadDemoData(db: Db, userCount = 300, now = new Date()): P
       let classificacaoId: number | null = null;
       if (group.nome) {
         classificacaoId = (
-          await insertClassificacao(tx, { nome: group.nome, descricao: group.descricao, ativo: group.ativo })
+          await insertClassification(tx, { nome: group.nome, descricao: group.descricao, ativo: group.ativo })
         ).id;
         history.classificacoes.push({
           id: classificacaoId,
@@ -389,7 +389,7 @@ export async function loadDemoData(db: Db, userCount = 300, now = new Date()): P
       },
       now,
     );
-    await seedViews(tx, views);
+    await seedOpenings(tx, views);
     await seedLastSignIns(tx, await seedAuditHistory(tx, audit));
     return true;
   });

@@ -1,7 +1,7 @@
 import type { PastAuditRecord } from '../modules/audit/audit-history.ts';
 import type { SignInMethod } from '../modules/audit/audit-record.ts';
 import { LOGIN_INVALID, loginThrottled } from '../modules/auth/local-sign-in.ts';
-import type { NewView } from '../modules/usage/usage.ts';
+import type { NewOpening } from '../modules/usage/usage.ts';
 import { SIGN_IN_REFUSALS } from '../modules/users/users.service.ts';
 import { random } from './seeded-random.ts';
 
@@ -58,7 +58,7 @@ export interface DemoOrganisation {
 }
 
 export interface DemoHistory {
-  views: NewView[];
+  views: NewOpening[];
   audit: PastAuditRecord[];
 }
 
@@ -588,7 +588,7 @@ export function demoHistory(org: DemoOrganisation, now: Date): DemoHistory {
   const loadTimes = new Map<number, [number, number]>(
     org.panels.map((p) => [p.id, LOAD_MS[p.nome] ?? [1200 + rand() * 1400, 400 + rand() * 900]]),
   );
-  const views: NewView[] = [];
+  const views: NewOpening[] = [];
   for (const o of openings) {
     const asAdmin = o.person === org.admin;
     const roles = rolesAt(o.person, o.panel, o.at, asAdmin);

@@ -226,7 +226,7 @@ describe.skipIf(!prepared)('fuzzing every operation that takes input', () => {
       ...(req.payload === undefined ? {} : { payload: req.payload }),
     });
     // Views of panels are written in the background: written now, so they land with the request that made them.
-    await app.viewRecorder.flush();
+    await app.openingRecorder.flush();
     statuses.set(res.statusCode, (statuses.get(res.statusCode) ?? 0) + 1);
     // A large answer comes compressed when the request accepts it (as a browser's does): read back, it is unpacked.
     const json = () => JSON.parse(decoded(res.rawPayload, res.headers['content-encoding']).toString('utf8'));

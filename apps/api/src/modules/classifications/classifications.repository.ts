@@ -43,12 +43,12 @@ const withCountsJson = new VersionedCache(['paineis'], async (db) => new Prepare
 export const listActiveJson = (db: Db) => activeJson.get(db);
 export const listWithCountsJson = (db: Db) => withCountsJson.get(db);
 
-export async function findClassificacao(db: Db, id: number): Promise<Classificacao | null> {
+export async function findClassification(db: Db, id: number): Promise<Classificacao | null> {
   const [row] = await db.select(columns).from(classificacoes).where(eq(classificacoes.id, id));
   return row ? toClassificacao(row) : null;
 }
 
-export interface ClassificacaoInput {
+export interface ClassificationInput {
   nome: string;
   descricao?: string | null | undefined;
   ativo?: boolean | undefined;
@@ -69,8 +69,8 @@ async function guardingName<T>(nome: string, write: () => Promise<T>): Promise<T
 /** What the audit trail keeps of a classification. */
 const forAudit = (c: Row) => ({ nome: c.nome, descricao: c.descricao, ativo: c.ativo });
 
-/** A new classification's row, without an audit record: createClassificacao's part, and the demo's seeding. */
-export async function insertClassificacao(db: Db, input: ClassificacaoInput): Promise<Row> {
+/** A new classification's row, without an audit record: createClassification's part, and the demo's seeding. */
+export async function insertClassification(db: Db, input: ClassificationInput): Promise<Row> {
   const [created] = await db
     .insert(classificacoes)
     .values({ nome: input.nome, descricao: input.descricao || null, ativo: input.ativo ?? true })
@@ -78,14 +78,14 @@ export async function insertClassificacao(db: Db, input: ClassificacaoInput): Pr
   return created!;
 }
 
-export async function createClassificacao(
+export async function createClassification(
   db: Db,
-  input: ClassificacaoInput,
+  input: ClassificationInput,
   actor: AuditActor = SYSTEM_ACTOR,
 ): Promise<Classificacao> {
   const row = await guardingName(input.nome, () =>
     db.transaction(async (tx) => {
-      const created = await insertClassificacao(tx, input);
+      const created = await insertClassification(tx, input);
       await recordAudit(tx, actor, {
         objeto: 'classificacao',
         acao: 'criacao',
@@ -99,10 +99,10 @@ export async function createClassificacao(
   return toClassificacao(row);
 }
 
-export async function updateClassificacao(
+export async function updateClassification(
   db: Db,
   id: number,
-  input: ClassificacaoInput,
+  input: ClassificationInput,
   actor: AuditActor = SYSTEM_ACTOR,
 ): Promise<Classificacao | null> {
   const row = await guardingName(input.nome, () =>
@@ -133,7 +133,7 @@ export async function updateClassificacao(
 }
 
 /** Its panels stay, with no classification (the foreign key sets them to null). */
-export async function deleteClassificacao(db: Db, id: number, actor: AuditActor = SYSTEM_ACTOR): Promise<boolean> {
+export async function deleteClassification(db: Db, id: number, actor: AuditActor = SYSTEM_ACTOR): Promise<boolean> {
   return db.transaction(async (tx) => {
     const [deleted] = await tx.delete(classificacoes).where(eq(classificacoes.id, id)).returning(columns);
     if (!deleted) return false;

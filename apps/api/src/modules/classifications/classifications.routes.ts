@@ -12,12 +12,12 @@ import { errorResponses } from '../../lib/route-schema.ts';
 import { PREPARED_ANSWER } from '../../lib/prepared-json.ts';
 import { notFound } from '../../lib/domain-failure.ts';
 import {
-  createClassificacao,
-  deleteClassificacao,
-  findClassificacao,
+  createClassification,
+  deleteClassification,
+  findClassification,
   listActiveJson,
   listWithCountsJson,
-  updateClassificacao,
+  updateClassification,
 } from './classifications.repository.ts';
 
 const tags = ['Classificações'];
@@ -61,7 +61,7 @@ export const classificationsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: classificacao, ...errorResponses(400, 404) },
       },
     },
-    async (request) => (await findClassificacao(app.db, request.params.id)) ?? Promise.reject(notFound(NAO_ENCONTRADA)),
+    async (request) => (await findClassification(app.db, request.params.id)) ?? Promise.reject(notFound(NAO_ENCONTRADA)),
   );
 
   app.post(
@@ -75,7 +75,7 @@ export const classificationsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 201: classificacao, ...errorResponses(400, 403, 409) },
       },
     },
-    async (request, reply) => reply.code(201).send(await createClassificacao(app.db, request.body, actorOf(request))),
+    async (request, reply) => reply.code(201).send(await createClassification(app.db, request.body, actorOf(request))),
   );
 
   app.put(
@@ -91,7 +91,7 @@ export const classificationsRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) =>
-      (await updateClassificacao(app.db, request.params.id, request.body, actorOf(request))) ??
+      (await updateClassification(app.db, request.params.id, request.body, actorOf(request))) ??
       Promise.reject(notFound(NAO_ENCONTRADA)),
   );
 
@@ -107,7 +107,7 @@ export const classificationsRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      if (!(await deleteClassificacao(app.db, request.params.id, actorOf(request)))) throw notFound(NAO_ENCONTRADA);
+      if (!(await deleteClassification(app.db, request.params.id, actorOf(request)))) throw notFound(NAO_ENCONTRADA);
       return reply.code(204).send(null);
     },
   );

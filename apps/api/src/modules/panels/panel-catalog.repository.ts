@@ -4,7 +4,7 @@ import type { Db } from '../../db/client.ts';
 import { classificacoes, painelUsuarios } from '../../db/schema.ts';
 import { VersionedCache, VersionedKeyedCache } from '../../db/versioned-cache.ts';
 import { byNome } from '../../lib/collation.ts';
-import { selectPanels, toPainel } from './panel-lookup.repository.ts';
+import { selectPanels, toPanel } from './panel-lookup.repository.ts';
 import type { Requester } from './requester.ts';
 
 /**
@@ -35,7 +35,7 @@ const catalog = new VersionedCache(['paineis'], async (db) => {
   const rank = new Map(classes.map((c, i) => [c.id, i]));
   const rankOf = (p: Painel) => rank.get(p.classificacaoId) ?? classes.length;
   // Array.prototype.sort is stable, so each group keeps the ordem the query gave it.
-  const panels = rows.map(toPainel).sort((a, b) => rankOf(a) - rankOf(b));
+  const panels = rows.map(toPanel).sort((a, b) => rankOf(a) - rankOf(b));
   return { panels, classes, byId: new Map(panels.map((p) => [p.id, p])) };
 });
 

@@ -37,7 +37,7 @@ export const panelEmbedRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const requester = requesterOf(request);
       const { panel, embedding } = await embed(request.params.id, requester, request.query.papel);
-      const viewId = app.viewRecorder.record({
+      const viewId = app.openingRecorder.record({
         usuarioId: requester.id,
         painelId: panel.id,
         identidade: embedding.identity?.username ?? null,
@@ -84,7 +84,7 @@ export const panelEmbedRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const requester = requesterOf(request);
       await requireVisiblePanel(app.db, request.params.id, requester);
-      app.viewRecorder.report({
+      app.openingRecorder.report({
         id: request.params.visualizacaoId,
         usuarioId: requester.id,
         painelId: request.params.id,

@@ -79,14 +79,14 @@ const dadosJson = new VersionedKeyedCache(['paineis', 'rls'], async (db, id: num
 });
 
 /** A panel with its RLS roles, for editing, as bytes made once per change of either. */
-export async function findPanelDadosJson(db: Db, id: number): Promise<PreparedJson> {
+export async function findPanelDataJson(db: Db, id: number): Promise<PreparedJson> {
   const prepared = await dadosJson.get(db, id);
   if (!prepared) throw notFound(PAINEL_NAO_ENCONTRADO);
   return prepared;
 }
 
 /** Everything configured on a panel: its report, its RLS roles and its linked users. */
-export async function findPanelConfiguracoes(db: Db, id: number): Promise<PainelConfiguracoes> {
+export async function findPanelConfigurations(db: Db, id: number): Promise<PainelConfiguracoes> {
   const panel = await requirePanel(db, id);
   const [rlsConfigurations, usuariosVinculados] = await Promise.all([getRls(db, id), linkedUsers(db, id)]);
   return {

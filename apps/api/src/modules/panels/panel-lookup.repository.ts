@@ -37,7 +37,7 @@ type Row = {
   dataAtualizacao: Date | null;
 };
 
-export function toPainel(r: Row): Painel {
+export function toPanel(r: Row): Painel {
   return {
     ...r,
     classificacaoId: r.classificacaoId ?? SEM_CLASSIFICACAO_ID,
@@ -60,7 +60,7 @@ export function selectPanels(db: Db, where: SQL | undefined) {
 export async function requirePanel(db: Db, id: number): Promise<Painel> {
   const [row] = await selectPanels(db, eq(paineis.id, id));
   if (!row) throw notFound(PAINEL_NAO_ENCONTRADO);
-  return toPainel(row);
+  return toPanel(row);
 }
 
 /**

@@ -82,7 +82,7 @@ describe('RLS identity from the directory, with RLS_USERNAME=upn (the default)',
       [{ username: 'D.Souza@empresa.onmicrosoft.com', roles: ['Norte', 'Sul'], datasets: [regional.datasetId] }],
     ]);
     // The view's record keeps the identity the token carried.
-    await ctx.app.viewRecorder.flush();
+    await ctx.app.openingRecorder.flush();
     expect(await rows(ctx.db, sql`select identidade, papeis from visualizacoes`)).toEqual([
       { identidade: 'D.Souza@empresa.onmicrosoft.com', papeis: ['Norte', 'Sul'] },
     ]);

@@ -12,7 +12,7 @@ import { recordAudit, SYSTEM_ACTOR, type AuditActor } from '../audit/audit.ts';
 /** Panels written: created, changed, deleted and reordered, each with its audit record in its transaction. */
 
 /** The ordem a new panel would take: after the last one overall, or in one classification (0: none). */
-export async function nextOrdem(db: Db, classificacaoId?: number): Promise<number> {
+export async function nextOrder(db: Db, classificacaoId?: number): Promise<number> {
   const where =
     classificacaoId === undefined
       ? undefined
@@ -70,7 +70,7 @@ async function panelForAudit(db: Db, id: number) {
  */
 export async function insertPanel(db: Db, input: PanelInput): Promise<number> {
   const classificacaoId = await resolveClassificacao(db, input.classificacaoId);
-  const ordem = input.ordem ?? (await nextOrdem(db, classificacaoId ?? SEM_CLASSIFICACAO_ID));
+  const ordem = input.ordem ?? (await nextOrder(db, classificacaoId ?? SEM_CLASSIFICACAO_ID));
   const [row] = await db
     .insert(paineis)
     .values({
@@ -118,7 +118,7 @@ export async function updatePanel(
       input.ordem ??
       (current.classificacaoId === classificacaoId
         ? undefined
-        : await nextOrdem(tx, classificacaoId ?? SEM_CLASSIFICACAO_ID));
+        : await nextOrder(tx, classificacaoId ?? SEM_CLASSIFICACAO_ID));
     await tx
       .update(paineis)
       .set({

@@ -14,8 +14,8 @@ import {
 import { actorOf } from '../audit/audit.ts';
 import { errorResponses } from '../../lib/route-schema.ts';
 import { PREPARED_ANSWER } from '../../lib/prepared-json.ts';
-import { findPanelConfiguracoes, findPanelDadosJson, groupedPanelsJson, listPanelsJson } from './panel-lists.ts';
-import { createPanel, deletePanel, nextOrdem, reorderPanels, updatePanel } from './panels.repository.ts';
+import { findPanelConfigurations, findPanelDataJson, groupedPanelsJson, listPanelsJson } from './panel-lists.ts';
+import { createPanel, deletePanel, nextOrder, reorderPanels, updatePanel } from './panels.repository.ts';
 import { requesterOf } from './requester.ts';
 
 const tags = ['Painéis'];
@@ -60,7 +60,7 @@ export const panelsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: proximaOrdem, ...errorResponses() },
       },
     },
-    async () => ({ proximaOrdem: await nextOrdem(app.db) }),
+    async () => ({ proximaOrdem: await nextOrder(app.db) }),
   );
 
   app.get(
@@ -73,7 +73,7 @@ export const panelsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: proximaOrdem, ...errorResponses(400) },
       },
     },
-    async (request) => ({ proximaOrdem: await nextOrdem(app.db, request.params.classificacaoId) }),
+    async (request) => ({ proximaOrdem: await nextOrder(app.db, request.params.classificacaoId) }),
   );
 
   app.get(
@@ -88,7 +88,7 @@ export const panelsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: painelDados, 304: z.null(), ...errorResponses(400, 403, 404) },
       },
     },
-    async (request, reply) => reply.sendPrepared(await findPanelDadosJson(app.db, request.params.id)),
+    async (request, reply) => reply.sendPrepared(await findPanelDataJson(app.db, request.params.id)),
   );
 
   app.get(
@@ -102,7 +102,7 @@ export const panelsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: painelConfiguracoes, ...errorResponses(400, 403, 404) },
       },
     },
-    async (request) => findPanelConfiguracoes(app.db, request.params.id),
+    async (request) => findPanelConfigurations(app.db, request.params.id),
   );
 
   app.post(

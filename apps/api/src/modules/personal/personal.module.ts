@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { favoritesRoutes } from './favorites.routes.ts';
+import { favouritesRoutes } from './favourites.routes.ts';
 import { savedViewsRoutes } from './saved-views.routes.ts';
 
 /**
@@ -7,5 +7,5 @@ import { savedViewsRoutes } from './saved-views.routes.ts';
  * saved views. Mounted at /api: its paths name /favoritos, /recentes and /paineis/{id}/visoes themselves.
  */
 export const personalModule: FastifyPluginAsyncZod = async (app) => {
-  for (const routes of [favoritesRoutes, savedViewsRoutes]) await app.register(routes);
+  for (const routes of [favouritesRoutes, savedViewsRoutes]) await app.register(routes);
 };

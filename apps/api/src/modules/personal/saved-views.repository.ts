@@ -44,7 +44,7 @@ async function guardingName<T>(write: () => Promise<T>): Promise<T> {
 }
 
 /** This person's views of one panel, by name (pt-BR order: case and accents ignored). */
-export async function listOwnViews(db: Db, usuarioId: string, painelId: number): Promise<VisaoSalva[]> {
+export async function listOwnSavedViews(db: Db, usuarioId: string, painelId: number): Promise<VisaoSalva[]> {
   const found = await db
     .select(columns)
     .from(visoesSalvas)
@@ -53,7 +53,7 @@ export async function listOwnViews(db: Db, usuarioId: string, painelId: number):
 }
 
 /** Any view of this panel, by id, for whoever may open the panel (a shared link); 404 for a view of another panel. */
-export async function findView(db: Db, id: string, painelId: number, viewerId: string): Promise<VisaoSalva> {
+export async function findSavedView(db: Db, id: string, painelId: number, viewerId: string): Promise<VisaoSalva> {
   const [row] = await db
     .select(columns)
     .from(visoesSalvas)
@@ -62,7 +62,7 @@ export async function findView(db: Db, id: string, painelId: number, viewerId: s
   return toVisao(row, viewerId);
 }
 
-export interface NewView {
+export interface NewSavedView {
   nome: string;
   estado: string;
   pagina?: string | null | undefined;
@@ -72,7 +72,7 @@ export interface NewView {
  * Saves a view, refused past MAX_VISOES_POR_PAINEL of this person on this panel. The count and the insert hold a
  * lock of this person and panel until the transaction ends, so two saves at once cannot both pass the limit.
  */
-export async function createView(db: Db, usuarioId: string, painelId: number, view: NewView): Promise<VisaoSalva> {
+export async function createSavedView(db: Db, usuarioId: string, painelId: number, view: NewSavedView): Promise<VisaoSalva> {
   const row = await guardingName(() =>
     db.transaction(async (tx) => {
       await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`visoes/${usuarioId}/${painelId}`}, 0))`);
@@ -92,7 +92,7 @@ export async function createView(db: Db, usuarioId: string, painelId: number, vi
 }
 
 /** Renames one of this person's views; 404 for anyone else's (as if it did not exist). */
-export async function renameView(
+export async function renameSavedView(
   db: Db,
   id: string,
   usuarioId: string,
@@ -111,7 +111,7 @@ export async function renameView(
 }
 
 /** Deletes one of this person's views; 404 for anyone else's. */
-export async function deleteView(db: Db, id: string, usuarioId: string, painelId: number): Promise<void> {
+export async function deleteSavedView(db: Db, id: string, usuarioId: string, painelId: number): Promise<void> {
   const deleted = await db
     .delete(visoesSalvas)
     .where(and(eq(visoesSalvas.id, id), eq(visoesSalvas.usuarioId, usuarioId), eq(visoesSalvas.painelId, painelId)))

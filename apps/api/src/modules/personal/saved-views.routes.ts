@@ -6,7 +6,7 @@ import { MAX_VISOES_POR_PAINEL, visaoBody, visaoParams, visaoRenameBody, visaoSa
 import { errorResponses } from '../../lib/route-schema.ts';
 import { requireVisiblePanel } from '../panels/panel-access.ts';
 import { requesterOf } from '../panels/requester.ts';
-import { createView, deleteView, findView, listOwnViews, renameView } from './saved-views.repository.ts';
+import { createSavedView, deleteSavedView, findSavedView, listOwnSavedViews, renameSavedView } from './saved-views.repository.ts';
 
 const tags = ['Pessoal'];
 
@@ -39,7 +39,7 @@ export const savedViewsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: z.array(visaoSalva), ...errorResponses(400, 404) },
       },
     },
-    async (request) => listOwnViews(app.db, request.user.id, request.visiblePanel.id),
+    async (request) => listOwnSavedViews(app.db, request.user.id, request.visiblePanel.id),
   );
 
   app.post(
@@ -55,7 +55,7 @@ export const savedViewsRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) =>
-      reply.code(201).send(await createView(app.db, request.user.id, request.visiblePanel.id, request.body)),
+      reply.code(201).send(await createSavedView(app.db, request.user.id, request.visiblePanel.id, request.body)),
   );
 
   app.get(
@@ -70,7 +70,7 @@ export const savedViewsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: visaoSalva, ...errorResponses(400, 404) },
       },
     },
-    async (request) => findView(app.db, request.params.visaoId, request.visiblePanel.id, request.user.id),
+    async (request) => findSavedView(app.db, request.params.visaoId, request.visiblePanel.id, request.user.id),
   );
 
   app.patch(
@@ -85,7 +85,7 @@ export const savedViewsRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) =>
-      renameView(app.db, request.params.visaoId, request.user.id, request.visiblePanel.id, request.body.nome),
+      renameSavedView(app.db, request.params.visaoId, request.user.id, request.visiblePanel.id, request.body.nome),
   );
 
   app.delete(
@@ -99,7 +99,7 @@ export const savedViewsRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      await deleteView(app.db, request.params.visaoId, request.user.id, request.visiblePanel.id);
+      await deleteSavedView(app.db, request.params.visaoId, request.user.id, request.visiblePanel.id);
       return reply.code(204).send(null);
     },
   );

@@ -1,27 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { openTestDatabase, resetDatabase } from '../../../test/database.ts';
+import { eventually } from '../../../test/eventually.ts';
 import { panel } from '../../../test/fixtures.ts';
 import type { Database } from '../../db/client.ts';
 import { UsageSnapshots } from './usage-snapshot.ts';
-import { insertViews } from './usage.repository.ts';
+import { insertOpenings } from './usage.repository.ts';
 
 /** UTC−3 all year: the portal's midnight is 03:00 UTC, so a UTC day would be wrong for three hours of each day. */
 const TIME_ZONE = 'America/Sao_Paulo';
-
-/** Waits in real time (only Date is fake here) until `check` passes. */
-async function eventually(check: () => unknown, timeoutMs = 10_000): Promise<void> {
-  const deadline = performance.now() + timeoutMs;
-  for (;;) {
-    try {
-      await check();
-      return;
-    } catch (error) {
-      if (performance.now() > deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-  }
-}
 
 describe('the usage snapshot across midnight (docs/decisions/011-usage-snapshot.md)', () => {
   let database: Database;
@@ -55,7 +42,7 @@ describe('the usage snapshot across midnight (docs/decisions/011-usage-snapshot.
     renderizadoMs: null,
     erros: [],
   });
-  const record = (...views: ReturnType<typeof view>[]) => insertViews(database.db, views);
+  const record = (...views: ReturnType<typeof view>[]) => insertOpenings(database.db, views);
   const figuresOf = async (snapshots: UsageSnapshots, dias: number, painelId: number) => {
     const found = (await snapshots.perPanel(dias)).find((p) => p.painelId === painelId)!;
     return { visualizacoes: found.visualizacoes, pessoas: found.pessoas, ultima: found.ultimaVisualizacao };
@@ -95,42 +82,33 @@ describe('the usage snapshot across midnight (docs/decisions/011-usage-snapshot.
     vi.setSystemTime(new Date('2026-03-11T00:10:00-03:00'));
     await record(view(vendas.id, 'bia', '2026-03-11T00:05:00'));
 
-    // From yesterday's snapshot plus the live rows since it: the 10th is whole, the 11th is today.
-    expect(await forDays!.perDay(2)).toEqual([
-      { dia: '2026-03-10', visualizacoes: 2, pessoas: 2 },
-      { dia: '2026-03-11', visualizacoes: 1, pessoas: 1 },
-    ]);
-    // Today only: the views of the 10th, read live a minute ago, no longer count.
-    expect(await figuresOf(forToday!, 1, vendas.id)).toEqual({
-      visualizacoes: 1,
-      pessoas: 1,
-      ultima: '2026-03-11T03:05:00.000Z',
-    });
-    // Yesterday and today: the 10th's views (in the live rows now) and the 11th's.
-    expect(await figuresOf(forTwoDays!, 2, vendas.id)).toEqual({
-      visualizacoes: 3,
-      pessoas: 2,
-      ultima: '2026-03-11T03:05:00.000Z',
-    });
+    /** The 10th whole and the 11th as today, per day and for the panel: today only, then yesterday and today. */
+    const expectTenthAndEleventh = async (perDay: UsageSnapshots, today: UsageSnapshots, twoDays: UsageSnapshots) => {
+      expect(await perDay.perDay(2)).toEqual([
+        { dia: '2026-03-10', visualizacoes: 2, pessoas: 2 },
+        { dia: '2026-03-11', visualizacoes: 1, pessoas: 1 },
+      ]);
+      // Today only: the views of the 10th, read live a minute ago, no longer count.
+      expect(await figuresOf(today, 1, vendas.id)).toEqual({
+        visualizacoes: 1,
+        pessoas: 1,
+        ultima: '2026-03-11T03:05:00.000Z',
+      });
+      // Yesterday and today: the 10th's views (in the live rows now) and the 11th's.
+      expect(await figuresOf(twoDays, 2, vendas.id)).toEqual({
+        visualizacoes: 3,
+        pessoas: 2,
+        ultima: '2026-03-11T03:05:00.000Z',
+      });
+    };
+    // From yesterday's snapshot plus the live rows since it.
+    await expectTenthAndEleventh(forDays!, forToday!, forTwoDays!);
 
     // The new snapshot, made at midnight, read the closed days again: the late row of the 9th counts now.
     await eventually(async () =>
       expect((await forDays!.perDay(3))[0]).toEqual({ dia: '2026-03-09', visualizacoes: 2, pessoas: 2 }),
     );
     // And from it, the same answers as from the old one.
-    expect(await forDays!.perDay(2)).toEqual([
-      { dia: '2026-03-10', visualizacoes: 2, pessoas: 2 },
-      { dia: '2026-03-11', visualizacoes: 1, pessoas: 1 },
-    ]);
-    expect(await figuresOf(forDays!, 1, vendas.id)).toEqual({
-      visualizacoes: 1,
-      pessoas: 1,
-      ultima: '2026-03-11T03:05:00.000Z',
-    });
-    expect(await figuresOf(forDays!, 2, vendas.id)).toEqual({
-      visualizacoes: 3,
-      pessoas: 2,
-      ultima: '2026-03-11T03:05:00.000Z',
-    });
+    await expectTenthAndEleventh(forDays!, forDays!, forDays!);
   });
 });

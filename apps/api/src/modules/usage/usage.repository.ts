@@ -3,7 +3,7 @@ import { SEM_CLASSIFICACAO_NOME } from '@paineis/contract/classifications';
 import { MAX_VISUALIZACOES_DETALHE, type UsoDetalhePainel, type UsoDia } from '@paineis/contract/usage';
 import { rows, type Db } from '../../db/client.ts';
 
-export interface NewView {
+export interface NewOpening {
   id: string;
   momento: Date;
   usuarioId: string;
@@ -12,7 +12,7 @@ export interface NewView {
   papeis: string[];
   requestId: string | null;
   tokenDoCache: boolean;
-  /** Openings this record stands for (view-recorder.ts folds repeats within a batch into one). */
+  /** Openings this record stands for (opening-recorder.ts folds repeats within a batch into one). */
   quantidade: number;
   carregadoMs: number | null;
   renderizadoMs: number | null;
@@ -20,7 +20,7 @@ export interface NewView {
 }
 
 /** The viewer's report on one view: only a view of this person and panel takes it. */
-export interface ViewTimes {
+export interface OpeningTimes {
   id: string;
   usuarioId: string;
   painelId: number;
@@ -34,7 +34,7 @@ export interface ViewTimes {
  * per value (11 a row, built by the query builder and sent one by one) cost several times more of the event loop
  * for each view. A view written already (a retry after a lost answer) is skipped.
  */
-export async function insertViews(db: Db, views: NewView[]): Promise<void> {
+export async function insertOpenings(db: Db, views: NewOpening[]): Promise<void> {
   await db.execute(sql`
     insert into visualizacoes (id, momento, usuario_id, painel_id, identidade, papeis, request_id, token_do_cache,
                                quantidade, carregado_ms, renderizado_ms, erros)
@@ -62,7 +62,7 @@ export async function insertViews(db: Db, views: NewView[]): Promise<void> {
 }
 
 /** Each report fills in what it brings; a report naming someone else's view, or none, changes nothing. */
-export async function updateViewTimes(db: Db, reports: ViewTimes[]): Promise<void> {
+export async function updateOpeningTimes(db: Db, reports: OpeningTimes[]): Promise<void> {
   await db.execute(sql`
     update visualizacoes v set
       carregado_ms = coalesce(r.carregado_ms, v.carregado_ms),

@@ -89,10 +89,10 @@ describe('usage of the panels (docs/requirements.md#usage)', () => {
     const again = await ctx.request('GET', `/api/paineis/${s.rls.id}`, { token: s.anaToken });
     expect(again.headers[VISUALIZACAO_HEADER]).toBe(viewId);
     const plain = await ctx.request('GET', `/api/paineis/${s.plain.id}`, { token: s.anaToken });
-    await ctx.app.viewRecorder.flush();
+    await ctx.app.openingRecorder.flush();
     // After it: a record of its own.
     const later = await ctx.request('GET', `/api/paineis/${s.rls.id}`, { token: s.anaToken });
-    await ctx.app.viewRecorder.flush();
+    await ctx.app.openingRecorder.flush();
 
     const views = await stored();
     expect(views).toHaveLength(3);
@@ -136,7 +136,7 @@ describe('usage of the panels (docs/requirements.md#usage)', () => {
     expect((await ctx.request('GET', `/api/paineis/${s.rls.id}`, { token: outsider })).statusCode).toBe(404);
     const res = await ctx.request('GET', `/api/paineis/${s.rls.id}?papel=Sul`, { token: s.adminToken });
     expect(res.statusCode).toBe(200);
-    await ctx.app.viewRecorder.flush();
+    await ctx.app.openingRecorder.flush();
     expect(await stored()).toEqual([
       expect.objectContaining({ usuario_id: s.admin.id, identidade: 'admin@empresa.com.br', papeis: ['Sul'] }),
     ]);
@@ -154,15 +154,15 @@ describe('usage of the panels (docs/requirements.md#usage)', () => {
 
     // Still queued: merged into the view before it is written.
     expect((await report(queued, { carregadoMs: 850, renderizadoMs: 1400 })).statusCode).toBe(202);
-    await ctx.app.viewRecorder.flush();
+    await ctx.app.openingRecorder.flush();
     // Already written: an update, in the next batch.
     const written = await open();
-    await ctx.app.viewRecorder.flush();
+    await ctx.app.openingRecorder.flush();
     expect((await report(written, { carregadoMs: 2000, erros: ['TokenExpired'] })).statusCode).toBe(202);
     // Someone else's view, or the right view under another panel, changes nothing.
     expect((await report(written, { renderizadoMs: 1 }, s.adminToken)).statusCode).toBe(202);
     expect((await report(written, { renderizadoMs: 1 }, s.anaToken, s.rls.id)).statusCode).toBe(202);
-    await ctx.app.viewRecorder.flush();
+    await ctx.app.openingRecorder.flush();
 
     const views = await stored();
     expect(views.find((v) => v.id === queued)).toMatchObject({ carregado_ms: 850, renderizado_ms: 1400, erros: [] });
@@ -270,7 +270,7 @@ describe('usage of the panels (docs/requirements.md#usage)', () => {
     ]);
     // Today's openings are added live, without reading the past days again.
     await ctx.request('GET', `/api/paineis/${s.rls.id}`, { token: s.anaToken });
-    await ctx.app.viewRecorder.flush();
+    await ctx.app.openingRecorder.flush();
     expect((await per(7)).paineis.find((p) => p.nomePainel === 'Vendas por Região')!.visualizacoes).toBe(1);
   });
 
@@ -314,7 +314,7 @@ describe('usage of the panels (docs/requirements.md#usage)', () => {
     expect(month.json<{ total: number }>().total).toBe(0);
 
     await ctx.request('GET', `/api/paineis/${s.rls.id}`, { token: s.anaToken });
-    await ctx.app.viewRecorder.flush();
+    await ctx.app.openingRecorder.flush();
     const detail = await ctx.request('GET', `/api/uso/paineis/${s.rls.id}?dias=7`, { token: s.adminToken });
     expect(detail.statusCode).toBe(200);
     expect(detail.json<UsoDetalhePainel>()).toMatchObject({

@@ -5,18 +5,18 @@ import { PreparedJson } from '../../lib/prepared-json.ts';
 import { PAINEL_NAO_ENCONTRADO } from '../panels/panel-access.ts';
 import {
   anonymiseViewsBefore,
-  insertViews,
+  insertOpenings,
   panelViews,
   peopleWithoutSignInJson,
   purgeViewsBefore,
   recentPanelsOf,
-  type NewView,
+  type NewOpening,
 } from './usage.repository.ts';
 import { SNAPSHOT_DAYS, UsageSnapshots } from './usage-snapshot.ts';
-import type { ViewRecorder } from './view-recorder.ts';
+import type { OpeningRecorder } from './opening-recorder.ts';
 
-export { ViewRecorder } from './view-recorder.ts';
-export type { NewView } from './usage.repository.ts';
+export { OpeningRecorder } from './opening-recorder.ts';
+export type { NewOpening } from './usage.repository.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -37,8 +37,8 @@ export function forgetUsageSnapshots(db: Db): void {
  * Views of the past written at once (the demo's history, demo/demo-history.ts), in one statement as the recorder writes
  * its batches. Inside a transaction: once it commits, forgetUsageSnapshots(db) makes '/uso' read them.
  */
-export async function seedViews(db: Db, views: NewView[]): Promise<void> {
-  if (views.length > 0) await insertViews(db, views);
+export async function seedOpenings(db: Db, views: NewOpening[]): Promise<void> {
+  if (views.length > 0) await insertOpenings(db, views);
 }
 
 /** The answers of '/uso' (docs/requirements.md#usage), each for a period of `dias` days ending today. */
@@ -72,7 +72,7 @@ export async function purgeOldViews(db: Db, usage: Config['usage'], now = Date.n
  */
 export async function recentlyOpened(
   db: Db,
-  recorder: ViewRecorder,
+  recorder: OpeningRecorder,
   usuarioId: string,
   painelIds: number[],
   limit: number,

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client.ts';
-import { insertViews, updateViewTimes, type NewView, type ViewTimes } from './usage.repository.ts';
+import { insertOpenings, updateOpeningTimes, type NewOpening, type OpeningTimes } from './usage.repository.ts';
 
 /**
  * How often the pending records are written, and how many wait at most before a write starts at once: small batches
@@ -18,13 +18,13 @@ const MAX_PENDING = 100_000;
  * report of its load times follows by id; while its view is still queued, it is merged into it. `close` writes what
  * is left, so a graceful shutdown loses nothing.
  */
-export class ViewRecorder {
-  private views: NewView[] = [];
+export class OpeningRecorder {
+  private views: NewOpening[] = [];
   /** The batch being written: not in the table yet, no longer in `views`. */
-  private writingViews: NewView[] = [];
+  private writingViews: NewOpening[] = [];
   /** The views of the batch being filled, by person, panel and identity. */
-  private queued = new Map<string, NewView>();
-  private times: ViewTimes[] = [];
+  private queued = new Map<string, NewOpening>();
+  private times: OpeningTimes[] = [];
   private timer: NodeJS.Timeout | null = null;
   private writing: Promise<void> | null = null;
   private closed = false;
@@ -41,7 +41,7 @@ export class ViewRecorder {
    * identity again before the batch is written (a reload storm, a script) adds to that view's `quantidade` instead
    * of a row: every opening is counted, and a burst cannot turn into a write per request.
    */
-  record(view: Omit<NewView, 'id' | 'momento' | 'quantidade' | 'carregadoMs' | 'renderizadoMs' | 'erros'>): string {
+  record(view: Omit<NewOpening, 'id' | 'momento' | 'quantidade' | 'carregadoMs' | 'renderizadoMs' | 'erros'>): string {
     this.stats.recorded += 1;
     const key = `${view.usuarioId}\n${view.painelId}\n${view.identidade ?? ''}\n${view.papeis.join('\n')}`;
     const repeated = this.queued.get(key);
@@ -49,7 +49,7 @@ export class ViewRecorder {
       repeated.quantidade += 1;
       return repeated.id;
     }
-    const queued: NewView = {
+    const queued: NewOpening = {
       ...view,
       id: randomUUID(),
       momento: new Date(),
@@ -65,7 +65,7 @@ export class ViewRecorder {
   }
 
   /** Queues the viewer's report for one of this person's views of this panel. */
-  report(times: ViewTimes): void {
+  report(times: OpeningTimes): void {
     const queued = this.views.find(
       (v) => v.id === times.id && v.usuarioId === times.usuarioId && v.painelId === times.painelId,
     );
@@ -114,8 +114,8 @@ export class ViewRecorder {
       try {
         const started = performance.now();
         // Views first: a report may name a view of this very batch.
-        if (views.length) await insertViews(this.db, views);
-        if (times.length) await updateViewTimes(this.db, times);
+        if (views.length) await insertOpenings(this.db, views);
+        if (times.length) await updateOpeningTimes(this.db, times);
         this.stats.written += views.length;
         this.stats.writeMs += performance.now() - started;
       } catch (err) {
@@ -163,7 +163,7 @@ export class ViewRecorder {
   }
 }
 
-function pickTimes(times: ViewTimes): Partial<NewView> {
+function pickTimes(times: OpeningTimes): Partial<NewOpening> {
   return {
     ...(times.carregadoMs == null ? {} : { carregadoMs: times.carregadoMs }),
     ...(times.renderizadoMs == null ? {} : { renderizadoMs: times.renderizadoMs }),

@@ -4,7 +4,7 @@ import { favoritos } from '../../db/schema.ts';
 
 /** Each person's favourite panels (docs/requirements.md#personal). */
 
-export async function favoritePanelIds(db: Db, usuarioId: string): Promise<Set<number>> {
+export async function favouritePanelIds(db: Db, usuarioId: string): Promise<Set<number>> {
   const found = await db
     .select({ painelId: favoritos.painelId })
     .from(favoritos)
@@ -13,11 +13,11 @@ export async function favoritePanelIds(db: Db, usuarioId: string): Promise<Set<n
 }
 
 /** Idempotent: a favourite already there stays as it was. */
-export async function addFavorite(db: Db, usuarioId: string, painelId: number): Promise<void> {
+export async function addFavourite(db: Db, usuarioId: string, painelId: number): Promise<void> {
   await db.insert(favoritos).values({ usuarioId, painelId }).onConflictDoNothing();
 }
 
 /** Idempotent: removing one that is not there changes nothing. */
-export async function removeFavorite(db: Db, usuarioId: string, painelId: number): Promise<void> {
+export async function removeFavourite(db: Db, usuarioId: string, painelId: number): Promise<void> {
   await db.delete(favoritos).where(and(eq(favoritos.usuarioId, usuarioId), eq(favoritos.painelId, painelId)));
 }

@@ -95,12 +95,12 @@ describe('favourites and recently opened panels (docs/requirements.md#personal)'
     const [p1, p2, p3, p4, p5, p6, p7] = s.panels.map((p) => p.id);
     expect(await recents(s.ana)).toEqual([]);
     for (const id of [p1!, p2!, p3!, p1!, p4!]) await open(id);
-    await ctx.app.viewRecorder.flush();
+    await ctx.app.openingRecorder.flush();
     // Older than anything written, by the database's clock.
     await ctx.db.execute(sql`update visualizacoes set momento = momento - interval '1 minute'`);
     for (const id of [p5!, p6!, p7!, p2!]) await open(id); // still queued
     expect(await recents(s.ana)).toEqual([p2!, p7!, p6!, p5!, p4!]);
-    await ctx.app.viewRecorder.flush();
+    await ctx.app.openingRecorder.flush();
     expect(await recents(s.ana)).toEqual([p2!, p7!, p6!, p5!, p4!]);
     // Someone else's openings are theirs.
     expect(await recents(s.bia)).toEqual([]);
@@ -110,7 +110,7 @@ describe('favourites and recently opened panels (docs/requirements.md#personal)'
     const s = await setup();
     const [p1, p2, p3] = s.panels.map((p) => p.id);
     for (const id of [p1!, p2!, p3!]) await ctx.request('GET', `/api/paineis/${id}`, { token: s.ana });
-    await ctx.app.viewRecorder.flush();
+    await ctx.app.openingRecorder.flush();
     await link(ctx.db, p3!, []);
     // An anonymised view keeps no person (docs/requirements.md#usage): it is no one's recent.
     await ctx.db.execute(sql`update visualizacoes set usuario_id = null where painel_id = ${p2!}`);

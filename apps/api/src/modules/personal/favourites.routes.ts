@@ -5,12 +5,12 @@ import { errorResponses } from '../../lib/route-schema.ts';
 import { panelsVisibleTo, requireVisiblePanel } from '../panels/panel-access.ts';
 import { requesterOf } from '../panels/requester.ts';
 import { recentlyOpened } from '../usage/usage.ts';
-import { addFavorite, favoritePanelIds, removeFavorite } from './favorites.repository.ts';
+import { addFavourite, favouritePanelIds, removeFavourite } from './favourites.repository.ts';
 
 const tags = ['Pessoal'];
 
 /** docs/requirements.md#personal: favourites and recently opened panels, each person's own. */
-export const favoritesRoutes: FastifyPluginAsyncZod = async (app) => {
+export const favouritesRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/favoritos',
     {
@@ -23,11 +23,11 @@ export const favoritesRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const requester = requesterOf(request);
-      const [visible, favorites] = await Promise.all([
+      const [visible, favourites] = await Promise.all([
         panelsVisibleTo(app.db, requester),
-        favoritePanelIds(app.db, requester.id),
+        favouritePanelIds(app.db, requester.id),
       ]);
-      return { paineis: visible.filter((id) => favorites.has(id)) };
+      return { paineis: visible.filter((id) => favourites.has(id)) };
     },
   );
 
@@ -45,7 +45,7 @@ export const favoritesRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const requester = requesterOf(request);
       await requireVisiblePanel(app.db, request.params.painelId, requester);
-      await addFavorite(app.db, requester.id, request.params.painelId);
+      await addFavourite(app.db, requester.id, request.params.painelId);
       return reply.code(204).send(null);
     },
   );
@@ -62,7 +62,7 @@ export const favoritesRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       // Any id: removing what one may no longer see must still work, and reveals nothing.
-      await removeFavorite(app.db, requesterOf(request).id, request.params.painelId);
+      await removeFavourite(app.db, requesterOf(request).id, request.params.painelId);
       return reply.code(204).send(null);
     },
   );
@@ -80,7 +80,7 @@ export const favoritesRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const requester = requesterOf(request);
       const visible = await panelsVisibleTo(app.db, requester);
-      return { paineis: await recentlyOpened(app.db, app.viewRecorder, requester.id, visible, RECENTES) };
+      return { paineis: await recentlyOpened(app.db, app.openingRecorder, requester.id, visible, RECENTES) };
     },
   );
 };

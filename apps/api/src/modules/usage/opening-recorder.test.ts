@@ -2,32 +2,13 @@ import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { openTestDatabase, resetDatabase } from '../../../test/database.ts';
+import { eventually } from '../../../test/eventually.ts';
 import { rows, type Database, type Db } from '../../db/client.ts';
-import { ViewRecorder } from './view-recorder.ts';
+import { OpeningRecorder } from './opening-recorder.ts';
 
-/** view-recorder.ts's FLUSH_EVERY_MS and MAX_PENDING, as the requirements' behaviour pins them. */
+/** opening-recorder.ts's FLUSH_EVERY_MS and MAX_PENDING, as the requirements' behaviour pins them. */
 const FLUSH_EVERY_MS = 250;
 const MAX_PENDING = 100_000;
-
-/** Captured before any test fakes the timers. */
-const realSetTimeout = globalThis.setTimeout;
-
-/**
- * Waits in real time until `check` passes: the writes run on the database, outside the fake clock. (vi.waitFor
- * would move the fake clock on, and with it the recorder's timer.)
- */
-async function eventually(check: () => unknown, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      await check();
-      return;
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await new Promise((resolve) => realSetTimeout(resolve, 10));
-    }
-  }
-}
 
 /** What the recorder logged, level and message, with the fields it named. */
 interface Logged {
@@ -47,7 +28,7 @@ function memoryLog(lines: Logged[]): FastifyBaseLogger {
   return { ...log, child: () => log, level: 'warn', silent: quiet } as unknown as FastifyBaseLogger;
 }
 
-describe('ViewRecorder while the database refuses writes (docs/requirements.md#usage)', () => {
+describe('OpeningRecorder while the database refuses writes (docs/requirements.md#usage)', () => {
   let database: Database;
   /** The real database, except that every statement fails while `refusing` is set. */
   let refusing = false;
@@ -94,7 +75,7 @@ describe('ViewRecorder while the database refuses writes (docs/requirements.md#u
     );
 
   it('keeps a failed write, with the records made meanwhile, and writes them all on the timer', async () => {
-    const recorder = new ViewRecorder(db, memoryLog(logged));
+    const recorder = new OpeningRecorder(db, memoryLog(logged));
     refusing = true;
     const first = recorder.record(opening('ana', 1));
     // The same person and panel again before the write: one view standing for two openings.
@@ -130,7 +111,7 @@ describe('ViewRecorder while the database refuses writes (docs/requirements.md#u
   });
 
   it('tries again on every tick while the database refuses, losing nothing', async () => {
-    const recorder = new ViewRecorder(db, memoryLog(logged));
+    const recorder = new OpeningRecorder(db, memoryLog(logged));
     refusing = true;
     recorder.record(opening('ana', 1));
     for (let attempt = 1; attempt <= 3; attempt += 1) {
@@ -147,7 +128,7 @@ describe('ViewRecorder while the database refuses writes (docs/requirements.md#u
   });
 
   it(`past ${MAX_PENDING} waiting records drops the oldest, with an error in the log`, async () => {
-    const recorder = new ViewRecorder(db, memoryLog(logged));
+    const recorder = new OpeningRecorder(db, memoryLog(logged));
     refusing = true;
     // The oldest opening is the first person's; then MAX_PENDING more, each a panel of its own (no folding).
     recorder.record(opening('primeira', 0));
