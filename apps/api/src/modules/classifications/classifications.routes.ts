@@ -61,7 +61,8 @@ export const classificationsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: classificacao, ...errorResponses(400, 404) },
       },
     },
-    async (request) => (await findClassification(app.db, request.params.id)) ?? Promise.reject(notFound(NAO_ENCONTRADA)),
+    async (request) =>
+      (await findClassification(app.db, request.params.id)) ?? Promise.reject(notFound(NAO_ENCONTRADA)),
   );
 
   app.post(

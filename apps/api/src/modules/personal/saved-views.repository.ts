@@ -72,7 +72,12 @@ export interface NewSavedView {
  * Saves a view, refused past MAX_VISOES_POR_PAINEL of this person on this panel. The count and the insert hold a
  * lock of this person and panel until the transaction ends, so two saves at once cannot both pass the limit.
  */
-export async function createSavedView(db: Db, usuarioId: string, painelId: number, view: NewSavedView): Promise<VisaoSalva> {
+export async function createSavedView(
+  db: Db,
+  usuarioId: string,
+  painelId: number,
+  view: NewSavedView,
+): Promise<VisaoSalva> {
   const row = await guardingName(() =>
     db.transaction(async (tx) => {
       await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`visoes/${usuarioId}/${painelId}`}, 0))`);

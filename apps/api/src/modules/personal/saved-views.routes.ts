@@ -6,7 +6,13 @@ import { MAX_VISOES_POR_PAINEL, visaoBody, visaoParams, visaoRenameBody, visaoSa
 import { errorResponses } from '../../lib/route-schema.ts';
 import { requireVisiblePanel } from '../panels/panel-access.ts';
 import { requesterOf } from '../panels/requester.ts';
-import { createSavedView, deleteSavedView, findSavedView, listOwnSavedViews, renameSavedView } from './saved-views.repository.ts';
+import {
+  createSavedView,
+  deleteSavedView,
+  findSavedView,
+  listOwnSavedViews,
+  renameSavedView,
+} from './saved-views.repository.ts';
 
 const tags = ['Pessoal'];
 
