@@ -17,38 +17,15 @@ export interface LocalAccount {
 }
 
 export async function findLocalAccount(db: Db, username: string): Promise<LocalAccount | null> {
-  const [row] = await rows<{
-    id: string;
-    username: string;
-    senha_hash: string;
-    email: string;
-    display_name: string;
-    role: 'Admin' | 'User';
-    active: boolean;
-    department: string | null;
-    job_title: string | null;
-    office_location: string | null;
-  }>(
+  const [account] = await rows<LocalAccount>(
     db,
     sql`
-    select u.id, c.username, c.senha_hash, u.email, u.display_name, u.role, u.active,
-           u.department, u.job_title, u.office_location
+    select u.id, c.username, c.senha_hash as "senhaHash", u.email, u.display_name as "displayName", u.role, u.active,
+           u.department, u.job_title as "jobTitle", u.office_location as "officeLocation"
     from contas_locais c join usuarios u on u.id = c.usuario_id
     where lower(c.username) = lower(${username})`,
   );
-  if (!row) return null;
-  return {
-    id: row.id,
-    username: row.username,
-    senhaHash: row.senha_hash,
-    email: row.email,
-    displayName: row.display_name,
-    role: row.role,
-    active: row.active,
-    department: row.department,
-    jobTitle: row.job_title,
-    officeLocation: row.office_location,
-  };
+  return account ?? null;
 }
 
 export interface LocalAccountInput {

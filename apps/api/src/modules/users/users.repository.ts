@@ -112,15 +112,7 @@ export async function storedDirectoryPerson(db: Db, id: string): Promise<Directo
  */
 export async function upsertSignedInUser(db: Db, person: SignedInPerson): Promise<StoredUser> {
   const { entraAdmin, configAdmin } = person;
-  const [user] = await rows<{
-    id: string;
-    email: string;
-    display_name: string;
-    role: Role;
-    department: string | null;
-    job_title: string | null;
-    office_location: string | null;
-  }>(
+  const [user] = await rows<StoredUser>(
     db,
     sql`
     insert into usuarios (id, email, upn, tipo, display_name, department, job_title, office_location, role,
@@ -141,17 +133,10 @@ export async function upsertSignedInUser(db: Db, person: SignedInPerson): Promis
         when usuarios.role_source = 'entra' then null
         else usuarios.role_source end,
       active = true, data_atualizacao = now()
-    returning id, email, display_name, role, department, job_title, office_location`,
+    returning id, email, display_name as "displayName", role, department, job_title as "jobTitle",
+      office_location as "officeLocation"`,
   );
-  return {
-    id: user!.id,
-    email: user!.email,
-    displayName: user!.display_name,
-    role: user!.role,
-    department: user!.department,
-    jobTitle: user!.job_title,
-    officeLocation: user!.office_location,
-  };
+  return user!;
 }
 
 /**
