@@ -46,6 +46,19 @@ export function panelInput(overrides: Partial<PanelInput> = {}): PanelInput {
 
 export const panel = (db: Db, overrides: Partial<PanelInput> = {}) => createPanel(db, panelInput(overrides));
 
+/**
+ * Classifications Vendas and Compras, then a panel at each ordem given: in Vendas, in Compras and without
+ * classification, created in that order.
+ */
+export async function panelsAtOrdens(db: Db, ordens: { vendas: number[]; compras: number[]; none: number[] }) {
+  const vendas = await classificacao(db, 'Vendas');
+  const compras = await classificacao(db, 'Compras');
+  for (const ordem of ordens.vendas) await panel(db, { classificacaoId: vendas.id, ordem });
+  for (const ordem of ordens.compras) await panel(db, { classificacaoId: compras.id, ordem });
+  for (const ordem of ordens.none) await panel(db, { ordem });
+  return { vendas, compras };
+}
+
 export const link = (db: Db, painelId: number, userIds: string[]) =>
   db.transaction((tx) => replaceLinks(tx, painelId, userIds));
 

@@ -3,6 +3,7 @@
  * bodies, signing in, a seeded organisation and a row count. Not a test file itself.
  */
 import { sql } from 'drizzle-orm';
+import { expect } from 'vitest';
 import type { TestContext } from './context.ts';
 import { classificacao, createAdmin, createUser, panel } from './fixtures.ts';
 import { rows } from '../src/db/client.ts';
@@ -19,6 +20,19 @@ export const body = (overrides: Record<string, unknown> = {}) => ({
   reportId: REPORT,
   usaRls: false,
   ...overrides,
+});
+
+/**
+ * A panel over WORKSPACE and REPORT as the API answers it once created and never updated: the contract's fields that
+ * such a panel always has, and the ones given.
+ */
+export const newPanelAnswer = (fields: Record<string, unknown>) => ({
+  workspaceId: WORKSPACE,
+  reportId: REPORT,
+  permiteExportacao: true,
+  dataCadastro: expect.stringMatching(ISO),
+  dataAtualizacao: null,
+  ...fields,
 });
 
 export async function count(

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { Painel } from '@paineis/contract/panels';
 import { useTestApp } from '../../../test/context.ts';
-import { classificacao, createUser, link, panel } from '../../../test/fixtures.ts';
+import { classificacao, createUser, link, panel, panelsAtOrdens } from '../../../test/fixtures.ts';
 import { SESSION_INVALID } from '../../plugins/auth.ts';
-import { body, count, ids, ISO, REPORT, seed, signIn, WORKSPACE } from '../../../test/panel-helpers.ts';
+import { body, count, ids, ISO, newPanelAnswer, REPORT, seed, signIn, WORKSPACE } from '../../../test/panel-helpers.ts';
 
 describe('panels', () => {
   const ctx = useTestApp();
@@ -61,19 +61,14 @@ describe('panels', () => {
       const res = await ctx.request('GET', '/api/paineis', { token });
       expect(res.statusCode).toBe(200);
       expect(res.json()).toEqual([
-        {
+        newPanelAnswer({
           id: created.id,
           nomePainel: 'Faturamento',
-          workspaceId: WORKSPACE,
-          reportId: REPORT,
           usaRls: true,
-          permiteExportacao: true,
           classificacaoId: vendas.id,
           classificacaoNome: 'Vendas',
           ordem: 4,
-          dataCadastro: expect.stringMatching(ISO),
-          dataAtualizacao: null,
-        },
+        }),
       ]);
     });
 
@@ -224,12 +219,7 @@ describe('panels', () => {
     });
 
     it('answers the ordem after the last one overall, per classification, and for no classification (0)', async () => {
-      const vendas = await classificacao(ctx.db, 'Vendas');
-      const compras = await classificacao(ctx.db, 'Compras');
-      await panel(ctx.db, { classificacaoId: vendas.id, ordem: 4 });
-      await panel(ctx.db, { classificacaoId: vendas.id, ordem: 9 });
-      await panel(ctx.db, { classificacaoId: compras.id, ordem: 2 });
-      await panel(ctx.db, { ordem: 5 });
+      const { vendas, compras } = await panelsAtOrdens(ctx.db, { vendas: [4, 9], compras: [2], none: [5] });
       const vazia = await classificacao(ctx.db, 'Vazia');
       const { token } = await signIn(ctx, 'Admin');
       const expected: Array<[string, number]> = [

@@ -2,10 +2,21 @@ import { sql, type SQL } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import type { Painel } from '@paineis/contract/panels';
 import { useTestApp, type TestContext } from '../../../test/context.ts';
-import { classificacao, createUser, link, panel } from '../../../test/fixtures.ts';
+import { classificacao, createUser, link, panel, panelsAtOrdens } from '../../../test/fixtures.ts';
 import { rows } from '../../db/client.ts';
 import { ADMIN_ONLY } from '../../plugins/auth.ts';
-import { body, count, ids, ISO, NOT_FOUND, REPORT, seed, signIn, WORKSPACE } from '../../../test/panel-helpers.ts';
+import {
+  body,
+  count,
+  ids,
+  ISO,
+  NOT_FOUND,
+  newPanelAnswer,
+  REPORT,
+  seed,
+  signIn,
+  WORKSPACE,
+} from '../../../test/panel-helpers.ts';
 
 /** Everything a panels request could change, read straight from the tables. */
 async function snapshot(ctx: TestContext) {
@@ -30,6 +41,23 @@ async function snapshot(ctx: TestContext) {
 async function ordens(ctx: TestContext) {
   const found = await rows<{ id: number; ordem: number }>(ctx.db, sql`select id, ordem from paineis order by id`);
   return Object.fromEntries(found.map((r) => [r.id, r.ordem]));
+}
+
+/** With one panel stored, an admin asks `url` about panel 999, which does not exist: 404. */
+async function expectUnknownPanel(ctx: TestContext, url: string) {
+  await panel(ctx.db);
+  const { token } = await signIn(ctx, 'Admin');
+  const res = await ctx.request('GET', url, { token });
+  expect(res.statusCode).toBe(404);
+  expect(res.json()).toEqual(NOT_FOUND);
+}
+
+/** The seeded organisation, an admin's token, and a check that no table has changed since. */
+async function seededForAdmin(ctx: TestContext) {
+  const s = await seed(ctx);
+  const before = await snapshot(ctx);
+  const { token } = await signIn(ctx, 'Admin');
+  return { s, token, expectUnchanged: async () => expect(await snapshot(ctx)).toEqual(before) };
 }
 
 describe('panels', () => {
@@ -75,11 +103,7 @@ describe('panels', () => {
     });
 
     it('answers 404 for an unknown panel', async () => {
-      await panel(ctx.db);
-      const { token } = await signIn(ctx, 'Admin');
-      const res = await ctx.request('GET', '/api/paineis/999/dados', { token });
-      expect(res.statusCode).toBe(404);
-      expect(res.json()).toEqual(NOT_FOUND);
+      await expectUnknownPanel(ctx, '/api/paineis/999/dados');
     });
   });
 
@@ -127,11 +151,7 @@ describe('panels', () => {
     });
 
     it('answers 404 for an unknown panel', async () => {
-      await panel(ctx.db);
-      const { token } = await signIn(ctx, 'Admin');
-      const res = await ctx.request('GET', '/api/paineis/999/configuracoes', { token });
-      expect(res.statusCode).toBe(404);
-      expect(res.json()).toEqual(NOT_FOUND);
+      await expectUnknownPanel(ctx, '/api/paineis/999/configuracoes');
     });
   });
 
@@ -145,19 +165,16 @@ describe('panels', () => {
       });
       expect(res.statusCode).toBe(201);
       const created = res.json<Painel>();
-      expect(created).toEqual({
-        id: expect.any(Number),
-        nomePainel: 'Painel de Vendas',
-        workspaceId: WORKSPACE,
-        reportId: REPORT,
-        usaRls: true,
-        permiteExportacao: true,
-        classificacaoId: vendas.id,
-        classificacaoNome: 'Vendas',
-        ordem: 7,
-        dataCadastro: expect.stringMatching(ISO),
-        dataAtualizacao: null,
-      });
+      expect(created).toEqual(
+        newPanelAnswer({
+          id: expect.any(Number),
+          nomePainel: 'Painel de Vendas',
+          usaRls: true,
+          classificacaoId: vendas.id,
+          classificacaoNome: 'Vendas',
+          ordem: 7,
+        }),
+      );
       expect(Math.abs(Date.parse(created.dataCadastro) - Date.now())).toBeLessThan(60_000);
       const read = await ctx.request('GET', `/api/paineis/${created.id}/dados`, { token });
       expect(read.statusCode).toBe(200);
@@ -166,12 +183,7 @@ describe('panels', () => {
     });
 
     it('defaults usaRls to false and, without ordem, puts the panel last in its own classification', async () => {
-      const vendas = await classificacao(ctx.db, 'Vendas');
-      const compras = await classificacao(ctx.db, 'Compras');
-      await panel(ctx.db, { classificacaoId: vendas.id, ordem: 5 });
-      await panel(ctx.db, { classificacaoId: vendas.id, ordem: 2 });
-      await panel(ctx.db, { classificacaoId: compras.id, ordem: 40 });
-      await panel(ctx.db, { ordem: 12 });
+      const { vendas } = await panelsAtOrdens(ctx.db, { vendas: [5, 2], compras: [40], none: [12] });
       const { token } = await signIn(ctx, 'Admin');
       const res = await ctx.request('POST', '/api/paineis', {
         token,
@@ -464,16 +476,14 @@ describe('panels', () => {
     });
 
     it('answers 404 for an unknown panel and creates nothing', async () => {
-      await seed(ctx);
-      const before = await snapshot(ctx);
-      const { token } = await signIn(ctx, 'Admin');
+      const { token, expectUnchanged } = await seededForAdmin(ctx);
       const res = await ctx.request('PUT', '/api/paineis/999', {
         token,
         body: body({ rlsConfigurations: [{ roleName: 'X', userEmails: [] }] }),
       });
       expect(res.statusCode).toBe(404);
       expect(res.json()).toEqual(NOT_FOUND);
-      expect(await snapshot(ctx)).toEqual(before);
+      await expectUnchanged();
     });
 
     it('answers 400 for a malformed id', async () => {
@@ -513,9 +523,7 @@ describe('panels', () => {
         "O papel RLS 'sul' aparece mais de uma vez.",
       ],
     ])('answers 400 for %s and changes nothing', async (_label, overrides, message) => {
-      const s = await seed(ctx);
-      const before = await snapshot(ctx);
-      const { token } = await signIn(ctx, 'Admin');
+      const { s, token, expectUnchanged } = await seededForAdmin(ctx);
       // Everything else in the body is a valid change, so a partial write would show.
       const res = await ctx.request('PUT', `/api/paineis/${s.regional.id}`, {
         token,
@@ -529,7 +537,7 @@ describe('panels', () => {
       });
       expect(res.statusCode).toBe(400);
       expect(res.json()).toEqual({ message });
-      expect(await snapshot(ctx)).toEqual(before);
+      await expectUnchanged();
     });
   });
 
@@ -609,29 +617,27 @@ describe('panels', () => {
     });
 
     it('answers 404 for an unknown panel and deletes nothing', async () => {
-      await seed(ctx);
-      const before = await snapshot(ctx);
-      const { token } = await signIn(ctx, 'Admin');
+      const { token, expectUnchanged } = await seededForAdmin(ctx);
       const res = await ctx.request('DELETE', '/api/paineis/999', { token });
       expect(res.statusCode).toBe(404);
       expect(res.json()).toEqual(NOT_FOUND);
-      expect(await snapshot(ctx)).toEqual(before);
+      await expectUnchanged();
     });
   });
 
   describe('POST /api/paineis/reorder', () => {
+    /** Sends one { painelId, novaOrdem } for each [painelId, novaOrdem] given. */
+    const reorder = (token: string, ...moves: Array<[number, number]>) =>
+      ctx.request('POST', '/api/paineis/reorder', {
+        token,
+        body: moves.map(([painelId, novaOrdem]) => ({ painelId, novaOrdem })),
+      });
+
     it('applies every novaOrdem and answers 204', async () => {
       const s = await seed(ctx);
       const before = await ordens(ctx);
       const { token } = await signIn(ctx, 'Admin');
-      const res = await ctx.request('POST', '/api/paineis/reorder', {
-        token,
-        body: [
-          { painelId: s.regional.id, novaOrdem: 1 },
-          { painelId: s.faturamento.id, novaOrdem: 2 },
-          { painelId: s.metas.id, novaOrdem: 3 },
-        ],
-      });
+      const res = await reorder(token, [s.regional.id, 1], [s.faturamento.id, 2], [s.metas.id, 3]);
       expect(res.statusCode).toBe(204);
       expect(res.body).toBe('');
       expect(await ordens(ctx)).toEqual({
@@ -649,37 +655,19 @@ describe('panels', () => {
     });
 
     it('changes no ordem at all when one painelId is unknown (404)', async () => {
-      const s = await seed(ctx);
-      const before = await snapshot(ctx);
-      const { token } = await signIn(ctx, 'Admin');
-      const res = await ctx.request('POST', '/api/paineis/reorder', {
-        token,
-        body: [
-          { painelId: s.metas.id, novaOrdem: 10 },
-          { painelId: 999, novaOrdem: 11 },
-          { painelId: s.faturamento.id, novaOrdem: 12 },
-        ],
-      });
+      const { s, token, expectUnchanged } = await seededForAdmin(ctx);
+      const res = await reorder(token, [s.metas.id, 10], [999, 11], [s.faturamento.id, 12]);
       expect(res.statusCode).toBe(404);
       expect(res.json()).toEqual({ message: 'Painéis não encontrados: 999. Nenhuma ordem foi alterada.' });
-      expect(await snapshot(ctx)).toEqual(before);
+      await expectUnchanged();
     });
 
     it('answers 400 for a duplicate painelId and changes nothing', async () => {
-      const s = await seed(ctx);
-      const before = await snapshot(ctx);
-      const { token } = await signIn(ctx, 'Admin');
-      const res = await ctx.request('POST', '/api/paineis/reorder', {
-        token,
-        body: [
-          { painelId: s.metas.id, novaOrdem: 10 },
-          { painelId: s.faturamento.id, novaOrdem: 11 },
-          { painelId: s.metas.id, novaOrdem: 12 },
-        ],
-      });
+      const { s, token, expectUnchanged } = await seededForAdmin(ctx);
+      const res = await reorder(token, [s.metas.id, 10], [s.faturamento.id, 11], [s.metas.id, 12]);
       expect(res.statusCode).toBe(400);
       expect(res.json()).toEqual({ message: `O painel ${s.metas.id} aparece mais de uma vez na reordenação.` });
-      expect(await snapshot(ctx)).toEqual(before);
+      await expectUnchanged();
     });
 
     it.each<[string, unknown, string]>([
@@ -700,13 +688,11 @@ describe('panels', () => {
         'O corpo deve ser uma lista de { painelId, novaOrdem }.',
       ],
     ])('answers 400 for %s and changes nothing', async (_label, payload, message) => {
-      await seed(ctx);
-      const before = await snapshot(ctx);
-      const { token } = await signIn(ctx, 'Admin');
+      const { token, expectUnchanged } = await seededForAdmin(ctx);
       const res = await ctx.request('POST', '/api/paineis/reorder', { token, body: payload });
       expect(res.statusCode).toBe(400);
       expect(res.json().message).toContain(message);
-      expect(await snapshot(ctx)).toEqual(before);
+      await expectUnchanged();
     });
   });
 
