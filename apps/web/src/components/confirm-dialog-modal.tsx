@@ -1,7 +1,7 @@
 import { useId, type ReactNode } from 'react';
 import Button from 'react-bootstrap/Button';
 import Modal from 'react-bootstrap/Modal';
-import Spinner from 'react-bootstrap/Spinner';
+import { BusyButton } from './busy-button.tsx';
 
 export interface ConfirmDialogProps {
   show: boolean;
@@ -51,10 +51,9 @@ export default function ConfirmDialogModal({
         <Button variant="outline-secondary" onClick={onCancel} disabled={busy}>
           {cancelLabel}
         </Button>
-        <Button variant={variant} onClick={onConfirm} disabled={busy}>
-          {busy && <Spinner as="span" animation="border" size="sm" className="me-2" aria-hidden="true" />}
+        <BusyButton variant={variant} onClick={onConfirm} busy={busy}>
           {confirmLabel}
-        </Button>
+        </BusyButton>
       </Modal.Footer>
     </Modal>
   );

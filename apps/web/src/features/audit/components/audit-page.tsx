@@ -7,14 +7,14 @@ import {
   type AcaoAuditoria,
   type ObjetoAuditoria,
 } from '@paineis/contract/usage-audit-constants';
-import Alert from 'react-bootstrap/Alert';
-import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import Col from 'react-bootstrap/Col';
 import Container from 'react-bootstrap/Container';
 import Form from 'react-bootstrap/Form';
 import Row from 'react-bootstrap/Row';
 import Spinner from 'react-bootstrap/Spinner';
+import { BusyButton } from '../../../components/busy-button.tsx';
+import { LoadErrorAlert } from '../../../components/load-error-alert.tsx';
 import { LoadingSpinner } from '../../../components/loading-spinner.tsx';
 import { errorMessage } from '../../../lib/api-client.ts';
 import { useAudit, type AuditFilters } from '../api/get-audit.ts';
@@ -45,18 +45,13 @@ export function AuditPage() {
   const registros = data?.pages.flatMap((page) => page.registros);
 
   const loadError = error && (
-    <Alert variant="danger" className="d-flex flex-wrap align-items-center justify-content-between gap-2 m-3">
-      <span>{errorMessage(error, AUDIT_LOAD_ERROR)}</span>
-      <Button
-        variant="outline-danger"
-        size="sm"
-        disabled={isFetching}
-        // A failed next page is asked for again; otherwise the whole list.
-        onClick={() => void (isFetchNextPageError ? audit.fetchNextPage() : audit.refetch())}
-      >
-        Tentar novamente
-      </Button>
-    </Alert>
+    <LoadErrorAlert
+      message={errorMessage(error, AUDIT_LOAD_ERROR)}
+      className="m-3"
+      retryDisabled={isFetching}
+      // A failed next page is asked for again; otherwise the whole list.
+      onRetry={() => void (isFetchNextPageError ? audit.fetchNextPage() : audit.refetch())}
+    />
   );
 
   return (
@@ -124,12 +119,14 @@ export function AuditPage() {
             {loadError}
             {hasNextPage && !isFetchNextPageError && (
               <Card.Footer className="bg-body d-flex justify-content-center py-3">
-                <Button variant="outline-primary" onClick={() => void audit.fetchNextPage()} disabled={isFetching}>
-                  {isFetchingNextPage && (
-                    <Spinner as="span" animation="border" size="sm" className="me-2" aria-hidden="true" />
-                  )}
+                <BusyButton
+                  variant="outline-primary"
+                  onClick={() => void audit.fetchNextPage()}
+                  busy={isFetchingNextPage}
+                  disabled={isFetching}
+                >
                   Carregar mais
-                </Button>
+                </BusyButton>
               </Card.Footer>
             )}
           </>

@@ -4,7 +4,7 @@ import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import Form from 'react-bootstrap/Form';
-import Spinner from 'react-bootstrap/Spinner';
+import { BusyButton } from '../../../components/busy-button.tsx';
 import { errorMessage } from '../../../lib/api-client.ts';
 import { useCreateClassification } from '../api/create-classification.ts';
 import { useUpdateClassification } from '../api/update-classification.ts';
@@ -121,10 +121,9 @@ export function ClassificationForm({ editing, onClose, nameRef }: Classification
             </Alert>
           )}
           <div className="d-flex flex-wrap gap-2">
-            <Button type="submit" variant="primary" disabled={nameMissing || saving}>
-              {saving && <Spinner as="span" animation="border" size="sm" className="me-2" aria-hidden="true" />}
+            <BusyButton type="submit" variant="primary" busy={saving} disabled={nameMissing}>
               {editing ? 'Atualizar Classificação' : 'Criar Classificação'}
-            </Button>
+            </BusyButton>
             {editing && (
               <Button variant="outline-secondary" onClick={onClose} disabled={saving}>
                 Cancelar

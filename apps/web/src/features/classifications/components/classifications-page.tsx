@@ -9,6 +9,7 @@ import Col from 'react-bootstrap/Col';
 import Container from 'react-bootstrap/Container';
 import Row from 'react-bootstrap/Row';
 import Spinner from 'react-bootstrap/Spinner';
+import { BusyButton } from '../../../components/busy-button.tsx';
 // This screen is a chunk of its own already: the dialog comes with it rather than on first use.
 import ConfirmDialog from '../../../components/confirm-dialog-modal.tsx';
 import { paths } from '../../../config/paths.ts';
@@ -102,10 +103,9 @@ export function ClassificationsPage() {
             ) : error ? (
               <Card.Body>
                 <Alert variant="danger">{errorMessage(error, LOAD_ERROR)}</Alert>
-                <Button variant="outline-primary" onClick={() => void refetch()} disabled={isFetching}>
-                  {isFetching && <Spinner as="span" animation="border" size="sm" className="me-2" aria-hidden="true" />}
+                <BusyButton variant="outline-primary" onClick={() => void refetch()} busy={isFetching}>
                   Tentar novamente
-                </Button>
+                </BusyButton>
               </Card.Body>
             ) : classificacoes.length === 0 ? (
               <Card.Body className="text-center py-5">

@@ -2,9 +2,9 @@ import { useId, useMemo, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import Modal from 'react-bootstrap/Modal';
-import Spinner from 'react-bootstrap/Spinner';
 import type { Painel } from '@paineis/contract/panels';
 import type { Usuario365, UsuarioVinculado } from '@paineis/contract/users';
+import { BusyButton } from '../../../components/busy-button.tsx';
 import { errorMessage } from '../../../lib/api-client.ts';
 import { useActiveUsers } from '../api/get-active-users.ts';
 import { useLinkedUsers } from '../api/get-linked-users.ts';
@@ -120,10 +120,9 @@ function UserPicker({ painel, activeUsers, linkedUsers, onHide }: UserPickerProp
         <Button variant="outline-secondary" onClick={onHide} disabled={link.isPending}>
           Cancelar
         </Button>
-        <Button variant={count === 0 ? 'danger' : 'primary'} onClick={() => void save()} disabled={link.isPending}>
-          {link.isPending && <Spinner as="span" animation="border" size="sm" className="me-2" aria-hidden="true" />}
+        <BusyButton variant={count === 0 ? 'danger' : 'primary'} onClick={() => void save()} busy={link.isPending}>
           {count === 0 ? 'Desvincular Todos' : `Vincular (${count})`}
-        </Button>
+        </BusyButton>
       </Modal.Footer>
     </>
   );

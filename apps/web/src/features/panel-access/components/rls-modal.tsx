@@ -4,12 +4,12 @@ import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import InputGroup from 'react-bootstrap/InputGroup';
 import Modal from 'react-bootstrap/Modal';
-import Spinner from 'react-bootstrap/Spinner';
 import type { Painel } from '@paineis/contract/panels';
 import type { RlsConfiguration } from '@paineis/contract/rls';
 import { MAX_RLS_ROLE_NAME_LENGTH, rlsConfigurationProblems } from '@paineis/contract/rls-rules';
 import { sameRoleName } from '@paineis/contract/text';
 import type { UsuarioVinculado } from '@paineis/contract/users';
+import { BusyButton } from '../../../components/busy-button.tsx';
 import { errorMessage } from '../../../lib/api-client.ts';
 import { useLinkedUsers } from '../api/get-linked-users.ts';
 import { useRls } from '../api/get-rls.ts';
@@ -188,10 +188,9 @@ function RlsEditor({ painel, initialRoles, linkedUsers, onHide }: RlsEditorProps
         <Button variant="outline-secondary" onClick={onHide} disabled={save.isPending}>
           Cancelar
         </Button>
-        <Button variant="primary" onClick={() => void submit()} disabled={save.isPending}>
-          {save.isPending && <Spinner as="span" animation="border" size="sm" className="me-2" aria-hidden="true" />}
+        <BusyButton variant="primary" onClick={() => void submit()} busy={save.isPending}>
           Salvar Configurações
-        </Button>
+        </BusyButton>
       </Modal.Footer>
     </>
   );

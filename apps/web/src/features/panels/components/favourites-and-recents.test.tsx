@@ -1,8 +1,9 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { GrupoPaineis, Painel, ReorderItem } from '@paineis/contract/panels';
 import { grupoPaineis, painel as basePainel } from '../../../test/data-generators.ts';
+import { keyboardDrag, stubRowRects } from '../../../test/drag-and-drop.ts';
 import { renderApp } from '../../../test/render-app.tsx';
 import { server } from '../../../test/server.ts';
 import { ADMIN, signIn, USER } from '../../../test/session.ts';
@@ -120,16 +121,7 @@ describe("'/' favourites", () => {
         return new HttpResponse(null, { status: 204 });
       }),
     );
-    // jsdom lays nothing out: each sortable row gets a box of its own, in document order (as the list test does).
-    vi.spyOn(Element.prototype, 'getBoundingClientRect').mockImplementation(function (this: Element) {
-      const rows = Array.from(document.querySelectorAll('[data-painel-id]'));
-      const overlayFor = this.getAttribute('data-overlay-for');
-      const measured = overlayFor ? document.querySelector(`[data-painel-id="${overlayFor}"]`) : this;
-      const i = measured ? rows.indexOf(measured) : -1;
-      const top = i < 0 ? 0 : 100 + i * 50;
-      const [height, width] = i < 0 ? [0, 0] : [40, 800];
-      return { x: 0, y: top, top, left: 0, bottom: top + height, right: width, width, height, toJSON: () => ({}) };
-    });
+    stubRowRects();
     const { user } = renderApp('/');
     expect(await screen.findByRole('heading', { name: 'Favoritos' })).toBeInTheDocument();
     const favourites = within(list('Favoritos'));
@@ -139,11 +131,7 @@ describe("'/' favourites", () => {
     expect(screen.queryByRole('button', { name: 'Editar classificação Favoritos' })).not.toBeInTheDocument();
     expect(within(list('Vendas')).getByRole('button', { name: 'Arrastar para reordenar Metas' })).toBeInTheDocument();
 
-    const handle = screen.getByRole('button', { name: 'Arrastar para reordenar Vendas Mensais' });
-    act(() => handle.focus());
-    await user.keyboard(' ');
-    await user.keyboard('{ArrowDown}');
-    await user.keyboard(' ');
+    await keyboardDrag(user, 'Vendas Mensais', '{ArrowDown}');
     await waitFor(() => expect(bodies).toHaveLength(1));
     expect(bodies[0]).toEqual([
       { painelId: 12, novaOrdem: 1 },

@@ -1,4 +1,5 @@
 import { screen, waitFor, within } from '@testing-library/react';
+import type { UserEvent } from '@testing-library/user-event';
 import { delay, http, HttpResponse } from 'msw';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Classificacao } from '@paineis/contract/classifications';
@@ -89,6 +90,14 @@ async function openNewPanel() {
   return view;
 }
 
+/** Types a valid panel named `nomePainel` (WORKSPACE, REPORT) and presses 'Criar Painel'. */
+async function createPanel(user: UserEvent, nomePainel: string) {
+  await user.type(field('Nome do painel'), nomePainel);
+  await user.type(field('Workspace ID'), WORKSPACE);
+  await user.type(field('Report ID'), REPORT);
+  await user.click(screen.getByRole('button', { name: 'Criar Painel' }));
+}
+
 async function openEditPanel(path = '/editar/5') {
   const view = renderApp(path);
   expect(await screen.findByRole('heading', { name: 'Editar Painel' })).toBeInTheDocument();
@@ -167,10 +176,7 @@ describe('/cadastro: Novo Painel', () => {
   it('creates with the defaults: classification 1, last in it, without RLS', async () => {
     answer();
     const { user, location } = await openNewPanel();
-    await user.type(field('Nome do painel'), 'Resultado');
-    await user.type(field('Workspace ID'), WORKSPACE);
-    await user.type(field('Report ID'), REPORT);
-    await user.click(screen.getByRole('button', { name: 'Criar Painel' }));
+    await createPanel(user, 'Resultado');
     await waitFor(() => expect(location().pathname).toBe('/'));
     expect(posted).toEqual([
       {
@@ -191,11 +197,8 @@ describe('/cadastro: Novo Painel', () => {
     const { user, location } = await openNewPanel();
     const exportacao = screen.getByRole('checkbox', { name: 'Permitir exportação (PDF e PowerPoint)' });
     expect(exportacao).toBeChecked();
-    await user.type(field('Nome do painel'), 'Confidencial');
-    await user.type(field('Workspace ID'), WORKSPACE);
-    await user.type(field('Report ID'), REPORT);
     await user.click(exportacao);
-    await user.click(screen.getByRole('button', { name: 'Criar Painel' }));
+    await createPanel(user, 'Confidencial');
     await waitFor(() => expect(location().pathname).toBe('/'));
     expect(posted[0]).toMatchObject({ nomePainel: 'Confidencial', permiteExportacao: false });
   });
@@ -203,11 +206,8 @@ describe('/cadastro: Novo Painel', () => {
   it('sends Sem Classificação as 0, last among the panels without one', async () => {
     answer();
     const { user, location } = await openNewPanel();
-    await user.type(field('Nome do painel'), 'Avulso');
     await user.selectOptions(classificationSelect(), 'Sem Classificação');
-    await user.type(field('Workspace ID'), WORKSPACE);
-    await user.type(field('Report ID'), REPORT);
-    await user.click(screen.getByRole('button', { name: 'Criar Painel' }));
+    await createPanel(user, 'Avulso');
     await waitFor(() => expect(location().pathname).toBe('/'));
     expect(posted[0]).toMatchObject({ classificacaoId: 0, ordem: 10 });
   });
@@ -220,10 +220,7 @@ describe('/cadastro: Novo Painel', () => {
       ),
     );
     const { user, location } = await openNewPanel();
-    await user.type(field('Nome do painel'), 'Resultado');
-    await user.type(field('Workspace ID'), WORKSPACE);
-    await user.type(field('Report ID'), REPORT);
-    await user.click(screen.getByRole('button', { name: 'Criar Painel' }));
+    await createPanel(user, 'Resultado');
     await waitFor(() => expect(location().pathname).toBe('/'));
     expect(posted).toHaveLength(1);
     expect(posted[0]).not.toHaveProperty('ordem');
@@ -290,10 +287,7 @@ describe('/cadastro: Novo Painel', () => {
       ),
     );
     const { user, location } = await openNewPanel();
-    await user.type(field('Nome do painel'), 'Painel');
-    await user.type(field('Workspace ID'), WORKSPACE);
-    await user.type(field('Report ID'), REPORT);
-    await user.click(screen.getByRole('button', { name: 'Criar Painel' }));
+    await createPanel(user, 'Painel');
 
     const alert = await screen.findByRole('alert');
     expect(alert).toHaveTextContent('Erro ao criar painel. Tente novamente.');
@@ -306,10 +300,7 @@ describe('/cadastro: Novo Painel', () => {
     answer();
     server.use(http.post('/api/paineis', () => new HttpResponse(null, { status: 503 })));
     const { user } = await openNewPanel();
-    await user.type(field('Nome do painel'), 'Painel');
-    await user.type(field('Workspace ID'), WORKSPACE);
-    await user.type(field('Report ID'), REPORT);
-    await user.click(screen.getByRole('button', { name: 'Criar Painel' }));
+    await createPanel(user, 'Painel');
     const alert = await screen.findByRole('alert');
     expect(alert.textContent).toBe('Erro ao criar painel. Tente novamente.');
   });

@@ -4,8 +4,8 @@ import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import Form from 'react-bootstrap/Form';
-import Spinner from 'react-bootstrap/Spinner';
 import { SEM_CLASSIFICACAO_ID, SEM_CLASSIFICACAO_NOME } from '@paineis/contract/constants';
+import { BusyButton } from '../../../components/busy-button.tsx';
 import { paths } from '../../../config/paths.ts';
 
 export interface PanelFormValues {
@@ -151,6 +151,17 @@ export function PanelForm({
     </Form.Group>
   );
 
+  const checkField = (key: 'usaRls' | 'permiteExportacao', label: string) => (
+    <Form.Check
+      className="mb-4"
+      type="checkbox"
+      id={`painel-${key}`}
+      label={label}
+      checked={values[key]}
+      onChange={(event) => set(key, event.target.checked)}
+    />
+  );
+
   return (
     <Card className="shadow-sm">
       <Card.Body className="p-3 p-sm-4">
@@ -186,30 +197,15 @@ export function PanelForm({
             spellCheck: false,
           })}
           {textField('reportId', 'Report ID', { placeholder: GUID_EXAMPLE, autoComplete: 'off', spellCheck: false })}
-          <Form.Check
-            className="mb-4"
-            type="checkbox"
-            id="painel-usaRls"
-            label="Usa RLS (Row Level Security)"
-            checked={values.usaRls}
-            onChange={(event) => set('usaRls', event.target.checked)}
-          />
-          <Form.Check
-            className="mb-4"
-            type="checkbox"
-            id="painel-permiteExportacao"
-            label="Permitir exportação (PDF e PowerPoint)"
-            checked={values.permiteExportacao}
-            onChange={(event) => set('permiteExportacao', event.target.checked)}
-          />
+          {checkField('usaRls', 'Usa RLS (Row Level Security)')}
+          {checkField('permiteExportacao', 'Permitir exportação (PDF e PowerPoint)')}
           <div className="d-flex flex-column-reverse flex-sm-row justify-content-end gap-2">
             <Button variant="outline-secondary" onClick={() => void navigate(paths.home)}>
               Cancelar
             </Button>
-            <Button type="submit" variant="primary" disabled={saving}>
-              {saving && <Spinner as="span" animation="border" size="sm" className="me-2" aria-hidden="true" />}
+            <BusyButton type="submit" variant="primary" busy={saving}>
               {submitLabel}
-            </Button>
+            </BusyButton>
           </div>
         </Form>
       </Card.Body>

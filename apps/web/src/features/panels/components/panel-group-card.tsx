@@ -136,29 +136,11 @@ export const PanelGroupCard = memo(function PanelGroupCard({
   const rows = segments.map((segment) => {
     if (segment.kind === 'gap') return <RowsGap key={segment.key} size={segment.size} />;
     const { painel, index, itemIndex } = segment;
+    const row = { painel, itemIndex, position: index + 1, setSize, measureRef, ...actions };
     return sortable ? (
-      <SortablePanelRow
-        key={painel.id}
-        painel={painel}
-        groupIndex={groupIndex}
-        itemIndex={itemIndex}
-        position={index + 1}
-        setSize={setSize}
-        measureRef={measureRef}
-        dragDisabled={dragDisabled}
-        {...actions}
-      />
+      <SortablePanelRow key={painel.id} {...row} groupIndex={groupIndex} dragDisabled={dragDisabled} />
     ) : (
-      <PanelRow
-        key={painel.id}
-        painel={painel}
-        isAdmin={false}
-        itemIndex={itemIndex}
-        position={index + 1}
-        setSize={setSize}
-        measureRef={measureRef}
-        {...actions}
-      />
+      <PanelRow key={painel.id} {...row} isAdmin={false} />
     );
   });
 

@@ -1,5 +1,5 @@
 import { act, render, screen, waitFor, within } from '@testing-library/react';
-import userEvent, { type UserEvent } from '@testing-library/user-event';
+import userEvent from '@testing-library/user-event';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { http, HttpResponse } from 'msw';
@@ -11,6 +11,7 @@ import { painel as basePainel } from '../../../test/data-generators.ts';
 import { server } from '../../../test/server.ts';
 import { ADMIN, signIn, USER } from '../../../test/session.ts';
 import { renderApp } from '../../../test/render-app.tsx';
+import { keyboardDrag, stubRowRects } from '../../../test/drag-and-drop.ts';
 import { DELETE_CONFIRMATION, DELETE_ERROR } from '../hooks/use-delete-confirmation.ts';
 import { MOVE_ERROR, REORDER_ERROR } from '../hooks/use-panel-reorder.ts';
 import {
@@ -85,30 +86,14 @@ function namesIn(groupName: string): string[] {
     .map((link) => (link.getAttribute('aria-label') ?? link.textContent ?? '').replace('Visualizar painel ', ''));
 }
 
-/**
- * jsdom lays nothing out: each row (and empty-classification drop zone) gets a 40 px box, 50 px apart, in
- * document order, so dnd-kit's keyboard sensor can find the neighbouring panel as in a browser. The drag
- * overlay starts where the dragged row is.
- */
-function stubRowRects() {
-  vi.spyOn(Element.prototype, 'getBoundingClientRect').mockImplementation(function (this: Element) {
-    const rows = Array.from(document.querySelectorAll('[data-painel-id], [data-grupo-drop]'));
-    const overlayFor = this.getAttribute('data-overlay-for');
-    const measured = overlayFor ? document.querySelector(`[data-painel-id="${overlayFor}"]`) : this;
-    const i = measured ? rows.indexOf(measured) : -1;
-    const top = i < 0 ? 0 : 100 + i * 50;
-    const [height, width] = i < 0 ? [0, 0] : [40, 800];
-    return { x: 0, y: top, top, left: 0, bottom: top + height, right: width, width, height, toJSON: () => ({}) };
-  });
-}
-
-/** Focus a panel's drag handle, pick it up with Space, move with the arrow keys, drop with Space. */
-async function keyboardDrag(user: UserEvent, nome: string, keys: string) {
-  const handle = screen.getByRole('button', { name: `Arrastar para reordenar ${nome}` });
-  act(() => handle.focus());
-  await user.keyboard(' ');
-  await user.keyboard(keys);
-  await user.keyboard(' ');
+/** An admin's list, laid out for dnd-kit's keyboard sensor, once `heading` shows: where each drag test starts. */
+async function renderListForDrag(heading = 'Vendas', groups = adminGroups()) {
+  signIn(ADMIN);
+  serveGroups(groups);
+  stubRowRects();
+  const { user } = renderApp('/');
+  await screen.findByRole('heading', { name: heading });
+  return user;
 }
 
 function captureReorder(status = 204) {
@@ -471,11 +456,8 @@ describe("'/' search", () => {
   });
 
   it('turns dragging off while searching, and says so', async () => {
-    signIn(ADMIN);
-    serveGroups();
     const reorders = captureReorder();
-    stubRowRects();
-    const { user } = renderApp('/');
+    const user = await renderListForDrag();
     await user.type(await screen.findByRole('searchbox', { name: 'Buscar painel' }), 'm');
     expect(await screen.findByText(DRAG_OFF_WHILE_SEARCHING)).toBeInTheDocument();
     expect(screen.queryByText(DRAG_TIP)).not.toBeInTheDocument();
@@ -490,9 +472,6 @@ describe("'/' search", () => {
 
 describe("'/' reorder by drag (requirements: drag-reorder), with the keyboard", () => {
   it('reorders within a classification, shows it at once and saves the group renumbered from 1', async () => {
-    signIn(ADMIN);
-    serveGroups();
-    stubRowRects();
     const bodies: ReorderItem[][] = [];
     let answer: (() => void) | undefined;
     server.use(
@@ -502,8 +481,7 @@ describe("'/' reorder by drag (requirements: drag-reorder), with the keyboard", 
         return new HttpResponse(null, { status: 204 });
       }),
     );
-    const { user } = renderApp('/');
-    await screen.findByRole('heading', { name: 'Vendas' });
+    const user = await renderListForDrag();
     await keyboardDrag(user, 'Vendas Mensais', '{ArrowDown}');
 
     // Optimistic: the new order shows while the server has not answered yet.
@@ -522,11 +500,8 @@ describe("'/' reorder by drag (requirements: drag-reorder), with the keyboard", 
   });
 
   it('moves two places down with two arrow presses and announces it in Portuguese', async () => {
-    signIn(ADMIN);
-    serveGroups();
-    stubRowRects();
     const bodies = captureReorder();
-    const { user } = renderApp('/');
+    const user = await renderListForDrag();
     const handle = await screen.findByRole('button', { name: 'Arrastar para reordenar Vendas Mensais' });
     // The instructions are mounted just after the list (which first renders in the background).
     await waitFor(() => expect(handle).toHaveAccessibleDescription(/pressione espaço ou Enter para pegá-lo/));
@@ -542,41 +517,29 @@ describe("'/' reorder by drag (requirements: drag-reorder), with the keyboard", 
   });
 
   it("reverts to the old order and shows the server's message when saving fails", async () => {
-    signIn(ADMIN);
-    serveGroups();
-    stubRowRects();
     server.use(
       http.post('/api/paineis/reorder', () =>
         serverMessage('Painéis não encontrados: 12. Nenhuma ordem foi alterada.', 404),
       ),
     );
-    const { user } = renderApp('/');
-    await screen.findByRole('heading', { name: 'Vendas' });
+    const user = await renderListForDrag();
     await keyboardDrag(user, 'Metas', '{ArrowUp}');
     expect(await screen.findByText('Painéis não encontrados: 12. Nenhuma ordem foi alterada.')).toBeInTheDocument();
     expect(namesIn('Vendas')).toEqual(['Vendas Mensais', 'Metas', 'Comissões']);
   });
 
   it(`falls back to '${REORDER_ERROR}' when the server gives no reason`, async () => {
-    signIn(ADMIN);
-    serveGroups();
-    stubRowRects();
     server.use(http.post('/api/paineis/reorder', () => new HttpResponse(null, { status: 500 })));
-    const { user } = renderApp('/');
-    await screen.findByRole('heading', { name: 'Vendas' });
+    const user = await renderListForDrag();
     await keyboardDrag(user, 'Metas', '{ArrowUp}');
     expect(await screen.findByText(REORDER_ERROR)).toBeInTheDocument();
     expect(namesIn('Vendas')).toEqual(['Vendas Mensais', 'Metas', 'Comissões']);
   });
 
   it('on 405 from the reorder endpoint, fetches each panel and updates it with its new ordem', async () => {
-    signIn(ADMIN);
-    serveGroups();
-    stubRowRects();
     const reorders = captureReorder(405);
     const { puts, getDados } = servePanelUpdates();
-    const { user } = renderApp('/');
-    await screen.findByRole('heading', { name: 'Vendas' });
+    const user = await renderListForDrag();
     await keyboardDrag(user, 'Comissões', '{ArrowUp}{ArrowUp}');
 
     await waitFor(() => expect(puts.size).toBe(3));
@@ -601,13 +564,9 @@ describe("'/' reorder by drag (requirements: drag-reorder), with the keyboard", 
   });
 
   it('moves a panel onto a panel of another classification with a panel update, then renumbers that group', async () => {
-    signIn(ADMIN);
-    serveGroups();
-    stubRowRects();
     const reorders = captureReorder();
     const { puts } = servePanelUpdates();
-    const { user } = renderApp('/');
-    await screen.findByRole('heading', { name: 'Vendas' });
+    const user = await renderListForDrag();
     await keyboardDrag(user, 'Comissões', '{ArrowDown}');
 
     await waitFor(() => expect(reorders).toHaveLength(1));
@@ -634,13 +593,9 @@ describe("'/' reorder by drag (requirements: drag-reorder), with the keyboard", 
   });
 
   it('moving up into another classification puts the panel last there, and keeps the keyboard focus on it', async () => {
-    signIn(ADMIN);
-    serveGroups();
-    stubRowRects();
     const reorders = captureReorder();
     const { puts } = servePanelUpdates();
-    const { user } = renderApp('/');
-    await screen.findByRole('heading', { name: 'Vendas' });
+    const user = await renderListForDrag();
     await keyboardDrag(user, 'Orçamento', '{ArrowUp}');
 
     await waitFor(() => expect(reorders).toHaveLength(1));
@@ -661,13 +616,9 @@ describe("'/' reorder by drag (requirements: drag-reorder), with the keyboard", 
   });
 
   it("moves a panel into an empty classification's drop zone (no renumbering needed)", async () => {
-    signIn(ADMIN);
-    serveGroups();
-    stubRowRects();
     const reorders = captureReorder();
     const { puts } = servePanelUpdates();
-    const { user } = renderApp('/');
-    await screen.findByRole('heading', { name: 'Financeiro' });
+    const user = await renderListForDrag('Financeiro');
     await keyboardDrag(user, 'Orçamento', '{ArrowDown}');
 
     await waitFor(() => expect(puts.size).toBe(1));
@@ -681,13 +632,9 @@ describe("'/' reorder by drag (requirements: drag-reorder), with the keyboard", 
   });
 
   it("reverts a move and shows the server's message when the panel update fails", async () => {
-    signIn(ADMIN);
-    serveGroups();
-    stubRowRects();
     const reorders = captureReorder();
     servePanelUpdates(() => serverMessage('Classificação (classificacaoId) 2 não existe.', 400));
-    const { user } = renderApp('/');
-    await screen.findByRole('heading', { name: 'Vendas' });
+    const user = await renderListForDrag();
     await keyboardDrag(user, 'Comissões', '{ArrowDown}');
 
     expect(await screen.findByText('Classificação (classificacaoId) 2 não existe.')).toBeInTheDocument();
@@ -700,23 +647,16 @@ describe("'/' reorder by drag (requirements: drag-reorder), with the keyboard", 
   });
 
   it(`falls back to '${MOVE_ERROR}' when a move fails without a reason`, async () => {
-    signIn(ADMIN);
-    serveGroups();
-    stubRowRects();
     server.use(http.get('/api/paineis/:id/dados', () => new HttpResponse(null, { status: 500 })));
-    const { user } = renderApp('/');
-    await screen.findByRole('heading', { name: 'Vendas' });
+    const user = await renderListForDrag();
     await keyboardDrag(user, 'Comissões', '{ArrowDown}');
     expect(await screen.findByText(MOVE_ERROR)).toBeInTheDocument();
     expect(namesIn('Vendas')).toEqual(['Vendas Mensais', 'Metas', 'Comissões']);
   });
 
   it('leaves everything as it was when the drag is cancelled with Escape', async () => {
-    signIn(ADMIN);
-    serveGroups();
-    stubRowRects();
     const reorders = captureReorder();
-    const { user } = renderApp('/');
+    const user = await renderListForDrag();
     const handle = await screen.findByRole('button', { name: 'Arrastar para reordenar Metas' });
     act(() => handle.focus());
     await user.keyboard(' ');
@@ -873,12 +813,8 @@ describe("'/' with 2,000 panels: only the rows near the viewport are in the page
   });
 
   it('reorders with the keyboard in the classification of 200, saving all 200 renumbered', async () => {
-    signIn(ADMIN);
-    serveGroups(manyGroups());
-    stubRowRects();
     const bodies = captureReorder();
-    const { user } = renderApp('/');
-    await screen.findByRole('heading', { name: 'Grupo 1' });
+    const user = await renderListForDrag('Grupo 1', manyGroups());
     await keyboardDrag(user, 'Painel 1000', '{ArrowDown}{ArrowDown}');
     await waitFor(() => expect(bodies).toHaveLength(1));
     const body = bodies[0]!;

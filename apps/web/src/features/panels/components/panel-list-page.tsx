@@ -8,6 +8,7 @@ import Container from 'react-bootstrap/Container';
 import Form from 'react-bootstrap/Form';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import Spinner from 'react-bootstrap/Spinner';
+import { LoadErrorAlert } from '../../../components/load-error-alert.tsx';
 import { LoadingSpinner } from '../../../components/loading-spinner.tsx';
 import { paths } from '../../../config/paths.ts';
 import { errorMessage } from '../../../lib/api-client.ts';
@@ -123,12 +124,7 @@ export function PanelListPage({ isAdmin, onManageUsers, onManageRls, onDeleteCla
   }
 
   const loadError = error && !isFetching && (
-    <Alert variant="danger" className="d-flex flex-wrap align-items-center justify-content-between gap-2">
-      <span>{errorMessage(error, LOAD_ERROR)}</span>
-      <Button variant="outline-danger" size="sm" onClick={() => void refetch()}>
-        Tentar novamente
-      </Button>
-    </Alert>
+    <LoadErrorAlert message={errorMessage(error, LOAD_ERROR)} onRetry={() => void refetch()} />
   );
 
   return (

@@ -3,7 +3,7 @@ import Alert from 'react-bootstrap/Alert';
 import Badge from 'react-bootstrap/Badge';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
-import Spinner from 'react-bootstrap/Spinner';
+import { BusyButton } from '../../../components/busy-button.tsx';
 import { errorMessage } from '../../../lib/api-client.ts';
 import { formatInteger } from '../../../lib/format.ts';
 
@@ -59,10 +59,9 @@ export function LoadError({ error, onRetry, retrying }: { error: unknown; onRetr
   return (
     <Alert variant="danger" className="d-flex flex-wrap align-items-center justify-content-between gap-2 mb-0">
       <span>{errorMessage(error, USAGE_LOAD_ERROR)}</span>
-      <Button variant="outline-danger" size="sm" onClick={onRetry} disabled={retrying}>
-        {retrying && <Spinner as="span" animation="border" size="sm" className="me-2" aria-hidden="true" />}
+      <BusyButton variant="outline-danger" size="sm" onClick={onRetry} busy={retrying}>
         Tentar novamente
-      </Button>
+      </BusyButton>
     </Alert>
   );
 }

@@ -108,8 +108,9 @@ function serveUsage({
 }
 
 const region = (name: string) => screen.getByRole('region', { name });
-const rowsOf = (name: string) =>
-  within(region(name))
+/** The texts of a table's cells, row by row, under its header row. */
+const cellsOf = (table: HTMLElement) =>
+  within(table)
     .getAllByRole('row')
     .slice(1)
     .map((row) =>
@@ -117,6 +118,7 @@ const rowsOf = (name: string) =>
         .getAllByRole('cell')
         .map((cell) => cell.textContent),
     );
+const rowsOf = (name: string) => cellsOf(region(name));
 
 function openPage() {
   signIn();
@@ -377,14 +379,7 @@ describe('/uso: Uso dos Painéis', () => {
     const dialog = await screen.findByRole('dialog', { name: 'Aberturas de Vendas por Região' });
     await within(dialog).findByText('Bruno Usuário');
     expect(detailAsked).toEqual(['/api/uso/paineis/1?dias=30']);
-    const rows = within(dialog)
-      .getAllByRole('row')
-      .slice(1)
-      .map((row) =>
-        within(row)
-          .getAllByRole('cell')
-          .map((cell) => cell.textContent),
-      );
+    const rows = cellsOf(dialog);
     const when = formatDateTime(new Date('2026-11-20T13:05:09.000Z'));
     expect(
       within(dialog)

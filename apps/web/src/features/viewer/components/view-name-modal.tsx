@@ -3,7 +3,7 @@ import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import Modal from 'react-bootstrap/Modal';
-import Spinner from 'react-bootstrap/Spinner';
+import { BusyButton } from '../../../components/busy-button.tsx';
 
 export const VIEW_NAME_LABEL = 'Nome da visão';
 const NOME_MAX = 100;
@@ -87,10 +87,9 @@ function ViewNameForm({
         <Button variant="outline-secondary" onClick={onHide} disabled={saving}>
           Cancelar
         </Button>
-        <Button type="submit" variant="primary" disabled={saving}>
-          {saving && <Spinner as="span" animation="border" size="sm" className="me-2" aria-hidden="true" />}
+        <BusyButton type="submit" variant="primary" busy={saving}>
           {submitLabel}
-        </Button>
+        </BusyButton>
       </Modal.Footer>
     </Form>
   );

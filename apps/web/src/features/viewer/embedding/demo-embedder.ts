@@ -1,12 +1,5 @@
-import {
-  EMBED_TOKEN_MISSING,
-  EmbedderError,
-  REPORT_INIT_ERROR,
-  type EmbedTarget,
-  type ReportEmbedder,
-  type ReportEventName,
-  type ReportPage,
-} from './report-embedder.ts';
+import { EMBED_TOKEN_MISSING, EmbedderError, REPORT_INIT_ERROR, reportConfiguration } from './report-embedder.ts';
+import type { EmbedTarget, ReportEmbedder, ReportEventName, ReportPage } from './report-embedder.ts';
 
 const TOKEN_TYPE_EMBED = 1;
 const BACKGROUND_TRANSPARENT = 1;
@@ -40,8 +33,8 @@ export class DemoEmbedder implements ReportEmbedder {
 
   constructor(private readonly hostUrl: string) {}
 
-  load(container: HTMLElement, { reportId, embedUrl, accessToken, pageName }: EmbedTarget): Promise<void> {
-    if (!accessToken) return Promise.reject(new EmbedderError(EMBED_TOKEN_MISSING));
+  load(container: HTMLElement, target: EmbedTarget): Promise<void> {
+    if (!target.accessToken) return Promise.reject(new EmbedderError(EMBED_TOKEN_MISSING));
     try {
       const src = new URL(this.hostUrl);
       src.searchParams.set('uid', this.uid);
@@ -50,20 +43,11 @@ export class DemoEmbedder implements ReportEmbedder {
       iframe.title = 'Relatório (demonstração)';
       iframe.style.cssText = 'width:100%;height:100%;border:0';
       iframe.addEventListener('load', () => {
-        this.request('POST', '/report/load', {
-          type: 'report',
-          id: reportId,
-          embedUrl,
-          accessToken,
-          tokenType: TOKEN_TYPE_EMBED,
-          ...(pageName ? { pageName } : {}),
-          settings: {
-            panes: { filters: { visible: true }, pageNavigation: { visible: false } },
-            navContentPaneEnabled: false,
-            bars: { actionBar: { visible: false } },
-            background: BACKGROUND_TRANSPARENT,
-          },
-        }).catch((error: unknown) => console.warn('Relatório de demonstração recusou a carga', error));
+        this.request(
+          'POST',
+          '/report/load',
+          reportConfiguration(target, { tokenType: TOKEN_TYPE_EMBED, background: BACKGROUND_TRANSPARENT }),
+        ).catch((error: unknown) => console.warn('Relatório de demonstração recusou a carga', error));
       });
       window.addEventListener('message', this.onMessage);
       container.append(iframe);

@@ -6,11 +6,9 @@ import {
   POWER_BI_MODELS_MISSING,
   POWER_BI_UNAVAILABLE,
   REPORT_INIT_ERROR,
-  type EmbedTarget,
-  type ReportEmbedder,
-  type ReportEventName,
-  type ReportPage,
+  reportConfiguration,
 } from './report-embedder.ts';
+import type { EmbedTarget, ReportEmbedder, ReportEventName, ReportPage } from './report-embedder.ts';
 
 type PowerBiModule = typeof PowerBi;
 
@@ -37,8 +35,8 @@ export class PowerBiEmbedder implements ReportEmbedder {
 
   constructor(private readonly loadLibrary: () => Promise<Partial<PowerBiModule>> = importPowerBi) {}
 
-  async load(container: HTMLElement, { reportId, embedUrl, accessToken, pageName }: EmbedTarget): Promise<void> {
-    if (!accessToken) throw new EmbedderError(EMBED_TOKEN_MISSING);
+  async load(container: HTMLElement, target: EmbedTarget): Promise<void> {
+    if (!target.accessToken) throw new EmbedderError(EMBED_TOKEN_MISSING);
     let library: Partial<PowerBiModule>;
     try {
       library = exportsOf(await this.loadLibrary());
@@ -51,22 +49,13 @@ export class PowerBiEmbedder implements ReportEmbedder {
     try {
       this.powerbi = new service.Service(factories.hpmFactory, factories.wpmpFactory, factories.routerFactory);
       this.container = container;
-      // docs/requirements.md#viewer-embed-settings: filter pane shown; page navigation, navigation pane and
-      // command bar hidden.
-      this.report = this.powerbi.embed(container, {
-        type: 'report',
-        id: reportId,
-        embedUrl,
-        accessToken,
-        tokenType: models.TokenType.Embed,
-        ...(pageName ? { pageName } : {}),
-        settings: {
-          panes: { filters: { visible: true }, pageNavigation: { visible: false } },
-          navContentPaneEnabled: false,
-          bars: { actionBar: { visible: false } },
+      this.report = this.powerbi.embed(
+        container,
+        reportConfiguration(target, {
+          tokenType: models.TokenType.Embed,
           background: models.BackgroundType.Transparent,
-        },
-      }) as Report;
+        }),
+      ) as Report;
     } catch {
       throw new EmbedderError(REPORT_INIT_ERROR);
     }

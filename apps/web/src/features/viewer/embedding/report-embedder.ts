@@ -14,6 +14,31 @@ export interface EmbedTarget {
   pageName?: string | undefined;
 }
 
+/**
+ * What opens a report, for powerbi-client's embed() and the demo host alike: filter pane shown; page navigation,
+ * navigation pane and command bar hidden (docs/requirements.md#viewer-embed-settings). The token type and background
+ * are Power BI's enum values, which the demo host, without powerbi-client, gives as numbers.
+ */
+export function reportConfiguration<TokenType extends number, Background extends number>(
+  { reportId, embedUrl, accessToken, pageName }: EmbedTarget,
+  { tokenType, background }: { tokenType: TokenType; background: Background },
+) {
+  return {
+    type: 'report',
+    id: reportId,
+    embedUrl,
+    accessToken,
+    tokenType,
+    ...(pageName ? { pageName } : {}),
+    settings: {
+      panes: { filters: { visible: true }, pageNavigation: { visible: false } },
+      navContentPaneEnabled: false,
+      bars: { actionBar: { visible: false } },
+      background,
+    },
+  };
+}
+
 /** A report page as Power BI describes it; visibility 0 is a visible page. */
 export interface ReportPage {
   name: string;
