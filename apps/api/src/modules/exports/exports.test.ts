@@ -4,30 +4,14 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { Exportacao } from '@paineis/contract/personal';
 import { pagesOf } from '@paineis/microsoft-stand-ins/power-bi-common';
 import { encodeReportState } from '@paineis/microsoft-stand-ins/report-state';
-import type { StandInReport } from '@paineis/microsoft-stand-ins/types';
-import { useTestApp } from '../../../test/context.ts';
-import { createAdmin, createUser, link, panel } from '../../../test/fixtures.ts';
-import { microsoftConfig, useStandIns } from '../../../test/microsoft.ts';
+import { createAdmin, createUser, link } from '../../../test/fixtures.ts';
+import { salesPanels, salesReports, useSalesApp } from '../../../test/sales-reports.ts';
 import { rows } from '../../db/client.ts';
-import type { PowerBiEmbeddingService } from '../../integrations/power-bi/power-bi-embedding-service.ts';
 import { purgeOldExports } from './exports.ts';
 import { exportFileName } from './export-answers.ts';
 
-const WORKSPACE = '0a0a0a0a-0000-4000-8000-000000000001';
-const vendas: StandInReport = {
-  workspaceId: WORKSPACE,
-  reportId: '0b0b0b0b-0000-4000-8000-000000000021',
-  name: 'Vendas',
-  datasetId: '0c0c0c0c-0000-4000-8000-000000000021',
-  rls: false,
-};
-const regional: StandInReport = {
-  workspaceId: WORKSPACE,
-  reportId: '0b0b0b0b-0000-4000-8000-000000000022',
-  name: 'Vendas por Região',
-  datasetId: '0c0c0c0c-0000-4000-8000-000000000022',
-  rls: true,
-};
+const reports = salesReports(21);
+const { vendas, regional } = reports;
 const PPTX = 'application/vnd.openxmlformats-officedocument.presentationml.presentation';
 const NOT_FOUND = { message: 'Painel não encontrado.' };
 const JOB_NOT_FOUND = { message: 'Exportação não encontrada.' };
@@ -38,17 +22,10 @@ async function pdfText(bytes: Buffer): Promise<string> {
 }
 
 describe('export to PDF and PowerPoint (docs/requirements.md#personal)', () => {
-  const standIns = useStandIns({ people: [], reports: [vendas, regional] });
-  const ctx = useTestApp(() => ({
-    config: microsoftConfig(standIns.current),
-    powerBiOptions: { timeoutMs: 2000, sleep: async () => undefined },
-  }));
+  const { standIns, ctx } = useSalesApp(reports, { powerBiOptions: { timeoutMs: 2000, sleep: async () => undefined } });
   beforeEach(() => {
-    standIns.current.powerBi.reset();
-    standIns.current.powerBi.setReports([vendas, regional]);
     // Done at the first status request, unless a test says otherwise.
     standIns.current.powerBi.setExportDuration(0);
-    (ctx.app.embedding as PowerBiEmbeddingService).clear();
   });
 
   async function setup() {
@@ -56,18 +33,11 @@ describe('export to PDF and PowerPoint (docs/requirements.md#personal)', () => {
     const ana = await createUser(ctx.db, { email: 'ana@empresa.com.br' });
     const bia = await createUser(ctx.db, { email: 'bia@empresa.com.br' });
     const caio = await createUser(ctx.db, { email: 'caio@empresa.com.br' });
-    const plain = await panel(ctx.db, { nomePainel: 'Vendas', workspaceId: WORKSPACE, reportId: vendas.reportId });
-    const rls = await panel(ctx.db, {
-      nomePainel: 'Vendas por Região',
-      workspaceId: WORKSPACE,
-      reportId: regional.reportId,
-      usaRls: true,
-      rlsConfigurations: [
-        { roleName: 'Sul', userEmails: ['ana@empresa.com.br'] },
-        { roleName: 'Norte', userEmails: ['bia@empresa.com.br'] },
-        { roleName: 'Diretoria', userEmails: ['ana@empresa.com.br'] },
-      ],
-    });
+    const { plain, rls } = await salesPanels(ctx.db, reports, [
+      { roleName: 'Sul', userEmails: ['ana@empresa.com.br'] },
+      { roleName: 'Norte', userEmails: ['bia@empresa.com.br'] },
+      { roleName: 'Diretoria', userEmails: ['ana@empresa.com.br'] },
+    ]);
     await link(ctx.db, plain.id, [ana.id, bia.id]);
     await link(ctx.db, rls.id, [ana.id, bia.id, caio.id]);
     return {
@@ -254,7 +224,12 @@ describe('export to PDF and PowerPoint (docs/requirements.md#personal)', () => {
     const admin = s.admin;
     const off = await ctx.request('PUT', `/api/paineis/${s.plain.id}`, {
       token: admin,
-      body: { nomePainel: 'Vendas', workspaceId: WORKSPACE, reportId: vendas.reportId, permiteExportacao: false },
+      body: {
+        nomePainel: 'Vendas',
+        workspaceId: vendas.workspaceId,
+        reportId: vendas.reportId,
+        permiteExportacao: false,
+      },
     });
     expect(off.statusCode).toBe(200);
     const refused = await start(s.ana, s.plain.id, { formato: 'PDF' });

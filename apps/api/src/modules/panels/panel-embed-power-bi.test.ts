@@ -1,10 +1,10 @@
 import { createServer, type AddressInfo } from 'node:net';
 import { decodeJwt } from 'jose';
-import { beforeEach, describe, expect, it } from 'vitest';
-import type { StandInReport } from '@paineis/microsoft-stand-ins/types';
+import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/context.ts';
 import { createAdmin, createUser, link, panel } from '../../../test/fixtures.ts';
 import { microsoftConfig, useStandIns } from '../../../test/microsoft.ts';
+import { salesPanels, salesReports, useSalesApp } from '../../../test/sales-reports.ts';
 import { PAPEL_SEM_RLS, PAPEL_SOMENTE_ADMIN, papelInexistente, RLS_SEM_PAPEL } from './panel-access.ts';
 import {
   POWER_BI_REFUSED,
@@ -13,39 +13,18 @@ import {
   RLS_WITHOUT_ROLES,
   rlsIdentityRefused,
 } from '../../plugins/microsoft-error-answers.ts';
-import type { PowerBiEmbeddingService } from '../../integrations/power-bi/power-bi-embedding-service.ts';
 import { storeLegacyRoles } from '../../../test/panel-helpers.ts';
 
 const COMMA =
   "O nome do papel RLS (roleName) 'Norte,Sul' contém vírgula, que o Power BI não aceita em nomes de papéis.";
 
-const WORKSPACE = '0a0a0a0a-0000-4000-8000-000000000001';
-const vendas: StandInReport = {
-  workspaceId: WORKSPACE,
-  reportId: '0b0b0b0b-0000-4000-8000-000000000001',
-  name: 'Vendas',
-  datasetId: '0c0c0c0c-0000-4000-8000-000000000001',
-  rls: false,
-};
-const regional: StandInReport = {
-  workspaceId: WORKSPACE,
-  reportId: '0b0b0b0b-0000-4000-8000-000000000002',
-  name: 'Vendas por Região',
-  datasetId: '0c0c0c0c-0000-4000-8000-000000000002',
-  rls: true,
-};
+const reports = salesReports(1);
+const { vendas, regional } = reports;
 
 describe('embedding Power BI reports through the stand-in Power BI service', () => {
-  const standIns = useStandIns({ people: [], reports: [vendas, regional] });
-  const ctx = useTestApp(() => ({
-    config: microsoftConfig(standIns.current),
+  const { standIns, ctx } = useSalesApp(reports, {
     // The stand-in shares this process, whose event loop 100 concurrent requests keep busy: allow 2 s.
     powerBiOptions: { timeoutMs: 2000, sleep: async () => undefined },
-  }));
-  beforeEach(() => {
-    standIns.current.powerBi.reset();
-    standIns.current.powerBi.setReports([vendas, regional]);
-    (ctx.app.embedding as PowerBiEmbeddingService).clear();
   });
 
   const generateTokenBodies = () =>
@@ -54,18 +33,11 @@ describe('embedding Power BI reports through the stand-in Power BI service', () 
   async function setup() {
     const admin = await createAdmin(ctx.db, { email: 'admin@empresa.com.br' });
     const ana = await createUser(ctx.db, { email: 'ana@empresa.com.br' });
-    const plain = await panel(ctx.db, { nomePainel: 'Vendas', workspaceId: WORKSPACE, reportId: vendas.reportId });
-    const rls = await panel(ctx.db, {
-      nomePainel: 'Vendas por Região',
-      workspaceId: WORKSPACE,
-      reportId: regional.reportId,
-      usaRls: true,
-      rlsConfigurations: [
-        { roleName: 'Sul', userEmails: ['ana@empresa.com.br'] },
-        { roleName: 'Norte', userEmails: ['bia@empresa.com.br'] },
-        { roleName: 'Diretoria', userEmails: ['ana@empresa.com.br'] },
-      ],
-    });
+    const { plain, rls } = await salesPanels(ctx.db, reports, [
+      { roleName: 'Sul', userEmails: ['ana@empresa.com.br'] },
+      { roleName: 'Norte', userEmails: ['bia@empresa.com.br'] },
+      { roleName: 'Diretoria', userEmails: ['ana@empresa.com.br'] },
+    ]);
     await link(ctx.db, plain.id, [ana.id]);
     await link(ctx.db, rls.id, [ana.id]);
     return { admin: await ctx.tokenFor(admin), ana: await ctx.tokenFor(ana), plain, rls };
@@ -323,7 +295,7 @@ describe('what is logged of Power BI’s refusals', () => {
 
   it('keeps Power BI’s error code and request id in the log, and out of the answer', async () => {
     const user = await createUser(ctx.db);
-    const p = await panel(ctx.db, { workspaceId: WORKSPACE, reportId: vendas.reportId });
+    const p = await panel(ctx.db, { workspaceId: vendas.workspaceId, reportId: vendas.reportId });
     await link(ctx.db, p.id, [user.id]);
     const res = await ctx.request('GET', `/api/paineis/${p.id}`, { token: await ctx.tokenFor(user) });
     expect(res.statusCode).toBe(502);
@@ -352,7 +324,7 @@ describe('Power BI out of reach', () => {
 
   it('is retried with backoff, then answered 503 with a Portuguese message', async () => {
     const user = await createUser(ctx.db);
-    const p = await panel(ctx.db, { workspaceId: WORKSPACE, reportId: vendas.reportId });
+    const p = await panel(ctx.db, { workspaceId: vendas.workspaceId, reportId: vendas.reportId });
     await link(ctx.db, p.id, [user.id]);
     const res = await ctx.request('GET', `/api/paineis/${p.id}`, { token: await ctx.tokenFor(user) });
     expect(res.statusCode).toBe(503);
@@ -371,7 +343,7 @@ describe('embedding in demo mode', () => {
 
   it('also names the stand-in page that plays the embed URL, with the same report and workspace', async () => {
     const user = await createUser(ctx.db);
-    const p = await panel(ctx.db, { workspaceId: WORKSPACE, reportId: vendas.reportId });
+    const p = await panel(ctx.db, { workspaceId: vendas.workspaceId, reportId: vendas.reportId });
     await link(ctx.db, p.id, [user.id]);
     const token = await ctx.tokenFor(user);
     for (const url of [`/api/paineis/${p.id}`, `/api/paineis/${p.id}/token`]) {
@@ -396,7 +368,7 @@ describe('embed tokens close to their expiry', () => {
 
   it('are renewed instead of served again', async () => {
     const user = await createUser(ctx.db);
-    const p = await panel(ctx.db, { workspaceId: WORKSPACE, reportId: vendas.reportId });
+    const p = await panel(ctx.db, { workspaceId: vendas.workspaceId, reportId: vendas.reportId });
     await link(ctx.db, p.id, [user.id]);
     const token = await ctx.tokenFor(user);
     const first = await ctx.request('GET', `/api/paineis/${p.id}/token`, { token });

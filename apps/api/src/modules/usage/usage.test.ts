@@ -1,30 +1,13 @@
 import { sql } from 'drizzle-orm';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { StandInReport } from '@paineis/microsoft-stand-ins/types';
 import { VISUALIZACAO_HEADER, type UsoDetalhePainel, type UsoPainel } from '@paineis/contract/usage';
 import { rows } from '../../db/client.ts';
 import { buildApp } from '../../app.ts';
-import { useTestApp } from '../../../test/context.ts';
 import { createAdmin, createUser, link, panel } from '../../../test/fixtures.ts';
-import { microsoftConfig, useStandIns } from '../../../test/microsoft.ts';
-import type { PowerBiEmbeddingService } from '../../integrations/power-bi/power-bi-embedding-service.ts';
+import { salesPanels, salesReports, useSalesApp } from '../../../test/sales-reports.ts';
 import { forgetUsageSnapshots, purgeOldViews } from './usage.ts';
 
-const WORKSPACE = '0a0a0a0a-0000-4000-8000-000000000001';
-const vendas: StandInReport = {
-  workspaceId: WORKSPACE,
-  reportId: '0b0b0b0b-0000-4000-8000-000000000011',
-  name: 'Vendas',
-  datasetId: '0c0c0c0c-0000-4000-8000-000000000011',
-  rls: false,
-};
-const regional: StandInReport = {
-  workspaceId: WORKSPACE,
-  reportId: '0b0b0b0b-0000-4000-8000-000000000012',
-  name: 'Vendas por Região',
-  datasetId: '0c0c0c0c-0000-4000-8000-000000000012',
-  rls: true,
-};
+const reports = salesReports(11);
 
 interface StoredView {
   id: string;
@@ -41,12 +24,8 @@ interface StoredView {
 }
 
 describe('usage of the panels (docs/requirements.md#usage)', () => {
-  const standIns = useStandIns({ people: [], reports: [vendas, regional] });
-  const ctx = useTestApp(() => ({ config: microsoftConfig(standIns.current) }));
+  const { standIns, ctx } = useSalesApp(reports);
   beforeEach(() => {
-    standIns.current.powerBi.reset();
-    standIns.current.powerBi.setReports([vendas, regional]);
-    (ctx.app.embedding as PowerBiEmbeddingService).clear();
     forgetUsageSnapshots(ctx.db);
   });
 
@@ -60,17 +39,10 @@ describe('usage of the panels (docs/requirements.md#usage)', () => {
   async function setup() {
     const admin = await createAdmin(ctx.db, { email: 'admin@empresa.com.br', displayName: 'Admin Uso' });
     const ana = await createUser(ctx.db, { email: 'ana@empresa.com.br', displayName: 'Ana Souza' });
-    const plain = await panel(ctx.db, { nomePainel: 'Vendas', workspaceId: WORKSPACE, reportId: vendas.reportId });
-    const rls = await panel(ctx.db, {
-      nomePainel: 'Vendas por Região',
-      workspaceId: WORKSPACE,
-      reportId: regional.reportId,
-      usaRls: true,
-      rlsConfigurations: [
-        { roleName: 'Sul', userEmails: ['ana@empresa.com.br'] },
-        { roleName: 'Diretoria', userEmails: ['ana@empresa.com.br'] },
-      ],
-    });
+    const { plain, rls } = await salesPanels(ctx.db, reports, [
+      { roleName: 'Sul', userEmails: ['ana@empresa.com.br'] },
+      { roleName: 'Diretoria', userEmails: ['ana@empresa.com.br'] },
+    ]);
     const never = await panel(ctx.db, { nomePainel: 'Nunca Aberto' });
     await link(ctx.db, plain.id, [ana.id]);
     await link(ctx.db, rls.id, [ana.id]);
