@@ -7,42 +7,19 @@ import { embedHostResponse } from './embed-host.ts';
 import { pagesOf } from './power-bi.ts';
 import { decodeReportState, encodeReportState, formatos, regionFigures } from './report-state.ts';
 import { startStandIns } from './stand-ins.ts';
+import { powerBiToken, testReport, vendas, WORKSPACE } from './test-helpers.ts';
 import type { StandInReport, StandIns } from './types.ts';
 
-const WORKSPACE = 'aaaaaaaa-0000-4000-8000-000000000001';
-const vendas: StandInReport = {
-  workspaceId: WORKSPACE,
-  reportId: 'bbbbbbbb-0000-4000-8000-000000000001',
-  name: 'Vendas',
-  datasetId: 'cccccccc-0000-4000-8000-000000000001',
-  rls: false,
-};
-const financeiro: StandInReport = {
-  workspaceId: WORKSPACE,
-  reportId: 'bbbbbbbb-0000-4000-8000-000000000002',
+const financeiro = testReport(2, {
   name: 'Financeiro <&>',
-  datasetId: 'cccccccc-0000-4000-8000-000000000002',
   rls: true,
   pages: [
     { name: 'ReportSectionResumo', displayName: 'Resumo', visibility: 0 },
     { name: 'ReportSectionOculta', displayName: 'Oculta', visibility: 1 },
   ],
-};
+});
 const reports = [vendas, financeiro];
 const ANA = 'ana.souza@contoso.com.br';
-
-async function powerBiToken(s: StandIns): Promise<string> {
-  const response = await fetch(`${s.authorityHost}/${s.tenantId}/oauth2/v2.0/token`, {
-    method: 'POST',
-    body: new URLSearchParams({
-      grant_type: 'client_credentials',
-      client_id: s.clientId,
-      client_secret: s.clientSecret,
-      scope: 'https://analysis.windows.net/powerbi/api/.default',
-    }),
-  });
-  return ((await response.json()) as { access_token: string }).access_token;
-}
 
 /**
  * An embed token for one report, asked for as the portal asks (to view only: no targetWorkspaces, no allowEdit)

@@ -3,23 +3,10 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { REDACTED } from '@paineis/microsoft-api/exchange';
 import { apiOf } from './exchange-recorder.ts';
 import { startStandIns } from './stand-ins.ts';
-import type { StandInPerson, StandInReport, StandIns } from './types.ts';
+import { anaSouza, codeRedemption, REDIRECT_URI, vendas } from './test-helpers.ts';
+import type { StandIns } from './types.ts';
 
-const REDIRECT_URI = 'http://127.0.0.1:5173/auth/callback';
-const ana: StandInPerson = {
-  id: '11111111-1111-4111-8111-111111111111',
-  displayName: 'Ana Souza',
-  mail: 'ana.souza@contoso.com.br',
-  userPrincipalName: 'ana.souza@contoso.com.br',
-  showOnSignIn: true,
-};
-const vendas: StandInReport = {
-  workspaceId: '0a0a0a0a-0000-4000-8000-000000000001',
-  reportId: '0b0b0b0b-0000-4000-8000-000000000001',
-  name: 'Vendas',
-  datasetId: '0c0c0c0c-0000-4000-8000-000000000001',
-  rls: false,
-};
+const ana = anaSouza();
 
 describe('the stand-ins’ exchange recorder (docs/decisions/016-microsoft-contract-tests.md)', () => {
   let s: StandIns;
@@ -99,17 +86,7 @@ describe('the stand-ins’ exchange recorder (docs/decisions/016-microsoft-contr
     const requestId = /name="request" value="([^"]+)"/.exec(page)![1]!;
     const chosen = await fetch(authorize, form({ request: requestId, person: ana.id }));
     const code = new URL(chosen.headers.get('location')!).searchParams.get('code')!;
-    const redeemed = await fetch(
-      tokenUrl(),
-      form({
-        grant_type: 'authorization_code',
-        client_id: s.clientId,
-        client_secret: s.clientSecret,
-        code,
-        redirect_uri: REDIRECT_URI,
-        code_verifier: verifier,
-      }),
-    );
+    const redeemed = await fetch(tokenUrl(), form(codeRedemption(s, code, verifier)));
     const tokens = (await redeemed.json()) as { access_token: string; id_token: string };
     // The person's token (User.Read) may not list users: a refusal, recorded like any answer.
     const graph = await fetch(`${s.graphUrl}/v1.0/users`, {

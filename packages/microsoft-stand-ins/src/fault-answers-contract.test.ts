@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { checkExchange } from '@paineis/microsoft-api/check-exchange';
 import { startStandIns } from './stand-ins.ts';
-import type { StandInReport, StandIns } from './types.ts';
+import { vendas } from './test-helpers.ts';
+import type { StandIns } from './types.ts';
 
 /**
  * The refusals the fault controls play must be refusals Microsoft could send: each in its service's error shape,
@@ -9,13 +10,6 @@ import type { StandInReport, StandIns } from './types.ts';
  * its error paths rely on them being realistic.
  */
 
-const vendas: StandInReport = {
-  workspaceId: '0a0a0a0a-0000-4000-8000-000000000001',
-  reportId: '0b0b0b0b-0000-4000-8000-000000000001',
-  name: 'Vendas',
-  datasetId: '0c0c0c0c-0000-4000-8000-000000000001',
-  rls: false,
-};
 const STATUSES = [400, 401, 403, 404, 409, 429, 500, 502, 503, 504];
 
 describe('the stand-ins’ fault answers, against Microsoft’s descriptions', () => {

@@ -2,9 +2,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startStandIns } from './stand-ins.ts';
+import { REDIRECT_URI } from './test-helpers.ts';
 import type { StandInGroup, StandInPerson, StandIns } from './types.ts';
-
-const REDIRECT_URI = 'http://127.0.0.1:5173/auth/callback';
 
 function person(n: number, name: string, extra: Partial<StandInPerson> = {}): StandInPerson {
   const email = `${name.toLowerCase()}@contoso.com.br`;

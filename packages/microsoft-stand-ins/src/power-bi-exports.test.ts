@@ -3,41 +3,14 @@ import { extractText, getDocumentProxy } from 'unpdf';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { pagesOf } from './power-bi.ts';
 import { encodeReportState, formatos, regionFigures } from './report-state.ts';
-import { startStandIns } from './stand-ins.ts';
+import { powerBiStandIns, testReport, vendas, WORKSPACE } from './test-helpers.ts';
 import type { StandInReport, StandIns } from './types.ts';
 
-const WORKSPACE = 'aaaaaaaa-0000-4000-8000-000000000001';
-const vendas: StandInReport = {
-  workspaceId: WORKSPACE,
-  reportId: 'bbbbbbbb-0000-4000-8000-000000000001',
-  name: 'Vendas',
-  datasetId: 'cccccccc-0000-4000-8000-000000000001',
-  rls: false,
-};
-const financeiro: StandInReport = {
-  workspaceId: WORKSPACE,
-  reportId: 'bbbbbbbb-0000-4000-8000-000000000002',
-  name: 'Financeiro — Diretoria',
-  datasetId: 'cccccccc-0000-4000-8000-000000000002',
-  rls: true,
-};
+const financeiro = testReport(2, { name: 'Financeiro — Diretoria', rls: true });
 const ANA = 'ana.souza@contoso.com.br';
 
 function json(response: Response): Promise<any> {
   return response.json();
-}
-
-async function powerBiToken(s: StandIns): Promise<string> {
-  const response = await fetch(`${s.authorityHost}/${s.tenantId}/oauth2/v2.0/token`, {
-    method: 'POST',
-    body: new URLSearchParams({
-      grant_type: 'client_credentials',
-      client_id: s.clientId,
-      client_secret: s.clientSecret,
-      scope: 'https://analysis.windows.net/powerbi/api/.default',
-    }),
-  });
-  return ((await json(response)) as { access_token: string }).access_token;
 }
 
 async function pdfPages(bytes: ArrayBuffer): Promise<string[]> {
@@ -65,8 +38,7 @@ describe('Power BI export to file', () => {
   let token: string;
 
   beforeAll(async () => {
-    s = await startStandIns({ people: [], reports: [vendas, financeiro] });
-    token = await powerBiToken(s);
+    ({ s, token } = await powerBiStandIns([vendas, financeiro]));
   });
   afterAll(() => s.close());
   beforeEach(() => {

@@ -1,23 +1,10 @@
 import { createLocalJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify } from 'jose';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startStandIns } from './stand-ins.ts';
+import { appToken, powerBiStandIns, powerBiToken, testReport, vendas, WORKSPACE } from './test-helpers.ts';
 import type { StandInReport, StandIns } from './types.ts';
 
-const WORKSPACE = 'aaaaaaaa-0000-4000-8000-000000000001';
-const vendas: StandInReport = {
-  workspaceId: WORKSPACE,
-  reportId: 'bbbbbbbb-0000-4000-8000-000000000001',
-  name: 'Vendas',
-  datasetId: 'cccccccc-0000-4000-8000-000000000001',
-  rls: false,
-};
-const financeiro: StandInReport = {
-  workspaceId: WORKSPACE,
-  reportId: 'bbbbbbbb-0000-4000-8000-000000000002',
-  name: 'Financeiro',
-  datasetId: 'cccccccc-0000-4000-8000-000000000002',
-  rls: true,
-};
+const financeiro = testReport(2, { name: 'Financeiro', rls: true });
 const EMBED_CONFIG =
   'eyJjbHVzdGVyVXJsIjoiaHR0cHM6Ly9XQUJJLUJSQVpJTC1TT1VUSC1CLVBSSU1BUlktcmVkaXJlY3QuYW5hbHlzaXMud2luZG93cy5uZXQiLCJlbWJlZEZlYXR1cmVzIjp7fX0%3d';
 
@@ -25,21 +12,6 @@ const EMBED_CONFIG =
 function json(response: Response): Promise<any> {
   return response.json();
 }
-
-async function appToken(s: StandIns, resource: string): Promise<string> {
-  const response = await fetch(`${s.authorityHost}/${s.tenantId}/oauth2/v2.0/token`, {
-    method: 'POST',
-    body: new URLSearchParams({
-      grant_type: 'client_credentials',
-      client_id: s.clientId,
-      client_secret: s.clientSecret,
-      scope: `${resource}/.default`,
-    }),
-  });
-  return ((await json(response)) as { access_token: string }).access_token;
-}
-
-const powerBiToken = (s: StandIns) => appToken(s, 'https://analysis.windows.net/powerbi/api');
 
 function tokenBody(report: StandInReport, identities?: unknown[]): Record<string, unknown> {
   return {
@@ -55,8 +27,7 @@ describe('Power BI REST stand-in', () => {
   let token: string;
 
   beforeAll(async () => {
-    s = await startStandIns({ people: [], reports: [vendas, financeiro] });
-    token = await powerBiToken(s);
+    ({ s, token } = await powerBiStandIns([vendas, financeiro]));
   });
   afterAll(() => s.close());
   beforeEach(() => s.powerBi.reset());

@@ -3,21 +3,15 @@ import { decodeJwt, decodeProtectedHeader } from 'jose';
 import * as client from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStandIns } from './stand-ins.ts';
+import { anaSouza, clientCredentials, codeRedemption, REDIRECT_URI } from './test-helpers.ts';
 import type { IdentityFailure, StandInPerson, StandIns } from './types.ts';
 
-const REDIRECT_URI = 'http://127.0.0.1:5173/auth/callback';
-
-const ana: StandInPerson = {
-  id: '11111111-1111-4111-8111-111111111111',
-  displayName: 'Ana Souza',
-  mail: 'ana.souza@contoso.com.br',
-  userPrincipalName: 'ana.souza@contoso.com.br',
+const ana = anaSouza({
   department: 'Finanças',
   jobTitle: 'Analista de dados',
   officeLocation: 'São Paulo',
   appRoles: ['Admin'],
-  showOnSignIn: true,
-};
+});
 const bruno: StandInPerson = {
   id: '22222222-2222-4222-8222-222222222222',
   displayName: 'Bruno Lima',
@@ -138,15 +132,7 @@ describe('Entra ID stand-in', () => {
   }
 
   function redeem(code: string, verifier: string, extra: Record<string, string> = {}): Promise<Response> {
-    return postToken({
-      grant_type: 'authorization_code',
-      client_id: s.clientId,
-      client_secret: s.clientSecret,
-      code,
-      redirect_uri: REDIRECT_URI,
-      code_verifier: verifier,
-      ...extra,
-    });
+    return postToken({ ...codeRedemption(s, code, verifier), ...extra });
   }
 
   function discover(...execute: ((config: client.Configuration) => void)[]): Promise<client.Configuration> {
@@ -640,17 +626,7 @@ describe('Microsoft Graph stand-in', () => {
   });
 
   it('answers 401 in Graph error shape without a token or with one it did not issue for Graph', async () => {
-    const powerBiToken = await json(
-      await fetch(`${s.authorityHost}/${s.tenantId}/oauth2/v2.0/token`, {
-        method: 'POST',
-        body: new URLSearchParams({
-          grant_type: 'client_credentials',
-          client_id: s.clientId,
-          client_secret: s.clientSecret,
-          scope: 'https://analysis.windows.net/powerbi/api/.default',
-        }),
-      }),
-    );
+    const powerBiToken = await json(await clientCredentials(s, 'https://analysis.windows.net/powerbi/api/.default'));
     const [header, payload] = appToken.split('.');
     const tampered = `${header}.${payload}.${Buffer.from('assinatura falsa').toString('base64url')}`;
 

@@ -1,16 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { StandInReport } from '@paineis/microsoft-stand-ins/types';
+import { vendas } from '@paineis/microsoft-stand-ins/test-helpers';
 import { microsoftConfig, useStandIns } from '../../../test/microsoft.ts';
 import { appTokenUseMs, EntraClient } from '../microsoft-identity/entra-client.ts';
 import { PowerBiClient } from './power-bi-client.ts';
 
-const vendas: StandInReport = {
-  workspaceId: '0a0a0a0a-0000-4000-8000-000000000001',
-  reportId: '0b0b0b0b-0000-4000-8000-000000000001',
-  name: 'Vendas',
-  datasetId: '0c0c0c0c-0000-4000-8000-000000000001',
-  rls: false,
-};
 const HOUR_MS = 3600_000;
 const MINUTE_MS = 60_000;
 
