@@ -1,5 +1,6 @@
 import { z, type ZodType } from 'zod';
 import type { Exchange } from './exchange.ts';
+import { USER_DEFAULT_PROPERTIES } from './graph-user-defaults.ts';
 import {
   bearer,
   dateTime,
@@ -144,20 +145,6 @@ const userShape = {
   ),
 };
 export const USER_PROPERTIES = Object.keys(userShape);
-/** What Get user and List users answer without $select. */
-export const USER_DEFAULT_PROPERTIES = [
-  'businessPhones',
-  'displayName',
-  'givenName',
-  'id',
-  'jobTitle',
-  'mail',
-  'mobilePhone',
-  'officeLocation',
-  'preferredLanguage',
-  'surname',
-  'userPrincipalName',
-];
 export const user = documented(userShape);
 
 /** appRole: `value` at most 120 characters of those the page allows (no spaces). */

@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { JWTPayload } from 'jose';
+import { USER_DEFAULT_PROPERTIES } from '@paineis/microsoft-api/graph-user-defaults';
 import { simulatedFailure } from './error-codes.ts';
 import { FaultQueue, sendGarbage } from './faults.ts';
 import {
@@ -37,20 +38,6 @@ const NOT_STORED = [
   'usageLocation',
 ] as const;
 const USER_PROPERTIES = [...STORED, ...NOT_STORED];
-/** What Graph v1.0 returns without $select: userType, department and accountEnabled are not among them. */
-const DEFAULT_SELECT = [
-  'businessPhones',
-  'displayName',
-  'givenName',
-  'jobTitle',
-  'mail',
-  'mobilePhone',
-  'officeLocation',
-  'preferredLanguage',
-  'surname',
-  'userPrincipalName',
-  'id',
-];
 /** The servicePrincipal properties the stand-in serves (all of them without $select). */
 const SERVICE_PRINCIPAL_PROPERTIES = [
   'id',
@@ -565,7 +552,7 @@ export function registerGraph(app: FastifyInstance, ctx: StandInContext): StandI
           key: enabledOnly ? 'users|enabled' : 'users',
           type: 'microsoft.graph.user',
           properties: USER_PROPERTIES,
-          defaultProperties: DEFAULT_SELECT,
+          defaultProperties: USER_DEFAULT_PROPERTIES,
           context: `${ctx.authorityHost}/v1.0/$metadata#users`,
           eventual: isEventual(request),
           items: enabledOnly ? ctx.people.filter((person) => person.accountEnabled !== false) : ctx.people,
@@ -592,7 +579,7 @@ export function registerGraph(app: FastifyInstance, ctx: StandInContext): StandI
         if (!person) return notFound(id);
         const select = parseSelect(search, USER_PROPERTIES, 'microsoft.graph.user');
         if (select instanceof GraphError) return select;
-        const properties = propertiesFor(select, DEFAULT_SELECT);
+        const properties = propertiesFor(select, USER_DEFAULT_PROPERTIES);
         return {
           '@odata.context': `${ctx.authorityHost}/v1.0/$metadata#users${select ? `(${properties.join(',')})` : ''}/$entity`,
           ...userResource(person, properties),
@@ -688,7 +675,7 @@ export function registerGraph(app: FastifyInstance, ctx: StandInContext): StandI
           key: `${relation}|${group.id.toLowerCase()}`,
           type: 'microsoft.graph.user',
           properties: USER_PROPERTIES,
-          defaultProperties: DEFAULT_SELECT,
+          defaultProperties: USER_DEFAULT_PROPERTIES,
           context: `${ctx.authorityHost}/v1.0/$metadata#users`,
           eventual: isEventual(request),
           items: memberPeople(ctx, group, relation === 'transitivemembers'),
