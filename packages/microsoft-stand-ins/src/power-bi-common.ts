@@ -1,17 +1,14 @@
 import { createHash } from 'node:crypto';
-import type { FastifyReply } from 'fastify';
+import { invalid, notFound, type PowerBiError } from './power-bi-errors.ts';
 import type { StandInContext } from './stand-in-context.ts';
 import type { StandInReport } from './types.ts';
 
-/** What the Power BI REST routes share: how reports are found, how errors look, and who an effective identity is. */
+/**
+ * What the Power BI REST routes share: how reports are found and who an effective identity is (how their refusals
+ * look is power-bi-errors.ts).
+ */
 
 export type ReportPage = NonNullable<StandInReport['pages']>[number];
-
-export interface PowerBiError {
-  status: number;
-  code: string;
-  message: string;
-}
 
 /** Page names look like Power BI's (ReportSection + hex) and differ per report, so each report draws its own numbers. */
 export function pagesOf(report: StandInReport): ReportPage[] {
@@ -37,17 +34,6 @@ export function findReport(ctx: StandInContext, reportId: string, workspaceId?: 
       sameId(report.reportId, reportId) && (workspaceId === undefined || sameId(report.workspaceId, workspaceId)),
   );
 }
-
-export function sendError(reply: FastifyReply, { status, code, message }: PowerBiError): FastifyReply {
-  return reply.code(status).send({ error: { code, message } });
-}
-
-export const invalid = (message: string): PowerBiError => ({ status: 400, code: 'InvalidRequest', message });
-export const notFound = (message: string): PowerBiError => ({
-  status: 404,
-  code: 'PowerBIEntityNotFound',
-  message,
-});
 
 export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

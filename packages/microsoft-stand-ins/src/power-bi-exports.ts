@@ -1,18 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { EXPORT_FILE_TYPES, renderExportFile, type ExportFormat } from './export-files.ts';
-import {
-  checkIdentities,
-  findReport,
-  identityList,
-  invalid,
-  isRecord,
-  notFound,
-  pagesOf,
-  sendError,
-  type PowerBiError,
-  type ReportPage,
-} from './power-bi-common.ts';
+import { checkIdentities, findReport, identityList, isRecord, pagesOf, type ReportPage } from './power-bi-common.ts';
+import { invalid, notFound, sendError, type PowerBiError } from './power-bi-errors.ts';
 import { decodeReportState, REGIAO_PADRAO, type Regiao } from './report-state.ts';
 import type { StandInContext } from './stand-in-context.ts';
 import type { PowerBiExportLog, StandIns, StandInReport } from './types.ts';

@@ -3,17 +3,8 @@ import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import { createLocalJWKSet, errors as joseErrors, jwtVerify, type JWTPayload } from 'jose';
 import { errorCodeFor, simulatedFailure } from './error-codes.ts';
 import { FaultQueue, sendGarbage } from './faults.ts';
-import {
-  checkIdentities,
-  findReport,
-  identityList,
-  invalid,
-  isRecord,
-  notFound,
-  sameId,
-  sendError,
-  type PowerBiError,
-} from './power-bi-common.ts';
+import { checkIdentities, findReport, identityList, isRecord, sameId } from './power-bi-common.ts';
+import { invalid, notFound, sendError, type PowerBiError } from './power-bi-errors.ts';
 import { exportJobs } from './power-bi-exports.ts';
 import { nowSeconds, POWER_BI_RESOURCE, type StandInContext } from './stand-in-context.ts';
 import type { StandIns, StandInReport } from './types.ts';
