@@ -1,45 +1,30 @@
 import { readFile } from 'node:fs/promises';
 import type { Page } from '@playwright/test';
 import { extractText, getDocumentProxy } from 'unpdf';
-import type { PainelBody } from '@paineis/contract/panels';
 import { pagesOf } from '@paineis/microsoft-stand-ins/power-bi-common';
 import { DEMO_USER } from '../../apps/api/src/demo/demo-data.ts';
-import { demoReports } from '../../apps/api/src/demo/demo-directory.ts';
 import { expect, signInAs, test } from '../fixtures.ts';
 import { expectPrintAndFullScreen } from '../viewer-actions.ts';
-import { REPORT_EMBED, routePowerBi, setUpPanels } from './setup.ts';
+import { demoReport, REPORT_EMBED, routePowerBi, setUpPanels, VENDAS, VENDAS_PANEL } from './setup.ts';
 
 // The personal features on the portal configured for Microsoft (project `microsoft`): saved views captured and applied through the
 // real powerbi-client's bookmarksManager, a shared view's link refused to a person without access, and an export of
 // the RLS panel carrying the person's identity. https://app.powerbi.com/reportEmbed is answered by the stand-in's
 // embed host page, as in viewer.spec.ts; Power BI's REST API (embed tokens, export jobs) is the stand-in's.
 
-const VENDAS = 'Vendas por Região';
 // One of the people the stand-in's sign-in page offers; never linked to the panel here.
 const NO_ACCESS = 'Daniel Fernandes Teixeira';
 
-const report = demoReports().find((each) => each.name === VENDAS)!;
+const report = demoReport(VENDAS);
 const PAGES = Object.fromEntries(pagesOf(report).map((page) => [page.displayName, page.name]));
 
-// The same panel as viewer.spec.ts sets up (both put it back as it should be): RLS, Bruno as 'Gerente Regional'.
-const vendas: PainelBody = {
-  workspaceId: report.workspaceId,
-  reportId: report.reportId,
-  nomePainel: VENDAS,
-  usaRls: true,
-  classificacaoId: 0,
-  rlsConfigurations: [
-    { roleName: 'Gerente Regional', userEmails: [DEMO_USER.email] },
-    { roleName: 'Diretoria', userEmails: [] },
-  ],
-};
 let panelId = 0;
 
 // Ana, an admin through her Entra app role, reads the directory from Graph and creates the panel (or puts it back as
 // it should be, with export allowed), linked to Bruno only.
 test.beforeAll(async ({ browser, playwright }, testInfo) => {
   const ids = await setUpPanels(browser, playwright, testInfo.project.use.baseURL!, [
-    { ...vendas, permiteExportacao: true },
+    { ...VENDAS_PANEL, permiteExportacao: true },
   ]);
   panelId = ids.get(VENDAS)!;
 });

@@ -1,7 +1,9 @@
 import type { APIRequestContext, Browser, BrowserContext, PlaywrightWorkerArgs } from '@playwright/test';
 import type { Painel, PainelBody } from '@paineis/contract/panels';
 import { embedHostResponse } from '@paineis/microsoft-stand-ins/embed-host';
+import type { StandInReport } from '@paineis/microsoft-stand-ins/types';
 import { DEMO_USER } from '../../apps/api/src/demo/demo-data.ts';
+import { demoReports } from '../../apps/api/src/demo/demo-directory.ts';
 import { expect, signInAs } from '../fixtures.ts';
 
 // What the journeys of the project `microsoft` share: the viewer embeds with the real powerbi-client, which only
@@ -10,6 +12,31 @@ import { expect, signInAs } from '../fixtures.ts';
 
 export const STAND_INS = `http://127.0.0.1:${process.env.E2E_MS_PORT}`;
 export const REPORT_EMBED = 'https://app.powerbi.com/reportEmbed';
+
+export const VENDAS = 'Vendas por Região';
+
+/** The demo's report of that name; the journey fails at once if the demo has none. */
+export function demoReport(name: string): StandInReport {
+  const report = demoReports().find((each) => each.name === name);
+  if (!report) throw new Error(`o relatório '${name}' não está entre os da demonstração`);
+  return report;
+}
+
+/** A panel on the demo's report of that name, named as the report. */
+export function panelOn(name: string, body: Omit<PainelBody, 'workspaceId' | 'reportId' | 'nomePainel'>): PainelBody {
+  const { workspaceId, reportId } = demoReport(name);
+  return { workspaceId, reportId, nomePainel: name, ...body };
+}
+
+/** The RLS panel both journeys set up (each puts it back as it should be): Bruno as 'Gerente Regional'. */
+export const VENDAS_PANEL = panelOn(VENDAS, {
+  usaRls: true,
+  classificacaoId: 0,
+  rlsConfigurations: [
+    { roleName: 'Gerente Regional', userEmails: [DEMO_USER.email] },
+    { roleName: 'Diretoria', userEmails: [] },
+  ],
+});
 
 export const isLoopback = (url: URL) => url.hostname === '127.0.0.1' || url.hostname === 'localhost';
 

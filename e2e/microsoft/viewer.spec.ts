@@ -1,38 +1,21 @@
 import type { Page } from '@playwright/test';
 import type { PainelBody } from '@paineis/contract/panels';
 import { DEMO_USER } from '../../apps/api/src/demo/demo-data.ts';
-import { demoReports } from '../../apps/api/src/demo/demo-directory.ts';
 import { expect, signInAs, test } from '../fixtures.ts';
-import { isLoopback, REPORT_EMBED, routePowerBi, setUpPanels } from './setup.ts';
+import { isLoopback, panelOn, REPORT_EMBED, routePowerBi, setUpPanels, VENDAS, VENDAS_PANEL } from './setup.ts';
 
 // The portal configured for Microsoft (see playwright.config.ts, project `microsoft`): the viewer embeds with the
 // real powerbi-client, which only embeds Power BI addresses. https://app.powerbi.com/reportEmbed is answered by the
 // stand-in's embed host page, as in packages/microsoft-stand-ins/src/embed-host.test.ts.
 
-const VENDAS = 'Vendas por Região';
 const FLUXO = 'Fluxo de Caixa Mensal';
 
 const panels: PainelBody[] = [
-  {
-    ...reportOf(VENDAS),
-    nomePainel: VENDAS,
-    usaRls: true,
-    classificacaoId: 0,
-    rlsConfigurations: [
-      { roleName: 'Gerente Regional', userEmails: [DEMO_USER.email] },
-      { roleName: 'Diretoria', userEmails: [] },
-    ],
-  },
-  { ...reportOf(FLUXO), nomePainel: FLUXO, usaRls: false, classificacaoId: 0, rlsConfigurations: [] },
+  VENDAS_PANEL,
+  panelOn(FLUXO, { usaRls: false, classificacaoId: 0, rlsConfigurations: [] }),
 ];
 /** Panel ids by name, on the configured server. */
 const ids = new Map<string, number>();
-
-function reportOf(name: string) {
-  const report = demoReports().find((each) => each.name === name);
-  if (!report) throw new Error(`o relatório '${name}' não está entre os da demonstração`);
-  return { workspaceId: report.workspaceId, reportId: report.reportId };
-}
 
 // Once per worker (and again after a failure restarts it): Ana, an admin through her Entra app role, reads the
 // directory from Graph and creates the two panels, or puts them back as they should be, and links Bruno to both.
