@@ -75,3 +75,13 @@ export const localAccount = (db: Db, username: string, password: string) =>
       source: 'local',
     },
   });
+
+/** An opening of a panel as the opening recorder is given it: no RLS identity, no Power BI request id, a new token. */
+export const opening = (usuarioId: string, painelId: number) => ({
+  usuarioId,
+  painelId,
+  identidade: null,
+  papeis: [],
+  requestId: null,
+  tokenDoCache: false,
+});

@@ -54,6 +54,21 @@ describe('export to PDF and PowerPoint (docs/requirements.md#personal)', () => {
   const jobs = async () => (await rows<{ n: number }>(ctx.db, sql`select count(*)::int as n from exportacoes`))[0]!.n;
   const poll = (token: string, painelId: number, id: string) =>
     ctx.request('GET', `/api/paineis/${painelId}/exportacoes/${id}`, { token });
+  /** The job's file, with its bytes as sent. */
+  const download = (token: string, painelId: number, id: string) =>
+    ctx.app.inject({
+      method: 'GET',
+      url: `/api/paineis/${painelId}/exportacoes/${id}/arquivo`,
+      headers: { authorization: `Bearer ${token}` },
+    });
+  /** What a status request answers once the job, started on that panel, is done. */
+  const succeeded = (painelId: number, job: Exportacao) => ({
+    ...job,
+    status: 'Succeeded',
+    percentComplete: 100,
+    aguardarSegundos: null,
+    arquivoUrl: `/api/paineis/${painelId}/exportacoes/${job.id}/arquivo`,
+  });
   /** The job's attempts so far, and whether one is waiting for its time. */
   const attempts = async (id: string) =>
     (
@@ -105,22 +120,12 @@ describe('export to PDF and PowerPoint (docs/requirements.md#personal)', () => {
       { username: 'ana@empresa.com.br', roles: ['Diretoria', 'Sul'], datasets: [regional.datasetId] },
     ]);
 
-    const status = await ctx.request('GET', `/api/paineis/${s.rls.id}/exportacoes/${job.id}`, { token: s.ana });
+    const status = await poll(s.ana, s.rls.id, job.id);
     expect(status.statusCode).toBe(200);
     expect(status.headers['retry-after']).toBeUndefined();
-    expect(status.json()).toEqual({
-      ...job,
-      status: 'Succeeded',
-      percentComplete: 100,
-      aguardarSegundos: null,
-      arquivoUrl: `/api/paineis/${s.rls.id}/exportacoes/${job.id}/arquivo`,
-    });
+    expect(status.json()).toEqual(succeeded(s.rls.id, job));
 
-    const file = await ctx.app.inject({
-      method: 'GET',
-      url: `/api/paineis/${s.rls.id}/exportacoes/${job.id}/arquivo`,
-      headers: { authorization: `Bearer ${s.ana}` },
-    });
+    const file = await download(s.ana, s.rls.id, job.id);
     expect(file.statusCode).toBe(200);
     expect(file.headers['content-type']).toBe('application/pdf');
     expect(file.headers['content-disposition']).toBe(
@@ -155,12 +160,8 @@ describe('export to PDF and PowerPoint (docs/requirements.md#personal)', () => {
     expect(exportToBodies()).toEqual([
       { format: 'PPTX', powerBIReportConfiguration: { settings: { locale: 'pt-BR' } } },
     ]);
-    await ctx.request('GET', `/api/paineis/${s.plain.id}/exportacoes/${job.id}`, { token: s.ana });
-    const file = await ctx.app.inject({
-      method: 'GET',
-      url: `/api/paineis/${s.plain.id}/exportacoes/${job.id}/arquivo`,
-      headers: { authorization: `Bearer ${s.ana}` },
-    });
+    await poll(s.ana, s.plain.id, job.id);
+    const file = await download(s.ana, s.plain.id, job.id);
     expect(file.statusCode).toBe(200);
     expect(file.headers['content-type']).toBe(PPTX);
     expect(file.headers['content-disposition']).toBe('attachment; filename=Vendas.pptx');
@@ -171,13 +172,11 @@ describe('export to PDF and PowerPoint (docs/requirements.md#personal)', () => {
     const s = await setup();
     standIns.current.powerBi.setExportDuration(600_000);
     const job = (await start(s.ana, s.plain.id, { formato: 'PDF' })).json<Exportacao>();
-    const status = await ctx.request('GET', `/api/paineis/${s.plain.id}/exportacoes/${job.id}`, { token: s.ana });
+    const status = await poll(s.ana, s.plain.id, job.id);
     expect(status.statusCode).toBe(200);
     expect(status.headers['retry-after']).toBe('1');
     expect(status.json()).toMatchObject({ status: 'NotStarted', aguardarSegundos: 1, arquivoUrl: null });
-    const file = await ctx.request('GET', `/api/paineis/${s.plain.id}/exportacoes/${job.id}/arquivo`, {
-      token: s.ana,
-    });
+    const file = await download(s.ana, s.plain.id, job.id);
     expect(file.statusCode).toBe(409);
     expect(file.json()).toEqual({ message: 'A exportação ainda não terminou.' });
   });
@@ -186,15 +185,13 @@ describe('export to PDF and PowerPoint (docs/requirements.md#personal)', () => {
     const s = await setup();
     standIns.current.powerBi.failNextExport();
     const job = (await start(s.ana, s.plain.id, { formato: 'PDF' })).json<Exportacao>();
-    const status = await ctx.request('GET', `/api/paineis/${s.plain.id}/exportacoes/${job.id}`, { token: s.ana });
+    const status = await poll(s.ana, s.plain.id, job.id);
     expect(status.json()).toMatchObject({ status: 'Failed', aguardarSegundos: null, arquivoUrl: null });
-    const file = await ctx.request('GET', `/api/paineis/${s.plain.id}/exportacoes/${job.id}/arquivo`, {
-      token: s.ana,
-    });
+    const file = await download(s.ana, s.plain.id, job.id);
     expect(file.statusCode).toBe(409);
     expect(file.json()).toEqual({ message: 'O Power BI não conseguiu exportar o relatório. Tente novamente.' });
     // Without Retry-After the failure is final: asked again, it stays Failed and nothing starts again.
-    const again = await ctx.request('GET', `/api/paineis/${s.plain.id}/exportacoes/${job.id}`, { token: s.ana });
+    const again = await poll(s.ana, s.plain.id, job.id);
     expect(again.json()).toMatchObject({ status: 'Failed' });
     expect(standIns.current.powerBi.exports).toHaveLength(1);
     expect(await attempts(job.id)).toEqual({ tentativas: 1, pendente: false });
@@ -209,7 +206,7 @@ describe('export to PDF and PowerPoint (docs/requirements.md#personal)', () => {
       expect((await ctx.request('GET', `${url}/arquivo`, { token })).json()).toEqual(JOB_NOT_FOUND);
     }
     // Under another panel the job is no job, even for its owner.
-    const elsewhere = await ctx.request('GET', `/api/paineis/${s.plain.id}/exportacoes/${job.id}`, { token: s.ana });
+    const elsewhere = await poll(s.ana, s.plain.id, job.id);
     expect(elsewhere.statusCode).toBe(404);
     expect(elsewhere.json()).toEqual(JOB_NOT_FOUND);
     // Losing access to the panel loses the job too.
@@ -324,9 +321,7 @@ describe('export to PDF and PowerPoint (docs/requirements.md#personal)', () => {
       expect(early.json<Exportacao>()).toMatchObject({ status: 'Running', arquivoUrl: null });
       expect(early.json<Exportacao>().aguardarSegundos).toBeGreaterThanOrEqual(19);
       expect(early.json<Exportacao>().aguardarSegundos).toBeLessThanOrEqual(20);
-      const notYet = await ctx.request('GET', `/api/paineis/${s.rls.id}/exportacoes/${job.id}/arquivo`, {
-        token: s.ana,
-      });
+      const notYet = await download(s.ana, s.rls.id, job.id);
       expect(notYet.statusCode).toBe(409);
       expect(notYet.json()).toEqual({ message: 'A exportação ainda não terminou.' });
       expect(statusRequests()).toBe(asked);
@@ -350,18 +345,8 @@ describe('export to PDF and PowerPoint (docs/requirements.md#personal)', () => {
       expect(await attempts(job.id)).toEqual({ tentativas: 2, pendente: false });
 
       const done = await poll(s.ana, s.rls.id, job.id);
-      expect(done.json()).toEqual({
-        ...job,
-        status: 'Succeeded',
-        percentComplete: 100,
-        aguardarSegundos: null,
-        arquivoUrl: `/api/paineis/${s.rls.id}/exportacoes/${job.id}/arquivo`,
-      });
-      const file = await ctx.app.inject({
-        method: 'GET',
-        url: `/api/paineis/${s.rls.id}/exportacoes/${job.id}/arquivo`,
-        headers: { authorization: `Bearer ${s.ana}` },
-      });
+      expect(done.json()).toEqual(succeeded(s.rls.id, job));
+      const file = await download(s.ana, s.rls.id, job.id);
       expect(file.statusCode).toBe(200);
       const text = await pdfText(file.rawPayload);
       expect(text).toContain('Identidade: ana@empresa.com.br');
@@ -393,19 +378,23 @@ describe('export to PDF and PowerPoint (docs/requirements.md#personal)', () => {
       expect(last.json()).toMatchObject({ status: 'Failed', aguardarSegundos: null, arquivoUrl: null });
       expect(standIns.current.powerBi.exports.map((e) => e.status)).toEqual(['Failed', 'Failed', 'Failed']);
       expect(await attempts(job.id)).toEqual({ tentativas: 3, pendente: false });
-      const file = await ctx.request('GET', `/api/paineis/${s.plain.id}/exportacoes/${job.id}/arquivo`, {
-        token: s.ana,
-      });
+      const file = await download(s.ana, s.plain.id, job.id);
       expect(file.statusCode).toBe(409);
       expect(file.json()).toEqual({ message: 'O Power BI não conseguiu exportar o relatório. Tente novamente.' });
     });
 
-    it('starts one new job when two polls find the attempt due at once', async () => {
-      const s = await setup();
-      standIns.current.powerBi.failNextExportTransiently(3);
+    /** Ana's PDF of the plain panel: its first attempt failed with Retry-After `seconds`, and the next is due now. */
+    async function dueAfterTransientFailure(s: Awaited<ReturnType<typeof setup>>, seconds: number) {
+      standIns.current.powerBi.failNextExportTransiently(seconds);
       const job = (await start(s.ana, s.plain.id, { formato: 'PDF' })).json<Exportacao>();
       await poll(s.ana, s.plain.id, job.id);
       await dueNow(job.id);
+      return job;
+    }
+
+    it('starts one new job when two polls find the attempt due at once', async () => {
+      const s = await setup();
+      const job = await dueAfterTransientFailure(s, 3);
       const answers = await Promise.all([poll(s.ana, s.plain.id, job.id), poll(s.ana, s.plain.id, job.id)]);
       expect(answers.map((a) => a.statusCode)).toEqual([200, 200]);
       // One started it; the other was told to ask again in a second.
@@ -417,10 +406,7 @@ describe('export to PDF and PowerPoint (docs/requirements.md#personal)', () => {
 
     it('answers Power BI’s refusal of the new attempt, and the job can still be tried again', async () => {
       const s = await setup();
-      standIns.current.powerBi.failNextExportTransiently(4);
-      const job = (await start(s.ana, s.plain.id, { formato: 'PDF' })).json<Exportacao>();
-      await poll(s.ana, s.plain.id, job.id);
-      await dueNow(job.id);
+      const job = await dueAfterTransientFailure(s, 4);
       standIns.current.powerBi.setConcurrentExportLimit(0, 40);
       const busy = await poll(s.ana, s.plain.id, job.id);
       expect(busy.statusCode).toBe(503);
@@ -447,6 +433,10 @@ describe('export to PDF and PowerPoint (docs/requirements.md#personal)', () => {
     const NO_CAPACITY = {
       message:
         'O Power BI só exporta relatórios de workspaces numa capacidade Premium, Embedded ou Fabric (Premium por Usuário não serve), e o deste painel não está numa. Avise um administrador.',
+    };
+    const NEEDS_WRITE = {
+      message:
+        'Para exportar um painel com RLS, o Power BI exige que o portal tenha permissão de gravação (Write) no modelo semântico e a função Colaborador ou Administrador no workspace. Avise um administrador.',
     };
 
     it('a workspace without a Premium, Embedded or Fabric capacity, or on Premium Per User: 409', async () => {
@@ -488,13 +478,7 @@ describe('export to PDF and PowerPoint (docs/requirements.md#personal)', () => {
             'Este relatório tem um rótulo de confidencialidade, e o Power BI não deixa o portal exportar relatórios com rótulo.',
         },
       });
-      expect(await refusal(s.ana, s.rls.id)).toMatchObject({
-        status: 409,
-        body: {
-          message:
-            'Para exportar um painel com RLS, o Power BI exige que o portal tenha permissão de gravação (Write) no modelo semântico e a função Colaborador ou Administrador no workspace. Avise um administrador.',
-        },
-      });
+      expect(await refusal(s.ana, s.rls.id)).toMatchObject({ status: 409, body: NEEDS_WRITE });
       // Write matters only to an export with an identity.
       standIns.current.powerBi.setReports([{ ...vendas, datasetWritePermission: false }, regional]);
       expect((await start(s.ana, s.plain.id, { formato: 'PDF' })).statusCode).toBe(202);
@@ -563,13 +547,7 @@ describe('export to PDF and PowerPoint (docs/requirements.md#personal)', () => {
       });
       await ctx.request('GET', `/api/paineis/${s.rls.id}`, { token: s.ana }); // caches the report's details
       standIns.current.powerBi.failNext(403);
-      expect(await refusal(s.ana, s.rls.id)).toMatchObject({
-        status: 409,
-        body: {
-          message:
-            'Para exportar um painel com RLS, o Power BI exige que o portal tenha permissão de gravação (Write) no modelo semântico e a função Colaborador ou Administrador no workspace. Avise um administrador.',
-        },
-      });
+      expect(await refusal(s.ana, s.rls.id)).toMatchObject({ status: 409, body: NEEDS_WRITE });
       expect(await jobs()).toBe(0);
     });
   });

@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { openTestDatabase, resetDatabase } from '../../../test/database.ts';
 import { eventually } from '../../../test/eventually.ts';
+import { opening } from '../../../test/fixtures.ts';
 import { rows, type Database, type Db } from '../../db/client.ts';
 import { OpeningRecorder } from './opening-recorder.ts';
 
@@ -60,14 +61,6 @@ describe('OpeningRecorder while the database refuses writes (docs/requirements.m
     await database.close();
   });
 
-  const opening = (usuarioId: string, painelId: number) => ({
-    usuarioId,
-    painelId,
-    identidade: null,
-    papeis: [],
-    requestId: null,
-    tokenDoCache: false,
-  });
   const stored = () =>
     rows<{ id: string; usuario_id: string; painel_id: number; quantidade: number }>(
       database.db,

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { openTestDatabase, resetDatabase } from '../../../test/database.ts';
 import { eventually } from '../../../test/eventually.ts';
-import { panel } from '../../../test/fixtures.ts';
+import { opening, panel } from '../../../test/fixtures.ts';
 import type { Database } from '../../db/client.ts';
 import { UsageSnapshots } from './usage-snapshot.ts';
 import { insertOpenings } from './usage.repository.ts';
@@ -29,14 +29,9 @@ describe('the usage snapshot across midnight (docs/decisions/011-usage-snapshot.
 
   /** One opening of a panel by a person at a local time in São Paulo (ISO without offset). */
   const view = (painelId: number, usuarioId: string, local: string) => ({
+    ...opening(usuarioId, painelId),
     id: randomUUID(),
     momento: new Date(`${local}-03:00`),
-    usuarioId,
-    painelId,
-    identidade: null,
-    papeis: [],
-    requestId: null,
-    tokenDoCache: false,
     quantidade: 1,
     carregadoMs: null,
     renderizadoMs: null,

@@ -319,11 +319,7 @@ describe('usage of the panels (docs/requirements.md#usage)', () => {
 
   it('purges views past retention and, when set, takes the person out of older views but keeps the counts', async () => {
     const s = await setup();
-    await pastViews([
-      { painelId: s.plain.id, usuarioId: s.ana.id, daysAgo: 1 },
-      { painelId: s.plain.id, usuarioId: s.ana.id, daysAgo: 20 },
-      { painelId: s.plain.id, usuarioId: s.ana.id, daysAgo: 500 },
-    ]);
+    await pastViews([1, 20, 500].map((daysAgo) => ({ painelId: s.plain.id, usuarioId: s.ana.id, daysAgo })));
     await ctx.db.execute(sql`update visualizacoes set identidade = 'ana@empresa.com.br'`);
     await purgeOldViews(ctx.db, { ...ctx.config.usage, retentionDays: 400, anonymiseAfterDays: 10 });
     const left = await rows<{ usuario_id: string | null; identidade: string | null; dias: number }>(
