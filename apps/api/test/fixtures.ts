@@ -62,18 +62,17 @@ export async function panelsAtOrdens(db: Db, ordens: { vendas: number[]; compras
 export const link = (db: Db, painelId: number, userIds: string[]) =>
   db.transaction((tx) => replaceLinks(tx, painelId, userIds));
 
-/** A local account (username and password) for an ordinary person. */
-export const localAccount = (db: Db, username: string, password: string) =>
+/** A local account (username and password), its person `local:<username>`; an ordinary person unless `role` says so. */
+export const localAccount = (
+  db: Db,
+  username: string,
+  password: string,
+  { role = 'User', displayName = username }: { role?: 'Admin' | 'User'; displayName?: string } = {},
+) =>
   upsertLocalAccount(db, {
     username,
     password,
-    user: {
-      id: `local:${username}`,
-      email: `${username}@empresa.com.br`,
-      displayName: username,
-      role: 'User',
-      source: 'local',
-    },
+    user: { id: `local:${username}`, email: `${username}@empresa.com.br`, displayName, role, source: 'local' },
   });
 
 /** An opening of a panel as the opening recorder is given it: no RLS identity, no Power BI request id, a new token. */

@@ -2,10 +2,9 @@ import { sql } from 'drizzle-orm';
 import { decodeJwt } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { testConfig, useTestApp } from '../../../test/context.ts';
-import { createUser, link, panel } from '../../../test/fixtures.ts';
+import { createUser, link, localAccount, panel } from '../../../test/fixtures.ts';
 import { rows } from '../../db/client.ts';
 import { ensureLocalAccounts } from './bootstrap-accounts.ts';
-import { upsertLocalAccount } from './local-accounts.repository.ts';
 import { purgeExpiredRevocations } from './revocations.repository.ts';
 
 const ADDRESS_A = {}; // inject always comes from 127.0.0.1, so every request here shares one address
@@ -14,17 +13,7 @@ describe('POST /api/auth/login', () => {
   const ctx = useTestApp();
 
   async function account(username = 'maria.souza', password = 'senha-forte-1', role: 'Admin' | 'User' = 'User') {
-    await upsertLocalAccount(ctx.db, {
-      username,
-      password,
-      user: {
-        id: `local:${username}`,
-        email: `${username}@empresa.com.br`,
-        displayName: 'Maria Souza',
-        role,
-        source: 'local',
-      },
-    });
+    await localAccount(ctx.db, username, password, { role, displayName: 'Maria Souza' });
     return { username, password, id: `local:${username}` };
   }
   const login = (body: unknown) => ctx.request('POST', '/api/auth/login', { body, headers: ADDRESS_A });

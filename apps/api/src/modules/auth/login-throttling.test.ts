@@ -1,10 +1,10 @@
 import { sql } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { testConfig, useTestApp, type TestContext } from '../../../test/context.ts';
+import { localAccount } from '../../../test/fixtures.ts';
 import { ConfigError, loadConfig } from '../../config/env.ts';
 import { rows } from '../../db/client.ts';
 import { FIRST_DELAY_MS, LOGIN_INVALID, delayFor, loginDelay, loginThrottled } from './local-sign-in.ts';
-import { upsertLocalAccount } from './local-accounts.repository.ts';
 import { addressKey } from './login-attempts.repository.ts';
 
 const OWNER = { username: 'admin', password: 'senha-do-dono-1' };
@@ -19,19 +19,8 @@ const limits = {
   LOGIN_MAX_DELAYED_PER_USER: '5',
 };
 
-async function ownerAccount(ctx: TestContext, username = OWNER.username, password = OWNER.password) {
-  await upsertLocalAccount(ctx.db, {
-    username,
-    password,
-    user: {
-      id: `local:${username}`,
-      email: `${username}@empresa.com.br`,
-      displayName: username,
-      role: 'Admin',
-      source: 'local',
-    },
-  });
-}
+const ownerAccount = (ctx: TestContext, username = OWNER.username, password = OWNER.password) =>
+  localAccount(ctx.db, username, password, { role: 'Admin' });
 
 /** A sign-in from `address`, as the socket's peer (no proxy is trusted here). */
 async function login(ctx: TestContext, address: string, body: { username: string; password: string }) {
