@@ -58,16 +58,14 @@ describe('audit trail (docs/requirements.md#audit)', () => {
       ]),
     );
 
-    const changed = await ctx.request('PUT', `/api/paineis/${id}`, {
-      token,
-      body: {
-        ...PANEL,
-        nomePainel: 'Faturamento Mensal',
-        classificacaoId: vendas.id,
-        usaRls: true,
-        rlsConfigurations: [{ roleName: 'Sul', userEmails: ['ana@empresa.com.br'] }],
-      },
-    });
+    const mensal = {
+      ...PANEL,
+      nomePainel: 'Faturamento Mensal',
+      classificacaoId: vendas.id,
+      usaRls: true,
+      rlsConfigurations: [{ roleName: 'Sul', userEmails: ['ana@empresa.com.br'] }],
+    };
+    const changed = await ctx.request('PUT', `/api/paineis/${id}`, { token, body: mensal });
     expect(changed.statusCode).toBe(200);
     expect(await last()).toMatchObject({ acao: 'alteracao', objetoNome: 'Faturamento Mensal' });
     expect((await last()).mudancas).toEqual([
@@ -78,16 +76,7 @@ describe('audit trail (docs/requirements.md#audit)', () => {
 
     // Saving the same again changes nothing, and records nothing.
     const count = (await records()).length;
-    await ctx.request('PUT', `/api/paineis/${id}`, {
-      token,
-      body: {
-        ...PANEL,
-        nomePainel: 'Faturamento Mensal',
-        classificacaoId: vendas.id,
-        usaRls: true,
-        rlsConfigurations: [{ roleName: 'Sul', userEmails: ['ana@empresa.com.br'] }],
-      },
-    });
+    await ctx.request('PUT', `/api/paineis/${id}`, { token, body: mensal });
     expect(await records()).toHaveLength(count);
 
     expect((await ctx.request('DELETE', `/api/paineis/${id}`, { token })).statusCode).toBe(204);

@@ -32,6 +32,15 @@ describe('classificações', () => {
     return res.json();
   }
 
+  /** The stored classification `c` as the API answers it, with the fields it should have now. */
+  const answerFor = (
+    c: { id: number; dataCadastro: string },
+    now: Pick<Classificacao, 'nome' | 'descricao' | 'ativo'>,
+  ) => ({
+    id: c.id,
+    ...now,
+    dataCadastro: c.dataCadastro,
+  });
   const create = (body: unknown, token = adminToken) => ctx.request('POST', '/api/classificacoes', { token, body });
   const update = (id: number | string, body: unknown, token = adminToken) =>
     ctx.request('PUT', `/api/classificacoes/${id}`, { token, body });
@@ -104,13 +113,7 @@ describe('classificações', () => {
 
       const found = await ctx.request('GET', `/api/classificacoes/${c.id}`, { token: userToken });
       expect(found.statusCode).toBe(200);
-      expect(found.json()).toEqual({
-        id: c.id,
-        nome: 'Financeiro',
-        descricao: 'Custos',
-        ativo: true,
-        dataCadastro: c.dataCadastro,
-      });
+      expect(found.json()).toEqual(answerFor(c, { nome: 'Financeiro', descricao: 'Custos', ativo: true }));
 
       const missing = await ctx.request('GET', `/api/classificacoes/${c.id + 100}`, { token: userToken });
       expect(missing.statusCode).toBe(404);
@@ -209,13 +212,7 @@ describe('classificações', () => {
       const c = await classificacao(ctx.db, 'Comercial', { descricao: 'antiga' });
       const res = await update(c.id, { nome: '  Vendas ', descricao: ' Metas do mês ', ativo: false });
       expect(res.statusCode).toBe(200);
-      expect(res.json()).toEqual({
-        id: c.id,
-        nome: 'Vendas',
-        descricao: 'Metas do mês',
-        ativo: false,
-        dataCadastro: c.dataCadastro,
-      });
+      expect(res.json()).toEqual(answerFor(c, { nome: 'Vendas', descricao: 'Metas do mês', ativo: false }));
 
       const stored = await ctx.request('GET', `/api/classificacoes/${c.id}`, { token: adminToken });
       expect(stored.json()).toEqual(res.json());
