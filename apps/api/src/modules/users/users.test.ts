@@ -19,6 +19,10 @@ describe('GET /api/usuarios365/ativos', () => {
     adminToken = await ctx.tokenFor(admin);
   });
 
+  /** Someone the list may show, with the three fields it answers besides the id. */
+  const person = (displayName: string, email: string, department: string | null) =>
+    createUser(ctx.db, { displayName, email, department });
+
   const asListed = (u: DemoUser) => ({
     id: u.id,
     displayName: u.displayName,
@@ -27,31 +31,11 @@ describe('GET /api/usuarios365/ativos', () => {
   });
 
   it('lists only active users, each exactly {id, displayName, email, department}, sorted by display name', async () => {
-    const zeca = await createUser(ctx.db, {
-      displayName: 'Zeca Pagodinho',
-      email: 'zeca@empresa.com.br',
-      department: 'Vendas',
-    });
-    const alvaro = await createUser(ctx.db, {
-      displayName: 'Álvaro Dias',
-      email: 'alvaro@empresa.com.br',
-      department: null,
-    });
-    const bruna = await createUser(ctx.db, {
-      displayName: 'bruna Costa',
-      email: 'bruna@empresa.com.br',
-      department: 'RH',
-    });
-    const erica = await createUser(ctx.db, {
-      displayName: 'Érica Melo',
-      email: 'erica@empresa.com.br',
-      department: 'Financeiro',
-    });
-    const ana = await createUser(ctx.db, {
-      displayName: 'Ana Lima',
-      email: 'ana@empresa.com.br',
-      department: 'Jurídico',
-    });
+    const zeca = await person('Zeca Pagodinho', 'zeca@empresa.com.br', 'Vendas');
+    const alvaro = await person('Álvaro Dias', 'alvaro@empresa.com.br', null);
+    const bruna = await person('bruna Costa', 'bruna@empresa.com.br', 'RH');
+    const erica = await person('Érica Melo', 'erica@empresa.com.br', 'Financeiro');
+    const ana = await person('Ana Lima', 'ana@empresa.com.br', 'Jurídico');
     await createUser(ctx.db, { displayName: 'Carlos Desligado', email: 'carlos@empresa.com.br', active: false });
     await createUser(ctx.db, { displayName: 'Aaron Inativo', email: 'aaron@empresa.com.br', active: false });
 
