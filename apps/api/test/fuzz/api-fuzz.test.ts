@@ -49,6 +49,14 @@ const KNOWN: Known = {
   viewIds: ['5a1e0000-0000-4000-8000-000000000001', '5a1e0000-0000-4000-8000-000000000002'],
   exportIds: ['e0e00000-0000-4000-8000-000000000001', 'e0e00000-0000-4000-8000-000000000002'],
 };
+/** The admin and Ana, as seedWorld stores them and the fuzzer's tokens name them. */
+const FUZZ_ADMIN = {
+  id: 'fuzz-admin',
+  email: 'admin@empresa.com.br',
+  displayName: 'Admin Fuzz',
+  role: 'Admin',
+} as const;
+const FUZZ_USER = { id: 'fuzz-user', email: 'ana@empresa.com.br', displayName: 'Ana Fuzz', role: 'User' } as const;
 const WORKSPACE = '11111111-1111-4111-8111-111111111111';
 const report = (n: number) => `22222222-2222-4222-8222-00000000000${n}`;
 
@@ -117,8 +125,8 @@ describe.skipIf(!prepared)('fuzzing every operation that takes input', () => {
   /** The world every run starts from: three people, three classifications, four panels, two RLS roles, a local account. */
   async function seedWorld() {
     await resetDatabase(database);
-    await createAdmin(db, { id: 'fuzz-admin', email: 'admin@empresa.com.br', displayName: 'Admin Fuzz' });
-    await createUser(db, { id: 'fuzz-user', email: 'ana@empresa.com.br', displayName: 'Ana Fuzz' });
+    await createAdmin(db, FUZZ_ADMIN);
+    await createUser(db, FUZZ_USER);
     await createUser(db, { id: 'fuzz-outro', email: 'bruno@empresa.com.br', displayName: 'Bruno Fuzz' });
     await classificacao(db, 'Vendas', { descricao: 'Relatórios\ncomerciais' });
     await classificacao(db, 'Compras');
@@ -167,30 +175,10 @@ describe.skipIf(!prepared)('fuzzing every operation that takes input', () => {
     await upsertLocalAccount(db, {
       username: 'fuzz.admin',
       password: 'senha-do-fuzz',
-      user: {
-        id: 'fuzz-admin',
-        email: 'admin@empresa.com.br',
-        displayName: 'Admin Fuzz',
-        role: 'Admin',
-        source: 'local',
-      },
+      user: { ...FUZZ_ADMIN, source: 'local' },
     });
-    tokens.admin = (
-      await signSessionToken(config.jwt, {
-        id: 'fuzz-admin',
-        email: 'admin@empresa.com.br',
-        displayName: 'Admin Fuzz',
-        role: 'Admin',
-      })
-    ).token;
-    tokens.user = (
-      await signSessionToken(config.jwt, {
-        id: 'fuzz-user',
-        email: 'ana@empresa.com.br',
-        displayName: 'Ana Fuzz',
-        role: 'User',
-      })
-    ).token;
+    tokens.admin = (await signSessionToken(config.jwt, FUZZ_ADMIN)).token;
+    tokens.user = (await signSessionToken(config.jwt, FUZZ_USER)).token;
     await startExports();
     world = await copyWorld(db, tables);
     pristine = await fingerprint(db, tables);
