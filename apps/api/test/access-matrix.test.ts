@@ -14,7 +14,7 @@ import { readAccessMatrix, ruleBreaches, type CallerNumber } from './access-matr
 import { TEST_SECRET, useTestApp } from './context.ts';
 import { resetDatabase } from './database.ts';
 import { fingerprint, fingerprintDiff, type Fingerprint } from './db-fingerprint.ts';
-import { classificacao, createAdmin, createUser, link, panel } from './fixtures.ts';
+import { classificacao, createAdmin, createUser, link, panelOver } from './fixtures.ts';
 import { microsoftConfig, person, useStandIns } from './microsoft.ts';
 
 /**
@@ -220,10 +220,8 @@ describe('access matrix: every route of the OpenAPI document × every kind of ca
     const linked = await createUser(ctx.db, { id: 'matriz-vinculada', email: 'vinculada@empresa.com.br' });
     const unlinked = await createUser(ctx.db, { id: 'matriz-sem-vinculo', email: 'sem.vinculo@empresa.com.br' });
     const c = await classificacao(ctx.db, 'Comercial');
-    const p = await panel(ctx.db, {
+    const p = await panelOver(ctx.db, REPORT, {
       nomePainel: 'Vendas por Região',
-      workspaceId: WORKSPACE,
-      reportId: REPORT.reportId,
       classificacaoId: c.id,
       usaRls: true,
       // Both people are in the role: the unlinked one is refused for the missing link alone.

@@ -1,3 +1,4 @@
+import type { StandInReport } from '@paineis/microsoft-stand-ins/types';
 import type { DemoUser } from '../src/demo/demo-data.ts';
 import { seedUsers } from '../src/modules/users/users.service.ts';
 import { setUserActive } from '../src/modules/users/users.repository.ts';
@@ -45,6 +46,13 @@ export function panelInput(overrides: Partial<PanelInput> = {}): PanelInput {
 }
 
 export const panel = (db: Db, overrides: Partial<PanelInput> = {}) => createPanel(db, panelInput(overrides));
+
+/** A panel over a report the Microsoft stand-ins serve: its workspace and report ids, and the overrides. */
+export const panelOver = (
+  db: Db,
+  report: Pick<StandInReport, 'workspaceId' | 'reportId'>,
+  overrides: Partial<PanelInput> = {},
+) => panel(db, { workspaceId: report.workspaceId, reportId: report.reportId, ...overrides });
 
 /**
  * Classifications Vendas and Compras, then a panel at each ordem given: in Vendas, in Compras and without

@@ -9,7 +9,7 @@ import type { Db } from '../src/db/client.ts';
 import type { PanelInput } from '../src/modules/panels/panels.repository.ts';
 import type { PowerBiEmbeddingService } from '../src/integrations/power-bi/power-bi-embedding-service.ts';
 import { useTestApp } from './context.ts';
-import { panel } from './fixtures.ts';
+import { panelOver } from './fixtures.ts';
 import { microsoftConfig, useStandIns } from './microsoft.ts';
 
 export interface SalesReports {
@@ -45,14 +45,8 @@ export async function salesPanels(
   { vendas, regional }: SalesReports,
   rlsConfigurations: PanelInput['rlsConfigurations'],
 ) {
-  const plain = await panel(db, { nomePainel: 'Vendas', workspaceId: vendas.workspaceId, reportId: vendas.reportId });
-  const rls = await panel(db, {
-    nomePainel: 'Vendas por Região',
-    workspaceId: regional.workspaceId,
-    reportId: regional.reportId,
-    usaRls: true,
-    rlsConfigurations,
-  });
+  const plain = await panelOver(db, vendas, { nomePainel: 'Vendas' });
+  const rls = await panelOver(db, regional, { nomePainel: 'Vendas por Região', usaRls: true, rlsConfigurations });
   return { plain, rls };
 }
 

@@ -4,7 +4,7 @@ import { sql } from 'drizzle-orm';
 import { afterEach, describe, expect, inject, it, vi } from 'vitest';
 import type { StandInReport } from '@paineis/microsoft-stand-ins/types';
 import { useTestApp } from '../../test/context.ts';
-import { classificacao, createAdmin, createUser, link, panel } from '../../test/fixtures.ts';
+import { classificacao, createAdmin, createUser, link, panel, panelOver } from '../../test/fixtures.ts';
 import { microsoftConfig, useStandIns } from '../../test/microsoft.ts';
 import type { Db } from './client.ts';
 import { versionFeedLive } from './versioned-cache.ts';
@@ -57,10 +57,8 @@ describe('reads served from memory, kept fresh by the database', () => {
     const admin = await createAdmin(ctx.db, { email: 'admin@empresa.com.br' });
     const ana = await createUser(ctx.db, { email: 'ana@empresa.com.br' });
     const vendas = await classificacao(ctx.db, 'Vendas');
-    const metas = await panel(ctx.db, {
+    const metas = await panelOver(ctx.db, report, {
       nomePainel: 'Metas',
-      workspaceId: WORKSPACE,
-      reportId: report.reportId,
       classificacaoId: vendas.id,
       usaRls: true,
       rlsConfigurations: [{ roleName: 'Sul', userEmails: ['ana@empresa.com.br'] }],

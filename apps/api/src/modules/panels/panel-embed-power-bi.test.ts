@@ -2,7 +2,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import { decodeJwt } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/context.ts';
-import { createAdmin, createUser, link, panel } from '../../../test/fixtures.ts';
+import { createAdmin, createUser, link, panelOver } from '../../../test/fixtures.ts';
 import { microsoftConfig, useStandIns } from '../../../test/microsoft.ts';
 import { salesPanels, salesReports, useSalesApp } from '../../../test/sales-reports.ts';
 import { PAPEL_SEM_RLS, PAPEL_SOMENTE_ADMIN, papelInexistente, RLS_SEM_PAPEL } from './panel-access.ts';
@@ -295,7 +295,7 @@ describe('what is logged of Power BI’s refusals', () => {
 
   it('keeps Power BI’s error code and request id in the log, and out of the answer', async () => {
     const user = await createUser(ctx.db);
-    const p = await panel(ctx.db, { workspaceId: vendas.workspaceId, reportId: vendas.reportId });
+    const p = await panelOver(ctx.db, vendas);
     await link(ctx.db, p.id, [user.id]);
     const res = await ctx.request('GET', `/api/paineis/${p.id}`, { token: await ctx.tokenFor(user) });
     expect(res.statusCode).toBe(502);
@@ -324,7 +324,7 @@ describe('Power BI out of reach', () => {
 
   it('is retried with backoff, then answered 503 with a Portuguese message', async () => {
     const user = await createUser(ctx.db);
-    const p = await panel(ctx.db, { workspaceId: vendas.workspaceId, reportId: vendas.reportId });
+    const p = await panelOver(ctx.db, vendas);
     await link(ctx.db, p.id, [user.id]);
     const res = await ctx.request('GET', `/api/paineis/${p.id}`, { token: await ctx.tokenFor(user) });
     expect(res.statusCode).toBe(503);
@@ -343,7 +343,7 @@ describe('embedding in demo mode', () => {
 
   it('also names the stand-in page that plays the embed URL, with the same report and workspace', async () => {
     const user = await createUser(ctx.db);
-    const p = await panel(ctx.db, { workspaceId: vendas.workspaceId, reportId: vendas.reportId });
+    const p = await panelOver(ctx.db, vendas);
     await link(ctx.db, p.id, [user.id]);
     const token = await ctx.tokenFor(user);
     for (const url of [`/api/paineis/${p.id}`, `/api/paineis/${p.id}/token`]) {
@@ -368,7 +368,7 @@ describe('embed tokens close to their expiry', () => {
 
   it('are renewed instead of served again', async () => {
     const user = await createUser(ctx.db);
-    const p = await panel(ctx.db, { workspaceId: vendas.workspaceId, reportId: vendas.reportId });
+    const p = await panelOver(ctx.db, vendas);
     await link(ctx.db, p.id, [user.id]);
     const token = await ctx.tokenFor(user);
     const first = await ctx.request('GET', `/api/paineis/${p.id}/token`, { token });
