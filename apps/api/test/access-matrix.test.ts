@@ -7,7 +7,6 @@ import type { DemoUser } from '../src/demo/demo-data.ts';
 import type { PowerBiEmbeddingService } from '../src/integrations/power-bi/power-bi-embedding-service.ts';
 import { hashPassword } from '../src/modules/auth/passwords.ts';
 import { signSessionToken } from '../src/modules/auth/tokens.ts';
-import { PAINEL_NAO_ENCONTRADO } from '../src/modules/panels/panel-lookup.repository.ts';
 import { ensureLocalAccountUser } from '../src/modules/users/users.service.ts';
 import { ADMIN_ONLY, SESSION_INVALID } from '../src/plugins/auth.ts';
 import { readAccessMatrix, ruleBreaches, type CallerNumber } from './access-matrix.ts';
@@ -16,6 +15,7 @@ import { resetDatabase } from './database.ts';
 import { fingerprint, fingerprintDiff, type Fingerprint } from './db-fingerprint.ts';
 import { classificacao, createAdmin, createUser, link, panelOver } from './fixtures.ts';
 import { microsoftConfig, person, useStandIns } from './microsoft.ts';
+import { PANEL_NOT_FOUND } from '@paineis/contract/panels';
 
 /**
  * Every route of the OpenAPI document, called as each of the ten callers of
@@ -38,7 +38,7 @@ const LOCAL = { username: 'maria.local', password: 'senha-forte-da-matriz-1' };
 const REFUSAL_MESSAGE: Record<number, string> = {
   401: SESSION_INVALID,
   403: ADMIN_ONLY,
-  404: PAINEL_NAO_ENCONTRADO,
+  404: PANEL_NOT_FOUND,
 };
 
 interface Route {

@@ -4,6 +4,9 @@ import { rlsConfiguration, rlsConfigurations } from './rls.ts';
 
 export const MAX_ORDEM = 1_000_000;
 
+/** The answer for a panel that does not exist, or that this person may not see (as if it did not exist). */
+export const PANEL_NOT_FOUND = 'Painel não encontrado.';
+
 export const painel = z
   .object({
     id: z.number().int(),

@@ -20,7 +20,7 @@ export const MAX_PAGINAS_EXPORTACAO = 50;
  * refusal. Those of Power BI's refusals (docs/decisions/015-export-as-power-bi-documents-it.md) name what stops the
  * export and who can fix it.
  */
-export const MENSAGENS_EXPORTACAO = {
+export const EXPORT_MESSAGES = {
   desativada: 'A exportação está desativada para este painel.',
   naoEncontrada: 'Exportação não encontrada.',
   falhou: 'O Power BI não conseguiu exportar o relatório. Tente novamente.',

@@ -8,7 +8,7 @@ export {
   FORMATOS_EXPORTACAO,
   MAX_PAGINAS_EXPORTACAO,
   MAX_VISOES_POR_PAINEL,
-  MENSAGENS_EXPORTACAO,
+  EXPORT_MESSAGES,
   RECENTES,
   type FormatoExportacao,
 } from './personal-constants.ts';
@@ -85,7 +85,7 @@ export type VisaoBody = z.input<typeof visaoBody>;
 export const visaoRenameBody = z.object({ nome: nomeVisao });
 export type VisaoRenameBody = z.input<typeof visaoRenameBody>;
 
-export const MENSAGENS_VISAO = {
+export const SAVED_VIEW_MESSAGES = {
   duplicada: 'Você já tem uma visão com este nome neste painel.',
   limite: `Limite de ${MAX_VISOES_POR_PAINEL} visões por painel atingido. Exclua uma para salvar outra.`,
   naoEncontrada: 'Visão não encontrada.',

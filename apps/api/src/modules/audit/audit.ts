@@ -10,8 +10,14 @@ import { auditRow, type AuditActor, type AuditChange, type SignInMethod } from '
 
 export { changesBetween, SYSTEM_ACTOR, type AuditActor, type AuditChange, type SignInMethod } from './audit-record.ts';
 
-/** The signed-in person behind a request, and its address (the proxy's client address with TRUST_PROXY). */
-export const actorOf = (request: FastifyRequest): AuditActor => ({
+/**
+ * The signed-in person behind a request, and its address (the proxy's client address with TRUST_PROXY). Typed by
+ * what it reads, so that this module does not depend on the session plugin's declaration of `request.user`.
+ */
+export const actorOf = (request: {
+  user?: { id: string; email: string } | null;
+  ip: FastifyRequest['ip'];
+}): AuditActor => ({
   usuarioId: request.user?.id ?? null,
   usuario: request.user?.email ?? null,
   endereco: request.ip,

@@ -21,7 +21,7 @@ import {
 } from './classifications.repository.ts';
 
 const tags = ['Classificações'];
-const NAO_ENCONTRADA = 'Classificação não encontrada.';
+const CLASSIFICATION_NOT_FOUND = 'Classificação não encontrada.';
 
 export const classificationsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
@@ -62,7 +62,7 @@ export const classificationsRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) =>
-      (await findClassification(app.db, request.params.id)) ?? Promise.reject(notFound(NAO_ENCONTRADA)),
+      (await findClassification(app.db, request.params.id)) ?? Promise.reject(notFound(CLASSIFICATION_NOT_FOUND)),
   );
 
   app.post(
@@ -93,7 +93,7 @@ export const classificationsRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) =>
       (await updateClassification(app.db, request.params.id, request.body, actorOf(request))) ??
-      Promise.reject(notFound(NAO_ENCONTRADA)),
+      Promise.reject(notFound(CLASSIFICATION_NOT_FOUND)),
   );
 
   app.delete(
@@ -108,7 +108,8 @@ export const classificationsRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      if (!(await deleteClassification(app.db, request.params.id, actorOf(request)))) throw notFound(NAO_ENCONTRADA);
+      if (!(await deleteClassification(app.db, request.params.id, actorOf(request))))
+        throw notFound(CLASSIFICATION_NOT_FOUND);
       return reply.code(204).send(null);
     },
   );

@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/context.ts';
 import { classificacao, createAdmin, createUser, panel } from '../../../test/fixtures.ts';
 
-const NAO_ENCONTRADA = 'Classificação não encontrada.';
+const CLASSIFICATION_NOT_FOUND = 'Classificação não encontrada.';
 const ADMIN_ONLY = 'Acesso restrito a administradores.';
 const NOME_OBRIGATORIO = 'Nome (nome) é obrigatório.';
 
@@ -117,7 +117,7 @@ describe('classificações', () => {
 
       const missing = await ctx.request('GET', `/api/classificacoes/${c.id + 100}`, { token: userToken });
       expect(missing.statusCode).toBe(404);
-      expect(missing.json()).toEqual({ message: NAO_ENCONTRADA });
+      expect(missing.json()).toEqual({ message: CLASSIFICATION_NOT_FOUND });
 
       const bad = await ctx.request('GET', '/api/classificacoes/abc', { token: userToken });
       expect(bad.statusCode).toBe(400);
@@ -244,7 +244,7 @@ describe('classificações', () => {
 
       const missing = await update(999, { nome: 'Novo' });
       expect(missing.statusCode).toBe(404);
-      expect(missing.json()).toEqual({ message: NAO_ENCONTRADA });
+      expect(missing.json()).toEqual({ message: CLASSIFICATION_NOT_FOUND });
 
       expect((await update('abc', { nome: 'Novo' })).statusCode).toBe(400);
 
@@ -312,7 +312,7 @@ describe('classificações', () => {
 
       const again = await ctx.request('DELETE', `/api/classificacoes/${comercial.id}`, { token: adminToken });
       expect(again.statusCode).toBe(404);
-      expect(again.json()).toEqual({ message: NAO_ENCONTRADA });
+      expect(again.json()).toEqual({ message: CLASSIFICATION_NOT_FOUND });
     });
 
     it('answers 404 for an unknown id and 400 for a bad one, deleting nothing', async () => {
@@ -320,7 +320,7 @@ describe('classificações', () => {
       const before = await adminList();
       const missing = await ctx.request('DELETE', '/api/classificacoes/4242', { token: adminToken });
       expect(missing.statusCode).toBe(404);
-      expect(missing.json()).toEqual({ message: NAO_ENCONTRADA });
+      expect(missing.json()).toEqual({ message: CLASSIFICATION_NOT_FOUND });
       expect((await ctx.request('DELETE', '/api/classificacoes/abc', { token: adminToken })).statusCode).toBe(400);
       expect(await adminList()).toEqual(before);
     });

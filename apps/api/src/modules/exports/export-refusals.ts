@@ -1,4 +1,4 @@
-import { exportacaoOcupada, MENSAGENS_EXPORTACAO } from '@paineis/contract/personal';
+import { exportacaoOcupada, EXPORT_MESSAGES } from '@paineis/contract/personal';
 import { MicrosoftError } from '../../integrations/microsoft-error.ts';
 import { busy, conflict, invalid } from '../../lib/domain-failure.ts';
 
@@ -12,12 +12,12 @@ import { busy, conflict, invalid } from '../../lib/domain-failure.ts';
 
 /** What the administrator must fix in Power BI: 409. */
 const BY_CODE = new Map<string, string>([
-  ['ExportToFileDisabledByTenantSetting', MENSAGENS_EXPORTACAO.desativadaNoPowerBi],
-  ['ExportToFileRequiresCapacity', MENSAGENS_EXPORTACAO.semCapacidade],
-  ['ExportToFileNotSupportedOnPremiumPerUser', MENSAGENS_EXPORTACAO.semCapacidade],
-  ['ExportToFileBlockedBySensitivityLabel', MENSAGENS_EXPORTACAO.rotuloConfidencialidade],
-  ['ExportToFileRequiresDatasetWritePermission', MENSAGENS_EXPORTACAO.rlsSemPermissao],
-  ['ExportToFileTooManyPages', MENSAGENS_EXPORTACAO.paginasDemais],
+  ['ExportToFileDisabledByTenantSetting', EXPORT_MESSAGES.desativadaNoPowerBi],
+  ['ExportToFileRequiresCapacity', EXPORT_MESSAGES.semCapacidade],
+  ['ExportToFileNotSupportedOnPremiumPerUser', EXPORT_MESSAGES.semCapacidade],
+  ['ExportToFileBlockedBySensitivityLabel', EXPORT_MESSAGES.rotuloConfidencialidade],
+  ['ExportToFileRequiresDatasetWritePermission', EXPORT_MESSAGES.rlsSemPermissao],
+  ['ExportToFileTooManyPages', EXPORT_MESSAGES.paginasDemais],
 ]);
 
 /** When Power BI's 429 named no time to come back. */
@@ -47,11 +47,11 @@ export function exportRefusal(error: unknown, sent: ExportSent): unknown {
   const known = error.code === undefined ? undefined : BY_CODE.get(error.code);
   if (known) return conflict(known);
   // Power BI's 400 to a request carrying the viewer's state or page is about them: the caller's input.
-  if (error.status === 400 && sent.stateOrPage) return invalid(MENSAGENS_EXPORTACAO.estadoRecusado);
+  if (error.status === 400 && sent.stateOrPage) return invalid(EXPORT_MESSAGES.estadoRecusado);
   // A 403 to an export with an identity most likely lacks the permissions RLS export needs; without one, a
   // precondition of export to file (capacity, tenant setting, label).
   if (error.status === 403) {
-    return conflict(sent.identity ? MENSAGENS_EXPORTACAO.rlsSemPermissao : MENSAGENS_EXPORTACAO.recusada);
+    return conflict(sent.identity ? EXPORT_MESSAGES.rlsSemPermissao : EXPORT_MESSAGES.recusada);
   }
   return error;
 }

@@ -1,5 +1,5 @@
 import type { Painel } from '@paineis/contract/panels';
-import { MENSAGENS_EXPORTACAO, type Exportacao, type FormatoExportacao } from '@paineis/contract/personal';
+import { EXPORT_MESSAGES, type Exportacao, type FormatoExportacao } from '@paineis/contract/personal';
 import type { Db } from '../../db/client.ts';
 import type { ExportJob, ReportExporter } from '../../integrations/power-bi/embedding-service.ts';
 import type { PowerBiExport } from '../../integrations/power-bi/power-bi-client.ts';
@@ -52,13 +52,13 @@ export interface ExportRequestBody {
 /** The panel, if this person may open it (404) and its export is on (403). */
 async function exportablePanel(deps: ExportDeps, painelId: number, requester: Requester): Promise<Painel> {
   const panel = await requireVisiblePanel(deps.db, painelId, requester);
-  if (!panel.permiteExportacao) throw forbidden(MENSAGENS_EXPORTACAO.desativada);
+  if (!panel.permiteExportacao) throw forbidden(EXPORT_MESSAGES.desativada);
   return panel;
 }
 
 async function ownJob(deps: ExportDeps, panel: Painel, exportacaoId: string, requester: Requester) {
   const job = await findOwnExport(deps.db, exportacaoId, requester.id, panel.id);
-  if (!job) throw notFound(MENSAGENS_EXPORTACAO.naoEncontrada);
+  if (!job) throw notFound(EXPORT_MESSAGES.naoEncontrada);
   return job;
 }
 
@@ -211,10 +211,10 @@ export async function exportFile(
 ): Promise<ExportAnswer<Buffer>> {
   const panel = await exportablePanel(deps, painelId, requester);
   const job = await ownJob(deps, panel, exportacaoId, requester);
-  if (job.novaTentativaEm !== null) throw conflict(MENSAGENS_EXPORTACAO.naoPronta);
+  if (job.novaTentativaEm !== null) throw conflict(EXPORT_MESSAGES.naoPronta);
   const state = await deps.reportExports.exportStatus(powerBiJob(job), panel.id);
-  if (state.status === 'Failed' && !retriable(job, state)) throw conflict(MENSAGENS_EXPORTACAO.falhou);
-  if (state.status !== 'Succeeded') throw conflict(MENSAGENS_EXPORTACAO.naoPronta);
+  if (state.status === 'Failed' && !retriable(job, state)) throw conflict(EXPORT_MESSAGES.falhou);
+  if (state.status !== 'Succeeded') throw conflict(EXPORT_MESSAGES.naoPronta);
   const file = await deps.reportExports.exportFile(powerBiJob(job), panel.id);
   return fileAnswer(panel.nomePainel, job.formato, file.bytes);
 }

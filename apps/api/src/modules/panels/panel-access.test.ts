@@ -1,10 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/context.ts';
 import { createUser, link, panel } from '../../../test/fixtures.ts';
-import { openPanel, PAPEL_SEM_RLS, PAPEL_SOMENTE_ADMIN, papelInexistente, RLS_SEM_PAPEL } from './panel-access.ts';
-import { PAINEL_NAO_ENCONTRADO } from './panel-lookup.repository.ts';
+import {
+  openPanel,
+  NO_RLS_ROLE_TO_CHOOSE,
+  ROLE_CHOICE_ADMIN_ONLY,
+  unknownRlsRole,
+  NO_RLS_ROLE_FOR_PERSON,
+} from './panel-access.ts';
 import type { Requester } from './requester.ts';
 import type { FailureKind } from '../../lib/domain-failure.ts';
+import { PANEL_NOT_FOUND } from '@paineis/contract/panels';
 
 /** Who may open a panel, and with which RLS roles: the rule on its own, over a real database. */
 describe('opening a panel (panel-access)', () => {
@@ -52,8 +58,8 @@ describe('opening a panel (panel-access)', () => {
     const other = await person('bia@empresa.com.br');
     await link(ctx.db, p.id, [linked.id]);
     expect((await openPanel(ctx.db, p.id, linked, undefined)).panel.id).toBe(p.id);
-    await expect(openPanel(ctx.db, p.id, other, undefined)).rejects.toEqual(refusal(404, PAINEL_NAO_ENCONTRADO));
-    await expect(openPanel(ctx.db, p.id + 1000, admin, undefined)).rejects.toEqual(refusal(404, PAINEL_NAO_ENCONTRADO));
+    await expect(openPanel(ctx.db, p.id, other, undefined)).rejects.toEqual(refusal(404, PANEL_NOT_FOUND));
+    await expect(openPanel(ctx.db, p.id + 1000, admin, undefined)).rejects.toEqual(refusal(404, PANEL_NOT_FOUND));
   });
 
   it('gives a person on an RLS panel the roles that list their e-mail, in the panel’s order', async () => {
@@ -86,7 +92,7 @@ describe('opening a panel (panel-access)', () => {
     const p = await rlsPanel();
     const caio = await person('caio@empresa.com.br');
     await link(ctx.db, p.id, [caio.id]);
-    await expect(openPanel(ctx.db, p.id, caio, undefined)).rejects.toEqual(refusal(403, RLS_SEM_PAPEL));
+    await expect(openPanel(ctx.db, p.id, caio, undefined)).rejects.toEqual(refusal(403, NO_RLS_ROLE_FOR_PERSON));
   });
 
   it('gives an admin every role of an RLS panel, or only the one chosen, spelled as the panel spells it', async () => {
@@ -99,8 +105,8 @@ describe('opening a panel (panel-access)', () => {
   it('refuses a role the panel lacks (400), and a chosen role on a panel without RLS (400)', async () => {
     const rls = await rlsPanel();
     const plain = await panel(ctx.db);
-    await expect(openPanel(ctx.db, rls.id, admin, 'Leste')).rejects.toEqual(refusal(400, papelInexistente('Leste')));
-    await expect(openPanel(ctx.db, plain.id, admin, 'Norte')).rejects.toEqual(refusal(400, PAPEL_SEM_RLS));
+    await expect(openPanel(ctx.db, rls.id, admin, 'Leste')).rejects.toEqual(refusal(400, unknownRlsRole('Leste')));
+    await expect(openPanel(ctx.db, plain.id, admin, 'Norte')).rejects.toEqual(refusal(400, NO_RLS_ROLE_TO_CHOOSE));
   });
 
   it('lets only admins choose a role (403), after the 404 for a panel the person may not see', async () => {
@@ -108,8 +114,8 @@ describe('opening a panel (panel-access)', () => {
     const ana = await person('ana@empresa.com.br');
     const bia = await person('bia@empresa.com.br');
     await link(ctx.db, p.id, [ana.id]);
-    await expect(openPanel(ctx.db, p.id, ana, 'Sul')).rejects.toEqual(refusal(403, PAPEL_SOMENTE_ADMIN));
-    await expect(openPanel(ctx.db, p.id, bia, 'Sul')).rejects.toEqual(refusal(404, PAINEL_NAO_ENCONTRADO));
+    await expect(openPanel(ctx.db, p.id, ana, 'Sul')).rejects.toEqual(refusal(403, ROLE_CHOICE_ADMIN_ONLY));
+    await expect(openPanel(ctx.db, p.id, bia, 'Sul')).rejects.toEqual(refusal(404, PANEL_NOT_FOUND));
   });
 
   it('opens an RLS panel with no roles yet for an admin with no roles, and leaves the refusal to Power BI', async () => {

@@ -2,18 +2,17 @@ import type { Painel } from '@paineis/contract/panels';
 import { sameRoleName } from '@paineis/contract/text';
 import type { Db } from '../../db/client.ts';
 import { forbidden, invalid, notFound } from '../../lib/domain-failure.ts';
-import { PAINEL_NAO_ENCONTRADO } from './panel-lookup.repository.ts';
 
-export { PAINEL_NAO_ENCONTRADO };
 import { findVisiblePanel, visiblePanelIds } from './panel-catalog.repository.ts';
 import type { Requester } from './requester.ts';
 import { panelRoles } from './rls.repository.ts';
+import { PANEL_NOT_FOUND } from '@paineis/contract/panels';
 
-export const RLS_SEM_PAPEL =
+export const NO_RLS_ROLE_FOR_PERSON =
   'Você não está em nenhum papel de segurança em nível de linha (RLS) deste painel. Peça acesso a um administrador.';
-export const PAPEL_SOMENTE_ADMIN = 'Somente administradores podem visualizar um painel como um papel RLS escolhido.';
-export const PAPEL_SEM_RLS = 'Este painel não usa RLS: não há papel a escolher.';
-export const papelInexistente = (papel: string) => `O papel RLS "${papel}" não existe neste painel.`;
+export const ROLE_CHOICE_ADMIN_ONLY = 'Somente administradores podem visualizar um painel como um papel RLS escolhido.';
+export const NO_RLS_ROLE_TO_CHOOSE = 'Este painel não usa RLS: não há papel a escolher.';
+export const unknownRlsRole = (papel: string) => `O papel RLS "${papel}" não existe neste painel.`;
 
 /** A panel this person may open, and the RLS roles its report opens with (none on a panel without RLS). */
 export interface PanelOpening {
@@ -30,7 +29,7 @@ export const panelsVisibleTo = (db: Db, requester: Requester): Promise<number[]>
 /** The panel if this person may see it; 404 otherwise, as if it did not exist. */
 export async function requireVisiblePanel(db: Db, id: number, requester: Requester): Promise<Painel> {
   const panel = await findVisiblePanel(db, id, requester);
-  if (!panel) throw notFound(PAINEL_NAO_ENCONTRADO);
+  if (!panel) throw notFound(PANEL_NOT_FOUND);
   return panel;
 }
 
@@ -58,8 +57,8 @@ export async function openingOf(
   requester: Requester,
   papel: string | undefined,
 ): Promise<PanelOpening> {
-  if (papel !== undefined && !requester.isAdmin) throw forbidden(PAPEL_SOMENTE_ADMIN);
-  if (papel !== undefined && !panel.usaRls) throw invalid(PAPEL_SEM_RLS);
+  if (papel !== undefined && !requester.isAdmin) throw forbidden(ROLE_CHOICE_ADMIN_ONLY);
+  if (papel !== undefined && !panel.usaRls) throw invalid(NO_RLS_ROLE_TO_CHOOSE);
   if (!panel.usaRls) return { panel, roles: [] };
   const configured = await panelRoles(db, panel.id);
   if (!requester.isAdmin) {
@@ -69,13 +68,13 @@ export async function openingOf(
     const roles = configured
       .filter((role) => role.emails.has(email) || role.emails.has(upn))
       .map((role) => role.roleName);
-    if (roles.length === 0) throw forbidden(RLS_SEM_PAPEL);
+    if (roles.length === 0) throw forbidden(NO_RLS_ROLE_FOR_PERSON);
     return { panel, roles };
   }
   const roles = configured.map((role) => role.roleName);
   if (papel !== undefined) {
     const chosen = roles.find((role) => sameRoleName(role, papel));
-    if (chosen === undefined) throw invalid(papelInexistente(papel));
+    if (chosen === undefined) throw invalid(unknownRlsRole(papel));
     return { panel, roles: [chosen] };
   }
   return { panel, roles };

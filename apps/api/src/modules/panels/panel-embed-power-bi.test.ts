@@ -5,7 +5,12 @@ import { useTestApp } from '../../../test/context.ts';
 import { createAdmin, createUser, link, panelOver } from '../../../test/fixtures.ts';
 import { microsoftConfig, useStandIns } from '../../../test/microsoft.ts';
 import { salesPanels, salesReports, useSalesApp } from '../../../test/sales-reports.ts';
-import { PAPEL_SEM_RLS, PAPEL_SOMENTE_ADMIN, papelInexistente, RLS_SEM_PAPEL } from './panel-access.ts';
+import {
+  NO_RLS_ROLE_TO_CHOOSE,
+  ROLE_CHOICE_ADMIN_ONLY,
+  unknownRlsRole,
+  NO_RLS_ROLE_FOR_PERSON,
+} from './panel-access.ts';
 import {
   POWER_BI_REFUSED,
   POWER_BI_TIMEOUT,
@@ -109,9 +114,9 @@ describe('embedding Power BI reports through the stand-in Power BI service', () 
   it('refuses a role choice that cannot be honoured, without asking Power BI', async () => {
     const s = await setup();
     const cases: [string, string, number, string][] = [
-      [s.admin, `/api/paineis/${s.rls.id}?papel=Leste`, 400, papelInexistente('Leste')],
-      [s.admin, `/api/paineis/${s.rls.id}/token?papel=Leste`, 400, papelInexistente('Leste')],
-      [s.admin, `/api/paineis/${s.plain.id}?papel=Sul`, 400, PAPEL_SEM_RLS],
+      [s.admin, `/api/paineis/${s.rls.id}?papel=Leste`, 400, unknownRlsRole('Leste')],
+      [s.admin, `/api/paineis/${s.rls.id}/token?papel=Leste`, 400, unknownRlsRole('Leste')],
+      [s.admin, `/api/paineis/${s.plain.id}?papel=Sul`, 400, NO_RLS_ROLE_TO_CHOOSE],
       [s.admin, `/api/paineis/${s.rls.id}?papel=`, 400, 'Papel RLS (papel) não pode ser vazio.'],
       [
         s.admin,
@@ -121,8 +126,8 @@ describe('embedding Power BI reports through the stand-in Power BI service', () 
       ],
       [s.admin, `/api/paineis/${s.rls.id}?papel=Sul&papel=Norte`, 400, 'Papel RLS (papel) deve ser um texto.'],
       // Only admins choose: a user cannot pick a role of theirs, nor another's.
-      [s.ana, `/api/paineis/${s.rls.id}?papel=Sul`, 403, PAPEL_SOMENTE_ADMIN],
-      [s.ana, `/api/paineis/${s.rls.id}/token?papel=Norte`, 403, PAPEL_SOMENTE_ADMIN],
+      [s.ana, `/api/paineis/${s.rls.id}?papel=Sul`, 403, ROLE_CHOICE_ADMIN_ONLY],
+      [s.ana, `/api/paineis/${s.rls.id}/token?papel=Norte`, 403, ROLE_CHOICE_ADMIN_ONLY],
     ];
     for (const [token, url, status, message] of cases) {
       const res = await ctx.request('GET', url, { token });
@@ -195,7 +200,7 @@ describe('embedding Power BI reports through the stand-in Power BI service', () 
     await link(ctx.db, s.rls.id, [carla.id]);
     const res = await ctx.request('GET', `/api/paineis/${s.rls.id}`, { token: await ctx.tokenFor(carla) });
     expect(res.statusCode).toBe(403);
-    expect(res.json()).toEqual({ message: RLS_SEM_PAPEL });
+    expect(res.json()).toEqual({ message: NO_RLS_ROLE_FOR_PERSON });
     expect(generateTokenBodies()).toEqual([]);
   });
 

@@ -4,7 +4,7 @@ import { useTestApp } from '../../../test/context.ts';
 import { classificacao, createAdmin, createUser, link, panel } from '../../../test/fixtures.ts';
 import type { EmbedViewer, EmbeddingService } from '../../integrations/power-bi/embedding-service.ts';
 import { EMBEDDING_NOT_CONFIGURED } from '../../plugins/microsoft-error-answers.ts';
-import { RLS_SEM_PAPEL } from './panel-access.ts';
+import { NO_RLS_ROLE_FOR_PERSON } from './panel-access.ts';
 import { ISO, NOT_FOUND, signIn } from '../../../test/panel-helpers.ts';
 
 describe('panels', () => {
@@ -160,7 +160,7 @@ describe('GET /api/paineis/{id} with Power BI embedding', () => {
       await link(ctx.db, p.id, [carla.id]);
       const res = await ctx.request('GET', `/api/paineis/${p.id}`, { token: await ctx.tokenFor(carla) });
       expect(res.statusCode).toBe(403);
-      expect(res.json()).toEqual({ message: RLS_SEM_PAPEL });
+      expect(res.json()).toEqual({ message: NO_RLS_ROLE_FOR_PERSON });
       expect(calls).toHaveLength(0);
     });
 

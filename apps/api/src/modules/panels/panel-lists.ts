@@ -5,9 +5,10 @@ import { VersionedCache, VersionedKeyedCache } from '../../db/versioned-cache.ts
 import { notFound } from '../../lib/domain-failure.ts';
 import { PreparedJson } from '../../lib/prepared-json.ts';
 import { catalogPanel, visibleCatalog, type Viewer } from './panel-catalog.repository.ts';
-import { PAINEL_NAO_ENCONTRADO, requirePanel } from './panel-lookup.repository.ts';
+import { requirePanel } from './panel-lookup.repository.ts';
 import { linkedUsers } from './panel-users.repository.ts';
 import { getRls } from './rls.repository.ts';
+import { PANEL_NOT_FOUND } from '@paineis/contract/panels';
 
 /**
  * The panel list screen's answers and a panel's editing data, grouped and serialised once per change of what they
@@ -81,7 +82,7 @@ const dadosJson = new VersionedKeyedCache(['paineis', 'rls'], async (db, id: num
 /** A panel with its RLS roles, for editing, as bytes made once per change of either. */
 export async function findPanelDataJson(db: Db, id: number): Promise<PreparedJson> {
   const prepared = await dadosJson.get(db, id);
-  if (!prepared) throw notFound(PAINEL_NAO_ENCONTRADO);
+  if (!prepared) throw notFound(PANEL_NOT_FOUND);
   return prepared;
 }
 

@@ -4,10 +4,9 @@ import type { Painel } from '@paineis/contract/panels';
 import type { Db } from '../../db/client.ts';
 import { classificacoes, paineis } from '../../db/schema.ts';
 import { notFound } from '../../lib/domain-failure.ts';
+import { PANEL_NOT_FOUND } from '@paineis/contract/panels';
 
 /** Reading one panel: what every route of the panel aggregate starts from. */
-
-export const PAINEL_NAO_ENCONTRADO = 'Painel não encontrado.';
 
 const columns = {
   id: paineis.id,
@@ -59,7 +58,7 @@ export function selectPanels(db: Db, where: SQL | undefined) {
 /** The panel, whoever may see it; 404 when there is none. The one existence check of the panel routes. */
 export async function requirePanel(db: Db, id: number): Promise<Painel> {
   const [row] = await selectPanels(db, eq(paineis.id, id));
-  if (!row) throw notFound(PAINEL_NAO_ENCONTRADO);
+  if (!row) throw notFound(PANEL_NOT_FOUND);
   return toPanel(row);
 }
 
@@ -75,6 +74,6 @@ export async function lockPanel(db: Db, id: number): Promise<{ nomePainel: strin
     .from(paineis)
     .where(eq(paineis.id, id))
     .for('no key update');
-  if (!row) throw notFound(PAINEL_NAO_ENCONTRADO);
+  if (!row) throw notFound(PANEL_NOT_FOUND);
   return row;
 }

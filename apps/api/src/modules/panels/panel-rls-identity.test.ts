@@ -6,7 +6,7 @@ import { createAdmin, createUser, link, panel } from '../../../test/fixtures.ts'
 import { microsoftConfig, useStandIns } from '../../../test/microsoft.ts';
 import { rows } from '../../db/client.ts';
 import type { PowerBiEmbeddingService } from '../../integrations/power-bi/power-bi-embedding-service.ts';
-import { RLS_SEM_PAPEL } from './panel-access.ts';
+import { NO_RLS_ROLE_FOR_PERSON } from './panel-access.ts';
 
 /**
  * The RLS identity comes from the person the directory describes, as stored (docs/decisions/013): their UPN or
@@ -118,7 +118,7 @@ describe('RLS identity from the directory, with RLS_USERNAME=upn (the default)',
     await ctx.db.execute(sql`update usuarios set email = 'd@empresa.com.br' where email = 'dani@empresa.com.br'`);
     const refused = await ctx.request('GET', `/api/paineis/${s.panel.id}`, { token: s.dani });
     expect(refused.statusCode).toBe(403);
-    expect(refused.json()).toEqual({ message: RLS_SEM_PAPEL });
+    expect(refused.json()).toEqual({ message: NO_RLS_ROLE_FOR_PERSON });
   });
 });
 

@@ -5,7 +5,7 @@ import { createAdmin, createUser, panel } from '../../../test/fixtures.ts';
 import { body as panelBody, storeLegacyRoles } from '../../../test/panel-helpers.ts';
 
 const ADMIN_ONLY = 'Acesso restrito a administradores.';
-const PAINEL_NAO_ENCONTRADO = 'Painel não encontrado.';
+const PANEL_NOT_FOUND = 'Painel não encontrado.';
 
 interface RlsConfiguration {
   roleName: string;
@@ -435,7 +435,7 @@ describe('RLS de um painel', () => {
       ];
       for (const res of await Promise.all(calls)) {
         expect(res.statusCode).toBe(404);
-        expect(res.json()).toEqual({ message: PAINEL_NAO_ENCONTRADO });
+        expect(res.json()).toEqual({ message: PANEL_NOT_FOUND });
       }
       expect(await getRls()).toEqual([]);
 

@@ -5,7 +5,7 @@ import { useTestApp } from '../../../test/context.ts';
 import { createAdmin, createUser, link, panel } from '../../../test/fixtures.ts';
 
 const ADMIN_ONLY = 'Acesso restrito a administradores.';
-const PAINEL_NAO_ENCONTRADO = 'Painel não encontrado.';
+const PANEL_NOT_FOUND = 'Painel não encontrado.';
 
 /** A stand-in for Power BI, so a panel a user may see answers 200 instead of the 503 of "not configured". */
 const embedding = fixedEmbedding('token-de-teste');
@@ -125,7 +125,7 @@ describe('usuários vinculados a um painel', () => {
         await save([ana.id], adminToken, painelId + 50),
       ]) {
         expect(res.statusCode).toBe(404);
-        expect(res.json()).toEqual({ message: PAINEL_NAO_ENCONTRADO });
+        expect(res.json()).toEqual({ message: PANEL_NOT_FOUND });
       }
       expect((await ctx.request('GET', '/api/paineis/abc/usuarios', { token: adminToken })).statusCode).toBe(400);
       expect((await save([ana.id], adminToken, 0)).statusCode).toBe(400);
@@ -156,7 +156,7 @@ describe('usuários vinculados a um painel', () => {
       expect(await listFor(anaToken)).toEqual([]);
       const hidden = await ctx.request('GET', `/api/paineis/${painelId}`, { token: anaToken });
       expect(hidden.statusCode).toBe(404);
-      expect(hidden.json()).toEqual({ message: PAINEL_NAO_ENCONTRADO });
+      expect(hidden.json()).toEqual({ message: PANEL_NOT_FOUND });
       expect(await listFor(brunoToken)).toEqual([painelId]);
 
       expect((await save([])).statusCode).toBe(200);

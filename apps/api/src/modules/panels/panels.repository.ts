@@ -5,9 +5,10 @@ import type { RlsConfiguration } from '@paineis/contract/rls';
 import { rows, type Db } from '../../db/client.ts';
 import { classificacoes, paineis } from '../../db/schema.ts';
 import { invalid, notFound } from '../../lib/domain-failure.ts';
-import { lockPanel, PAINEL_NAO_ENCONTRADO, requirePanel } from './panel-lookup.repository.ts';
+import { lockPanel, requirePanel } from './panel-lookup.repository.ts';
 import { replaceRls, rlsForAudit } from './rls.repository.ts';
 import { recordAudit, SYSTEM_ACTOR, type AuditActor } from '../audit/audit.ts';
+import { PANEL_NOT_FOUND } from '@paineis/contract/panels';
 
 /** Panels written: created, changed, deleted and reordered, each with its audit record in its transaction. */
 
@@ -151,7 +152,7 @@ export async function deletePanel(db: Db, id: number, actor: AuditActor = SYSTEM
   await db.transaction(async (tx) => {
     const antes = await panelForAudit(tx, id);
     const deleted = await tx.delete(paineis).where(eq(paineis.id, id)).returning({ id: paineis.id });
-    if (!antes || deleted.length === 0) throw notFound(PAINEL_NAO_ENCONTRADO);
+    if (!antes || deleted.length === 0) throw notFound(PANEL_NOT_FOUND);
     await recordAudit(tx, actor, {
       objeto: 'painel',
       acao: 'exclusao',

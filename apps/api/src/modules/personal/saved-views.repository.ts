@@ -1,5 +1,5 @@
 import { and, eq, sql } from 'drizzle-orm';
-import { MAX_VISOES_POR_PAINEL, MENSAGENS_VISAO, type VisaoSalva } from '@paineis/contract/personal';
+import { MAX_VISOES_POR_PAINEL, SAVED_VIEW_MESSAGES, type VisaoSalva } from '@paineis/contract/personal';
 import type { Db } from '../../db/client.ts';
 import { PG_UNIQUE_VIOLATION, pgErrorCode } from '../../db/pg-errors.ts';
 import { visoesSalvas } from '../../db/schema.ts';
@@ -31,14 +31,14 @@ const toVisao = ({ usuarioId, ...r }: Row, viewerId: string): VisaoSalva => ({
   atualizadaEm: r.atualizadaEm.toISOString(),
 });
 
-const notFoundView = () => notFound(MENSAGENS_VISAO.naoEncontrada);
+const notFoundView = () => notFound(SAVED_VIEW_MESSAGES.naoEncontrada);
 
 /** The unique index on (person, panel, lower(nome)) as a 409, whichever request got there first. */
 async function guardingName<T>(write: () => Promise<T>): Promise<T> {
   try {
     return await write();
   } catch (error) {
-    if (pgErrorCode(error) === PG_UNIQUE_VIOLATION) throw conflict(MENSAGENS_VISAO.duplicada);
+    if (pgErrorCode(error) === PG_UNIQUE_VIOLATION) throw conflict(SAVED_VIEW_MESSAGES.duplicada);
     throw error;
   }
 }
@@ -85,7 +85,7 @@ export async function createSavedView(
         .select({ n: sql<number>`count(*)::int` })
         .from(visoesSalvas)
         .where(and(eq(visoesSalvas.usuarioId, usuarioId), eq(visoesSalvas.painelId, painelId)));
-      if ((counted?.n ?? 0) >= MAX_VISOES_POR_PAINEL) throw conflict(MENSAGENS_VISAO.limite);
+      if ((counted?.n ?? 0) >= MAX_VISOES_POR_PAINEL) throw conflict(SAVED_VIEW_MESSAGES.limite);
       const [created] = await tx
         .insert(visoesSalvas)
         .values({ usuarioId, painelId, nome: view.nome, estado: view.estado, pagina: view.pagina ?? null })

@@ -2,7 +2,6 @@ import type { Config } from '../../config/env.ts';
 import type { Db } from '../../db/client.ts';
 import { notFound } from '../../lib/domain-failure.ts';
 import { PreparedJson } from '../../lib/prepared-json.ts';
-import { PAINEL_NAO_ENCONTRADO } from '../panels/panel-access.ts';
 import {
   anonymiseViewsBefore,
   insertOpenings,
@@ -14,6 +13,7 @@ import {
 } from './usage.repository.ts';
 import { SNAPSHOT_DAYS, UsageSnapshots } from './usage-snapshot.ts';
 import type { OpeningRecorder } from './opening-recorder.ts';
+import { PANEL_NOT_FOUND } from '@paineis/contract/panels';
 
 export { OpeningRecorder } from './opening-recorder.ts';
 export type { NewOpening } from './usage.repository.ts';
@@ -52,7 +52,7 @@ export function usageAnswers(db: Db, timeZone: string) {
     withoutSignIn: async (dias: number) => PreparedJson.fromJson(await peopleWithoutSignInJson(db, dias, timeZone)),
     panelDetail: async (painelId: number, dias: number) => {
       const detail = await panelViews(db, painelId, dias, timeZone);
-      if (!detail) throw notFound(PAINEL_NAO_ENCONTRADO);
+      if (!detail) throw notFound(PANEL_NOT_FOUND);
       return { dias, ...detail };
     },
   };

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { MENSAGENS_EXPORTACAO, type FormatoExportacao } from '@paineis/contract/personal-constants';
+import { EXPORT_MESSAGES, type FormatoExportacao } from '@paineis/contract/personal-constants';
 import { errorMessage } from '../../../lib/api-client.ts';
 import { downloadExport } from '../api/download-export.ts';
 import { getExport } from '../api/get-export.ts';
@@ -7,7 +7,7 @@ import { startExport } from '../api/start-export.ts';
 import type { ReportControls } from '../embedding/report-embedder.ts';
 import { saveFile } from '../utils/save-file.ts';
 
-export const EXPORT_FAILED = MENSAGENS_EXPORTACAO.falhou;
+export const EXPORT_FAILED = EXPORT_MESSAGES.falhou;
 export const EXPORT_ERROR = 'Não foi possível exportar o relatório.';
 /** When an answer says nothing of when to ask again. */
 const DEFAULT_WAIT_SECONDS = 2;
