@@ -18,6 +18,11 @@ import {
 const ACCENTED = 'ÁÀÂÃÄÅáàâãäåÉÈÊËéèêëÍÌÎÏíìîïÓÒÔÕÖóòôõöÚÙÛÜúùûüÇçÑñÝýÿ';
 const PLAIN = 'AAAAAAaaaaaaEEEEeeeeIIIIiiiiOOOOOoooooUUUUuuuuCcNnYyy';
 
+/** A person's id in another table: the row goes with the person. */
+const personColumn = () => text('usuario_id').references(() => usuarios.id, { onDelete: 'cascade' });
+/** A panel's id in another table: the row goes with the panel. */
+const panelColumn = () => integer('painel_id').references(() => paineis.id, { onDelete: 'cascade' });
+
 export const classificacoes = pgTable(
   'classificacoes',
   {
@@ -95,12 +100,8 @@ export const usuarios = pgTable(
 export const painelUsuarios = pgTable(
   'painel_usuarios',
   {
-    painelId: integer('painel_id')
-      .notNull()
-      .references(() => paineis.id, { onDelete: 'cascade' }),
-    usuarioId: text('usuario_id')
-      .notNull()
-      .references(() => usuarios.id, { onDelete: 'cascade' }),
+    painelId: panelColumn().notNull(),
+    usuarioId: personColumn().notNull(),
   },
   (t) => [primaryKey({ columns: [t.painelId, t.usuarioId] }), index('painel_usuarios_usuario').on(t.usuarioId)],
 );
@@ -109,9 +110,7 @@ export const painelRlsRoles = pgTable(
   'painel_rls_roles',
   {
     id: serial('id').primaryKey(),
-    painelId: integer('painel_id')
-      .notNull()
-      .references(() => paineis.id, { onDelete: 'cascade' }),
+    painelId: panelColumn().notNull(),
     roleName: text('role_name').notNull(),
     posicao: integer('posicao').notNull(),
   },
@@ -152,9 +151,7 @@ export const versoesDados = pgTable('versoes_dados', {
 export const contasLocais = pgTable(
   'contas_locais',
   {
-    usuarioId: text('usuario_id')
-      .primaryKey()
-      .references(() => usuarios.id, { onDelete: 'cascade' }),
+    usuarioId: personColumn().primaryKey(),
     username: text('username').notNull(),
     /** argon2id, PHC string. */
     senhaHash: text('senha_hash').notNull(),
@@ -227,9 +224,7 @@ export const visualizacoes = pgTable(
 export const ultimosLogins = pgTable(
   'ultimos_logins',
   {
-    usuarioId: text('usuario_id')
-      .primaryKey()
-      .references(() => usuarios.id, { onDelete: 'cascade' }),
+    usuarioId: personColumn().primaryKey(),
     momento: timestamp('momento', { withTimezone: true }).notNull(),
   },
   (t) => [index('ultimos_logins_momento').on(t.momento)],
@@ -264,12 +259,8 @@ export const auditoria = pgTable(
 export const favoritos = pgTable(
   'favoritos',
   {
-    usuarioId: text('usuario_id')
-      .notNull()
-      .references(() => usuarios.id, { onDelete: 'cascade' }),
-    painelId: integer('painel_id')
-      .notNull()
-      .references(() => paineis.id, { onDelete: 'cascade' }),
+    usuarioId: personColumn().notNull(),
+    painelId: panelColumn().notNull(),
     criadoEm: timestamp('criado_em', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.usuarioId, t.painelId] }), index('favoritos_painel').on(t.painelId)],
@@ -283,12 +274,8 @@ export const visoesSalvas = pgTable(
   'visoes_salvas',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    painelId: integer('painel_id')
-      .notNull()
-      .references(() => paineis.id, { onDelete: 'cascade' }),
-    usuarioId: text('usuario_id')
-      .notNull()
-      .references(() => usuarios.id, { onDelete: 'cascade' }),
+    painelId: panelColumn().notNull(),
+    usuarioId: personColumn().notNull(),
     nome: text('nome').notNull(),
     estado: text('estado').notNull(),
     pagina: text('pagina'),
@@ -310,12 +297,8 @@ export const exportacoes = pgTable(
   'exportacoes',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    usuarioId: text('usuario_id')
-      .notNull()
-      .references(() => usuarios.id, { onDelete: 'cascade' }),
-    painelId: integer('painel_id')
-      .notNull()
-      .references(() => paineis.id, { onDelete: 'cascade' }),
+    usuarioId: personColumn().notNull(),
+    painelId: panelColumn().notNull(),
     formato: text('formato', { enum: ['PDF', 'PPTX'] }).notNull(),
     powerBiExportId: text('power_bi_export_id').notNull(),
     workspaceId: text('workspace_id').notNull(),

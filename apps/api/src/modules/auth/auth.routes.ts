@@ -5,10 +5,9 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { FastifyRequest } from 'fastify';
 import { LOGIN_ERROR_MICROSOFT, loginBody, loginResponse } from '@paineis/contract/auth';
 import { errorResponse } from '@paineis/contract/fields';
-import { EntraClient } from '../../integrations/microsoft-identity/entra-client.ts';
 import { signInLocally } from './local-sign-in.ts';
 import { signOut } from './sessions.ts';
-import { completeMicrosoftSignIn } from './microsoft-sign-in.ts';
+import { completeMicrosoftSignIn, startMicrosoftSignIn } from './microsoft-sign-in.ts';
 
 const tags = ['Autenticação'];
 const config = { public: true };
@@ -42,16 +41,9 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      if (!entra) return reply.redirect(loginPage(request, { erro: LOGIN_ERROR_MICROSOFT }));
-      const checks = EntraClient.newChecks();
-      let url: URL;
-      try {
-        url = await entra.authorizationUrl(publicBase(request) + CALLBACK_PATH, checks);
-      } catch (error) {
-        request.log.error({ err: error }, 'Entra ID indisponível para iniciar o login');
-        return reply.redirect(loginPage(request, { erro: LOGIN_ERROR_MICROSOFT }));
-      }
-      void reply.setCookie(STATE_COOKIE, JSON.stringify(checks), {
+      const started = await startMicrosoftSignIn(entra, publicBase(request) + CALLBACK_PATH, request.log);
+      if (!started) return reply.redirect(loginPage(request, { erro: LOGIN_ERROR_MICROSOFT }));
+      void reply.setCookie(STATE_COOKIE, started.checks, {
         signed: true,
         httpOnly: true,
         // Lax: the cookie must come back on the top-level redirect from Microsoft, and on nothing else.
@@ -60,7 +52,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         path: '/api/auth',
         maxAge: 600,
       });
-      return reply.redirect(url.href);
+      return reply.redirect(started.url);
     },
   );
 

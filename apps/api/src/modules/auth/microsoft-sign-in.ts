@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config/env.ts';
 import type { Db } from '../../db/client.ts';
-import type { EntraClient, SignInChecks } from '../../integrations/microsoft-identity/entra-client.ts';
+import { EntraClient, type SignInChecks } from '../../integrations/microsoft-identity/entra-client.ts';
 import type { GraphClient } from '../../integrations/microsoft-graph/graph-client.ts';
 import { recordRefusedSignIn } from '../audit/audit.ts';
 import { recordMicrosoftSignIn } from '../users/users.service.ts';
@@ -22,6 +22,26 @@ export interface MicrosoftCallback {
   callbackUrl: URL;
   ip: string;
   log: FastifyBaseLogger;
+}
+
+/**
+ * The start of a Microsoft sign-in (OIDC, code with PKCE): the address of Entra ID's sign-in page, and the state,
+ * nonce and verifier the state cookie carries until the person comes back; null when Microsoft is not configured or
+ * Entra ID cannot be reached (logged).
+ */
+export async function startMicrosoftSignIn(
+  entra: EntraClient | null,
+  callbackUrl: string,
+  log: FastifyBaseLogger,
+): Promise<{ url: string; checks: string } | null> {
+  if (!entra) return null;
+  const checks = EntraClient.newChecks();
+  try {
+    return { url: (await entra.authorizationUrl(callbackUrl, checks)).href, checks: JSON.stringify(checks) };
+  } catch (error) {
+    log.error({ err: error }, 'Entra ID indisponível para iniciar o login');
+    return null;
+  }
 }
 
 /**

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { pingDatabase } from './health.repository.ts';
+import { readiness } from './health.ts';
 
 const status = z.object({ status: z.string() });
 
@@ -21,13 +21,8 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { tags: ['Saúde'], summary: 'O banco de dados responde', response: { 200: status, 503: status } },
     },
     async (request, reply) => {
-      try {
-        await pingDatabase(app.db);
-        return { status: 'ok' };
-      } catch (error) {
-        request.log.error({ err: error }, 'banco de dados indisponível');
-        return reply.code(503).send({ status: 'banco de dados indisponível' });
-      }
+      const { ready, status } = await readiness(app.db, request.log);
+      return reply.code(ready ? 200 : 503).send({ status });
     },
   );
 };

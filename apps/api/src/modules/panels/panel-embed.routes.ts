@@ -5,8 +5,7 @@ import { embedInfo, embedQuery, painelComEmbed } from '@paineis/contract/panels'
 import { temposVisualizacaoBody, VISUALIZACAO_HEADER, visualizacaoParams } from '@paineis/contract/usage';
 import { errorResponses } from '../../lib/route-schema.ts';
 import { PREPARED_ANSWER } from '../../lib/prepared-json.ts';
-import { openPanel, requireVisiblePanel } from './panel-access.ts';
-import { preparedOpening } from './panel-answers.ts';
+import { openForViewing, renewedToken, reportOpeningTimes } from './panel-opening.ts';
 import { requesterOf } from './requester.ts';
 
 const tags = ['Painéis'];
@@ -14,11 +13,6 @@ const errors = errorResponses(400, 403, 404, 409, 502, 503, 504);
 
 /** Opening a panel: the report's embed token for this person, with their RLS identity; and the view's record. */
 export const panelEmbedRoutes: FastifyPluginAsyncZod = async (app) => {
-  const embed = async (id: number, requester: ReturnType<typeof requesterOf>, papel: string | undefined) => {
-    const { panel, roles } = await openPanel(app.db, id, requester, papel);
-    return { panel, embedding: await app.embedding.embedFor(panel, { ...requester, roles }) };
-  };
-
   app.get(
     '/:id',
     {
@@ -35,18 +29,13 @@ export const panelEmbedRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const requester = requesterOf(request);
-      const { panel, embedding } = await embed(request.params.id, requester, request.query.papel);
-      const viewId = app.openingRecorder.record({
-        usuarioId: requester.id,
-        painelId: panel.id,
-        identidade: embedding.identity?.username ?? null,
-        papeis: embedding.identity?.roles ?? [],
-        requestId: embedding.requestId,
-        tokenDoCache: embedding.fromCache,
-      });
-      void reply.header(VISUALIZACAO_HEADER, viewId);
-      return reply.sendPrepared(preparedOpening(panel, embedding.info, true));
+      const { answer, openingId } = await openForViewing(
+        app,
+        request.params.id,
+        requesterOf(request),
+        request.query.papel,
+      );
+      return reply.header(VISUALIZACAO_HEADER, openingId).sendPrepared(answer);
     },
   );
 
@@ -62,10 +51,8 @@ export const panelEmbedRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: embedInfo, 304: z.null(), ...errors },
       },
     },
-    async (request, reply) => {
-      const { panel, embedding } = await embed(request.params.id, requesterOf(request), request.query.papel);
-      return reply.sendPrepared(preparedOpening(panel, embedding.info, false));
-    },
+    async (request, reply) =>
+      reply.sendPrepared(await renewedToken(app, request.params.id, requesterOf(request), request.query.papel)),
   );
 
   app.post(
@@ -82,14 +69,8 @@ export const panelEmbedRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const requester = requesterOf(request);
-      await requireVisiblePanel(app.db, request.params.id, requester);
-      app.openingRecorder.report({
-        id: request.params.visualizacaoId,
-        usuarioId: requester.id,
-        painelId: request.params.id,
-        ...request.body,
-      });
+      const { id: painelId, visualizacaoId: id } = request.params;
+      await reportOpeningTimes(app, requesterOf(request), { id, painelId, ...request.body });
       return reply.code(202).send(null);
     },
   );

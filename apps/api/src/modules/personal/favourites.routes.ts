@@ -2,10 +2,9 @@ import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { favoritoParams, favoritos, RECENTES, recentes } from '@paineis/contract/personal';
 import { errorResponses } from '../../lib/route-schema.ts';
-import { panelsVisibleTo, requireVisiblePanel } from '../panels/panel-access.ts';
 import { requesterOf } from '../panels/requester.ts';
-import { recentlyOpened } from '../usage/usage.ts';
-import { addFavourite, favouritePanelIds, removeFavourite } from './favourites.repository.ts';
+import { removeFavourite } from './favourites.repository.ts';
+import { favouritesOf, markFavourite, recentsOf } from './favourites.ts';
 
 const tags = ['Pessoal'];
 
@@ -21,14 +20,7 @@ export const favouritesRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: favoritos, ...errorResponses() },
       },
     },
-    async (request) => {
-      const requester = requesterOf(request);
-      const [visible, favourites] = await Promise.all([
-        panelsVisibleTo(app.db, requester),
-        favouritePanelIds(app.db, requester.id),
-      ]);
-      return { paineis: visible.filter((id) => favourites.has(id)) };
-    },
+    async (request) => favouritesOf(app.db, requesterOf(request)),
   );
 
   app.put(
@@ -43,9 +35,7 @@ export const favouritesRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const requester = requesterOf(request);
-      await requireVisiblePanel(app.db, request.params.painelId, requester);
-      await addFavourite(app.db, requester.id, request.params.painelId);
+      await markFavourite(app.db, requesterOf(request), request.params.painelId);
       return reply.code(204).send(null);
     },
   );
@@ -77,10 +67,6 @@ export const favouritesRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: recentes, ...errorResponses() },
       },
     },
-    async (request) => {
-      const requester = requesterOf(request);
-      const visible = await panelsVisibleTo(app.db, requester);
-      return { paineis: await recentlyOpened(app.db, app.openingRecorder, requester.id, visible, RECENTES) };
-    },
+    async (request) => recentsOf(app.db, app.openingRecorder, requesterOf(request)),
   );
 };

@@ -16,7 +16,7 @@ import type { OpeningRecorder } from './opening-recorder.ts';
 import { PANEL_NOT_FOUND } from '@paineis/contract/panels';
 
 export { OpeningRecorder } from './opening-recorder.ts';
-export type { NewOpening } from './usage.repository.ts';
+export type { NewOpening, OpeningTimes } from './usage.repository.ts';
 
 const DAY_MS = 86_400_000;
 
