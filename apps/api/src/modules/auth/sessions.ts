@@ -151,7 +151,7 @@ function principalOf(claims: Claims, user: SessionUser): SessionPrincipal | null
  * Refuses the header's token in every instance until it would have expired, and answers its claims; an invalid one
  * needs nothing (null).
  */
-export async function revokeSession(
+async function revokeSession(
   db: Db,
   jwt: Config['jwt'],
   authorization: string | undefined,

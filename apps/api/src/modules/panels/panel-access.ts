@@ -1,12 +1,10 @@
-import type { Painel } from '@paineis/contract/panels';
+import { PANEL_NOT_FOUND, type Painel } from '@paineis/contract/panels';
 import { sameRoleName } from '@paineis/contract/text';
 import type { Db } from '../../db/client.ts';
 import { forbidden, invalid, notFound } from '../../lib/domain-failure.ts';
-
 import { findVisiblePanel, visiblePanelIds } from './panel-catalog.repository.ts';
 import type { Requester } from './requester.ts';
 import { panelRoles } from './rls.repository.ts';
-import { PANEL_NOT_FOUND } from '@paineis/contract/panels';
 
 export const NO_RLS_ROLE_FOR_PERSON =
   'Você não está em nenhum papel de segurança em nível de linha (RLS) deste painel. Peça acesso a um administrador.';

@@ -1,5 +1,5 @@
 import { SEM_CLASSIFICACAO_ID, SEM_CLASSIFICACAO_NOME } from '@paineis/contract/classifications';
-import type { GrupoPaineis, Painel, PainelConfiguracoes } from '@paineis/contract/panels';
+import { PANEL_NOT_FOUND, type GrupoPaineis, type Painel, type PainelConfiguracoes } from '@paineis/contract/panels';
 import type { Db } from '../../db/client.ts';
 import { VersionedCache, VersionedKeyedCache } from '../../db/versioned-cache.ts';
 import { notFound } from '../../lib/domain-failure.ts';
@@ -8,7 +8,6 @@ import { catalogPanel, visibleCatalog, type Viewer } from './panel-catalog.repos
 import { requirePanel } from './panel-lookup.repository.ts';
 import { linkedUsers } from './panel-users.repository.ts';
 import { getRls } from './rls.repository.ts';
-import { PANEL_NOT_FOUND } from '@paineis/contract/panels';
 
 /**
  * The panel list screen's answers and a panel's editing data, grouped and serialised once per change of what they

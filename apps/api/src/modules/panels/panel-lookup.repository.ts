@@ -1,10 +1,9 @@
 import { eq, type SQL } from 'drizzle-orm';
 import { SEM_CLASSIFICACAO_ID, SEM_CLASSIFICACAO_NOME } from '@paineis/contract/classifications';
-import type { Painel } from '@paineis/contract/panels';
+import { PANEL_NOT_FOUND, type Painel } from '@paineis/contract/panels';
 import type { Db } from '../../db/client.ts';
 import { classificacoes, paineis } from '../../db/schema.ts';
 import { notFound } from '../../lib/domain-failure.ts';
-import { PANEL_NOT_FOUND } from '@paineis/contract/panels';
 
 /** Reading one panel: what every route of the panel aggregate starts from. */
 

@@ -1,6 +1,6 @@
 import { eq, isNull, sql } from 'drizzle-orm';
 import { SEM_CLASSIFICACAO_ID } from '@paineis/contract/classifications';
-import type { Painel, ReorderItem } from '@paineis/contract/panels';
+import { PANEL_NOT_FOUND, type Painel, type ReorderItem } from '@paineis/contract/panels';
 import type { RlsConfiguration } from '@paineis/contract/rls';
 import { rows, type Db } from '../../db/client.ts';
 import { classificacoes, paineis } from '../../db/schema.ts';
@@ -8,7 +8,6 @@ import { invalid, notFound } from '../../lib/domain-failure.ts';
 import { lockPanel, requirePanel } from './panel-lookup.repository.ts';
 import { replaceRls, rlsForAudit } from './rls.repository.ts';
 import { recordAudit, SYSTEM_ACTOR, type AuditActor } from '../audit/audit.ts';
-import { PANEL_NOT_FOUND } from '@paineis/contract/panels';
 
 /** Panels written: created, changed, deleted and reordered, each with its audit record in its transaction. */
 
