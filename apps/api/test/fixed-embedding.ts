@@ -17,5 +17,7 @@ export function fixedEmbedding(token: string): EmbeddingService {
       requestId: null,
       fromCache: false,
     }),
+    // Always asks embedFor, as a service with nothing in memory does.
+    embeddedNow: () => undefined,
   };
 }

@@ -25,6 +25,8 @@ export interface Embedding {
 /** Obtains what the browser needs to embed one panel's report for one user. */
 export interface EmbeddingService {
   embedFor(panel: Painel, viewer: EmbedViewer): Promise<Embedding>;
+  /** embedFor without waiting: the token in memory for this report and identity, or undefined (then ask embedFor). */
+  embeddedNow(panel: Painel, viewer: EmbedViewer): Embedding | undefined;
 }
 
 /** What an export is asked for: the format, and the viewer's current state and page. */
@@ -57,6 +59,10 @@ const notConfigured = () =>
 export class UnavailableEmbeddingService implements EmbeddingService, ReportExporter {
   async embedFor(): Promise<Embedding> {
     throw notConfigured();
+  }
+
+  embeddedNow(): undefined {
+    return undefined;
   }
 
   async startExport(): Promise<never> {

@@ -155,14 +155,22 @@ export class PowerBiEmbeddingService implements EmbeddingService, ReportExporter
     );
   }
 
+  embeddedNow(panel: Painel, viewer: EmbedViewer): Embedding | undefined {
+    const report = this.reports.peek(this.reportKey(panel));
+    if (!report) return undefined;
+    const identity = this.identityFor(panel, viewer);
+    const cached = this.tokens.peek(this.tokenKey(panel, report, identity));
+    return cached && { info: cached.info, identity, requestId: cached.token.requestId, fromCache: true };
+  }
+
   async embedFor(panel: Painel, viewer: EmbedViewer): Promise<Embedding> {
+    // Most openings: a token still valid, in memory; nothing to wait for.
+    const now = this.embeddedNow(panel, viewer);
+    if (now) return now;
     const identity = this.identityFor(panel, viewer);
     try {
       const report = this.reports.peek(this.reportKey(panel)) ?? (await this.reportOf(panel));
       const key = this.tokenKey(panel, report, identity);
-      // Most openings: a token still valid, in memory; nothing to wait for.
-      const cached = this.tokens.peek(key);
-      if (cached) return { info: cached.info, identity, requestId: cached.token.requestId, fromCache: true };
       let made = false;
       const { token, info } = await this.tokens.get(key, async () => {
         made = true;

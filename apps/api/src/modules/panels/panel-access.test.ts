@@ -3,6 +3,7 @@ import { useTestApp } from '../../../test/context.ts';
 import { createUser, link, panel } from '../../../test/fixtures.ts';
 import {
   openPanel,
+  openPanelNow,
   NO_RLS_ROLE_TO_CHOOSE,
   ROLE_CHOICE_ADMIN_ONLY,
   unknownRlsRole,
@@ -121,5 +122,41 @@ describe('opening a panel (panel-access)', () => {
   it('opens an RLS panel with no roles yet for an admin with no roles, and leaves the refusal to Power BI', async () => {
     const p = await panel(ctx.db, { usaRls: true });
     expect((await openPanel(ctx.db, p.id, admin, undefined)).roles).toEqual([]);
+  });
+
+  it('answers from memory once the panel, the links and the roles are loaded, exactly as openPanel does', async () => {
+    const p = await rlsPanel();
+    const plain = await panel(ctx.db);
+    const ana = await person('ana@empresa.com.br');
+    const bia = await person('bia@empresa.com.br');
+    const caio = await person('caio@empresa.com.br');
+    await link(ctx.db, p.id, [ana.id, caio.id]);
+    await link(ctx.db, plain.id, [ana.id]);
+    const cases: [number, Requester, string | undefined][] = [
+      [p.id, ana, undefined],
+      [plain.id, ana, undefined],
+      [p.id, admin, 'sul'],
+      [p.id, admin, 'Leste'],
+      [plain.id, admin, 'Norte'],
+      [p.id, ana, 'Sul'],
+      [p.id, bia, undefined],
+      [p.id, caio, undefined],
+      [p.id + 1000, admin, undefined],
+    ];
+    // Nothing is in memory yet after the writes above: the caller must wait on openPanel.
+    expect(openPanelNow(ctx.db, p.id, ana, undefined)).toBeUndefined();
+    for (const [id, who, papel] of cases) {
+      const waited = await openPanel(ctx.db, id, who, papel).then(
+        (opening) => ({ opening }),
+        (failure: unknown) => ({ failure }),
+      );
+      let now: { opening?: unknown; failure?: unknown };
+      try {
+        now = { opening: openPanelNow(ctx.db, id, who, papel) };
+      } catch (failure) {
+        now = { failure };
+      }
+      expect(now, `painel ${id}, ${who.email}, papel ${papel}`).toEqual(waited);
+    }
   });
 });

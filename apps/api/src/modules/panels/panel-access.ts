@@ -2,9 +2,9 @@ import { PANEL_NOT_FOUND, type Painel } from '@paineis/contract/panels';
 import { sameRoleName } from '@paineis/contract/text';
 import type { Db } from '../../db/client.ts';
 import { forbidden, invalid, notFound } from '../../lib/domain-failure.ts';
-import { findVisiblePanel, visiblePanelIds } from './panel-catalog.repository.ts';
+import { findVisiblePanel, visiblePanelIds, visiblePanelNow } from './panel-catalog.repository.ts';
 import type { Requester } from './requester.ts';
-import { panelRoles } from './rls.repository.ts';
+import { panelRoles, panelRolesNow, type RoleMembers } from './rls.repository.ts';
 
 export const NO_RLS_ROLE_FOR_PERSON =
   'Você não está em nenhum papel de segurança em nível de linha (RLS) deste painel. Peça acesso a um administrador.';
@@ -48,6 +48,25 @@ export async function openPanel(
   return openingOf(db, await requireVisiblePanel(db, id, requester), requester, papel);
 }
 
+/**
+ * openPanel answered from memory, as nearly every opening can be: undefined when it would have to wait on the
+ * database (the catalogue, this person's links or the panel's roles not loaded). Refuses exactly as openPanel does.
+ */
+export function openPanelNow(
+  db: Db,
+  id: number,
+  requester: Requester,
+  papel: string | undefined,
+): PanelOpening | undefined {
+  const panel = visiblePanelNow(db, id, requester);
+  if (panel === undefined) return undefined;
+  if (!panel) throw notFound(PANEL_NOT_FOUND);
+  checkRoleChoice(panel, requester, papel);
+  if (!panel.usaRls) return { panel, roles: [] };
+  const configured = panelRolesNow(db, panel.id);
+  return configured && rolesOf(panel, requester, papel, configured);
+}
+
 /** openPanel's answer for a panel the caller already found visible to this person (requireVisiblePanel). */
 export async function openingOf(
   db: Db,
@@ -55,10 +74,23 @@ export async function openingOf(
   requester: Requester,
   papel: string | undefined,
 ): Promise<PanelOpening> {
+  checkRoleChoice(panel, requester, papel);
+  if (!panel.usaRls) return { panel, roles: [] };
+  return rolesOf(panel, requester, papel, await panelRoles(db, panel.id));
+}
+
+function checkRoleChoice(panel: Painel, requester: Requester, papel: string | undefined): void {
   if (papel !== undefined && !requester.isAdmin) throw forbidden(ROLE_CHOICE_ADMIN_ONLY);
   if (papel !== undefined && !panel.usaRls) throw invalid(NO_RLS_ROLE_TO_CHOOSE);
-  if (!panel.usaRls) return { panel, roles: [] };
-  const configured = await panelRoles(db, panel.id);
+}
+
+/** The roles an RLS panel opens with for this person, from its configured roles. */
+function rolesOf(
+  panel: Painel,
+  requester: Requester,
+  papel: string | undefined,
+  configured: RoleMembers[],
+): PanelOpening {
   if (!requester.isAdmin) {
     // The stored directory identity, never a token claim (docs/decisions/013-identity-from-the-directory.md).
     const email = requester.email.toLowerCase();

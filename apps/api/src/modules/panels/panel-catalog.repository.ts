@@ -65,11 +65,23 @@ export async function visibleCatalog(db: Db, requester: Viewer) {
 
 /** The panel if this person may see it: any panel for an admin, a linked one for everyone else. From memory. */
 export async function findVisiblePanel(db: Db, id: number, requester: Viewer): Promise<Painel | null> {
-  // Every opening of a panel asks this: with both in memory already, it answers without waiting on either.
+  const now = visiblePanelNow(db, id, requester);
+  if (now !== undefined) return now;
+  const [{ byId }, ids] = await Promise.all([catalog.get(db), visibleIds(db, requester)]);
+  return visibleIn(byId, ids, id);
+}
+
+/**
+ * findVisiblePanel without waiting: undefined when the catalogue or this person's links are not in memory. Every
+ * opening of a panel asks this, and nearly always both are there.
+ */
+export function visiblePanelNow(db: Db, id: number, requester: Viewer): Painel | null | undefined {
   const loaded = catalog.peek(db);
   const linked = requester.isAdmin ? null : linkedIds.peek(db, requester.id);
-  const [{ byId }, ids] =
-    loaded && linked !== undefined ? [loaded, linked] : await Promise.all([catalog.get(db), visibleIds(db, requester)]);
+  return loaded && linked !== undefined ? visibleIn(loaded.byId, linked, id) : undefined;
+}
+
+function visibleIn(byId: Map<number, Painel>, ids: Set<number> | null, id: number): Painel | null {
   const panel = byId.get(id);
   return panel && (!ids || ids.has(id)) ? panel : null;
 }

@@ -19,6 +19,9 @@ import {
   rlsIdentityRefused,
 } from '../../plugins/microsoft-error-answers.ts';
 import { storeLegacyRoles } from '../../../test/panel-helpers.ts';
+import { PANEL_NOT_FOUND } from '@paineis/contract/panels';
+import { openForViewing } from './panel-opening.ts';
+import type { Requester } from './requester.ts';
 
 const COMMA =
   "O nome do papel RLS (roleName) 'Norte,Sul' contém vírgula, que o Power BI não aceita em nomes de papéis.";
@@ -45,7 +48,7 @@ describe('embedding Power BI reports through the stand-in Power BI service', () 
     ]);
     await link(ctx.db, plain.id, [ana.id]);
     await link(ctx.db, rls.id, [ana.id]);
-    return { admin: await ctx.tokenFor(admin), ana: await ctx.tokenFor(ana), plain, rls };
+    return { admin: await ctx.tokenFor(admin), ana: await ctx.tokenFor(ana), anaId: ana.id, plain, rls };
   }
 
   it('embeds a report without RLS: the report’s embed URL and a token for it, with no identity', async () => {
@@ -237,6 +240,38 @@ describe('embedding Power BI reports through the stand-in Power BI service', () 
     await ctx.request('POST', `/api/paineis/${s.rls.id}/rls/roles/Sul/usuarios`, { token: s.admin, body: [] });
     expect((await ctx.request('GET', `/api/paineis/${s.rls.id}`, { token: s.ana })).statusCode).toBe(403);
     expect(generateTokenBodies()).toHaveLength(2);
+  });
+
+  it('answers an opening at once, without a promise, once the panel, the links and the token are in memory', async () => {
+    const s = await setup();
+    const ana: Requester = {
+      id: s.anaId,
+      email: 'ana@empresa.com.br',
+      upn: null,
+      username: 'ana@empresa.com.br',
+      isAdmin: false,
+    };
+    const first = openForViewing(ctx.app, s.rls.id, ana, undefined);
+    expect(first).toBeInstanceOf(Promise);
+    const waited = await first;
+    const now = openForViewing(ctx.app, s.rls.id, ana, undefined);
+    expect(now).not.toBeInstanceOf(Promise);
+    expect((now as Awaited<typeof first>).answer).toBe(waited.answer);
+    expect(generateTokenBodies()).toHaveLength(1);
+    // Her roles change: the next opening waits for a token with the new ones.
+    await ctx.request('POST', `/api/paineis/${s.rls.id}/rls/roles/Diretoria/usuarios`, { token: s.admin, body: [] });
+    const changed = openForViewing(ctx.app, s.rls.id, ana, undefined);
+    expect(changed).toBeInstanceOf(Promise);
+    expect((await changed).answer).not.toBe(waited.answer);
+    expect(generateTokenBodies().map((b) => (b as { identities: { roles: string[] }[] }).identities[0]!.roles)).toEqual(
+      [['Diretoria', 'Sul'], ['Sul']],
+    );
+    // Unlinked: refused at once, from memory too, once the links are loaded again.
+    await ctx.request('POST', `/api/paineis/${s.rls.id}/usuarios`, { token: s.admin, body: [] });
+    await expect(Promise.resolve(openForViewing(ctx.app, s.rls.id, ana, undefined))).rejects.toMatchObject({
+      kind: 'not-found',
+    });
+    expect(() => openForViewing(ctx.app, s.rls.id, ana, undefined)).toThrow(PANEL_NOT_FOUND);
   });
 
   it('stops serving a token, even a cached one, to a person unlinked from the panel', async () => {

@@ -4,6 +4,7 @@ import { idParams } from '@paineis/contract/fields';
 import { embedInfo, embedQuery, painelComEmbed } from '@paineis/contract/panels';
 import { temposVisualizacaoBody, VISUALIZACAO_HEADER, visualizacaoParams } from '@paineis/contract/usage';
 import { errorResponses } from '../../lib/route-schema.ts';
+import { whenReady } from '../../lib/maybe-promise.ts';
 import { PREPARED_ANSWER } from '../../lib/prepared-json.ts';
 import { openForViewing, renewedToken, reportOpeningTimes } from './panel-opening.ts';
 import { requesterOf } from './requester.ts';
@@ -28,15 +29,12 @@ export const panelEmbedRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: painelComEmbed, 304: z.null(), ...errors },
       },
     },
-    async (request, reply) => {
-      const { answer, openingId } = await openForViewing(
-        app,
-        request.params.id,
-        requesterOf(request),
-        request.query.papel,
-      );
-      return reply.header(VISUALIZACAO_HEADER, openingId).sendPrepared(answer);
-    },
+    // Not async: from memory, as nearly always, the answer goes without a promise (lib/maybe-promise.ts).
+    (request, reply) =>
+      whenReady(
+        openForViewing(app, request.params.id, requesterOf(request), request.query.papel),
+        ({ answer, openingId }) => reply.header(VISUALIZACAO_HEADER, openingId).sendPrepared(answer),
+      ),
   );
 
   app.get(
@@ -51,8 +49,10 @@ export const panelEmbedRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: embedInfo, 304: z.null(), ...errors },
       },
     },
-    async (request, reply) =>
-      reply.sendPrepared(await renewedToken(app, request.params.id, requesterOf(request), request.query.papel)),
+    (request, reply) =>
+      whenReady(renewedToken(app, request.params.id, requesterOf(request), request.query.papel), (answer) =>
+        reply.sendPrepared(answer),
+      ),
   );
 
   app.post(

@@ -68,6 +68,7 @@ describe('GET /api/paineis/{id} with Power BI embedding', () => {
         fromCache: false,
       };
     },
+    embeddedNow: () => undefined,
   };
   const ctx = useTestApp({ embedding });
   beforeEach(() => {

@@ -1,8 +1,10 @@
+import type { Painel } from '@paineis/contract/panels';
 import type { Db } from '../../db/client.ts';
-import type { EmbeddingService } from '../../integrations/power-bi/embedding-service.ts';
+import type { Embedding, EmbeddingService } from '../../integrations/power-bi/embedding-service.ts';
+import { whenReady, type MaybePromise } from '../../lib/maybe-promise.ts';
 import type { PreparedJson } from '../../lib/prepared-json.ts';
 import type { OpeningRecorder, OpeningTimes } from '../usage/usage.ts';
-import { openPanel, requireVisiblePanel } from './panel-access.ts';
+import { openPanel, openPanelNow, requireVisiblePanel } from './panel-access.ts';
 import { preparedOpening } from './panel-answers.ts';
 import type { Requester } from './requester.ts';
 
@@ -13,8 +15,22 @@ export interface OpeningDeps {
   openingRecorder: OpeningRecorder;
 }
 
-/** The report's embed token for this person, with their RLS identity (panel-access.ts decides who and which roles). */
-async function embed(deps: OpeningDeps, id: number, requester: Requester, papel: string | undefined) {
+interface Embedded {
+  panel: Painel;
+  embedding: Embedding;
+}
+
+/**
+ * The report's embed token for this person, with their RLS identity (panel-access.ts decides who and which roles):
+ * at once when the panel, the person's links and a valid token are all in memory, as for nearly every opening.
+ */
+function embed(deps: OpeningDeps, id: number, requester: Requester, papel: string | undefined): MaybePromise<Embedded> {
+  const opening = openPanelNow(deps.db, id, requester, papel);
+  const now = opening && deps.embedding.embeddedNow(opening.panel, { ...requester, roles: opening.roles });
+  return opening && now ? { panel: opening.panel, embedding: now } : embedLater(deps, id, requester, papel);
+}
+
+async function embedLater(deps: OpeningDeps, id: number, requester: Requester, papel: string | undefined) {
   const { panel, roles } = await openPanel(deps.db, id, requester, papel);
   return { panel, embedding: await deps.embedding.embedFor(panel, { ...requester, roles }) };
 }
@@ -23,33 +39,35 @@ async function embed(deps: OpeningDeps, id: number, requester: Requester, papel:
  * GET /paineis/{id}: the panel with its embed token, as prepared bytes, and the opening recorded in the background
  * (usage); `openingId` is the record's id, for the viewer's report of its load times.
  */
-export async function openForViewing(
+export function openForViewing(
   deps: OpeningDeps,
   id: number,
   requester: Requester,
   papel: string | undefined,
-): Promise<{ answer: PreparedJson; openingId: string }> {
-  const { panel, embedding } = await embed(deps, id, requester, papel);
-  const openingId = deps.openingRecorder.record({
-    usuarioId: requester.id,
-    painelId: panel.id,
-    identidade: embedding.identity?.username ?? null,
-    papeis: embedding.identity?.roles ?? [],
-    requestId: embedding.requestId,
-    tokenDoCache: embedding.fromCache,
+): MaybePromise<{ answer: PreparedJson; openingId: string }> {
+  return whenReady(embed(deps, id, requester, papel), ({ panel, embedding }) => {
+    const openingId = deps.openingRecorder.record({
+      usuarioId: requester.id,
+      painelId: panel.id,
+      identidade: embedding.identity?.username ?? null,
+      papeis: embedding.identity?.roles ?? [],
+      requestId: embedding.requestId,
+      tokenDoCache: embedding.fromCache,
+    });
+    return { answer: preparedOpening(panel, embedding.info, true), openingId };
   });
-  return { answer: preparedOpening(panel, embedding.info, true), openingId };
 }
 
 /** GET /paineis/{id}/token: a new embed token, to renew it without reloading the report. */
-export async function renewedToken(
+export function renewedToken(
   deps: OpeningDeps,
   id: number,
   requester: Requester,
   papel: string | undefined,
-): Promise<PreparedJson> {
-  const { panel, embedding } = await embed(deps, id, requester, papel);
-  return preparedOpening(panel, embedding.info, false);
+): MaybePromise<PreparedJson> {
+  return whenReady(embed(deps, id, requester, papel), ({ panel, embedding }) =>
+    preparedOpening(panel, embedding.info, false),
+  );
 }
 
 /** The viewer's load times and errors for one of this person's openings of a panel they may still open. */

@@ -78,6 +78,11 @@ export function panelRoles(db: Db, painelId: number): Promise<RoleMembers[]> {
   return openingRoles.get(db, painelId);
 }
 
+/** panelRoles without waiting: undefined when they are not in memory. */
+export function panelRolesNow(db: Db, painelId: number): RoleMembers[] | undefined {
+  return openingRoles.peek(db, painelId);
+}
+
 /** Role names are compared as Power BI does: without regard to case. */
 function assertDistinctRoles(configs: RlsConfiguration[]) {
   const seen = new Set<string>();
