@@ -2,7 +2,8 @@ import type { StandInReport } from '@paineis/microsoft-stand-ins/types';
 import type { DemoUser } from '../src/demo/demo-data.ts';
 import { seedUsers } from '../src/modules/users/users.service.ts';
 import { setUserActive } from '../src/modules/users/users.repository.ts';
-import type { Db } from '../src/db/client.ts';
+import type { Database, Db } from '../src/db/client.ts';
+import { writeGroupChanges } from '../src/modules/users/groups.repository.ts';
 import { createClassification } from '../src/modules/classifications/classifications.repository.ts';
 import { createPanel, type PanelInput } from '../src/modules/panels/panels.repository.ts';
 import { replaceLinks } from '../src/modules/panels/panel-users.repository.ts';
@@ -92,3 +93,32 @@ export const opening = (usuarioId: string, painelId: number) => ({
   requestId: null,
   tokenDoCache: false,
 });
+
+/** An Entra group as the sync stores it: its direct members are people's and nested groups' ids. */
+export interface GroupSeed {
+  id: string;
+  nome: string;
+  people?: string[];
+  groups?: string[];
+  tipo?: 'seguranca' | 'microsoft365';
+}
+
+/** Stores groups as a first round of the directory sync would (every group, every membership replaced). */
+export async function seedGroups(database: Database, seeds: GroupSeed[]): Promise<void> {
+  await writeGroupChanges(
+    database,
+    seeds.map((g) => ({
+      id: g.id,
+      removed: false,
+      nome: g.nome,
+      descricao: null,
+      tipo: g.tipo ?? 'seguranca',
+      members: [
+        ...(g.people ?? []).map((id) => ({ id, tipo: 'usuario' as const, removed: false })),
+        ...(g.groups ?? []).map((id) => ({ id, tipo: 'grupo' as const, removed: false })),
+      ],
+    })),
+    true,
+    'https://graph.microsoft.com/v1.0/groups/delta?$deltatoken=teste',
+  );
+}

@@ -35,6 +35,12 @@ export const ROLES = ['Admin', 'User'] as const;
 export type Role = (typeof ROLES)[number];
 
 export const syncResult = z
-  .object({ ativos: z.number().int(), desativados: z.number().int(), duracaoMs: z.number().int() })
+  .object({
+    ativos: z.number().int(),
+    desativados: z.number().int(),
+    /** The groups kept after the sync; null when Graph would not list them (the previous ones stay). */
+    grupos: z.number().int().nullable(),
+    duracaoMs: z.number().int(),
+  })
   .meta({ id: 'ResultadoSincronizacao' });
 export type SyncResult = z.infer<typeof syncResult>;

@@ -106,6 +106,59 @@ export const painelUsuarios = pgTable(
   (t) => [primaryKey({ columns: [t.painelId, t.usuarioId] }), index('painel_usuarios_usuario').on(t.usuarioId)],
 );
 
+/**
+ * Entra groups (security and Microsoft 365) as the directory sync last read them from Graph
+ * (docs/decisions/018-access-by-group.md). Distribution lists are not kept: they grant nothing.
+ */
+export const grupos = pgTable(
+  'grupos',
+  {
+    /** Entra object id. */
+    id: text('id').primaryKey(),
+    nome: text('nome').notNull(),
+    descricao: text('descricao'),
+    tipo: text('tipo', { enum: ['seguranca', 'microsoft365'] }).notNull(),
+    dataAtualizacao: timestamp('data_atualizacao', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('grupos_nome').on(sql`lower(${t.nome})`)],
+);
+
+/**
+ * Each group's direct members, as Graph lists them: people and nested groups. Who belongs to a group at any depth
+ * is derived in memory from these (modules/users/group-membership.ts), which also tells the path.
+ */
+export const grupoMembros = pgTable(
+  'grupo_membros',
+  {
+    grupoId: text('grupo_id')
+      .notNull()
+      .references(() => grupos.id, { onDelete: 'cascade' }),
+    /** A person's or a nested group's Entra object id; a person the portal does not hold (disabled) is kept too. */
+    membroId: text('membro_id').notNull(),
+    membroTipo: text('membro_tipo', { enum: ['usuario', 'grupo'] }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.grupoId, t.membroId] }), index('grupo_membros_membro').on(t.membroId)],
+);
+
+/** Panels linked to groups: everyone in the group, at any depth, may open the panel. */
+export const painelGrupos = pgTable(
+  'painel_grupos',
+  {
+    painelId: panelColumn().notNull(),
+    grupoId: text('grupo_id')
+      .notNull()
+      .references(() => grupos.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.painelId, t.grupoId] }), index('painel_grupos_grupo').on(t.grupoId)],
+);
+
+/** Where each incremental read of the directory left off: Graph's delta link for groups. */
+export const estadoSincronizacao = pgTable('estado_sincronizacao', {
+  nome: text('nome').primaryKey(),
+  valor: text('valor').notNull(),
+  dataAtualizacao: timestamp('data_atualizacao', { withTimezone: true }).notNull().defaultNow(),
+});
+
 export const painelRlsRoles = pgTable(
   'painel_rls_roles',
   {

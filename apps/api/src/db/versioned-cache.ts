@@ -6,7 +6,7 @@ import { rows, type Database, type Db } from './client.ts';
  * (migrations 0001 and 0005): panels and classifications, people, the panels' links, their RLS roles, and
  * revoked session tokens.
  */
-export type DataSet = 'paineis' | 'usuarios' | 'vinculos' | 'rls' | 'revogacoes';
+export type DataSet = 'paineis' | 'usuarios' | 'vinculos' | 'rls' | 'revogacoes' | 'grupos';
 
 const CHANNEL = 'versoes_dados';
 

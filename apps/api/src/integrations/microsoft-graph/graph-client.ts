@@ -2,6 +2,7 @@ import type { RetryPolicy } from '../../lib/fetch-with-retry.ts';
 import { isJsonObject as isRecord, MicrosoftError, readJsonAnswer } from '../microsoft-error.ts';
 import type { EntraClient } from '../microsoft-identity/entra-client.ts';
 import { atMost, callMicrosoft, RETRY_PROFILES, retryPolicy, type RetryOptions } from '../retry-policy.ts';
+import { GROUP_DELTA_SELECT, toGroupChange, type GroupChange } from './graph-groups.ts';
 
 export interface GraphUser {
   id: string;
@@ -134,28 +135,56 @@ export class GraphClient {
   }
 
   /**
+   * The groups' changes since `deltaLink` (every group and its direct members when null: a first round), through
+   * Graph's delta query, and the delta link for the next round. Needs GroupMember.Read.All.
+   */
+  async groupChanges(deltaLink: string | null): Promise<{ changes: GroupChange[]; deltaLink: string }> {
+    const start = deltaLink ?? `${this.graphUrl}/v1.0/groups/delta?$select=${GROUP_DELTA_SELECT}`;
+    if (deltaLink !== null) this.checkLink(deltaLink, '@odata.deltaLink');
+    const changes: GroupChange[] = [];
+    const { last } = await this.pages(start, (items) => {
+      for (const item of items) changes.push(toGroupChange(item));
+    });
+    const next = last['@odata.deltaLink'];
+    if (typeof next !== 'string') throw malformed('a última página do delta de grupos veio sem @odata.deltaLink.');
+    this.checkLink(next, '@odata.deltaLink');
+    return { changes, deltaLink: next };
+  }
+
+  /**
    * Every item of a collection, following @odata.nextLink to the last page. `malformed` for a page without its
    * list, an item that is not an object, or a next link that is not a new Graph page (the token goes only to Graph).
    */
   private async list(path: string): Promise<Item[]> {
-    const origin = new URL(this.graphUrl).origin;
-    const seen = new Set<string>();
-    let next: string | null = `${this.graphUrl}${path}`;
     const items: Item[] = [];
-    while (next) {
+    await this.pages(`${this.graphUrl}${path}`, (page) => items.push(...page));
+    return items;
+  }
+
+  /** Reads `first` and the pages after it, handing each page's items to `take`; resolves with the last page. */
+  private async pages(first: string, take: (items: Item[]) => void): Promise<{ last: Item }> {
+    const seen = new Set<string>();
+    let next = first;
+    for (;;) {
       seen.add(next);
       const page = await this.get(next);
       if (!isRecord(page) || !Array.isArray(page.value)) throw malformed('resposta sem a lista.');
       if (!page.value.every(isRecord)) throw malformed('lista com itens que não são objetos.');
-      items.push(...page.value);
+      take(page.value);
       const link = page['@odata.nextLink'];
-      if (link === undefined || link === null) break;
-      if (typeof link !== 'string' || !URL.canParse(link) || new URL(link).origin !== origin || seen.has(link)) {
-        throw malformed('@odata.nextLink inválido.');
-      }
-      next = link;
+      if (link === undefined || link === null) return { last: page };
+      this.checkLink(link, '@odata.nextLink');
+      if (seen.has(link as string)) throw malformed('@odata.nextLink inválido.');
+      next = link as string;
     }
-    return items;
+  }
+
+  /** A link Graph gave to follow must be Graph's own: the token goes only to Graph. */
+  private checkLink(link: unknown, what: string): void {
+    const origin = new URL(this.graphUrl).origin;
+    if (typeof link !== 'string' || !URL.canParse(link) || new URL(link).origin !== origin) {
+      throw malformed(`${what} inválido.`);
+    }
   }
 
   /** One GET, retried on throttling (honouring Retry-After), server and network errors (with backoff). */

@@ -1,9 +1,11 @@
-import { eq } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
+import { union } from 'drizzle-orm/pg-core';
 import type { Painel } from '@paineis/contract/panels';
 import type { Db } from '../../db/client.ts';
-import { classificacoes, painelUsuarios } from '../../db/schema.ts';
+import { classificacoes, painelGrupos, painelUsuarios } from '../../db/schema.ts';
 import { VersionedCache, VersionedKeyedCache } from '../../db/versioned-cache.ts';
 import { byNome } from '../../lib/collation.ts';
+import { groupsOfPerson } from '../users/users.service.ts';
 import { selectPanels, toPanel } from './panel-lookup.repository.ts';
 import type { Requester } from './requester.ts';
 
@@ -39,14 +41,26 @@ const catalog = new VersionedCache(['paineis'], async (db) => {
   return { panels, classes, byId: new Map(panels.map((p) => [p.id, p])) };
 });
 
-/** The ids of the panels linked to each person, loaded on first use and kept until any link changes. */
+/**
+ * The ids of the panels each person may open: linked to them, or to a group they belong to at any depth
+ * (docs/decisions/018-access-by-group.md). Loaded on first use and kept until any link or any group's membership
+ * changes.
+ */
 const linkedIds = new VersionedKeyedCache(
-  ['vinculos'],
+  ['vinculos', 'grupos'],
   async (db, userId: string) => {
-    const linked = await db
+    const groups = [...(await groupsOfPerson(db, userId))];
+    const direct = db
       .select({ id: painelUsuarios.painelId })
       .from(painelUsuarios)
       .where(eq(painelUsuarios.usuarioId, userId));
+    const linked =
+      groups.length === 0
+        ? await direct
+        : await union(
+            direct,
+            db.select({ id: painelGrupos.painelId }).from(painelGrupos).where(inArray(painelGrupos.grupoId, groups)),
+          );
     return new Set(linked.map((r) => r.id));
   },
   50_000,

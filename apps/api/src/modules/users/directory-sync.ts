@@ -3,6 +3,7 @@ import type { SyncResult } from '@paineis/contract/users';
 import type { Database } from '../../db/client.ts';
 import { type GraphClient, type GraphUser } from '../../integrations/microsoft-graph/graph-client.ts';
 import { MicrosoftError } from '../../integrations/microsoft-error.ts';
+import { syncGroups } from './group-sync.ts';
 import { markConfiguredAdmins, replaceDirectory, type DirectoryPerson } from './users.repository.ts';
 
 /**
@@ -98,7 +99,13 @@ export class DirectorySync {
     const list = [...rows.values()];
     const changes = await replaceDirectory(this.database, list, await this.adminHolders());
     await markConfiguredAdmins(this.database.db, this.admins.users);
-    const result = { ativos: list.length, desativados: changes.desativados, duracaoMs: Date.now() - started };
+    const groups = await syncGroups(this.database, this.graph, this.log);
+    const result = {
+      ativos: list.length,
+      desativados: changes.desativados,
+      grupos: groups,
+      duracaoMs: Date.now() - started,
+    };
     this.log.info({ ...result, administradores: changes.admins }, 'diretório sincronizado com o Microsoft Graph');
     return result;
   }

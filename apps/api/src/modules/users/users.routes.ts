@@ -4,6 +4,8 @@ import { syncResult, usuario365 } from '@paineis/contract/users';
 import { MicrosoftError } from '../../integrations/microsoft-error.ts';
 import { errorResponses } from '../../lib/route-schema.ts';
 import { PREPARED_ANSWER } from '../../lib/prepared-json.ts';
+import { grupo365 } from '@paineis/contract/groups';
+import { directoryGroupsJson } from './group-membership.ts';
 import { activeUsersJson } from './users.repository.ts';
 
 export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -19,6 +21,20 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (_request, reply) => reply.sendPrepared(await activeUsersJson(app.db)),
+  );
+
+  app.get(
+    '/grupos365',
+    {
+      ...PREPARED_ANSWER,
+      config: { admin: true },
+      schema: {
+        tags: ['Usuários'],
+        summary: 'Grupos do Entra (segurança e Microsoft 365), por nome, com o número de pessoas em qualquer nível',
+        response: { 200: z.array(grupo365), 304: z.null(), ...errorResponses(403) },
+      },
+    },
+    async (_request, reply) => reply.sendPrepared(await directoryGroupsJson(app.db)),
   );
 
   app.post(

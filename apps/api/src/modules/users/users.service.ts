@@ -24,6 +24,9 @@ import {
 
 export type { NewUser, Role, StoredUser };
 
+/** Who belongs to which Entra group, at any depth, from memory (group-membership.ts). */
+export { groupMembership, groupsOfPerson, groupsOfPersonNow, type DirectoryGroup } from './group-membership.ts';
+
 /** Why a Microsoft sign-in was refused after Entra ID's answer was accepted (the audit trail's reason). */
 export const SIGN_IN_REFUSALS = {
   disabled: 'conta desativada no diretório',

@@ -1,0 +1,70 @@
+import { asc, eq, inArray, sql } from 'drizzle-orm';
+import type { GrupoVinculado } from '@paineis/contract/groups';
+import type { Db } from '../../db/client.ts';
+import { grupos, painelGrupos } from '../../db/schema.ts';
+import { invalid } from '../../lib/domain-failure.ts';
+import { recordAudit, SYSTEM_ACTOR, type AuditActor } from '../audit/audit.ts';
+import { lockPanel, requirePanel } from './panel-lookup.repository.ts';
+
+/** The groups linked to a panel, by name (docs/decisions/018-access-by-group.md). */
+export async function linkedGroups(db: Db, painelId: number): Promise<GrupoVinculado[]> {
+  return db
+    .select({ id: grupos.id, nome: grupos.nome })
+    .from(painelGrupos)
+    .innerJoin(grupos, eq(grupos.id, painelGrupos.grupoId))
+    .where(eq(painelGrupos.painelId, painelId))
+    .orderBy(asc(sql`lower(${grupos.nome})`), asc(grupos.id));
+}
+
+/** The groups linked to an existing panel (404 otherwise). */
+export async function panelLinkedGroups(db: Db, painelId: number): Promise<GrupoVinculado[]> {
+  await requirePanel(db, painelId);
+  return linkedGroups(db, painelId);
+}
+
+/**
+ * Replaces an existing panel's whole set of linked groups, all or nothing: every id must be a group the directory
+ * sync keeps (400 naming the others, and nothing changes). Audited as a change of the panel's links, each group
+ * named by id with its name. Answers the new set.
+ */
+export async function replacePanelGroups(
+  db: Db,
+  painelId: number,
+  groupIds: string[],
+  actor: AuditActor = SYSTEM_ACTOR,
+): Promise<GrupoVinculado[]> {
+  const forAudit = async (tx: Db) => ({
+    grupos: Object.fromEntries((await linkedGroups(tx, painelId)).map((g) => [g.id, g.nome])),
+  });
+  await db.transaction(async (tx) => {
+    const { nomePainel } = await lockPanel(tx, painelId);
+    const ids = [...new Set(groupIds)];
+    if (ids.length > 0) {
+      const found = new Set(
+        (await tx.select({ id: grupos.id }).from(grupos).where(inArray(grupos.id, ids))).map((r) => r.id),
+      );
+      const missing = ids.filter((id) => !found.has(id));
+      if (missing.length > 0) {
+        const shown = missing.slice(0, 5).join(', ') + (missing.length > 5 ? ` e mais ${missing.length - 5}` : '');
+        throw invalid(`Grupos não encontrados: ${shown}.`);
+      }
+    }
+    const antes = await forAudit(tx);
+    await tx.delete(painelGrupos).where(eq(painelGrupos.painelId, painelId));
+    if (ids.length > 0) {
+      await tx.execute(sql`
+        insert into painel_grupos (painel_id, grupo_id)
+        select ${painelId}, unnest(${sql.param(ids)}::text[])`);
+    }
+    const depois = await forAudit(tx);
+    await recordAudit(tx, actor, {
+      objeto: 'vinculos',
+      acao: 'alteracao',
+      objetoId: painelId,
+      objetoNome: nomePainel,
+      antes,
+      depois,
+    });
+  });
+  return linkedGroups(db, painelId);
+}

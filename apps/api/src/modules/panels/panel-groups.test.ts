@@ -1,0 +1,140 @@
+import { describe, expect, it } from 'vitest';
+import { PANEL_NOT_FOUND } from '@paineis/contract/panels';
+import { useTestApp } from '../../../test/context.ts';
+import { fixedEmbedding } from '../../../test/fixed-embedding.ts';
+import { createAdmin, createUser, panel, seedGroups } from '../../../test/fixtures.ts';
+
+const COMERCIAL = '0c0c0c0c-0000-4000-8000-000000000001';
+const SUL = '0c0c0c0c-0000-4000-8000-000000000002';
+const NORTE = '0c0c0c0c-0000-4000-8000-000000000003';
+const FINANCEIRO = '0c0c0c0c-0000-4000-8000-000000000004';
+
+/** Panels linked to Entra groups: who may open them, and the links themselves (docs/decisions/018). */
+describe('panels linked to groups', () => {
+  const ctx = useTestApp({ embedding: fixedEmbedding('token-de-teste') });
+
+  /** Comercial ⊃ Comercial - Sul ⊃ Ana, Comercial ⊃ Comercial - Norte ⊃ Bia; Financeiro ⊃ Caio. */
+  async function setup() {
+    const admin = await createAdmin(ctx.db, { email: 'admin@empresa.com.br' });
+    const ana = await createUser(ctx.db, { email: 'ana@empresa.com.br', displayName: 'Ana' });
+    const bia = await createUser(ctx.db, { email: 'bia@empresa.com.br', displayName: 'Bia' });
+    const caio = await createUser(ctx.db, { email: 'caio@empresa.com.br', displayName: 'Caio' });
+    await seedGroups(ctx.database, [
+      { id: COMERCIAL, nome: 'Comercial', groups: [SUL, NORTE] },
+      { id: SUL, nome: 'Comercial - Sul', people: [ana.id] },
+      { id: NORTE, nome: 'Comercial - Norte', people: [bia.id] },
+      { id: FINANCEIRO, nome: 'Financeiro', people: [caio.id], tipo: 'microsoft365' },
+    ]);
+    const metas = await panel(ctx.db, { nomePainel: 'Metas' });
+    return {
+      metas,
+      ids: { ana: ana.id, bia: bia.id, caio: caio.id },
+      tokens: {
+        admin: await ctx.tokenFor(admin),
+        ana: await ctx.tokenFor(ana),
+        bia: await ctx.tokenFor(bia),
+        caio: await ctx.tokenFor(caio),
+      },
+    };
+  }
+
+  const listed = async (token: string) =>
+    (await ctx.request('GET', '/api/paineis', { token })).json<{ nomePainel: string }[]>().map((p) => p.nomePainel);
+
+  it('lets everyone in a linked group open the panel, at any depth, and nobody else', async () => {
+    const s = await setup();
+    for (const who of ['ana', 'bia', 'caio'] as const) {
+      expect((await ctx.request('GET', `/api/paineis/${s.metas.id}`, { token: s.tokens[who] })).statusCode).toBe(404);
+    }
+    const linked = await ctx.request('POST', `/api/paineis/${s.metas.id}/grupos`, {
+      token: s.tokens.admin,
+      body: [COMERCIAL],
+    });
+    expect(linked.statusCode).toBe(200);
+    expect(linked.json()).toEqual([{ id: COMERCIAL, nome: 'Comercial' }]);
+    // Ana is in Comercial - Sul, nested in Comercial; Bia in Comercial - Norte; Caio only in Financeiro.
+    expect(await listed(s.tokens.ana)).toEqual(['Metas']);
+    expect(await listed(s.tokens.bia)).toEqual(['Metas']);
+    expect(await listed(s.tokens.caio)).toEqual([]);
+    expect((await ctx.request('GET', `/api/paineis/${s.metas.id}`, { token: s.tokens.ana })).statusCode).toBe(200);
+    expect((await ctx.request('GET', `/api/paineis/${s.metas.id}`, { token: s.tokens.caio })).statusCode).toBe(404);
+  });
+
+  it('takes the access away when the link is removed, or when the person leaves the group', async () => {
+    const s = await setup();
+    await ctx.request('POST', `/api/paineis/${s.metas.id}/grupos`, { token: s.tokens.admin, body: [SUL, FINANCEIRO] });
+    expect(await listed(s.tokens.ana)).toEqual(['Metas']);
+    expect(await listed(s.tokens.caio)).toEqual(['Metas']);
+    await ctx.request('POST', `/api/paineis/${s.metas.id}/grupos`, { token: s.tokens.admin, body: [SUL] });
+    expect(await listed(s.tokens.caio)).toEqual([]);
+    // The next sync finds Ana out of Comercial - Sul.
+    await seedGroups(ctx.database, [
+      { id: COMERCIAL, nome: 'Comercial', groups: [SUL, NORTE] },
+      { id: SUL, nome: 'Comercial - Sul', people: [] },
+      { id: NORTE, nome: 'Comercial - Norte', people: [s.ids.bia] },
+    ]);
+    expect(await listed(s.tokens.ana)).toEqual([]);
+    const opened = await ctx.request('GET', `/api/paineis/${s.metas.id}`, { token: s.tokens.ana });
+    expect(opened.statusCode).toBe(404);
+    expect(opened.json()).toEqual({ message: PANEL_NOT_FOUND });
+  });
+
+  it('lists the linked groups by name, and the directory’s groups with their people at any depth', async () => {
+    const s = await setup();
+    await ctx.request('POST', `/api/paineis/${s.metas.id}/grupos`, {
+      token: s.tokens.admin,
+      body: [SUL, COMERCIAL, SUL],
+    });
+    expect((await ctx.request('GET', `/api/paineis/${s.metas.id}/grupos`, { token: s.tokens.admin })).json()).toEqual([
+      { id: COMERCIAL, nome: 'Comercial' },
+      { id: SUL, nome: 'Comercial - Sul' },
+    ]);
+    const groups = await ctx.request('GET', '/api/grupos365', { token: s.tokens.admin });
+    expect(groups.statusCode).toBe(200);
+    expect(groups.json()).toEqual([
+      { id: COMERCIAL, nome: 'Comercial', descricao: null, tipo: 'seguranca', membros: 2 },
+      { id: NORTE, nome: 'Comercial - Norte', descricao: null, tipo: 'seguranca', membros: 1 },
+      { id: SUL, nome: 'Comercial - Sul', descricao: null, tipo: 'seguranca', membros: 1 },
+      { id: FINANCEIRO, nome: 'Financeiro', descricao: null, tipo: 'microsoft365', membros: 1 },
+    ]);
+  });
+
+  it('refuses unknown groups, bodies that are not lists of ids, and non-admins, changing nothing', async () => {
+    const s = await setup();
+    await ctx.request('POST', `/api/paineis/${s.metas.id}/grupos`, { token: s.tokens.admin, body: [SUL] });
+    const cases: [unknown, RegExp][] = [
+      [
+        [SUL, '0c0c0c0c-0000-4000-8000-00000000dead'],
+        /^Grupos não encontrados: 0c0c0c0c-0000-4000-8000-00000000dead\.$/,
+      ],
+      [{ grupos: [SUL] }, /lista de ids de grupos/],
+      [[7], /id \(texto\)/],
+      [[''], /não pode ser vazio/],
+    ];
+    for (const [body, message] of cases) {
+      const res = await ctx.request('POST', `/api/paineis/${s.metas.id}/grupos`, { token: s.tokens.admin, body });
+      expect(res.statusCode, JSON.stringify(body)).toBe(400);
+      expect(res.json().message).toMatch(message);
+    }
+    const asUser = await ctx.request('POST', `/api/paineis/${s.metas.id}/grupos`, { token: s.tokens.ana, body: [] });
+    expect(asUser.statusCode).toBe(403);
+    expect((await ctx.request('GET', '/api/grupos365', { token: s.tokens.ana })).statusCode).toBe(403);
+    expect((await ctx.request('GET', `/api/paineis/${s.metas.id}/grupos`, { token: s.tokens.ana })).statusCode).toBe(
+      403,
+    );
+    expect(
+      (await ctx.request('POST', `/api/paineis/9999/grupos`, { token: s.tokens.admin, body: [] })).statusCode,
+    ).toBe(404);
+    expect((await ctx.request('GET', `/api/paineis/${s.metas.id}/grupos`, { token: s.tokens.admin })).json()).toEqual([
+      { id: SUL, nome: 'Comercial - Sul' },
+    ]);
+    expect(await listed(s.tokens.ana)).toEqual(['Metas']);
+  });
+
+  it('records each change of a panel’s groups in the audit trail, by id and name', async () => {
+    const s = await setup();
+    await ctx.request('POST', `/api/paineis/${s.metas.id}/grupos`, { token: s.tokens.admin, body: [SUL] });
+    const audit = await ctx.request('GET', '/api/auditoria?objeto=vinculos', { token: s.tokens.admin });
+    expect(JSON.stringify(audit.json())).toContain('Comercial - Sul');
+  });
+});

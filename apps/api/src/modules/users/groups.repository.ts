@@ -1,0 +1,167 @@
+import { eq, sql } from 'drizzle-orm';
+import type { Database, Db } from '../../db/client.ts';
+import { estadoSincronizacao, grupoMembros, grupos } from '../../db/schema.ts';
+import type { GroupChange, GroupKind } from '../../integrations/microsoft-graph/graph-groups.ts';
+
+/** The saved delta link of the groups' sync (estado_sincronizacao). */
+const GROUPS_DELTA = 'grupos_delta';
+/** Rows per statement when a whole directory is written. */
+const BATCH = 5000;
+
+export interface StoredGroup {
+  id: string;
+  nome: string;
+  descricao: string | null;
+  tipo: GroupKind;
+}
+
+export interface StoredMembership {
+  grupoId: string;
+  membroId: string;
+  membroTipo: 'usuario' | 'grupo';
+}
+
+/** Every group and every direct membership, for the membership held in memory (group-membership.ts). */
+export async function loadGroups(db: Db): Promise<{ groups: StoredGroup[]; memberships: StoredMembership[] }> {
+  const [groups, memberships] = await Promise.all([
+    db.select({ id: grupos.id, nome: grupos.nome, descricao: grupos.descricao, tipo: grupos.tipo }).from(grupos),
+    db
+      .select({ grupoId: grupoMembros.grupoId, membroId: grupoMembros.membroId, membroTipo: grupoMembros.membroTipo })
+      .from(grupoMembros),
+  ]);
+  return { groups, memberships };
+}
+
+/** Where the last sync of the groups left off, or null: the next one reads every group. */
+export async function groupsDeltaLink(db: Db): Promise<string | null> {
+  const [row] = await db
+    .select({ valor: estadoSincronizacao.valor })
+    .from(estadoSincronizacao)
+    .where(eq(estadoSincronizacao.nome, GROUPS_DELTA));
+  return row?.valor ?? null;
+}
+
+/** Forgets the delta link (Graph refused it): the next sync reads every group again. */
+export async function forgetGroupsDeltaLink(db: Db): Promise<void> {
+  await db.delete(estadoSincronizacao).where(eq(estadoSincronizacao.nome, GROUPS_DELTA));
+}
+
+interface MergedGroup {
+  removed: boolean;
+  nome?: string;
+  descricao?: string | null;
+  tipo?: GroupKind | null;
+  /** Net member changes, by member id: true added, false removed. */
+  members: Map<string, { tipo: 'usuario' | 'grupo'; added: boolean }>;
+}
+
+/** A round's objects folded into one per group, in order: the last word on each property and member wins. */
+function merge(changes: GroupChange[]): Map<string, MergedGroup> {
+  const merged = new Map<string, MergedGroup>();
+  for (const change of changes) {
+    const id = change.id;
+    let group = merged.get(id);
+    if (!group) merged.set(id, (group = { removed: false, members: new Map() }));
+    if (change.removed) {
+      group.removed = true;
+      group.members.clear();
+      continue;
+    }
+    group.removed = false;
+    if (change.nome !== undefined) group.nome = change.nome;
+    if (change.descricao !== undefined) group.descricao = change.descricao;
+    if (change.tipo !== undefined) group.tipo = change.tipo;
+    for (const member of change.members) {
+      group.members.set(member.id, { tipo: member.tipo, added: !member.removed });
+    }
+  }
+  return merged;
+}
+
+export interface GroupsWritten {
+  grupos: number;
+  removidos: number;
+  membrosIncluidos: number;
+  membrosRetirados: number;
+}
+
+/**
+ * Writes a round of Graph's delta for groups, and the link to the next round, in one transaction: a first round
+ * (`full`) replaces every group and membership; a later round applies what changed. Ids are kept as Graph writes
+ * them, as the people's are. Groups that are neither security nor Microsoft 365 groups are not kept.
+ */
+export async function writeGroupChanges(
+  database: Database,
+  changes: GroupChange[],
+  full: boolean,
+  deltaLink: string,
+): Promise<GroupsWritten> {
+  const merged = merge(changes);
+  const kept: StoredGroup[] = [];
+  const dropped: string[] = [];
+  for (const [id, group] of merged) {
+    if (group.removed || group.tipo === null) dropped.push(id);
+    else if (group.nome !== undefined && group.tipo !== undefined) {
+      kept.push({ id, nome: group.nome, descricao: group.descricao ?? null, tipo: group.tipo });
+    }
+  }
+  const added: StoredMembership[] = [];
+  const retired: { grupoId: string; membroId: string }[] = [];
+  for (const [grupoId, group] of merged) {
+    for (const [membroId, { tipo, added: isAdded }] of group.members) {
+      if (isAdded) added.push({ grupoId, membroId, membroTipo: tipo });
+      else retired.push({ grupoId, membroId });
+    }
+  }
+  return database.db.transaction(async (tx) => {
+    // Instances of the API on one PostgreSQL take turns, as with the people (users.repository.ts).
+    if (database.kind === 'postgres') await tx.execute(sql`select pg_advisory_xact_lock(7301955)`);
+    if (full) {
+      await tx.execute(sql`delete from grupo_membros`);
+      const ids = kept.map((g) => g.id);
+      await tx.execute(sql`delete from grupos where not (id = any(${sql.param(ids)}::text[]))`);
+    }
+    for (let i = 0; i < kept.length; i += BATCH) {
+      const batch = kept.slice(i, i + BATCH);
+      const col = <K extends keyof StoredGroup>(k: K) => sql.param(batch.map((g) => g[k]));
+      await tx.execute(sql`
+        insert into grupos (id, nome, descricao, tipo)
+        select * from unnest(${col('id')}::text[], ${col('nome')}::text[], ${col('descricao')}::text[],
+                             ${col('tipo')}::text[])
+        on conflict (id) do update set nome = excluded.nome, descricao = excluded.descricao, tipo = excluded.tipo,
+          data_atualizacao = now()
+        where (grupos.nome, grupos.descricao, grupos.tipo)
+          is distinct from (excluded.nome, excluded.descricao, excluded.tipo)`);
+    }
+    let removidos = 0;
+    if (dropped.length > 0) {
+      const gone = await tx.execute(sql`delete from grupos where id = any(${sql.param(dropped)}::text[]) returning id`);
+      removidos = (gone as { rows: unknown[] }).rows.length;
+    }
+    for (let i = 0; i < retired.length; i += BATCH) {
+      const batch = retired.slice(i, i + BATCH);
+      await tx.execute(sql`
+        delete from grupo_membros m
+        using unnest(${sql.param(batch.map((r) => r.grupoId))}::text[],
+                     ${sql.param(batch.map((r) => r.membroId))}::text[]) as t(grupo_id, membro_id)
+        where m.grupo_id = t.grupo_id and m.membro_id = t.membro_id`);
+    }
+    for (let i = 0; i < added.length; i += BATCH) {
+      const batch = added.slice(i, i + BATCH);
+      const col = <K extends keyof StoredMembership>(k: K) => sql.param(batch.map((m) => m[k]));
+      // Members of a group the portal does not keep (a distribution list) are not kept either.
+      await tx.execute(sql`
+        insert into grupo_membros (grupo_id, membro_id, membro_tipo)
+        select t.grupo_id, t.membro_id, t.membro_tipo
+        from unnest(${col('grupoId')}::text[], ${col('membroId')}::text[], ${col('membroTipo')}::text[])
+          as t(grupo_id, membro_id, membro_tipo)
+        where exists (select 1 from grupos g where g.id = t.grupo_id)
+        on conflict (grupo_id, membro_id) do nothing`);
+    }
+    await tx
+      .insert(estadoSincronizacao)
+      .values({ nome: GROUPS_DELTA, valor: deltaLink })
+      .onConflictDoUpdate({ target: estadoSincronizacao.nome, set: { valor: deltaLink, dataAtualizacao: sql`now()` } });
+    return { grupos: kept.length, removidos, membrosIncluidos: added.length, membrosRetirados: retired.length };
+  });
+}
