@@ -13,7 +13,7 @@ import { readAccessMatrix, ruleBreaches, type CallerNumber } from './access-matr
 import { TEST_SECRET, useTestApp } from './context.ts';
 import { resetDatabase } from './database.ts';
 import { fingerprint, fingerprintDiff, type Fingerprint } from './db-fingerprint.ts';
-import { classificacao, createAdmin, createUser, link, panelOver } from './fixtures.ts';
+import { classificacao, createAdmin, createUser, link, panelOver, seedGroups } from './fixtures.ts';
 import { microsoftConfig, person, useStandIns } from './microsoft.ts';
 import { PANEL_NOT_FOUND } from '@paineis/contract/panels';
 
@@ -32,6 +32,7 @@ const REPORT: StandInReport = {
   rls: true,
 };
 const ROLE = 'Gestor';
+const GROUP = '0d0d0d0d-0000-4000-8000-000000000001';
 /** A view of a panel, as the viewer would report on one (none by this id exists: the report then changes nothing). */
 const VIEW_ID = '0b6f2f4e-3c1a-4d8e-9a57-2f1e6c0d9b31';
 const LOCAL = { username: 'maria.local', password: 'senha-forte-da-matriz-1' };
@@ -121,6 +122,8 @@ const CALLS: Record<string, (s: Seeded) => Call> = {
   }),
   'GET /api/paineis/{id}/usuarios': () => ({}),
   'POST /api/paineis/{id}/usuarios': (s) => ({ body: [s.linked.id, s.unlinked.id] }),
+  'GET /api/paineis/{id}/grupos': () => ({}),
+  'POST /api/paineis/{id}/grupos': () => ({ body: [GROUP] }),
 
   'GET /api/classificacoes': () => ({}),
   'POST /api/classificacoes': () => ({ body: { nome: 'Financeiro', descricao: null } }),
@@ -131,6 +134,7 @@ const CALLS: Record<string, (s: Seeded) => Call> = {
 
   'GET /api/usuarios365/ativos': () => ({}),
   'POST /api/usuarios365/sincronizar': () => ({ reaches: 'graph' }),
+  'GET /api/grupos365': () => ({}),
 
   'POST /api/paineis/{id}/visualizacoes/{visualizacaoId}': () => ({ body: { carregadoMs: 1200, renderizadoMs: 1800 } }),
   'GET /api/uso/por-dia': () => ({}),
@@ -228,6 +232,8 @@ describe('access matrix: every route of the OpenAPI document × every kind of ca
       rlsConfigurations: [{ roleName: ROLE, userEmails: [linked.email, unlinked.email] }],
     });
     await link(ctx.db, p.id, [linked.id]);
+    // A group with nobody in it, for the group links: linking it changes no one's access.
+    await seedGroups(ctx.database, [{ id: GROUP, nome: 'Grupo da matriz' }]);
     // A local account for POST /api/auth/login (hashed once: argon2 is slow on purpose).
     await ensureLocalAccountUser(ctx.db, {
       id: 'local:maria',
