@@ -5,6 +5,14 @@ import { USER_DEFAULT_PROPERTIES } from '@paineis/microsoft-api/graph-user-defau
 import { simulatedFailure } from './error-codes.ts';
 import { FaultQueue, sendGarbage } from './faults.ts';
 import {
+  GROUP_DEFAULT_PROPERTIES,
+  GROUP_PROPERTIES,
+  DirectoryError,
+  GroupDirectory,
+  groupValues,
+  memberObjects,
+} from './graph-groups.ts';
+import {
   applicationAppRoles,
   appRoleId,
   GRAPH_APP_ID,
@@ -12,7 +20,7 @@ import {
   servicePrincipalId,
   type StandInContext,
 } from './stand-in-context.ts';
-import type { StandIns, StandInGroup, StandInPerson } from './types.ts';
+import type { StandIns, StandInPerson } from './types.ts';
 
 /** The user properties the stand-in stores. */
 const STORED = [
@@ -38,6 +46,8 @@ const NOT_STORED = [
   'usageLocation',
 ] as const;
 const USER_PROPERTIES = [...STORED, ...NOT_STORED];
+/** What $select may name on a list of directory objects (users and groups): a property of either type. */
+const MEMBER_PROPERTIES = [...new Set([...USER_PROPERTIES, ...GROUP_PROPERTIES])];
 /** The servicePrincipal properties the stand-in serves (all of them without $select). */
 const SERVICE_PRINCIPAL_PROPERTIES = [
   'id',
@@ -78,6 +88,8 @@ const ASSIGNED_AT = '2024-01-02T12:00:00Z';
 const LIST_OPTIONS = new Set(['$select', '$top', '$skiptoken', '$count']);
 const USERS_OPTIONS = new Set([...LIST_OPTIONS, '$filter']);
 const ENTITY_OPTIONS = new Set(['$select']);
+/** $top is accepted and ignored, as Graph ignores it on delta for users and groups. */
+const DELTA_OPTIONS = new Set(['$select', '$deltatoken', '$skiptoken', '$top']);
 const DEFAULT_TOP = 100;
 const MAX_TOP = 999;
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -114,16 +126,32 @@ const READ_GROUP_MEMBERS = [
   'Directory.ReadWrite.All',
 ];
 
+/** GET /groups, /groups/{id} and /groups/delta (the permission tables of List groups, Get group and group: delta). */
+const READ_GROUPS = [
+  'GroupMember.Read.All',
+  'Group.Read.All',
+  'Group.ReadWrite.All',
+  'Directory.Read.All',
+  'Directory.ReadWrite.All',
+];
+
 /** An answer in Graph's error shape. */
 class GraphError {
   constructor(
     readonly status: number,
     readonly code: string,
     readonly message: string,
+    readonly headers: Record<string, string> = {},
   ) {}
+
+  static of({ status, code, message, headers }: DirectoryError): GraphError {
+    return new GraphError(status, code, message, headers);
+  }
 }
 
 type Body = Record<string, unknown>;
+/** What an error answer is made of (a GraphError, or a simulated failure). */
+type ErrorAnswer = Pick<GraphError, 'status' | 'code' | 'message'> & { headers?: Record<string, string> };
 
 /** Who is calling, from a valid stand-in access token for Graph. */
 interface Caller {
@@ -349,26 +377,6 @@ function appRoleAssignments(ctx: StandInContext): Body[] {
   );
 }
 
-/** The people who are members of `group`: directly, or also through the groups nested in it (each once). */
-function memberPeople(ctx: StandInContext, group: StandInGroup, transitive: boolean): StandInPerson[] {
-  const people = new Map(ctx.people.map((person) => [person.id.toLowerCase(), person]));
-  const groups = new Map(ctx.groups.map((each) => [each.id.toLowerCase(), each]));
-  const found = new Map<string, StandInPerson>();
-  const visited = new Set<string>();
-  const visit = (current: StandInGroup) => {
-    visited.add(current.id.toLowerCase());
-    for (const raw of current.members) {
-      const id = raw.toLowerCase();
-      const person = people.get(id);
-      if (person) found.set(id, person);
-      const nested = groups.get(id);
-      if (transitive && nested && !visited.has(id)) visit(nested);
-    }
-  };
-  visit(group);
-  return [...found.values()];
-}
-
 interface ListSpec<T> {
   search: URLSearchParams;
   /** The path as requested, for @odata.nextLink. */
@@ -444,6 +452,7 @@ function isEventual(request: FastifyRequest): boolean {
 export function registerGraph(app: FastifyInstance, ctx: StandInContext): StandIns['graph'] {
   const faults = new FaultQueue();
   const requests: StandIns['graph']['requests'] = [];
+  const groups = new GroupDirectory(ctx);
 
   async function authenticate(header: string | undefined): Promise<Caller | GraphError> {
     const token = /^Bearer\s+(\S+)$/i.exec(header ?? '')?.[1];
@@ -478,8 +487,9 @@ export function registerGraph(app: FastifyInstance, ctx: StandInContext): StandI
       requests.push({ url, status, authorized });
       return reply.code(status).send(body);
     };
-    const sendError = ({ status, code, message }: GraphError): FastifyReply =>
-      send(status, {
+    const sendError = ({ status, code, message, headers }: ErrorAnswer): FastifyReply => {
+      reply.headers(headers ?? {});
+      return send(status, {
         error: {
           code,
           message,
@@ -490,6 +500,7 @@ export function registerGraph(app: FastifyInstance, ctx: StandInContext): StandI
           },
         },
       });
+    };
 
     if (caller instanceof GraphError) return sendError(caller);
     if (route instanceof GraphError) return sendError(route);
@@ -649,16 +660,22 @@ export function registerGraph(app: FastifyInstance, ctx: StandInContext): StandI
     };
   }
 
-  /** /v1.0/groups/{id}/members/microsoft.graph.user and /v1.0/groups/{id}/transitiveMembers/microsoft.graph.user. */
-  function groupMembersRoute(request: FastifyRequest): Route | GraphError {
-    const [id = '', navigation, cast, ...more] = wildcard(request).split('/');
-    if (!id) return notServed();
-    if (!GUID.test(id)) return invalidId(id);
-    const relation = navigation?.toLowerCase();
-    if (relation !== 'members' && relation !== 'transitivemembers') {
-      return navigation ? noSegment(navigation) : notServed();
-    }
-    if (cast?.toLowerCase() !== 'microsoft.graph.user' || more.some(Boolean)) return notServed();
+  /**
+   * /v1.0/groups/{id}/members and /v1.0/groups/{id}/transitiveMembers: users and groups, each with its @odata.type;
+   * with the cast /microsoft.graph.user, users only.
+   */
+  function groupMembersRoute(
+    request: FastifyRequest,
+    id: string,
+    navigation: string,
+    rest: string[],
+  ): Route | GraphError {
+    const relation = navigation.toLowerCase();
+    if (relation !== 'members' && relation !== 'transitivemembers') return noSegment(navigation);
+    const [cast, ...more] = rest;
+    if (more.some(Boolean)) return notServed();
+    const usersOnly = cast !== undefined && cast !== '';
+    if (usersOnly && cast.toLowerCase() !== 'microsoft.graph.user') return notServed();
     return {
       collection: true,
       permitted: (caller) => hasAny(caller, READ_GROUP_MEMBERS),
@@ -667,29 +684,144 @@ export function registerGraph(app: FastifyInstance, ctx: StandInContext): StandI
         if (invalid) return invalid;
         const group = ctx.groups.find((each) => sameId(each.id, id));
         if (!group) return notFound(id);
-        // Without permission to read users, Graph still lists them, with nothing but their id.
+        // Without permission to read users, Graph still lists them, with nothing but their id (and type).
         const limited = !hasAny(caller, READ_USERS);
-        return listPage(ctx.authorityHost, {
+        const userFields = (person: StandInPerson, properties: string[]) =>
+          limited
+            ? Object.fromEntries(properties.map((name) => [name, name === 'id' ? person.id : null]))
+            : userResource(person, properties);
+        const members = memberObjects(ctx, group, relation === 'transitivemembers');
+        const common = {
           search,
           path: requestPath(request),
-          key: `${relation}|${group.id.toLowerCase()}`,
-          type: 'microsoft.graph.user',
-          properties: USER_PROPERTIES,
-          defaultProperties: USER_DEFAULT_PROPERTIES,
-          context: `${ctx.authorityHost}/v1.0/$metadata#users`,
+          key: `${relation}|${usersOnly ? 'users|' : ''}${group.id.toLowerCase()}`,
           eventual: isEventual(request),
-          items: memberPeople(ctx, group, relation === 'transitivemembers'),
-          resource: (person, properties) =>
-            limited
-              ? Object.fromEntries(properties.map((name) => [name, name === 'id' ? person.id : null]))
-              : userResource(person, properties),
+        };
+        if (usersOnly) {
+          return listPage(ctx.authorityHost, {
+            ...common,
+            type: 'microsoft.graph.user',
+            properties: USER_PROPERTIES,
+            defaultProperties: USER_DEFAULT_PROPERTIES,
+            context: `${ctx.authorityHost}/v1.0/$metadata#users`,
+            items: members.flatMap((member) => (member.kind === 'user' ? [member.person] : [])),
+            resource: userFields,
+          });
+        }
+        const select = parseSelect(search, MEMBER_PROPERTIES, 'microsoft.graph.directoryObject');
+        if (select instanceof GraphError) return select;
+        // Each item carries the properties of its own type: the selected ones it has, or its type's defaults.
+        const own = (properties: string[], all: readonly string[], defaults: readonly string[]) =>
+          select ? properties.filter((name) => all.includes(name)) : [...defaults];
+        return listPage(ctx.authorityHost, {
+          ...common,
+          type: 'microsoft.graph.directoryObject',
+          properties: MEMBER_PROPERTIES,
+          defaultProperties: USER_DEFAULT_PROPERTIES,
+          context: `${ctx.authorityHost}/v1.0/$metadata#directoryObjects`,
+          items: members,
+          resource: (member, properties) =>
+            member.kind === 'user'
+              ? {
+                  '@odata.type': '#microsoft.graph.user',
+                  ...userFields(member.person, own(properties, USER_PROPERTIES, USER_DEFAULT_PROPERTIES)),
+                }
+              : {
+                  '@odata.type': '#microsoft.graph.group',
+                  ...pick(groupValues(member.group), own(properties, GROUP_PROPERTIES, GROUP_DEFAULT_PROPERTIES)),
+                },
         });
       },
     };
   }
 
+  /** /v1.0/groups/{id} (Graph's "Get group"). */
+  function groupRoute(id: string): Route {
+    return {
+      collection: false,
+      permitted: (caller) => hasAny(caller, READ_GROUPS),
+      respond: (_caller, search) => {
+        const invalid = checkOptions(search, ENTITY_OPTIONS);
+        if (invalid) return invalid;
+        const group = ctx.groups.find((each) => sameId(each.id, id));
+        if (!group) return notFound(id);
+        const select = parseSelect(search, GROUP_PROPERTIES, 'microsoft.graph.group');
+        if (select instanceof GraphError) return select;
+        const properties = propertiesFor(select, GROUP_DEFAULT_PROPERTIES);
+        return {
+          '@odata.context': `${ctx.authorityHost}/v1.0/$metadata#groups${select ? `(${properties.join(',')})` : ''}/$entity`,
+          ...pick(groupValues(group), properties),
+        };
+      },
+    };
+  }
+
+  /** /v1.0/groups/delta (or /microsoft.graph.delta): Graph's delta query for groups, from the change log. */
+  function groupsDeltaRoute(request: FastifyRequest): Route {
+    return {
+      collection: true,
+      permitted: (caller) => hasAny(caller, READ_GROUPS),
+      respond: (_caller, given) => {
+        // Query option names are case-insensitive in OData; Microsoft's own pages write $deltaToken and $deltatoken.
+        const search = new URLSearchParams(
+          [...given].map(([name, value]): [string, string] => [
+            name.startsWith('$') ? name.toLowerCase() : name,
+            value,
+          ]),
+        );
+        const invalid = checkOptions(search, DELTA_OPTIONS);
+        if (invalid) return invalid;
+        const select = parseSelect(search, [...GROUP_PROPERTIES, 'members'], 'microsoft.graph.group');
+        if (select instanceof GraphError) return select;
+        const prefer = request.headers.prefer;
+        const answer = groups.delta({
+          host: ctx.authorityHost,
+          path: requestPath(request),
+          select,
+          deltaToken: search.get('$deltatoken'),
+          skipToken: search.get('$skiptoken'),
+          minimal: /(^|[,;\s])return=minimal\b/i.test(Array.isArray(prefer) ? prefer.join(',') : (prefer ?? '')),
+        });
+        return answer instanceof DirectoryError ? GraphError.of(answer) : answer;
+      },
+    };
+  }
+
+  /** Everything under /v1.0/groups/: delta, one group, its members. */
+  function groupsRoute(request: FastifyRequest): Route | GraphError {
+    const segments = wildcard(request).split('/');
+    if (segments.length > 1 && segments.at(-1) === '') segments.pop();
+    const [id = '', navigation, ...rest] = segments;
+    if (/^(microsoft\.graph\.)?delta(\(\))?$/i.test(id) && navigation === undefined) return groupsDeltaRoute(request);
+    if (!id) return notServed();
+    if (!GUID.test(id)) return invalidId(id);
+    return navigation === undefined ? groupRoute(id) : groupMembersRoute(request, id, navigation, rest);
+  }
+
+  app.get('/v1.0/groups', (request, reply) =>
+    serve(request, reply, {
+      collection: true,
+      permitted: (caller) => hasAny(caller, READ_GROUPS),
+      respond: (_caller, search) => {
+        const invalid = checkOptions(search, LIST_OPTIONS);
+        if (invalid) return invalid;
+        return listPage(ctx.authorityHost, {
+          search,
+          path: '/v1.0/groups',
+          key: 'groups',
+          type: 'microsoft.graph.group',
+          properties: GROUP_PROPERTIES,
+          defaultProperties: GROUP_DEFAULT_PROPERTIES,
+          context: `${ctx.authorityHost}/v1.0/$metadata#groups`,
+          eventual: isEventual(request),
+          items: ctx.groups,
+          resource: (group, properties) => pick(groupValues(group), properties),
+        });
+      },
+    }),
+  );
   app.get('/v1.0/servicePrincipals*', (request, reply) => serve(request, reply, servicePrincipalRoute(request)));
-  app.get('/v1.0/groups/*', (request, reply) => serve(request, reply, groupMembersRoute(request)));
+  app.get('/v1.0/groups/*', (request, reply) => serve(request, reply, groupsRoute(request)));
 
   return {
     ...faults.controls,
@@ -700,9 +832,13 @@ export function registerGraph(app: FastifyInstance, ctx: StandInContext): StandI
     setPeople(people) {
       ctx.people = [...people];
     },
-    setGroups(groups) {
-      ctx.groups = groups.map((group) => ({ ...group, members: [...group.members] }));
-    },
+    setGroups: (list) => groups.setGroups(list),
+    upsertGroup: (group) => groups.upsertGroup(group),
+    deleteGroup: (groupId) => groups.deleteGroup(groupId),
+    addGroupMember: (groupId, memberId) => groups.addGroupMember(groupId, memberId),
+    removeGroupMember: (groupId, memberId) => groups.removeGroupMember(groupId, memberId),
+    expireDeltaTokens: () => groups.expireDeltaTokens(),
+    setDeltaPaging: (paging) => groups.setDeltaPaging(paging),
     requests,
   };
 }

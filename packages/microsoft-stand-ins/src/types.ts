@@ -36,11 +36,29 @@ export interface StandInPerson {
   showOnSignIn?: boolean;
 }
 
-/** A security group of the stand-in directory (Graph), which may hold app roles of the portal's application. */
+/**
+ * A group of the stand-in directory (Graph): a security group, or a Microsoft 365 group (`groupTypes: ['Unified']`);
+ * it may hold app roles of the portal's application.
+ */
 export interface StandInGroup {
   /** Entra object id: a GUID, as Graph requires in /v1.0/groups/{id}. */
   id: string;
   displayName: string;
+  /** Graph `description` (default null). */
+  description?: string | null;
+  /** Graph `securityEnabled` (default true; false for a Microsoft 365 group). */
+  securityEnabled?: boolean;
+  /** Graph `mailEnabled` (default false; true for a Microsoft 365 group). */
+  mailEnabled?: boolean;
+  /** Graph `groupTypes` (default []): ['Unified'] for a Microsoft 365 group. */
+  groupTypes?: string[];
+  /** Graph `mail` (default null), e.g. a Microsoft 365 group's address. */
+  mail?: string | null;
+  /**
+   * Graph `createdDateTime` (ISO 8601, UTC). Default: a fixed date for the groups the stand-ins start with, the
+   * moment it was added for a group added later.
+   */
+  createdDateTime?: string;
   /** Direct members: ids of people and, for nested groups, of other groups. */
   members: string[];
   /**
@@ -217,8 +235,12 @@ export interface StandIns {
   /**
    * Plays https://graph.microsoft.com. Serves, as Graph v1.0 does: /v1.0/users and /v1.0/users/{id}; the portal's
    * service principal (/v1.0/servicePrincipals/{id} and /v1.0/servicePrincipals(appId='{appId}')) and its
-   * appRoleAssignedTo;
-   * /v1.0/groups/{id}/members/microsoft.graph.user and /v1.0/groups/{id}/transitiveMembers/microsoft.graph.user.
+   * appRoleAssignedTo; /v1.0/groups (with $select, $top, $skiptoken) and /v1.0/groups/{id};
+   * /v1.0/groups/{id}/members and /v1.0/groups/{id}/transitiveMembers (users and groups, each with its
+   * @odata.type), and both cast to /microsoft.graph.user (users only); /v1.0/groups/delta (also
+   * /v1.0/groups/microsoft.graph.delta): Graph's delta query for groups, with members@delta, $select (members
+   * among the properties), $deltatoken=latest and Prefer: return=minimal, from a log of every change made through
+   * the controls below (a token of an earlier run answers 410 syncStateNotFound; one the stand-in never issued 400).
    * Each checks the caller's Graph permissions as Graph does (403 Authorization_RequestDenied).
    */
   graphUrl: string;
@@ -240,14 +262,36 @@ export interface StandIns {
   };
   /**
    * Faults (StandInFaults): one queue for every Graph endpoint (users, the service principal, its
-   * appRoleAssignedTo, group members), taken in request order by the requests Graph would otherwise serve (not by
+   * appRoleAssignedTo, groups, their members and delta), taken in request order by the requests Graph would otherwise serve (not by
    * 401s or 403s); e.g. throttleNext(7, 2, 2) lets two pages through, then throttles twice. Errors in Graph's shape.
    */
   graph: StandInFaults & {
     /** Replaces the directory (for tests: add, remove, disable people between syncs). */
     setPeople(people: StandInPerson[]): void;
-    /** Replaces the directory's groups (their members and app roles). */
+    /**
+     * Replaces the directory's groups (their properties, members and app roles), recording the differences as
+     * changes that /groups/delta reports: groups left out are deleted, others created or updated.
+     */
     setGroups(groups: StandInGroup[]): void;
+    /** Creates the group, or updates it to this (its properties and members), recording the changes. */
+    upsertGroup(group: StandInGroup): void;
+    /**
+     * Deletes the group and its memberships in other groups. /groups/delta then reports it removed: reason
+     * 'changed' for a Microsoft 365 group (restorable), 'deleted' for a security group. Throws for an unknown group.
+     */
+    deleteGroup(groupId: string): void;
+    /** Adds a person or a group as a direct member (nothing if already one). Throws for an unknown group. */
+    addGroupMember(groupId: string, memberId: string): void;
+    /** Removes a direct member (nothing if not one). Throws for an unknown group. */
+    removeGroupMember(groupId: string, memberId: string): void;
+    /** Every delta and skip token issued so far answers 410 syncStateNotFound, as after a restart. */
+    expireDeltaTokens(): void;
+    /**
+     * How /groups/delta pages (Graph ignores $top on it): at most `groupsPerPage` objects a page (default 100), and
+     * at most `membersPerObject` entries of members@delta an object (default 20): a group with more comes as several
+     * objects, one a page. Left out: the default.
+     */
+    setDeltaPaging(paging: { groupsPerPage?: number; membersPerObject?: number }): void;
     /** Forgets queued faults and the request log, and lets go of requests held hanging (between tests). */
     reset(): void;
     /** Every request to Graph, in order. */

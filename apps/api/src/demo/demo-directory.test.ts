@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { appToken } from '@paineis/microsoft-stand-ins/test-helpers';
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../../test/context.ts';
 import { createAdmin } from '../../test/fixtures.ts';
@@ -6,7 +7,7 @@ import { microsoftConfig, useStandIns } from '../../test/microsoft.ts';
 import { rows } from '../db/client.ts';
 import { recordMicrosoftSignIn } from '../modules/users/users.service.ts';
 import { DEMO_ADMIN, DEMO_GUEST, DEMO_USER, loadDemoData } from './demo-data.ts';
-import { demoDirectory, demoReports } from './demo-directory.ts';
+import { demoDirectory, demoGroupId, demoGroups, demoReports } from './demo-directory.ts';
 
 /** The demo's directory, as the stand-ins serve it in demo mode, over the demo data (docs/decisions/013). */
 describe('the demo directory', () => {
@@ -81,5 +82,77 @@ describe('the demo directory', () => {
         roles: ['Vendedor'],
       }),
     ]);
+  });
+});
+
+/** The demo's Entra groups, as the stand-in Graph serves them in demo mode. */
+describe('the demo groups', () => {
+  const standIns = useStandIns({ people: demoDirectory(), groups: demoGroups() });
+
+  async function graph(path: string): Promise<any> {
+    const s = standIns.current;
+    const token = await appToken(s, 'https://graph.microsoft.com');
+    const response = await fetch(`${s.graphUrl}${path}`, { headers: { authorization: `Bearer ${token}` } });
+    expect(response.status, path).toBe(200);
+    return response.json();
+  }
+
+  it('are the departments’ security groups, the nested sales teams and a Microsoft 365 group, with stable ids', () => {
+    const groups = demoGroups();
+    expect(groups.map((g) => g.displayName)).toEqual([
+      'Comercial',
+      'Comercial - Sul',
+      'Comercial - Norte',
+      'Financeiro',
+      'Diretoria',
+      'Tecnologia',
+      'Recursos Humanos',
+      'Operações',
+      'Projeto Expansão',
+    ]);
+    expect(groups.map((g) => g.id)).toEqual(demoGroups().map((g) => g.id));
+    expect(groups.every((g) => /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-a[0-9a-f]{3}-[0-9a-f]{12}$/.test(g.id))).toBe(
+      true,
+    );
+    expect(groups.every((g) => !g.appRoles?.length && g.description)).toBe(true);
+    expect(groups.find((g) => g.displayName === 'Projeto Expansão')).toMatchObject({
+      groupTypes: ['Unified'],
+      mailEnabled: true,
+      mail: 'projeto.expansao@contoso.com.br',
+    });
+    const people = new Set(demoDirectory().map((p) => p.id));
+    const ids = new Set(groups.map((g) => g.id));
+    for (const group of groups) {
+      expect(group.members.length, group.displayName).toBeGreaterThan(0);
+      expect(group.members.every((id) => people.has(id) || ids.has(id))).toBe(true);
+    }
+    // demo.usuario is a direct member of 'Comercial - Sul' and of nothing else; demo.admin of 'Diretoria'.
+    expect(groups.filter((g) => g.members.includes(DEMO_USER.id)).map((g) => g.displayName)).toEqual([
+      'Comercial - Sul',
+    ]);
+    expect(groups.filter((g) => g.members.includes(DEMO_ADMIN.id)).map((g) => g.displayName)).toEqual(['Diretoria']);
+  });
+
+  it('put demo.usuario in Comercial - Sul, which is nested in Comercial', async () => {
+    const sul = demoGroupId('Comercial - Sul');
+    const comercial = demoGroupId('Comercial');
+    const direct = await graph(`/v1.0/groups/${sul}/members?$select=id,displayName`);
+    expect(direct.value).toContainEqual({
+      '@odata.type': '#microsoft.graph.user',
+      id: DEMO_USER.id,
+      displayName: DEMO_USER.displayName,
+    });
+    const nested = await graph(`/v1.0/groups/${comercial}/members?$select=id,displayName`);
+    expect(nested.value).toContainEqual({
+      '@odata.type': '#microsoft.graph.group',
+      id: sul,
+      displayName: 'Comercial - Sul',
+    });
+    expect(nested.value.map((m: { id: string }) => m.id)).not.toContain(DEMO_USER.id);
+    const transitive = await graph(`/v1.0/groups/${comercial}/transitiveMembers/microsoft.graph.user?$select=id`);
+    expect(transitive.value).toContainEqual({ id: DEMO_USER.id });
+
+    const delta = await graph('/v1.0/groups/delta?$select=displayName,members');
+    expect(delta.value.map((g: { displayName: string }) => g.displayName)).toContain('Comercial - Sul');
   });
 });
