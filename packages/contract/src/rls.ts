@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { email, pathId, requiredText } from './fields.ts';
+import { email, pathId, plainText, requiredText } from './fields.ts';
 import {
   MAX_RLS_ROLE_NAME_LENGTH,
   MAX_RLS_ROLES,
@@ -9,6 +9,7 @@ import {
 } from './rls-rules.ts';
 
 export const MAX_RLS_EMAILS_PER_ROLE = 50_000;
+export const MAX_RLS_GROUPS_PER_ROLE = 1_000;
 /** Names stored before Power BI's limits were enforced are at most this long; reading them still works. */
 const MAX_STORED_ROLE_NAME_LENGTH = 100;
 
@@ -24,7 +25,12 @@ const storedRoleName = requiredText(ROLE_NAME, 'roleName', MAX_STORED_ROLE_NAME_
 
 /** A role as the API answers it: stored names are answered as they are, even one Power BI would refuse. */
 export const rlsConfiguration = z
-  .object({ roleName: z.string(), userEmails: z.array(z.string()) })
+  .object({
+    roleName: z.string(),
+    userEmails: z.array(z.string()),
+    /** Entra groups whose people, at any depth, carry the role (the server always answers it). */
+    grupos: z.array(z.string()).optional(),
+  })
   .meta({ id: 'RlsConfiguration' });
 export type RlsConfiguration = z.infer<typeof rlsConfiguration>;
 
@@ -35,6 +41,19 @@ export const rlsConfigurationBody = z
     userEmails: z
       .array(email('userEmails'), { error: 'userEmails deve ser uma lista de e-mails.' })
       .max(MAX_RLS_EMAILS_PER_ROLE, `userEmails aceita no máximo ${MAX_RLS_EMAILS_PER_ROLE} e-mails.`),
+    /** Absent: none. */
+    grupos: z
+      .array(
+        plainText('O id de grupo', {
+          notText: 'Cada grupo deve ser informado pelo seu id (texto).',
+          required: 'O id de grupo não pode ser vazio.',
+          max: 200,
+          tooLong: 'O id de grupo deve ter no máximo 200 caracteres.',
+        }),
+        { error: 'grupos deve ser uma lista de ids de grupos.' },
+      )
+      .max(MAX_RLS_GROUPS_PER_ROLE, `grupos aceita no máximo ${MAX_RLS_GROUPS_PER_ROLE} grupos por papel.`)
+      .optional(),
   })
   .meta({ id: 'RlsConfigurationBody' });
 

@@ -182,6 +182,20 @@ export const painelRlsRoleEmails = pgTable(
   (t) => [primaryKey({ columns: [t.roleId, t.email] }), index('painel_rls_role_emails_email').on(t.email)],
 );
 
+/** Entra groups listed in an RLS role: everyone in the group, at any depth, carries the role (decision 018). */
+export const painelRlsRoleGrupos = pgTable(
+  'painel_rls_role_grupos',
+  {
+    roleId: integer('role_id')
+      .notNull()
+      .references(() => painelRlsRoles.id, { onDelete: 'cascade' }),
+    grupoId: text('grupo_id')
+      .notNull()
+      .references(() => grupos.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.roleId, t.grupoId] }), index('painel_rls_role_grupos_grupo').on(t.grupoId)],
+);
+
 export const tokensRevogados = pgTable(
   'tokens_revogados',
   {

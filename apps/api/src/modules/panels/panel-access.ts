@@ -5,6 +5,7 @@ import { forbidden, invalid, notFound } from '../../lib/domain-failure.ts';
 import { findVisiblePanel, visiblePanelIds, visiblePanelNow } from './panel-catalog.repository.ts';
 import type { Requester } from './requester.ts';
 import { panelRoles, panelRolesNow, type RoleMembers } from './rls.repository.ts';
+import { groupsOfPerson, groupsOfPersonNow } from '../users/users.service.ts';
 
 export const NO_RLS_ROLE_FOR_PERSON =
   'Você não está em nenhum papel de segurança em nível de linha (RLS) deste painel. Peça acesso a um administrador.';
@@ -64,7 +65,8 @@ export function openPanelNow(
   checkRoleChoice(panel, requester, papel);
   if (!panel.usaRls) return { panel, roles: [] };
   const configured = panelRolesNow(db, panel.id);
-  return configured && rolesOf(panel, requester, papel, configured);
+  const groups = requester.isAdmin ? NO_GROUPS : groupsOfPersonNow(db, requester.id);
+  return configured && groups && rolesOf(panel, requester, papel, configured, groups);
 }
 
 /** openPanel's answer for a panel the caller already found visible to this person (requireVisiblePanel). */
@@ -76,8 +78,15 @@ export async function openingOf(
 ): Promise<PanelOpening> {
   checkRoleChoice(panel, requester, papel);
   if (!panel.usaRls) return { panel, roles: [] };
-  return rolesOf(panel, requester, papel, await panelRoles(db, panel.id));
+  const [configured, groups] = await Promise.all([
+    panelRoles(db, panel.id),
+    requester.isAdmin ? NO_GROUPS : groupsOfPerson(db, requester.id),
+  ]);
+  return rolesOf(panel, requester, papel, configured, groups);
 }
+
+/** An admin opens with every role, or the one chosen: their groups do not matter. */
+const NO_GROUPS: ReadonlySet<string> = new Set();
 
 function checkRoleChoice(panel: Painel, requester: Requester, papel: string | undefined): void {
   if (papel !== undefined && !requester.isAdmin) throw forbidden(ROLE_CHOICE_ADMIN_ONLY);
@@ -90,13 +99,15 @@ function rolesOf(
   requester: Requester,
   papel: string | undefined,
   configured: RoleMembers[],
+  groups: ReadonlySet<string>,
 ): PanelOpening {
   if (!requester.isAdmin) {
     // The stored directory identity, never a token claim (docs/decisions/013-identity-from-the-directory.md).
     const email = requester.email.toLowerCase();
     const upn = requester.upn?.toLowerCase() ?? email;
+    // Or a group the person is in at any depth (docs/decisions/018-access-by-group.md).
     const roles = configured
-      .filter((role) => role.emails.has(email) || role.emails.has(upn))
+      .filter((role) => role.emails.has(email) || role.emails.has(upn) || sharesGroup(role.groups, groups))
       .map((role) => role.roleName);
     if (roles.length === 0) throw forbidden(NO_RLS_ROLE_FOR_PERSON);
     return { panel, roles };
@@ -108,4 +119,9 @@ function rolesOf(
     return { panel, roles: [chosen] };
   }
   return { panel, roles };
+}
+
+function sharesGroup(listed: ReadonlySet<string>, groups: ReadonlySet<string>): boolean {
+  for (const group of listed) if (groups.has(group)) return true;
+  return false;
 }

@@ -3,6 +3,8 @@ import { PANEL_NOT_FOUND } from '@paineis/contract/panels';
 import { useTestApp } from '../../../test/context.ts';
 import { fixedEmbedding } from '../../../test/fixed-embedding.ts';
 import { createAdmin, createUser, panel, seedGroups } from '../../../test/fixtures.ts';
+import { openPanel, openPanelNow } from './panel-access.ts';
+import type { Requester } from './requester.ts';
 
 const COMERCIAL = '0c0c0c0c-0000-4000-8000-000000000001';
 const SUL = '0c0c0c0c-0000-4000-8000-000000000002';
@@ -136,5 +138,49 @@ describe('panels linked to groups', () => {
     await ctx.request('POST', `/api/paineis/${s.metas.id}/grupos`, { token: s.tokens.admin, body: [SUL] });
     const audit = await ctx.request('GET', '/api/auditoria?objeto=vinculos', { token: s.tokens.admin });
     expect(JSON.stringify(audit.json())).toContain('Comercial - Sul');
+  });
+
+  it('gives the RLS roles that list a group to everyone in it at any depth, and refuses unknown groups', async () => {
+    const s = await setup();
+    const rls = await panel(ctx.db, { nomePainel: 'Vendas', usaRls: true });
+    await ctx.request('POST', `/api/paineis/${rls.id}/grupos`, { token: s.tokens.admin, body: [COMERCIAL] });
+    const roles = [
+      { roleName: 'Sul', userEmails: [], grupos: [SUL] },
+      { roleName: 'Norte', userEmails: ['bia@empresa.com.br'], grupos: [] },
+      { roleName: 'Comercial', userEmails: [], grupos: [COMERCIAL] },
+    ];
+    const saved = await ctx.request('POST', `/api/paineis/${rls.id}/rls`, { token: s.tokens.admin, body: roles });
+    expect(saved.statusCode).toBe(200);
+    expect((await ctx.request('GET', `/api/paineis/${rls.id}/rls`, { token: s.tokens.admin })).json()).toEqual(roles);
+    const who = (id: string, email: string): Requester => ({ id, email, upn: null, username: email, isAdmin: false });
+    const ana = who(s.ids.ana, 'ana@empresa.com.br');
+    const bia = who(s.ids.bia, 'bia@empresa.com.br');
+    expect((await openPanel(ctx.db, rls.id, ana, undefined)).roles).toEqual(['Sul', 'Comercial']);
+    expect((await openPanel(ctx.db, rls.id, bia, undefined)).roles).toEqual(['Norte', 'Comercial']);
+    // From memory, the same.
+    expect(openPanelNow(ctx.db, rls.id, ana, undefined)?.roles).toEqual(['Sul', 'Comercial']);
+    // Ana leaves Comercial - Sul at the next sync: only the roles through Comercial… which she is no longer in.
+    await seedGroups(ctx.database, [
+      { id: COMERCIAL, nome: 'Comercial', groups: [SUL, NORTE], people: [s.ids.caio] },
+      { id: SUL, nome: 'Comercial - Sul' },
+      { id: NORTE, nome: 'Comercial - Norte', people: [s.ids.bia] },
+    ]);
+    await expect(openPanel(ctx.db, rls.id, ana, undefined)).rejects.toMatchObject({ kind: 'not-found' });
+    const caio = who(s.ids.caio, 'caio@empresa.com.br');
+    expect((await openPanel(ctx.db, rls.id, caio, undefined)).roles).toEqual(['Comercial']);
+
+    const unknown = await ctx.request('POST', `/api/paineis/${rls.id}/rls`, {
+      token: s.tokens.admin,
+      body: [{ roleName: 'Sul', userEmails: [], grupos: ['0c0c0c0c-0000-4000-8000-0000000000ff'] }],
+    });
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.json()).toEqual({ message: 'Grupos não encontrados: 0c0c0c0c-0000-4000-8000-0000000000ff.' });
+    expect((await ctx.request('GET', `/api/paineis/${rls.id}/rls`, { token: s.tokens.admin })).json()).toEqual(roles);
+    const mistyped = await ctx.request('POST', `/api/paineis/${rls.id}/rls`, {
+      token: s.tokens.admin,
+      body: [{ roleName: 'Sul', userEmails: [], grupos: 'Comercial' }],
+    });
+    expect(mistyped.statusCode).toBe(400);
+    expect(mistyped.json().message).toMatch(/grupos deve ser uma lista de ids de grupos/);
   });
 });

@@ -45,12 +45,12 @@ describe('RLS de um painel', () => {
 
   /** E-mail order within a role is not part of the contract; role order is. */
   const sortedEmails = (configs: RlsConfiguration[]) =>
-    configs.map((c) => ({ roleName: c.roleName, userEmails: [...c.userEmails].sort() }));
+    configs.map((c) => ({ roleName: c.roleName, userEmails: [...c.userEmails].sort(), grupos: c.grupos }));
 
   async function configure() {
     const res = await save([
-      { roleName: 'Vendas', userEmails: ['ana@empresa.com.br', 'bruno@empresa.com.br'] },
-      { roleName: 'Atacado', userEmails: ['carla@empresa.com.br'] },
+      { roleName: 'Vendas', userEmails: ['ana@empresa.com.br', 'bruno@empresa.com.br'], grupos: [] },
+      { roleName: 'Atacado', userEmails: ['carla@empresa.com.br'], grupos: [] },
     ]);
     expect(res.statusCode).toBe(200);
   }
@@ -60,9 +60,9 @@ describe('RLS de um painel', () => {
       expect(await getRls()).toEqual([]);
 
       const config = [
-        { roleName: 'Vendas', userEmails: ['zeca@empresa.com.br', 'ana@empresa.com.br'] },
-        { roleName: 'Atacado', userEmails: [] },
-        { roleName: 'Diretoria', userEmails: ['dora@empresa.com.br'] },
+        { roleName: 'Vendas', userEmails: ['zeca@empresa.com.br', 'ana@empresa.com.br'], grupos: [] },
+        { roleName: 'Atacado', userEmails: [], grupos: [] },
+        { roleName: 'Diretoria', userEmails: ['dora@empresa.com.br'], grupos: [] },
       ];
       const res = await save(config);
       expect(res.statusCode).toBe(200);
@@ -73,10 +73,10 @@ describe('RLS de um painel', () => {
 
     it('replaces the whole configuration on every POST', async () => {
       await configure();
-      const res = await save([{ roleName: 'Gerência', userEmails: ['dora@empresa.com.br'] }]);
+      const res = await save([{ roleName: 'Gerência', userEmails: ['dora@empresa.com.br'], grupos: [] }]);
       expect(res.statusCode).toBe(200);
-      expect(res.json()).toEqual([{ roleName: 'Gerência', userEmails: ['dora@empresa.com.br'] }]);
-      expect(await getRls()).toEqual([{ roleName: 'Gerência', userEmails: ['dora@empresa.com.br'] }]);
+      expect(res.json()).toEqual([{ roleName: 'Gerência', userEmails: ['dora@empresa.com.br'], grupos: [] }]);
+      expect(await getRls()).toEqual([{ roleName: 'Gerência', userEmails: ['dora@empresa.com.br'], grupos: [] }]);
       expect((await ctx.request('GET', roleUrl('Vendas'), { token: adminToken })).statusCode).toBe(404);
 
       const cleared = await save([]);
@@ -91,12 +91,12 @@ describe('RLS de um painel', () => {
           roleName: '  Vendas  ',
           userEmails: [' Ana@Empresa.com.br ', 'ana@empresa.com.br', 'ANA@EMPRESA.COM.BR', 'Bruno@Empresa.com.br'],
         },
-        { roleName: 'Atacado', userEmails: ['ana@empresa.com.br'] },
+        { roleName: 'Atacado', userEmails: ['ana@empresa.com.br'], grupos: [] },
       ]);
       expect(res.statusCode).toBe(200);
       const expected = [
-        { roleName: 'Vendas', userEmails: ['ana@empresa.com.br', 'bruno@empresa.com.br'] },
-        { roleName: 'Atacado', userEmails: ['ana@empresa.com.br'] },
+        { roleName: 'Vendas', userEmails: ['ana@empresa.com.br', 'bruno@empresa.com.br'], grupos: [] },
+        { roleName: 'Atacado', userEmails: ['ana@empresa.com.br'], grupos: [] },
       ];
       expect(sortedEmails(res.json())).toEqual(expected);
       expect(sortedEmails(await getRls())).toEqual(expected);
@@ -106,8 +106,8 @@ describe('RLS de um painel', () => {
       await configure();
       const before = await getRls();
       const res = await save([
-        { roleName: 'Vendas', userEmails: ['ana@empresa.com.br'] },
-        { roleName: 'Outro', userEmails: ['dora@empresa.com.br', 'fulano.empresa.com.br'] },
+        { roleName: 'Vendas', userEmails: ['ana@empresa.com.br'], grupos: [] },
+        { roleName: 'Outro', userEmails: ['dora@empresa.com.br', 'fulano.empresa.com.br'], grupos: [] },
       ]);
       expect(res.statusCode).toBe(400);
       expect(res.json().message).toContain('fulano.empresa.com.br');
@@ -117,7 +117,10 @@ describe('RLS de um painel', () => {
     it('rejects a blank or missing role name with 400, keeping the old configuration', async () => {
       await configure();
       const before = await getRls();
-      for (const body of [[{ roleName: '   ', userEmails: [] }], [{ userEmails: ['ana@empresa.com.br'] }]]) {
+      for (const body of [
+        [{ roleName: '   ', userEmails: [], grupos: [] }],
+        [{ userEmails: ['ana@empresa.com.br'], grupos: [] }],
+      ]) {
         const res = await save(body);
         expect(res.statusCode).toBe(400);
         expect(res.json()).toEqual({ message: 'Nome do papel RLS (roleName) é obrigatório.' });
@@ -129,8 +132,8 @@ describe('RLS de um painel', () => {
       await configure();
       const before = await getRls();
       const res = await save([
-        { roleName: 'Gerência', userEmails: ['ana@empresa.com.br'] },
-        { roleName: ' gerência ', userEmails: ['bruno@empresa.com.br'] },
+        { roleName: 'Gerência', userEmails: ['ana@empresa.com.br'], grupos: [] },
+        { roleName: ' gerência ', userEmails: ['bruno@empresa.com.br'], grupos: [] },
       ]);
       expect(res.statusCode).toBe(400);
       expect(res.json().message).toMatch(/gerência/i);
@@ -141,7 +144,7 @@ describe('RLS de um painel', () => {
       await configure();
       const before = await getRls();
       for (const body of [
-        { roleName: 'Vendas', userEmails: [] },
+        { roleName: 'Vendas', userEmails: [], grupos: [] },
         [{ roleName: 'Vendas', userEmails: 'ana@empresa.com.br' }],
       ]) {
         const res = await save(body);
@@ -155,7 +158,8 @@ describe('RLS de um painel', () => {
       await configure();
       const other = (await panel(ctx.db)).id;
       expect(
-        (await save([{ roleName: 'Outro', userEmails: ['ana@empresa.com.br'] }], adminToken, other)).statusCode,
+        (await save([{ roleName: 'Outro', userEmails: ['ana@empresa.com.br'], grupos: [] }], adminToken, other))
+          .statusCode,
       ).toBe(200);
 
       const res = await ctx.request('DELETE', base, { token: adminToken });
@@ -163,7 +167,7 @@ describe('RLS de um painel', () => {
       expect(res.body).toBe('');
       expect(await getRls()).toEqual([]);
       expect(await roles()).toEqual([]);
-      expect(await getRls(other)).toEqual([{ roleName: 'Outro', userEmails: ['ana@empresa.com.br'] }]);
+      expect(await getRls(other)).toEqual([{ roleName: 'Outro', userEmails: ['ana@empresa.com.br'], grupos: [] }]);
     });
   });
 
@@ -203,8 +207,8 @@ describe('RLS de um painel', () => {
       expect([...res.json<string[]>()].sort()).toEqual(['dora@empresa.com.br', 'eva@empresa.com.br']);
 
       expect(sortedEmails(await getRls())).toEqual([
-        { roleName: 'Vendas', userEmails: ['dora@empresa.com.br', 'eva@empresa.com.br'] },
-        { roleName: 'Atacado', userEmails: ['carla@empresa.com.br'] },
+        { roleName: 'Vendas', userEmails: ['dora@empresa.com.br', 'eva@empresa.com.br'], grupos: [] },
+        { roleName: 'Atacado', userEmails: ['carla@empresa.com.br'], grupos: [] },
       ]);
 
       const emptied = await ctx.request('POST', roleUrl('Atacado'), { token: adminToken, body: [] });
@@ -219,7 +223,7 @@ describe('RLS de um painel', () => {
       expect(res.statusCode).toBe(200);
       expect(res.json()).toEqual(['fabio@empresa.com.br']);
       expect(await roles()).toEqual(['Vendas', 'Atacado', 'Novo']);
-      expect((await getRls()).at(-1)).toEqual({ roleName: 'Novo', userEmails: ['fabio@empresa.com.br'] });
+      expect((await getRls()).at(-1)).toEqual({ roleName: 'Novo', userEmails: ['fabio@empresa.com.br'], grupos: [] });
 
       // On a panel with no role yet, it becomes the only one.
       const other = (await panel(ctx.db)).id;
@@ -247,7 +251,7 @@ describe('RLS de um painel', () => {
     });
 
     it('takes URL-encoded role names with spaces and accents', async () => {
-      const saved = await save([{ roleName: 'Gerente Regional', userEmails: ['ana@empresa.com.br'] }]);
+      const saved = await save([{ roleName: 'Gerente Regional', userEmails: ['ana@empresa.com.br'], grupos: [] }]);
       expect(saved.statusCode).toBe(200);
 
       const gerente = await ctx.request('GET', roleUrl('Gerente Regional'), { token: adminToken });
@@ -271,8 +275,8 @@ describe('RLS de um painel', () => {
       });
       expect(replaced.statusCode).toBe(200);
       expect(sortedEmails(await getRls())).toEqual([
-        { roleName: 'Gerente Regional', userEmails: ['bruno@empresa.com.br'] },
-        { roleName: 'Diretoria Região Sul', userEmails: ['joao@empresa.com.br', 'maria@empresa.com.br'] },
+        { roleName: 'Gerente Regional', userEmails: ['bruno@empresa.com.br'], grupos: [] },
+        { roleName: 'Diretoria Região Sul', userEmails: ['joao@empresa.com.br', 'maria@empresa.com.br'], grupos: [] },
       ]);
 
       // Characters that mean something in a URL travel encoded too.
@@ -301,7 +305,11 @@ describe('RLS de um painel', () => {
     const COMMA = (name: string) =>
       `O nome do papel RLS (roleName) '${name}' contém vírgula, que o Power BI não aceita em nomes de papéis.`;
     const named = (count: number) =>
-      Array.from({ length: count }, (_, i) => ({ roleName: `Papel ${i + 1}`, userEmails: ['ana@empresa.com.br'] }));
+      Array.from({ length: count }, (_, i) => ({
+        roleName: `Papel ${i + 1}`,
+        userEmails: ['ana@empresa.com.br'],
+        grupos: [],
+      }));
     const LONG = `Diretoria Regional ${'x'.repeat(32)}`; // 51 characters
 
     it('POST /rls takes 50 roles of 50 characters, and refuses a 51st role, a longer name or a comma', async () => {
@@ -311,8 +319,8 @@ describe('RLS de um painel', () => {
       expect(before).toHaveLength(50);
       for (const [sent, message] of [
         [named(51), `Corpo da requisição: ${TOO_MANY(51)}`],
-        [[{ roleName: LONG, userEmails: [] }], TOO_LONG(LONG)],
-        [[{ roleName: 'Norte,Sul', userEmails: [] }], COMMA('Norte,Sul')],
+        [[{ roleName: LONG, userEmails: [], grupos: [] }], TOO_LONG(LONG)],
+        [[{ roleName: 'Norte,Sul', userEmails: [], grupos: [] }], COMMA('Norte,Sul')],
       ] as const) {
         const res = await save(sent);
         expect([res.statusCode, res.json()]).toEqual([400, { message }]);
@@ -348,19 +356,19 @@ describe('RLS de um painel', () => {
       ]);
       const updated = await ctx.request('PUT', `/api/paineis/${painelId}`, {
         token: adminToken,
-        body: panelBody({ usaRls: true, rlsConfigurations: [{ roleName: 'Norte, Sul', userEmails: [] }] }),
+        body: panelBody({ usaRls: true, rlsConfigurations: [{ roleName: 'Norte, Sul', userEmails: [], grupos: [] }] }),
       });
       expect([updated.statusCode, updated.json()]).toEqual([400, { message: COMMA('Norte, Sul') }]);
       const long = await ctx.request('PUT', `/api/paineis/${painelId}`, {
         token: adminToken,
-        body: panelBody({ usaRls: true, rlsConfigurations: [{ roleName: LONG, userEmails: [] }] }),
+        body: panelBody({ usaRls: true, rlsConfigurations: [{ roleName: LONG, userEmails: [], grupos: [] }] }),
       });
       expect([long.statusCode, long.json()]).toEqual([400, { message: TOO_LONG(LONG) }]);
       expect(await getRls()).toEqual([]);
     });
 
     it('keeps a configuration stored before the limits, readable, and refuses writes that would leave it over them', async () => {
-      const legacy = [...named(55), { roleName: 'Norte,Sul', userEmails: ['bia@empresa.com.br'] }];
+      const legacy = [...named(55), { roleName: 'Norte,Sul', userEmails: ['bia@empresa.com.br'], grupos: [] }];
       await storeLegacyRoles(ctx, painelId, legacy);
       expect(await getRls()).toHaveLength(56);
       const read = await ctx.request('GET', roleUrl('Norte,Sul'), { token: adminToken });
@@ -426,7 +434,7 @@ describe('RLS de um painel', () => {
         ctx.request('GET', `/api/paineis/${missing}/rls`, { token: adminToken }),
         ctx.request('POST', `/api/paineis/${missing}/rls`, {
           token: adminToken,
-          body: [{ roleName: 'Vendas', userEmails: ['ana@empresa.com.br'] }],
+          body: [{ roleName: 'Vendas', userEmails: ['ana@empresa.com.br'], grupos: [] }],
         }),
         ctx.request('DELETE', `/api/paineis/${missing}/rls`, { token: adminToken }),
         ctx.request('GET', `/api/paineis/${missing}/rls/roles`, { token: adminToken }),
@@ -450,7 +458,7 @@ describe('RLS de um painel', () => {
         ctx.request('GET', base, { token: userToken }),
         ctx.request('POST', base, {
           token: userToken,
-          body: [{ roleName: 'Invasor', userEmails: ['x@empresa.com.br'] }],
+          body: [{ roleName: 'Invasor', userEmails: ['x@empresa.com.br'], grupos: [] }],
         }),
         ctx.request('DELETE', base, { token: userToken }),
         ctx.request('GET', `${base}/roles`, { token: userToken }),

@@ -82,8 +82,8 @@ describe('panels', () => {
         dataCadastro: expect.stringMatching(ISO),
         dataAtualizacao: null,
         rlsConfigurations: [
-          { roleName: 'Sul', userEmails: ['a@empresa.com.br', 'b@empresa.com.br'] },
-          { roleName: 'Norte', userEmails: ['c@empresa.com.br'] },
+          { roleName: 'Sul', userEmails: ['a@empresa.com.br', 'b@empresa.com.br'], grupos: [] },
+          { roleName: 'Norte', userEmails: ['c@empresa.com.br'], grupos: [] },
         ],
       });
     });
@@ -124,8 +124,8 @@ describe('panels', () => {
         reportId: s.regional.reportId,
         usaRls: true,
         rlsConfigurations: [
-          { roleName: 'Sul', userEmails: ['a@empresa.com.br', 'b@empresa.com.br'] },
-          { roleName: 'Norte', userEmails: ['c@empresa.com.br'] },
+          { roleName: 'Sul', userEmails: ['a@empresa.com.br', 'b@empresa.com.br'], grupos: [] },
+          { roleName: 'Norte', userEmails: ['c@empresa.com.br'], grupos: [] },
         ],
         usuariosVinculados: [
           { id: 'ana', email: 'ana@empresa.com.br', displayName: 'Ana Souza' },
@@ -253,7 +253,7 @@ describe('panels', () => {
               roleName: '  Gerentes ',
               userEmails: [' Maria@Empresa.com.br', 'joao@empresa.com.br', 'maria@empresa.com.br'],
             },
-            { roleName: 'Diretoria', userEmails: [] },
+            { roleName: 'Diretoria', userEmails: [], grupos: [] },
           ],
         }),
       });
@@ -261,8 +261,8 @@ describe('panels', () => {
       const created = res.json<Painel>();
       const read = await ctx.request('GET', `/api/paineis/${created.id}/dados`, { token });
       expect(read.json().rlsConfigurations).toEqual([
-        { roleName: 'Gerentes', userEmails: ['joao@empresa.com.br', 'maria@empresa.com.br'] },
-        { roleName: 'Diretoria', userEmails: [] },
+        { roleName: 'Gerentes', userEmails: ['joao@empresa.com.br', 'maria@empresa.com.br'], grupos: [] },
+        { roleName: 'Diretoria', userEmails: [], grupos: [] },
       ]);
       expect(await count(ctx, 'painel_rls_roles')).toBe(2);
       expect(await count(ctx, 'painel_rls_role_emails')).toBe(2);
@@ -307,20 +307,22 @@ describe('panels', () => {
       ],
       [
         'an invalid e-mail in rlsConfigurations',
-        body({ rlsConfigurations: [{ roleName: 'Gerentes', userEmails: ['ok@empresa.com.br', 'nao-e-email'] }] }),
+        body({
+          rlsConfigurations: [{ roleName: 'Gerentes', userEmails: ['ok@empresa.com.br', 'nao-e-email'], grupos: [] }],
+        }),
         "userEmails: 'nao-e-email' não é um e-mail válido.",
       ],
       [
         'a blank role name',
-        body({ rlsConfigurations: [{ roleName: '  ', userEmails: [] }] }),
+        body({ rlsConfigurations: [{ roleName: '  ', userEmails: [], grupos: [] }] }),
         'Nome do papel RLS (roleName) é obrigatório.',
       ],
       [
         'duplicate role names, whatever their case',
         body({
           rlsConfigurations: [
-            { roleName: 'Gerentes', userEmails: ['a@empresa.com.br'] },
-            { roleName: 'GERENTES', userEmails: ['b@empresa.com.br'] },
+            { roleName: 'Gerentes', userEmails: ['a@empresa.com.br'], grupos: [] },
+            { roleName: 'GERENTES', userEmails: ['b@empresa.com.br'], grupos: [] },
           ],
         }),
         "O papel RLS 'GERENTES' aparece mais de uma vez.",
@@ -439,8 +441,8 @@ describe('panels', () => {
       expect(read.json()).toMatchObject({
         nomePainel: 'Regional 2',
         rlsConfigurations: [
-          { roleName: 'Sul', userEmails: ['a@empresa.com.br', 'b@empresa.com.br'] },
-          { roleName: 'Norte', userEmails: ['c@empresa.com.br'] },
+          { roleName: 'Sul', userEmails: ['a@empresa.com.br', 'b@empresa.com.br'], grupos: [] },
+          { roleName: 'Norte', userEmails: ['c@empresa.com.br'], grupos: [] },
         ],
       });
     });
@@ -467,19 +469,21 @@ describe('panels', () => {
         body: body({
           usaRls: true,
           classificacaoId: s.vendas.id,
-          rlsConfigurations: [{ roleName: 'Norte', userEmails: ['D@empresa.com.br'] }],
+          rlsConfigurations: [{ roleName: 'Norte', userEmails: ['D@empresa.com.br'], grupos: [] }],
         }),
       });
       expect(res.statusCode).toBe(200);
       const read = await ctx.request('GET', `/api/paineis/${s.regional.id}/dados`, { token });
-      expect(read.json().rlsConfigurations).toEqual([{ roleName: 'Norte', userEmails: ['d@empresa.com.br'] }]);
+      expect(read.json().rlsConfigurations).toEqual([
+        { roleName: 'Norte', userEmails: ['d@empresa.com.br'], grupos: [] },
+      ]);
     });
 
     it('answers 404 for an unknown panel and creates nothing', async () => {
       const { token, expectUnchanged } = await seededForAdmin(ctx);
       const res = await ctx.request('PUT', '/api/paineis/999', {
         token,
-        body: body({ rlsConfigurations: [{ roleName: 'X', userEmails: [] }] }),
+        body: body({ rlsConfigurations: [{ roleName: 'X', userEmails: [], grupos: [] }] }),
       });
       expect(res.statusCode).toBe(404);
       expect(res.json()).toEqual(NOT_FOUND);
@@ -509,15 +513,15 @@ describe('panels', () => {
       ],
       [
         'an invalid e-mail',
-        { rlsConfigurations: [{ roleName: 'Sul', userEmails: ['sem-arroba'] }] },
+        { rlsConfigurations: [{ roleName: 'Sul', userEmails: ['sem-arroba'], grupos: [] }] },
         "userEmails: 'sem-arroba' não é um e-mail válido.",
       ],
       [
         'duplicate role names',
         {
           rlsConfigurations: [
-            { roleName: 'Sul', userEmails: [] },
-            { roleName: 'sul', userEmails: [] },
+            { roleName: 'Sul', userEmails: [], grupos: [] },
+            { roleName: 'sul', userEmails: [], grupos: [] },
           ],
         },
         "O papel RLS 'sul' aparece mais de uma vez.",
@@ -579,7 +583,7 @@ describe('panels', () => {
       const outro = await panel(ctx.db, {
         nomePainel: 'Outro com RLS',
         usaRls: true,
-        rlsConfigurations: [{ roleName: 'Leste', userEmails: ['e@empresa.com.br'] }],
+        rlsConfigurations: [{ roleName: 'Leste', userEmails: ['e@empresa.com.br'], grupos: [] }],
       });
       await link(ctx.db, outro.id, [ana.id]);
       const before = await snapshot(ctx);

@@ -13,20 +13,20 @@ import { lockPanel, requirePanel } from './panel-lookup.repository.ts';
 export async function rlsByPanel(db: Db, painelIds: number[]): Promise<Map<number, RlsConfiguration[]>> {
   const result = new Map<number, RlsConfiguration[]>();
   if (painelIds.length === 0) return result;
-  const found = await rows<{ painel_id: number; role_name: string; emails: string[] | null }>(
+  const found = await rows<{ painel_id: number; role_name: string; emails: string[] | null; grupos: string[] | null }>(
     db,
     sql`
     select r.painel_id, r.role_name,
-           array_remove(array_agg(e.email order by e.email), null) as emails
+           (select array_agg(e.email order by e.email) from painel_rls_role_emails e where e.role_id = r.id) as emails,
+           (select array_agg(g.grupo_id order by g.grupo_id) from painel_rls_role_grupos g where g.role_id = r.id)
+             as grupos
     from painel_rls_roles r
-    left join painel_rls_role_emails e on e.role_id = r.id
     where r.painel_id = any(${sql.param(painelIds)}::int[])
-    group by r.id
     order by r.painel_id, r.posicao, r.id`,
   );
   for (const row of found) {
     const list = result.get(row.painel_id) ?? [];
-    list.push({ roleName: row.role_name, userEmails: row.emails ?? [] });
+    list.push({ roleName: row.role_name, userEmails: row.emails ?? [], grupos: row.grupos ?? [] });
     result.set(row.painel_id, list);
   }
   return result;
@@ -63,14 +63,19 @@ export async function rlsConfigurationsOverLimits(db: Db): Promise<RlsOverLimits
   });
 }
 
-/** A panel's roles as opening it needs them: in order, each with its e-mails (stored in lower case). */
+/** A panel's roles as opening it needs them: in order, each with its e-mails (stored in lower case) and groups. */
 export interface RoleMembers {
   roleName: string;
   emails: ReadonlySet<string>;
+  groups: ReadonlySet<string>;
 }
 
 const openingRoles = new VersionedKeyedCache(['rls'], async (db, painelId: number): Promise<RoleMembers[]> =>
-  (await getRls(db, painelId)).map((c) => ({ roleName: c.roleName, emails: new Set(c.userEmails) })),
+  (await getRls(db, painelId)).map((c) => ({
+    roleName: c.roleName,
+    emails: new Set(c.userEmails),
+    groups: new Set(c.grupos),
+  })),
 );
 
 /** The panel's roles, from memory until any role changes. */
@@ -122,7 +127,27 @@ export async function replaceRls(db: Db, painelId: number, configs: RlsConfigura
       .values({ painelId, roleName: config.roleName, posicao })
       .returning({ id: painelRlsRoles.id });
     await insertEmails(db, role!.id, config.userEmails);
+    await insertGroups(db, role!.id, config.grupos ?? []);
   }
+}
+
+/** A role's groups: each must be a group the directory sync keeps (400 naming the others). */
+async function insertGroups(db: Db, roleId: number, groupIds: string[]) {
+  const ids = [...new Set(groupIds)];
+  if (ids.length === 0) return;
+  const found = new Set(
+    (await rows<{ id: string }>(db, sql`select id from grupos where id = any(${sql.param(ids)}::text[])`)).map(
+      (r) => r.id,
+    ),
+  );
+  const missing = ids.filter((id) => !found.has(id));
+  if (missing.length > 0) {
+    const shown = missing.slice(0, 5).join(', ') + (missing.length > 5 ? ` e mais ${missing.length - 5}` : '');
+    throw invalid(`Grupos não encontrados: ${shown}.`);
+  }
+  await db.execute(sql`
+    insert into painel_rls_role_grupos (role_id, grupo_id)
+    select ${roleId}, unnest(${sql.param(ids)}::text[])`);
 }
 
 /**
@@ -131,9 +156,16 @@ export async function replaceRls(db: Db, painelId: number, configs: RlsConfigura
  */
 export async function rlsForAudit(db: Db, painelId: number) {
   const roles = await getRls(db, painelId);
+  // Groups by id, beside the e-mails: the diff names each group added to or taken out of a role.
   return {
     papeis: Object.fromEntries(
-      roles.map((r) => [r.roleName, Object.fromEntries(r.userEmails.map((email) => [email, true]))]),
+      roles.map((r) => [
+        r.roleName,
+        Object.fromEntries([
+          ...r.userEmails.map((email) => [email, true]),
+          ...(r.grupos ?? []).map((id) => [`grupo:${id}`, true]),
+        ]),
+      ]),
     ),
   };
 }
