@@ -10,6 +10,7 @@ const PANEL_NOT_FOUND = 'Painel não encontrado.';
 interface RlsConfiguration {
   roleName: string;
   userEmails: string[];
+  grupos?: string[];
 }
 
 describe('RLS de um painel', () => {
