@@ -61,8 +61,9 @@ function preparedList(compute: (db: Db, requester: Viewer) => Promise<unknown>) 
     ['paineis'],
     async (db) => new PreparedJson(await compute(db, { id: '', isAdmin: true })),
   );
+  // A person's panels follow their links and their groups' membership (docs/decisions/018-access-by-group.md).
   const perPerson = new VersionedKeyedCache(
-    ['paineis', 'vinculos'],
+    ['paineis', 'vinculos', 'grupos'],
     async (db, id: string) => new PreparedJson(await compute(db, { id, isAdmin: false })),
     2_000,
   );

@@ -1,0 +1,148 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { StandInGroup } from '@paineis/microsoft-stand-ins/types';
+import { useTestApp } from '../../../test/context.ts';
+import { createAdmin, panel } from '../../../test/fixtures.ts';
+import { microsoftConfig, person, useStandIns } from '../../../test/microsoft.ts';
+import { fixedEmbedding } from '../../../test/fixed-embedding.ts';
+import { groupMembership } from './group-membership.ts';
+
+const gid = (n: number) => `0e0e0e0e-0000-4000-8000-${String(n).padStart(12, '0')}`;
+const pid = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
+
+const COMERCIAL = gid(1);
+const SUL = gid(2);
+const NORTE = gid(3);
+const LISTA = gid(4);
+const PROJETO = gid(5);
+
+/** Comercial ⊃ Sul ⊃ {1, 2}, Comercial ⊃ Norte ⊃ {3}; a distribution list; a Microsoft 365 group of 50. */
+const groups = (): StandInGroup[] => [
+  { id: COMERCIAL, displayName: 'Comercial', description: 'Vendas', members: [SUL, NORTE] },
+  { id: SUL, displayName: 'Comercial - Sul', members: [pid(1), pid(2)] },
+  { id: NORTE, displayName: 'Comercial - Norte', members: [pid(3)] },
+  { id: LISTA, displayName: 'Lista de avisos', securityEnabled: false, mailEnabled: true, members: [pid(4)] },
+  {
+    id: PROJETO,
+    displayName: 'Projeto Expansão',
+    groupTypes: ['Unified'],
+    mailEnabled: true,
+    securityEnabled: false,
+    members: Array.from({ length: 50 }, (_, i) => pid(100 + i)),
+  },
+];
+
+describe('groups from Microsoft Graph (delta query), and access through them', () => {
+  const waits: number[] = [];
+  const standIns = useStandIns({ people: [] });
+  const ctx = useTestApp(() => ({
+    config: microsoftConfig(standIns.current),
+    graphOptions: { sleep: async (ms) => void waits.push(ms) },
+    embedding: fixedEmbedding('token-de-teste'),
+  }));
+  let admin: string;
+
+  beforeEach(async () => {
+    const graph = standIns.current.graph;
+    graph.reset();
+    graph.setPeople(Array.from({ length: 150 }, (_, i) => person(pid(i), `Pessoa ${i}`)));
+    graph.setGroups(groups());
+    // Small pages, so that a round spans pages and a large group comes in several objects.
+    graph.setDeltaPaging({ groupsPerPage: 2, membersPerObject: 20 });
+    admin = await ctx.tokenFor(await createAdmin(ctx.db, { id: 'admin-local' }));
+  });
+
+  const sync = () => ctx.request('POST', '/api/usuarios365/sincronizar', { token: admin });
+  const deltaCalls = () =>
+    standIns.current.graph.requests.filter((r) => new URL(r.url).pathname === '/v1.0/groups/delta');
+  const listed = async (n: number) =>
+    (await ctx.request('GET', '/api/paineis', { token: await ctx.tokenFor({ id: pid(n), role: 'User' } as never) }))
+      .json<{ nomePainel: string }[]>()
+      .map((p) => p.nomePainel);
+
+  it('reads every security and Microsoft 365 group with its members over several pages, then only changes', async () => {
+    const first = await sync();
+    expect(first.statusCode).toBe(200);
+    expect(first.json()).toMatchObject({ ativos: 150, grupos: 4 });
+    const calls = deltaCalls();
+    expect(calls.length).toBeGreaterThan(2);
+    expect(new URL(calls[0]!.url).searchParams.get('$select')).toBe(
+      'displayName,description,securityEnabled,groupTypes,members',
+    );
+    const groupsList = (await ctx.request('GET', '/api/grupos365', { token: admin })).json();
+    expect(groupsList).toEqual([
+      { id: COMERCIAL, nome: 'Comercial', descricao: 'Vendas', tipo: 'seguranca', membros: 3 },
+      { id: NORTE, nome: 'Comercial - Norte', descricao: null, tipo: 'seguranca', membros: 1 },
+      { id: SUL, nome: 'Comercial - Sul', descricao: null, tipo: 'seguranca', membros: 2 },
+      { id: PROJETO, nome: 'Projeto Expansão', descricao: null, tipo: 'microsoft365', membros: 50 },
+    ]);
+
+    // The next sync follows the delta link: one page, nothing changed.
+    standIns.current.graph.requests.length = 0;
+    expect((await sync()).json()).toMatchObject({ grupos: 4 });
+    const again = deltaCalls();
+    expect(again).toHaveLength(1);
+    expect(new URL(again[0]!.url).searchParams.has('$deltatoken')).toBe(true);
+  });
+
+  it('gives and takes access as people join and leave nested groups in Entra, at the next sync', async () => {
+    await sync();
+    const metas = await panel(ctx.db, { nomePainel: 'Metas' });
+    await ctx.request('POST', `/api/paineis/${metas.id}/grupos`, { token: admin, body: [COMERCIAL] });
+    expect(await listed(1)).toEqual(['Metas']);
+    expect(await listed(3)).toEqual(['Metas']);
+    expect(await listed(4)).toEqual([]);
+
+    const graph = standIns.current.graph;
+    graph.removeGroupMember(SUL, pid(1));
+    graph.addGroupMember(NORTE, pid(4));
+    // Not before the sync: the portal knows Entra only through it.
+    expect(await listed(1)).toEqual(['Metas']);
+    await sync();
+    expect(await listed(1)).toEqual([]);
+    expect(await listed(4)).toEqual(['Metas']);
+    expect(await listed(2)).toEqual(['Metas']);
+
+    // A nested group deleted in Entra takes its people's access with it.
+    graph.deleteGroup(NORTE);
+    await sync();
+    expect(await listed(3)).toEqual([]);
+    expect(await listed(4)).toEqual([]);
+    const membership = await groupMembership(ctx.db);
+    expect(membership.groups.has(NORTE)).toBe(false);
+  });
+
+  it('starts over with every group when Graph no longer honours the saved delta link', async () => {
+    await sync();
+    standIns.current.graph.expireDeltaTokens();
+    standIns.current.graph.removeGroupMember(SUL, pid(2));
+    standIns.current.graph.requests.length = 0;
+    const res = await sync();
+    expect(res.json()).toMatchObject({ grupos: 4 });
+    const statuses = deltaCalls().map((r) => r.status);
+    expect(statuses[0]).toBe(410);
+    expect(statuses.slice(1).every((s) => s === 200)).toBe(true);
+    expect((await groupMembership(ctx.db)).groupsOf(pid(2)).size).toBe(0);
+    expect([...(await groupMembership(ctx.db)).groupsOf(pid(1))].sort()).toEqual([COMERCIAL, SUL].sort());
+  });
+
+  it('waits as Graph asks when it throttles the groups, and keeps the previous ones when Graph fails', async () => {
+    await sync();
+    const metas = await panel(ctx.db, { nomePainel: 'Metas' });
+    await ctx.request('POST', `/api/paineis/${metas.id}/grupos`, { token: admin, body: [SUL] });
+    const graph = standIns.current.graph;
+    graph.removeGroupMember(SUL, pid(1));
+    // The people, the app role's holders (service principal, assignments): 3 requests; then the groups' delta.
+    graph.failNext(500, 20, 3);
+    const failed = await sync();
+    expect(failed.statusCode).toBe(200);
+    expect(failed.json()).toMatchObject({ ativos: 150, grupos: null });
+    expect(await listed(1)).toEqual(['Metas']);
+
+    graph.reset();
+    waits.length = 0;
+    graph.throttleNext(7, 2, 3);
+    expect((await sync()).json()).toMatchObject({ grupos: 4 });
+    expect(waits).toEqual([7000, 7000]);
+    expect(await listed(1)).toEqual([]);
+  });
+});
