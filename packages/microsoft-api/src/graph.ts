@@ -223,6 +223,150 @@ const appRoleAssignmentShape = {
 export const APP_ROLE_ASSIGNMENT_PROPERTIES = Object.keys(appRoleAssignmentShape);
 export const appRoleAssignment = documented(appRoleAssignmentShape);
 
+/**
+ * The group resource type's properties (resources/group). Those the portal reads are typed; every other documented
+ * one is named, so that a misspelling of it is caught. Nullable where the page does not say "Not nullable", since a
+ * delta round gives a property set to null as null.
+ */
+const groupShape = {
+  id: z.string().min(1),
+  createdDateTime: dateTime.nullable().optional(),
+  description: text.optional(),
+  displayName: textOf(256).optional(),
+  // "Unified" for a Microsoft 365 group, "DynamicMembership" for dynamic membership: an open list.
+  groupTypes: texts.optional(),
+  mail: text.optional(),
+  mailEnabled: z.boolean().nullable().optional(),
+  securityEnabled: z.boolean().nullable().optional(),
+  ...Object.fromEntries(
+    [
+      'deletedDateTime',
+      'classification',
+      'creationOptions',
+      'expirationDateTime',
+      'isAssignableToRole',
+      'mailNickname',
+      'membershipRule',
+      'membershipRuleProcessingState',
+      'onPremisesDomainName',
+      'onPremisesLastSyncDateTime',
+      'onPremisesNetBiosName',
+      'onPremisesProvisioningErrors',
+      'onPremisesSamAccountName',
+      'onPremisesSecurityIdentifier',
+      'onPremisesSyncEnabled',
+      'preferredDataLocation',
+      'preferredLanguage',
+      'proxyAddresses',
+      'renewedDateTime',
+      'resourceBehaviorOptions',
+      'resourceProvisioningOptions',
+      'securityIdentifier',
+      'serviceProvisioningErrors',
+      'theme',
+      'visibility',
+      // Returned only on $select (some only by Get group).
+      'allowExternalSenders',
+      'assignedLabels',
+      'assignedLicenses',
+      'autoSubscribeNewMembers',
+      'hasMembersWithLicenseErrors',
+      'hideFromAddressLists',
+      'hideFromOutlookClients',
+      'isArchived',
+      'isSubscribedByMail',
+      'licenseProcessingState',
+      'unseenCount',
+    ].map((name) => [name, z.unknown().optional()]),
+  ),
+};
+export const GROUP_PROPERTIES = Object.keys(groupShape);
+export const group = documented(groupShape);
+
+/**
+ * What Get group and List groups answer without $select: the properties the group page marks "Returned by default"
+ * (Get group's first example answers exactly these).
+ */
+export const GROUP_DEFAULT_PROPERTIES: readonly string[] = [
+  'id',
+  'deletedDateTime',
+  'classification',
+  'createdDateTime',
+  'creationOptions',
+  'description',
+  'displayName',
+  'expirationDateTime',
+  'groupTypes',
+  'isAssignableToRole',
+  'mail',
+  'mailEnabled',
+  'mailNickname',
+  'membershipRule',
+  'membershipRuleProcessingState',
+  'onPremisesDomainName',
+  'onPremisesLastSyncDateTime',
+  'onPremisesNetBiosName',
+  'onPremisesSamAccountName',
+  'onPremisesSecurityIdentifier',
+  'onPremisesSyncEnabled',
+  'preferredDataLocation',
+  'preferredLanguage',
+  'proxyAddresses',
+  'renewedDateTime',
+  'resourceBehaviorOptions',
+  'resourceProvisioningOptions',
+  'securityEnabled',
+  'securityIdentifier',
+  'theme',
+  'visibility',
+  'onPremisesProvisioningErrors',
+  'serviceProvisioningErrors',
+];
+
+const USER_TYPE = '#microsoft.graph.user';
+const GROUP_TYPE = '#microsoft.graph.group';
+const odataType = z.string().regex(/^#microsoft\.graph\.\w+$/, "not '#microsoft.graph.{type}'");
+
+/**
+ * A directory object in a collection of several types (a group's members: users, groups, devices, service
+ * principals, organizational contacts), named by its `@odata.type`; users and groups are held to their own types.
+ */
+export const directoryObject = z
+  .looseObject({ '@odata.type': odataType, id: z.string().min(1) })
+  .superRefine((value, ctx) => {
+    const type = value['@odata.type'];
+    const schema = type === USER_TYPE ? user : type === GROUP_TYPE ? group : null;
+    const result = schema?.safeParse(value);
+    for (const issue of result?.error?.issues ?? []) {
+      ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message });
+    }
+  });
+
+/**
+ * `@removed` (delta query overview): the object (or the member) is gone; `reason` may say why, `changed` when it can
+ * still be restored from deletedItems, `deleted` when it cannot.
+ */
+const removed = documented({ reason: z.enum(['changed', 'deleted']).optional() });
+
+/** An entry of `members@delta`: only the id of the related object (group: delta), its type, and `@removed` when it left. */
+const memberChange = documented({
+  '@odata.type': odataType.optional(),
+  id: z.string().min(1),
+  '@removed': removed.optional(),
+});
+
+/**
+ * A group in a delta page: the group's properties, membership changes in `members@delta`, or, for a group removed,
+ * its id and `@removed`. Every property is optional: a property never set is left out, and with `Prefer:
+ * return=minimal` a later round gives only the properties that changed (group: delta).
+ */
+export const groupChange = documented({
+  ...groupShape,
+  'members@delta': z.array(memberChange).optional(),
+  'owners@delta': z.array(memberChange).optional(),
+  '@removed': removed.optional(),
+});
+
 /** A page of a collection: `value`, and `@odata.nextLink` to the next page while there is one (paging). */
 function page(item: ZodType) {
   return documented({
@@ -290,12 +434,22 @@ function consistency(exchange: Exchange): Finding[] {
 
 /**
  * The properties an entity answers: exactly those of $select (Graph answers a selected property even when empty,
- * as null), or, without it, no more than the type's default set. OData annotations (`@odata.…`) aside.
+ * as null), or, without it, no more than the type's default set. OData annotations (`@odata.…`) aside. In a
+ * collection of several types, `ofType` names the entity's own type's properties: a selected property of another
+ * type is neither expected nor allowed on it (null for a type the schemas do not describe: any selected one may be).
  */
-function honoursSelect(entity: unknown, at: string, exchange: Exchange, defaults: readonly string[] | null): Finding[] {
+function honoursSelect(
+  entity: unknown,
+  at: string,
+  exchange: Exchange,
+  defaults: readonly string[] | null,
+  ofType?: readonly string[] | null,
+): Finding[] {
   if (typeof entity !== 'object' || entity === null) return [];
   const names = Object.keys(entity).filter((name) => !name.includes('@'));
-  const chosen = selected(exchange.url);
+  const all = selected(exchange.url);
+  const own = ofType ? new Set(ofType.map((name) => name.toLowerCase())) : null;
+  const chosen = all && own ? all.filter((name) => own.has(name.toLowerCase())) : all;
   const allowed = chosen ?? defaults;
   if (!allowed) return [];
   const lower = new Set(allowed.map((name) => name.toLowerCase()));
@@ -305,7 +459,7 @@ function honoursSelect(entity: unknown, at: string, exchange: Exchange, defaults
       at: `${at}.${name}`,
       message: chosen ? 'answered though $select did not name it' : 'not among the properties answered by default',
     }));
-  if (chosen) {
+  if (chosen && ofType !== null) {
     const present = new Set(names.map((name) => name.toLowerCase()));
     for (const name of chosen) {
       if (!present.has(name.toLowerCase()))
@@ -327,6 +481,155 @@ function eachItem(defaults: readonly string[] | null) {
 function theEntity(defaults: readonly string[] | null) {
   return (exchange: Exchange): Finding[] => honoursSelect(exchange.answer.body, 'body', exchange, defaults);
 }
+
+const bodyItems = (exchange: Exchange): unknown[] => {
+  const items = (exchange.answer.body as { value?: unknown } | undefined)?.value;
+  return Array.isArray(items) ? items : [];
+};
+
+/** Each member as its own type answers: a user's and a group's own $select or default properties. */
+function eachMember(exchange: Exchange): Finding[] {
+  return bodyItems(exchange).flatMap((item, index) => {
+    const type = (item as Record<string, unknown> | null)?.['@odata.type'];
+    const at = `body.value[${index}]`;
+    if (type === USER_TYPE) return honoursSelect(item, at, exchange, USER_DEFAULT_PROPERTIES, USER_PROPERTIES);
+    if (type === GROUP_TYPE) return honoursSelect(item, at, exchange, GROUP_DEFAULT_PROPERTIES, GROUP_PROPERTIES);
+    return honoursSelect(item, at, exchange, null, null);
+  });
+}
+
+/*
+ * group: delta (https://learn.microsoft.com/graph/api/group-delta), "Use delta query to track changes in groups"
+ * (https://learn.microsoft.com/graph/delta-query-groups) and the delta query overview
+ * (https://learn.microsoft.com/graph/delta-query-overview).
+ */
+
+/**
+ * The group relationships of type directoryObject collection whose changes $select can track, as
+ * `{relationship}@delta` (only the related objects' ids): members, and "ownership and more".
+ */
+const TRACKED_RELATIONSHIPS = ['members', 'owners'];
+
+/**
+ * The one $filter delta takes: `id eq '{value}'`, several joined with `or`, at most 50 objects.
+ */
+const idFilter = z
+  .string()
+  .regex(/^\s*id\s+eq\s+'[^']+'(\s+or\s+id\s+eq\s+'[^']+')*\s*$/, "delta's $filter is only id eq '{value}' (or …)")
+  .refine((filter) => (filter.match(/\bid\s+eq\b/g) ?? []).length <= 50, {
+    message: 'more than the 50 objects delta can filter',
+  });
+
+/**
+ * The state tokens as Graph writes them in its links: the group: delta page spells them `$deltatoken` and
+ * `$skiptoken`, the delta query overview `$deltaToken` and `$skipToken`.
+ */
+const DELTA_TOKENS = ['$deltatoken', '$deltaToken'];
+const SKIP_TOKENS = ['$skiptoken', '$skipToken'];
+const stateToken = z.string().min(1);
+
+/**
+ * What delta takes: $select (group properties and tracked relationships; `id` is always answered), $filter by id,
+ * $expand of members ("Use delta query to track changes in groups" shows `$expand=members`), and the state tokens.
+ * $top and $orderby are not supported for groups (delta query overview), $search and $count not documented.
+ */
+const deltaQuery = z.strictObject({
+  $select: selectOf([...GROUP_PROPERTIES, ...TRACKED_RELATIONSHIPS]).optional(),
+  $filter: idFilter.optional(),
+  $expand: z
+    .string()
+    .regex(/^members$/i, 'delta expands only members')
+    .optional(),
+  ...Object.fromEntries([...DELTA_TOKENS, ...SKIP_TOKENS].map((name) => [name, stateToken.optional()])),
+});
+
+/**
+ * A delta request carries at most one state token (a deltatoken or a skiptoken), and a skiptoken alone: query
+ * parameters are given in the initial request and encoded in the tokens ("Delta queries with both $select and
+ * $skipToken" are not supported). A deltaLink may be given another $select.
+ */
+function deltaRequest(exchange: Exchange): Finding[] {
+  const { query } = queryOf(exchange.url);
+  const names = Object.keys(query);
+  const tokens = names.filter((name) => [...DELTA_TOKENS, ...SKIP_TOKENS].includes(name));
+  if (tokens.length > 1) return [{ at: 'query', message: `more than one state token (${tokens.join(', ')})` }];
+  if (tokens.some((name) => SKIP_TOKENS.includes(name))) {
+    return names
+      .filter((name) => !tokens.includes(name))
+      .map((name) => ({ at: `query.${name}`, message: 'given with a $skiptoken: it is encoded in the token' }));
+  }
+  return [];
+}
+
+/** Whether a link has one of the query parameters named, in any casing (false when it is not a URL). */
+function linkHas(link: unknown, names: readonly string[]): boolean {
+  if (typeof link !== 'string' || !URL.canParse(link)) return false;
+  const lower = new Set(names.map((name) => name.toLowerCase()));
+  return [...new URL(link).searchParams.keys()].some((name) => lower.has(name.toLowerCase()));
+}
+
+/**
+ * Each page ends with exactly one state link: `@odata.nextLink` (with a $skiptoken) while the round has more pages,
+ * `@odata.deltaLink` (with a $deltatoken) on its last page; "a page can't contain both".
+ */
+function stateLinks(exchange: Exchange): Finding[] {
+  const body = exchange.answer.body as Record<string, unknown> | undefined;
+  if (typeof body !== 'object' || body === null) return [];
+  const next = body['@odata.nextLink'];
+  const delta = body['@odata.deltaLink'];
+  if (next !== undefined && delta !== undefined) {
+    return [{ at: 'body', message: 'both @odata.nextLink and @odata.deltaLink: a page carries one' }];
+  }
+  if (next === undefined && delta === undefined) {
+    return [{ at: 'body', message: 'neither @odata.nextLink nor @odata.deltaLink: a delta page carries one' }];
+  }
+  if (next !== undefined && !linkHas(next, SKIP_TOKENS)) {
+    return [{ at: 'body.@odata.nextLink', message: 'no $skiptoken in it' }];
+  }
+  if (delta !== undefined && !linkHas(delta, DELTA_TOKENS)) {
+    return [{ at: 'body.@odata.deltaLink', message: 'no $deltatoken in it' }];
+  }
+  return [];
+}
+
+/**
+ * The properties of each group in a delta page: `id` always, the others among those $select named (the tracked
+ * relationships as `{relationship}@delta`), or, on an initial request without $select, among the default ones
+ * (members tracked too). Nothing is required beyond `id`: a property never set is left out, on every page, and with
+ * `Prefer: return=minimal` an unchanged one too. On a page asked for with a state token and no $select, what is
+ * tracked was encoded in the token: the properties are left unchecked.
+ */
+function deltaItems(exchange: Exchange): Finding[] {
+  const { query } = queryOf(exchange.url);
+  const chosen = selected(exchange.url);
+  const withToken = Object.keys(query).some((name) => [...DELTA_TOKENS, ...SKIP_TOKENS].includes(name));
+  if (!chosen && withToken) return [];
+  const allowed = new Set(
+    [...(chosen ?? [...GROUP_DEFAULT_PROPERTIES, 'members']), 'id'].map((name) => name.toLowerCase()),
+  );
+  if (query.$expand) allowed.add('members');
+  return bodyItems(exchange).flatMap((item, index) => {
+    if (typeof item !== 'object' || item === null) return [];
+    return Object.keys(item).flatMap((name) => {
+      const tracked = name.endsWith('@delta') ? name.slice(0, -'@delta'.length) : name.includes('@') ? null : name;
+      if (tracked === null || allowed.has(tracked.toLowerCase())) return [];
+      return [
+        {
+          at: `body.value[${index}].${name}`,
+          message: chosen ? 'answered though $select did not name it' : 'not among the properties tracked by default',
+        },
+      ];
+    });
+  });
+}
+
+/** A page of a delta round: the groups that changed, and the next page's link or the next round's. */
+const deltaPage = documented({
+  '@odata.context': z.string().optional(),
+  '@odata.nextLink': z.url().optional(),
+  '@odata.deltaLink': z.url().optional(),
+  value: z.array(groupChange),
+});
 
 const headers = { authorization: bearer, consistencylevel: { required: false, value: z.literal('eventual') } };
 const servicePrincipalPaths = ['/v1.0/servicePrincipals/{id}', "/v1.0/servicePrincipals(appId='{appId}')"];
@@ -385,6 +688,82 @@ export const GRAPH_OPERATIONS: Operation[] = [
     headers,
     check: consistency,
     answers: { 200: { content: 'json', body: page(appRoleAssignment), check: eachItem(null) } },
+    errors,
+  },
+  {
+    service: 'graph',
+    id: 'List groups',
+    source: learn('group-list'),
+    method: 'GET',
+    paths: ['/v1.0/groups'],
+    query: listQuery(GROUP_PROPERTIES),
+    headers,
+    check: consistency,
+    answers: { 200: { content: 'json', body: page(group), check: eachItem(GROUP_DEFAULT_PROPERTIES) } },
+    errors,
+  },
+  {
+    service: 'graph',
+    id: 'group: delta',
+    source: learn('group-delta'),
+    method: 'GET',
+    // "/delta is a shortcut for the fully qualified name /microsoft.graph.delta" (before Get group: not a group id).
+    paths: ['/v1.0/groups/delta', '/v1.0/groups/microsoft.graph.delta'],
+    query: deltaQuery,
+    headers: {
+      authorization: bearer,
+      'content-type': { required: false, value: z.string().regex(/^application\/json\b/i, 'not application/json') },
+      // Optional: on a deltaLink, only the properties that changed since the last round.
+      prefer: { required: false, value: z.string().regex(/\breturn=minimal\b/i, "not 'return=minimal'") },
+    },
+    check: deltaRequest,
+    answers: {
+      200: {
+        content: 'json',
+        body: deltaPage,
+        check: (exchange) => [...stateLinks(exchange), ...deltaItems(exchange)],
+      },
+    },
+    errors,
+  },
+  {
+    service: 'graph',
+    id: 'Get group',
+    source: learn('group-get'),
+    method: 'GET',
+    paths: ['/v1.0/groups/{id}'],
+    pathParams: { id: guid },
+    query: entityQuery(GROUP_PROPERTIES),
+    headers,
+    answers: { 200: { content: 'json', body: group, check: theEntity(GROUP_DEFAULT_PROPERTIES) } },
+    errors,
+  },
+  {
+    service: 'graph',
+    id: 'List group members',
+    source: learn('group-list-members'),
+    method: 'GET',
+    // Direct members of every type (users, groups, devices, service principals, contacts), each with @odata.type.
+    paths: ['/v1.0/groups/{id}/members'],
+    pathParams: { id: guid },
+    query: listQuery([...new Set([...USER_PROPERTIES, ...GROUP_PROPERTIES])]),
+    headers,
+    check: consistency,
+    answers: { 200: { content: 'json', body: page(directoryObject), check: eachMember } },
+    errors,
+  },
+  {
+    service: 'graph',
+    id: 'List group transitive members',
+    source: learn('group-list-transitivemembers'),
+    method: 'GET',
+    // Members at any depth, the nested groups themselves among them.
+    paths: ['/v1.0/groups/{id}/transitiveMembers'],
+    pathParams: { id: guid },
+    query: listQuery([...new Set([...USER_PROPERTIES, ...GROUP_PROPERTIES])]),
+    headers,
+    check: consistency,
+    answers: { 200: { content: 'json', body: page(directoryObject), check: eachMember } },
     errors,
   },
   {
