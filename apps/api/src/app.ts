@@ -39,6 +39,7 @@ import { auditRoutes } from './modules/audit/audit.routes.ts';
 import { usageRoutes } from './modules/usage/usage.routes.ts';
 import { personalModule } from './modules/personal/personal.module.ts';
 import { exportsRoutes } from './modules/exports/exports.routes.ts';
+import { accessRoutes } from './modules/access/access.routes.ts';
 import openingRecorder from './plugins/opening-recorder.ts';
 
 declare module 'fastify' {
@@ -84,6 +85,7 @@ const apiModules = [
   { plugin: auditRoutes, prefix: '' },
   { plugin: personalModule, prefix: '' },
   { plugin: exportsRoutes, prefix: '' },
+  { plugin: accessRoutes, prefix: '' },
 ];
 
 /** Builds the whole server (API, docs, web app) without listening: server.ts listens, tests inject. */

@@ -135,6 +135,8 @@ const CALLS: Record<string, (s: Seeded) => Call> = {
   'GET /api/usuarios365/ativos': () => ({}),
   'POST /api/usuarios365/sincronizar': () => ({ reaches: 'graph' }),
   'GET /api/grupos365': () => ({}),
+  'GET /api/paineis/{id}/acesso': () => ({}),
+  'GET /api/usuarios365/{id}/acesso': () => ({}),
 
   'POST /api/paineis/{id}/visualizacoes/{visualizacaoId}': () => ({ body: { carregadoMs: 1200, renderizadoMs: 1800 } }),
   'GET /api/uso/por-dia': () => ({}),
@@ -316,6 +318,7 @@ describe('access matrix: every route of the OpenAPI document × every kind of ca
   function urlOf(route: Route, s: Seeded, caller: CallerNumber): string {
     const owner = caller === 10 ? 'admin' : 'linked';
     return route.path.replace(/\{(\w+)\}/g, (_, name: string) => {
+      if (name === 'id' && route.path.startsWith('/api/usuarios365/')) return s.linked.id;
       if (name === 'id') return String(route.path.startsWith('/api/classificacoes/') ? s.classificacaoId : s.panelId);
       if (name === 'painelId') return String(s.panelId);
       if (name === 'visaoId') return s.views[owner];

@@ -31,3 +31,54 @@ export const linkGroupsBody = z
     { error: 'O corpo deve ser uma lista de ids de grupos.' },
   )
   .max(MAX_LINKED_GROUPS, `São aceitos no máximo ${MAX_LINKED_GROUPS} grupos por painel.`);
+
+/**
+ * Why a person may open a panel, or carries an RLS role: linked directly ('direto'), through a group ('grupo', with
+ * `via`: the names of the groups from the linked one down to the person's own), listed by e-mail or UPN in an RLS
+ * role ('email'), or an administrator ('administrador').
+ */
+export const motivoAcesso = z
+  .object({
+    tipo: z.enum(['direto', 'grupo', 'email', 'administrador']),
+    grupo: grupoVinculado.optional(),
+    via: z.array(z.string()).optional(),
+  })
+  .meta({ id: 'MotivoAcesso' });
+export type MotivoAcesso = z.infer<typeof motivoAcesso>;
+
+/** GET /paineis/{id}/acesso: every active person who may open the panel, by name, with every reason. */
+export const acessoPainel = z
+  .object({
+    pessoas: z.array(
+      z.object({ usuarioId: z.string(), nome: z.string(), email: z.string(), motivos: z.array(motivoAcesso) }),
+    ),
+  })
+  .meta({ id: 'AcessoPainel' });
+export type AcessoPainel = z.infer<typeof acessoPainel>;
+
+/**
+ * GET /usuarios365/{id}/acesso: every panel, in the list screen's order, with whether this person may open it and
+ * why, the RLS roles their embed token would carry and why, or `recusa`: why not.
+ */
+export const acessoPessoa = z
+  .object({
+    pessoa: z.object({
+      id: z.string(),
+      nome: z.string(),
+      email: z.string(),
+      administrador: z.boolean(),
+      ativo: z.boolean(),
+    }),
+    paineis: z.array(
+      z.object({
+        painelId: z.number().int(),
+        nomePainel: z.string(),
+        podeAbrir: z.boolean(),
+        motivos: z.array(motivoAcesso),
+        papeisRls: z.array(z.object({ papel: z.string(), motivos: z.array(motivoAcesso) })),
+        recusa: z.string().nullable(),
+      }),
+    ),
+  })
+  .meta({ id: 'AcessoPessoa' });
+export type AcessoPessoa = z.infer<typeof acessoPessoa>;

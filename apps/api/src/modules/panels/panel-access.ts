@@ -2,9 +2,19 @@ import { PANEL_NOT_FOUND, type Painel } from '@paineis/contract/panels';
 import { sameRoleName } from '@paineis/contract/text';
 import type { Db } from '../../db/client.ts';
 import { forbidden, invalid, notFound } from '../../lib/domain-failure.ts';
-import { findVisiblePanel, visiblePanelIds, visiblePanelNow } from './panel-catalog.repository.ts';
+import type { GrupoVinculado } from '@paineis/contract/groups';
+import type { RlsConfiguration } from '@paineis/contract/rls';
+import {
+  catalogPanel,
+  findVisiblePanel,
+  visibleCatalog,
+  visiblePanelIds,
+  visiblePanelNow,
+} from './panel-catalog.repository.ts';
+import { groupLinksByPanel, linkedGroups } from './panel-groups.repository.ts';
+import { linkedUserIds, panelsLinkedTo } from './panel-users.repository.ts';
 import type { Requester } from './requester.ts';
-import { panelRoles, panelRolesNow, type RoleMembers } from './rls.repository.ts';
+import { getRls as panelRlsOf, panelRoles, panelRolesNow, rlsByPanel, type RoleMembers } from './rls.repository.ts';
 import { groupsOfPerson, groupsOfPersonNow } from '../users/users.service.ts';
 
 export const NO_RLS_ROLE_FOR_PERSON =
@@ -124,4 +134,46 @@ function rolesOf(
 function sharesGroup(listed: ReadonlySet<string>, groups: ReadonlySet<string>): boolean {
   for (const group of listed) if (groups.has(group)) return true;
   return false;
+}
+
+/** What decides who may open a panel and with which roles: its direct links, its groups and its RLS roles. */
+export interface PanelRules {
+  panel: Painel;
+  /** People linked directly (for one person's view: that person, when linked). */
+  people: ReadonlySet<string>;
+  groups: GrupoVinculado[];
+  roles: RlsConfiguration[];
+}
+
+/** The rules of one panel (404 as if it did not exist when there is none). */
+export async function panelRules(db: Db, id: number): Promise<PanelRules> {
+  const panel = await catalogPanel(db, id);
+  if (!panel) throw notFound(PANEL_NOT_FOUND);
+  const [people, groups, roles] = await Promise.all([
+    linkedUserIds(db, id),
+    linkedGroups(db, id),
+    panel.usaRls ? panelRlsOf(db, id) : [],
+  ]);
+  return { panel, people: new Set(people), groups, roles };
+}
+
+/** Every panel's rules as they bear on one person, in the list screen's order. */
+export async function rulesForPerson(db: Db, usuarioId: string): Promise<PanelRules[]> {
+  const [{ panels }, direct, groups] = await Promise.all([
+    visibleCatalog(db, { id: '', isAdmin: true }),
+    panelsLinkedTo(db, usuarioId),
+    groupLinksByPanel(db),
+  ]);
+  const roles = await rlsByPanel(
+    db,
+    panels.filter((p) => p.usaRls).map((p) => p.id),
+  );
+  const linked = new Set([usuarioId]);
+  const nobody = new Set<string>();
+  return panels.map((panel) => ({
+    panel,
+    people: direct.has(panel.id) ? linked : nobody,
+    groups: groups.get(panel.id) ?? [],
+    roles: roles.get(panel.id) ?? [],
+  }));
 }

@@ -68,3 +68,19 @@ export async function replacePanelGroups(
   });
   return linkedGroups(db, painelId);
 }
+
+/** Every panel's linked groups, by panel id (panels without any are absent). */
+export async function groupLinksByPanel(db: Db): Promise<Map<number, GrupoVinculado[]>> {
+  const found = await db
+    .select({ painelId: painelGrupos.painelId, id: grupos.id, nome: grupos.nome })
+    .from(painelGrupos)
+    .innerJoin(grupos, eq(grupos.id, painelGrupos.grupoId))
+    .orderBy(asc(sql`lower(${grupos.nome})`), asc(grupos.id));
+  const byPanel = new Map<number, GrupoVinculado[]>();
+  for (const { painelId, id, nome } of found) {
+    const list = byPanel.get(painelId);
+    if (list) list.push({ id, nome });
+    else byPanel.set(painelId, [{ id, nome }]);
+  }
+  return byPanel;
+}

@@ -70,3 +70,21 @@ export async function replaceLinks(db: Db, painelId: number, userIds: string[]):
       select ${painelId}, unnest(${sql.param(ids)}::text[])`);
   }
 }
+
+/** The ids of the people linked to a panel. */
+export async function linkedUserIds(db: Db, painelId: number): Promise<string[]> {
+  const found = await db
+    .select({ id: painelUsuarios.usuarioId })
+    .from(painelUsuarios)
+    .where(eq(painelUsuarios.painelId, painelId));
+  return found.map((r) => r.id);
+}
+
+/** The ids of the panels a person is linked to directly. */
+export async function panelsLinkedTo(db: Db, usuarioId: string): Promise<Set<number>> {
+  const found = await db
+    .select({ id: painelUsuarios.painelId })
+    .from(painelUsuarios)
+    .where(eq(painelUsuarios.usuarioId, usuarioId));
+  return new Set(found.map((r) => r.id));
+}

@@ -100,6 +100,29 @@ class Membership {
     return null;
   }
 
+  /**
+   * Every person in the group at any depth, each with the shortest nesting from `top` down to a group that lists
+   * them directly ([top, …, their own group]). One walk down, however many people.
+   */
+  peopleWithPaths(top: string): Map<string, string[]> {
+    const found = new Map<string, string[]>();
+    if (!this.groups.has(top)) return found;
+    const pathOf = new Map<string, string[]>([[top, [top]]]);
+    const queue = [top];
+    for (let i = 0; i < queue.length; i++) {
+      const group = queue[i]!;
+      const path = pathOf.get(group)!;
+      for (const person of this.people.get(group) ?? []) if (!found.has(person)) found.set(person, path);
+      for (const child of this.childGroups.get(group) ?? []) {
+        if (!pathOf.has(child) && this.groups.has(child)) {
+          pathOf.set(child, [...path, child]);
+          queue.push(child);
+        }
+      }
+    }
+    return found;
+  }
+
   /** Every person in the group at any depth. */
   peopleIn(top: string): Set<string> {
     const found = new Set<string>();

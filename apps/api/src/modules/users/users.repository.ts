@@ -271,6 +271,33 @@ export async function activeUsers(db: Db): Promise<Usuario365[]> {
 
 const directory = new VersionedCache(['usuarios'], async (db) => new PreparedJson(await activeUsers(db)));
 
+/** A person as the explanations of access need them (modules/access). */
+export interface DirectoryEntry {
+  id: string;
+  nome: string;
+  email: string;
+  upn: string | null;
+  administrador: boolean;
+  ativo: boolean;
+}
+
+/** Everyone the portal holds, by id, loaded once per change of the users table. */
+const everyone = new VersionedCache(['usuarios'], async (db): Promise<ReadonlyMap<string, DirectoryEntry>> => {
+  const found = await db
+    .select({
+      id: usuarios.id,
+      nome: usuarios.displayName,
+      email: usuarios.email,
+      upn: usuarios.upn,
+      role: usuarios.role,
+      ativo: usuarios.active,
+    })
+    .from(usuarios);
+  return new Map(found.map(({ role, ...p }) => [p.id, { ...p, administrador: role === 'Admin' }]));
+});
+
+export const directoryEntries = (db: Db) => everyone.get(db);
+
 /**
  * The same list, already serialised and hashed: tens of thousands of users are read, encoded and compressed
  * once per change of the users table, not once per request.
