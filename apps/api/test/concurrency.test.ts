@@ -19,7 +19,7 @@ const USERS = 12;
 const ROLE_NAMES = ['Sul', 'Norte', 'Leste', 'Oeste', 'Centro', 'Nordeste'];
 
 type Order = Record<number, number>;
-type Rls = { roleName: string; userEmails: string[] }[];
+type Rls = { roleName: string; userEmails: string[]; grupos?: string[] }[];
 type Response = { statusCode: number; body: string; json: <T = any>() => T };
 
 const SEED = Number(process.env.CONCURRENCY_SEED ?? Date.now() % 1_000_000);
@@ -77,8 +77,9 @@ describe(`${inject('database')}: concurrent replacements on one panel end in one
       userEmails: Array.from({ length: random.int(0, 3) }, (_, k) => `r${n}.${j}.${k}@empresa.com.br`),
     }));
   }
-  /** As the API answers it: roles in the given order, e-mails sorted. */
-  const normalRls = (rls: Rls): Rls => rls.map((r) => ({ roleName: r.roleName, userEmails: [...r.userEmails].sort() }));
+  /** As the API answers it: roles in the given order, e-mails sorted, and the groups (none here). */
+  const normalRls = (rls: Rls): Rls =>
+    rls.map((r) => ({ roleName: r.roleName, userEmails: [...r.userEmails].sort(), grupos: r.grupos ?? [] }));
   const replaceRls = (rls: Rls) => ctx.request('POST', `/api/paineis/${painelId}/rls`, { token, body: rls });
   async function currentRls(): Promise<Rls> {
     const res = await ctx.request('GET', `/api/paineis/${painelId}/rls`, { token });

@@ -32,7 +32,7 @@ const REORDERED = 8;
 const USERS = 10;
 const SEED = Number(process.env.DURABILITY_SEED ?? Date.now() % 1_000_000);
 
-type Rls = { roleName: string; userEmails: string[] }[];
+type Rls = { roleName: string; userEmails: string[]; grupos?: string[] }[];
 type Order = Record<number, number>;
 interface PanelRecord {
   nomePainel: string;
@@ -54,7 +54,9 @@ class Replaced<T> {
   ) {}
 }
 
-const sortedRls = (rls: Rls): Rls => rls.map((r) => ({ roleName: r.roleName, userEmails: [...r.userEmails].sort() }));
+/** As the API answers it: e-mails sorted, and the groups (none here). */
+const sortedRls = (rls: Rls): Rls =>
+  rls.map((r) => ({ roleName: r.roleName, userEmails: [...r.userEmails].sort(), grupos: r.grupos ?? [] }));
 
 describe(`${engine}: acknowledged writes survive SIGKILL, ${RESTARTS} restarts (seed ${SEED})`, () => {
   const random = seededRandom(SEED);

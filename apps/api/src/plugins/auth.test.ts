@@ -44,6 +44,9 @@ const EXPECTED: Record<string, Access> = {
 
   'GET /api/paineis/{id}/usuarios': 'admin',
   'POST /api/paineis/{id}/usuarios': 'admin',
+  'GET /api/paineis/{id}/grupos': 'admin',
+  'POST /api/paineis/{id}/grupos': 'admin',
+  'GET /api/paineis/{id}/acesso': 'admin',
 
   'GET /api/classificacoes': 'user',
   'POST /api/classificacoes': 'admin',
@@ -54,6 +57,8 @@ const EXPECTED: Record<string, Access> = {
 
   'GET /api/usuarios365/ativos': 'admin',
   'POST /api/usuarios365/sincronizar': 'admin',
+  'GET /api/usuarios365/{id}/acesso': 'admin',
+  'GET /api/grupos365': 'admin',
 
   'POST /api/paineis/{id}/visualizacoes/{visualizacaoId}': 'user',
   'GET /api/uso/por-dia': 'admin',
@@ -97,7 +102,10 @@ function designRule(method: string, path: string): Access {
     path === '/api/paineis/{id}/configuracoes' ||
     path.startsWith('/api/paineis/{id}/rls') ||
     path.startsWith('/api/paineis/{id}/usuarios') ||
-    path === '/api/usuarios365/ativos' ||
+    path === '/api/paineis/{id}/grupos' ||
+    path === '/api/paineis/{id}/acesso' ||
+    path.startsWith('/api/usuarios365/') ||
+    path === '/api/grupos365' ||
     path.startsWith('/api/uso/') ||
     path === '/api/auditoria'
   ) {
@@ -181,6 +189,7 @@ describe('auth plugin: permissions for every route', () => {
 
   function urlOf(route: Route, s: Seed = seed, owner: 'user' | 'admin' = 'user'): string {
     return route.path.replace(/\{(\w+)\}/g, (_, name: string) => {
+      if (name === 'id' && route.path.startsWith('/api/usuarios365/')) return s.user.id;
       if (name === 'id') return String(route.path.startsWith('/api/classificacoes') ? s.classificacaoId : s.panelId);
       if (name === 'painelId') return String(s.panelId);
       if (name === 'visaoId') return OWN[owner].view;
@@ -208,6 +217,8 @@ describe('auth plugin: permissions for every route', () => {
       'POST /api/paineis/{id}/rls': [{ roleName: 'Gestor', userEmails: [s.user.email, 'outra.pessoa@empresa.com.br'] }],
       'POST /api/paineis/{id}/rls/roles/{role}/usuarios': [s.user.email, 'outra.pessoa@empresa.com.br'],
       'POST /api/paineis/{id}/usuarios': [s.user.id, s.admin.id],
+      // No group: linking none is valid, and needs no synced directory.
+      'POST /api/paineis/{id}/grupos': [],
       'POST /api/classificacoes': { nome: 'Nova classificação', descricao: null },
       'PUT /api/classificacoes/{id}': { nome: 'Comercial e Vendas', descricao: 'Vendas', ativo: true },
       'POST /api/paineis/{id}/visualizacoes/{visualizacaoId}': { carregadoMs: 900 },
