@@ -19,17 +19,17 @@ export type Grupo365 = z.infer<typeof grupo365>;
 export const grupoVinculado = z.object({ id: z.string(), nome: z.string() }).meta({ id: 'GrupoVinculado' });
 export type GrupoVinculado = z.infer<typeof grupoVinculado>;
 
+/** A group named by its Entra object id. */
+export const groupId = plainText('O id de grupo', {
+  notText: 'Cada grupo deve ser informado pelo seu id (texto).',
+  required: 'O id de grupo não pode ser vazio.',
+  max: 200,
+  tooLong: 'O id de grupo deve ter no máximo 200 caracteres.',
+});
+
 /** POST /paineis/{id}/grupos: the whole set of linked group ids (empty unlinks every group). */
 export const linkGroupsBody = z
-  .array(
-    plainText('O id de grupo', {
-      notText: 'Cada grupo deve ser informado pelo seu id (texto).',
-      required: 'O id de grupo não pode ser vazio.',
-      max: 200,
-      tooLong: 'O id de grupo deve ter no máximo 200 caracteres.',
-    }),
-    { error: 'O corpo deve ser uma lista de ids de grupos.' },
-  )
+  .array(groupId, { error: 'O corpo deve ser uma lista de ids de grupos.' })
   .max(MAX_LINKED_GROUPS, `São aceitos no máximo ${MAX_LINKED_GROUPS} grupos por painel.`);
 
 /**

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { email, pathId, plainText, requiredText } from './fields.ts';
+import { email, pathId, requiredText } from './fields.ts';
+import { groupId } from './groups.ts';
 import {
   MAX_RLS_ROLE_NAME_LENGTH,
   MAX_RLS_ROLES,
@@ -43,15 +44,7 @@ export const rlsConfigurationBody = z
       .max(MAX_RLS_EMAILS_PER_ROLE, `userEmails aceita no máximo ${MAX_RLS_EMAILS_PER_ROLE} e-mails.`),
     /** Absent: none. */
     grupos: z
-      .array(
-        plainText('O id de grupo', {
-          notText: 'Cada grupo deve ser informado pelo seu id (texto).',
-          required: 'O id de grupo não pode ser vazio.',
-          max: 200,
-          tooLong: 'O id de grupo deve ter no máximo 200 caracteres.',
-        }),
-        { error: 'grupos deve ser uma lista de ids de grupos.' },
-      )
+      .array(groupId, { error: 'grupos deve ser uma lista de ids de grupos.' })
       .max(MAX_RLS_GROUPS_PER_ROLE, `grupos aceita no máximo ${MAX_RLS_GROUPS_PER_ROLE} grupos por papel.`)
       .optional(),
   })

@@ -26,3 +26,9 @@ export const forbidden = (message: string) => new DomainFailure('forbidden', mes
 /** Not now: at least one second, rounded up. */
 export const busy = (message: string, seconds: number) =>
   new DomainFailure('busy', message, Math.max(1, Math.ceil(seconds)));
+
+/** A list naming ids that do not exist: 400 naming the first five ('Grupos não encontrados: a, b e mais 3.'). */
+export function unknownIds(what: string, missing: readonly string[]): DomainFailure {
+  const shown = missing.slice(0, 5).join(', ') + (missing.length > 5 ? ` e mais ${missing.length - 5}` : '');
+  return invalid(`${what} não encontrados: ${shown}.`);
+}

@@ -2,7 +2,7 @@ import { asc, eq, inArray, sql } from 'drizzle-orm';
 import type { GrupoVinculado } from '@paineis/contract/groups';
 import type { Db } from '../../db/client.ts';
 import { grupos, painelGrupos } from '../../db/schema.ts';
-import { invalid } from '../../lib/domain-failure.ts';
+import { unknownIds } from '../../lib/domain-failure.ts';
 import { recordAudit, SYSTEM_ACTOR, type AuditActor } from '../audit/audit.ts';
 import { lockPanel, requirePanel } from './panel-lookup.repository.ts';
 
@@ -38,17 +38,7 @@ export async function replacePanelGroups(
   });
   await db.transaction(async (tx) => {
     const { nomePainel } = await lockPanel(tx, painelId);
-    const ids = [...new Set(groupIds)];
-    if (ids.length > 0) {
-      const found = new Set(
-        (await tx.select({ id: grupos.id }).from(grupos).where(inArray(grupos.id, ids))).map((r) => r.id),
-      );
-      const missing = ids.filter((id) => !found.has(id));
-      if (missing.length > 0) {
-        const shown = missing.slice(0, 5).join(', ') + (missing.length > 5 ? ` e mais ${missing.length - 5}` : '');
-        throw invalid(`Grupos não encontrados: ${shown}.`);
-      }
-    }
+    const ids = await knownGroups(tx, groupIds);
     const antes = await forAudit(tx);
     await tx.delete(painelGrupos).where(eq(painelGrupos.painelId, painelId));
     if (ids.length > 0) {
@@ -83,4 +73,19 @@ export async function groupLinksByPanel(db: Db): Promise<Map<number, GrupoVincul
     else byPanel.set(painelId, [{ id, nome }]);
   }
   return byPanel;
+}
+
+/**
+ * The ids once each, when every one is a group the directory sync keeps; otherwise 400 naming the others (a panel's
+ * links and an RLS role's groups alike).
+ */
+export async function knownGroups(db: Db, groupIds: readonly string[]): Promise<string[]> {
+  const ids = [...new Set(groupIds)];
+  if (ids.length === 0) return ids;
+  const found = new Set(
+    (await db.select({ id: grupos.id }).from(grupos).where(inArray(grupos.id, ids))).map((r) => r.id),
+  );
+  const missing = ids.filter((id) => !found.has(id));
+  if (missing.length > 0) throw unknownIds('Grupos', missing);
+  return ids;
 }

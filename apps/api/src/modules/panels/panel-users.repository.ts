@@ -2,7 +2,7 @@ import { asc, eq, inArray, sql } from 'drizzle-orm';
 import type { UsuarioVinculado } from '@paineis/contract/users';
 import type { Db } from '../../db/client.ts';
 import { painelUsuarios, usuarios } from '../../db/schema.ts';
-import { invalid } from '../../lib/domain-failure.ts';
+import { unknownIds } from '../../lib/domain-failure.ts';
 import { lockPanel, requirePanel } from './panel-lookup.repository.ts';
 import { recordAudit, SYSTEM_ACTOR, type AuditActor } from '../audit/audit.ts';
 
@@ -58,10 +58,7 @@ export async function replaceLinks(db: Db, painelId: number, userIds: string[]):
       (await db.select({ id: usuarios.id }).from(usuarios).where(inArray(usuarios.id, ids))).map((r) => r.id),
     );
     const missing = ids.filter((id) => !found.has(id));
-    if (missing.length > 0) {
-      const shown = missing.slice(0, 5).join(', ') + (missing.length > 5 ? ` e mais ${missing.length - 5}` : '');
-      throw invalid(`Usuários não encontrados: ${shown}.`);
-    }
+    if (missing.length > 0) throw unknownIds('Usuários', missing);
   }
   await db.delete(painelUsuarios).where(eq(painelUsuarios.painelId, painelId));
   if (ids.length > 0) {

@@ -7,6 +7,7 @@ import { recordAudit, SYSTEM_ACTOR, type AuditActor } from '../audit/audit.ts';
 import { VersionedKeyedCache } from '../../db/versioned-cache.ts';
 import { painelRlsRoleEmails, painelRlsRoles } from '../../db/schema.ts';
 import { invalid, notFound } from '../../lib/domain-failure.ts';
+import { knownGroups } from './panel-groups.repository.ts';
 import { lockPanel, requirePanel } from './panel-lookup.repository.ts';
 
 /** Roles in the order the admin gave them, e-mails sorted; for one panel or many. */
@@ -133,18 +134,8 @@ export async function replaceRls(db: Db, painelId: number, configs: RlsConfigura
 
 /** A role's groups: each must be a group the directory sync keeps (400 naming the others). */
 async function insertGroups(db: Db, roleId: number, groupIds: string[]) {
-  const ids = [...new Set(groupIds)];
+  const ids = await knownGroups(db, groupIds);
   if (ids.length === 0) return;
-  const found = new Set(
-    (await rows<{ id: string }>(db, sql`select id from grupos where id = any(${sql.param(ids)}::text[])`)).map(
-      (r) => r.id,
-    ),
-  );
-  const missing = ids.filter((id) => !found.has(id));
-  if (missing.length > 0) {
-    const shown = missing.slice(0, 5).join(', ') + (missing.length > 5 ? ` e mais ${missing.length - 5}` : '');
-    throw invalid(`Grupos não encontrados: ${shown}.`);
-  }
   await db.execute(sql`
     insert into painel_rls_role_grupos (role_id, grupo_id)
     select ${roleId}, unnest(${sql.param(ids)}::text[])`);
