@@ -3,8 +3,8 @@ import type { GrupoVinculado } from '@paineis/contract/groups';
 import type { Db } from '../../db/client.ts';
 import { grupos, painelGrupos } from '../../db/schema.ts';
 import { unknownIds } from '../../lib/domain-failure.ts';
-import { recordAudit, SYSTEM_ACTOR, type AuditActor } from '../audit/audit.ts';
-import { lockPanel, requirePanel } from './panel-lookup.repository.ts';
+import { SYSTEM_ACTOR, type AuditActor } from '../audit/audit.ts';
+import { auditedPanelChange, requirePanel } from './panel-lookup.repository.ts';
 
 /** The groups linked to a panel, by name (docs/decisions/018-access-by-group.md). */
 export async function linkedGroups(db: Db, painelId: number): Promise<GrupoVinculado[]> {
@@ -36,25 +36,14 @@ export async function replacePanelGroups(
   const forAudit = async (tx: Db) => ({
     grupos: Object.fromEntries((await linkedGroups(tx, painelId)).map((g) => [g.id, g.nome])),
   });
-  await db.transaction(async (tx) => {
-    const { nomePainel } = await lockPanel(tx, painelId);
+  await auditedPanelChange(db, painelId, actor, 'vinculos', forAudit, async (tx) => {
     const ids = await knownGroups(tx, groupIds);
-    const antes = await forAudit(tx);
     await tx.delete(painelGrupos).where(eq(painelGrupos.painelId, painelId));
     if (ids.length > 0) {
       await tx.execute(sql`
         insert into painel_grupos (painel_id, grupo_id)
         select ${painelId}, unnest(${sql.param(ids)}::text[])`);
     }
-    const depois = await forAudit(tx);
-    await recordAudit(tx, actor, {
-      objeto: 'vinculos',
-      acao: 'alteracao',
-      objetoId: painelId,
-      objetoNome: nomePainel,
-      antes,
-      depois,
-    });
   });
   return linkedGroups(db, painelId);
 }

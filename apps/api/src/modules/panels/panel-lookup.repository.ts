@@ -4,6 +4,7 @@ import { PANEL_NOT_FOUND, type Painel } from '@paineis/contract/panels';
 import type { Db } from '../../db/client.ts';
 import { classificacoes, paineis } from '../../db/schema.ts';
 import { notFound } from '../../lib/domain-failure.ts';
+import { recordAudit, type AuditActor } from '../audit/audit.ts';
 
 /** Reading one panel: what every route of the panel aggregate starts from. */
 
@@ -75,4 +76,32 @@ export async function lockPanel(db: Db, id: number): Promise<{ nomePainel: strin
     .for('no key update');
   if (!row) throw notFound(PANEL_NOT_FOUND);
   return row;
+}
+
+/**
+ * Runs a change of one aspect of an existing panel (its links, its RLS roles) in one transaction, with the panel
+ * locked, and records it in the audit trail as `objeto`, with that aspect as `snapshot` reads it before and after.
+ */
+export async function auditedPanelChange(
+  db: Db,
+  painelId: number,
+  actor: AuditActor,
+  objeto: 'vinculos' | 'rls',
+  snapshot: (tx: Db) => Promise<Record<string, unknown>>,
+  change: (tx: Db) => Promise<void>,
+): Promise<void> {
+  await db.transaction(async (tx) => {
+    const { nomePainel } = await lockPanel(tx, painelId);
+    const antes = await snapshot(tx);
+    await change(tx);
+    const depois = await snapshot(tx);
+    await recordAudit(tx, actor, {
+      objeto,
+      acao: 'alteracao',
+      objetoId: painelId,
+      objetoNome: nomePainel,
+      antes,
+      depois,
+    });
+  });
 }

@@ -3,8 +3,8 @@ import type { UsuarioVinculado } from '@paineis/contract/users';
 import type { Db } from '../../db/client.ts';
 import { painelUsuarios, usuarios } from '../../db/schema.ts';
 import { unknownIds } from '../../lib/domain-failure.ts';
-import { lockPanel, requirePanel } from './panel-lookup.repository.ts';
-import { recordAudit, SYSTEM_ACTOR, type AuditActor } from '../audit/audit.ts';
+import { auditedPanelChange, requirePanel } from './panel-lookup.repository.ts';
+import { SYSTEM_ACTOR, type AuditActor } from '../audit/audit.ts';
 
 export async function linkedUsers(db: Db, painelId: number): Promise<UsuarioVinculado[]> {
   // nome_ordenacao: pt-BR reading order ('Álvaro' before 'Bruno'), not byte order.
@@ -33,20 +33,7 @@ export async function replacePanelLinks(
   const forAudit = async (tx: Db) => ({
     usuarios: Object.fromEntries((await linkedUsers(tx, painelId)).map((u) => [u.id, u.email])),
   });
-  await db.transaction(async (tx) => {
-    const { nomePainel } = await lockPanel(tx, painelId);
-    const antes = await forAudit(tx);
-    await replaceLinks(tx, painelId, userIds);
-    const depois = await forAudit(tx);
-    await recordAudit(tx, actor, {
-      objeto: 'vinculos',
-      acao: 'alteracao',
-      objetoId: painelId,
-      objetoNome: nomePainel,
-      antes,
-      depois,
-    });
-  });
+  await auditedPanelChange(db, painelId, actor, 'vinculos', forAudit, (tx) => replaceLinks(tx, painelId, userIds));
   return linkedUsers(db, painelId);
 }
 

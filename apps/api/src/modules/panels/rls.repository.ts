@@ -3,12 +3,12 @@ import type { RlsConfiguration } from '@paineis/contract/rls';
 import { rlsConfigurationProblems } from '@paineis/contract/rls-rules';
 import { roleNameKey, sameRoleName } from '@paineis/contract/text';
 import { rows, type Db } from '../../db/client.ts';
-import { recordAudit, SYSTEM_ACTOR, type AuditActor } from '../audit/audit.ts';
+import { SYSTEM_ACTOR, type AuditActor } from '../audit/audit.ts';
 import { VersionedKeyedCache } from '../../db/versioned-cache.ts';
 import { painelRlsRoleEmails, painelRlsRoles } from '../../db/schema.ts';
 import { invalid, notFound } from '../../lib/domain-failure.ts';
 import { knownGroups } from './panel-groups.repository.ts';
-import { lockPanel, requirePanel } from './panel-lookup.repository.ts';
+import { auditedPanelChange, requirePanel } from './panel-lookup.repository.ts';
 
 /** Roles in the order the admin gave them, e-mails sorted; for one panel or many. */
 export async function rlsByPanel(db: Db, painelIds: number[]): Promise<Map<number, RlsConfiguration[]>> {
@@ -162,21 +162,8 @@ export async function rlsForAudit(db: Db, painelId: number) {
 }
 
 /** Runs a change of a panel's RLS roles with the panel locked, and records it in the audit trail. */
-async function changingRls(db: Db, painelId: number, actor: AuditActor, change: (tx: Db) => Promise<void>) {
-  await db.transaction(async (tx) => {
-    const { nomePainel } = await lockPanel(tx, painelId);
-    const antes = await rlsForAudit(tx, painelId);
-    await change(tx);
-    const depois = await rlsForAudit(tx, painelId);
-    await recordAudit(tx, actor, {
-      objeto: 'rls',
-      acao: 'alteracao',
-      objetoId: painelId,
-      objetoNome: nomePainel,
-      antes,
-      depois,
-    });
-  });
+function changingRls(db: Db, painelId: number, actor: AuditActor, change: (tx: Db) => Promise<void>) {
+  return auditedPanelChange(db, painelId, actor, 'rls', (tx) => rlsForAudit(tx, painelId), change);
 }
 
 /** Replaces the whole RLS configuration of an existing panel, all or nothing; answers the new one. */
