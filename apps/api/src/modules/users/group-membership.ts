@@ -81,23 +81,12 @@ class Membership {
    * such path; null when the person is not in `top` at any depth.
    */
   pathDown(top: string, personId: string): string[] | null {
-    const from = new Map<string, string | null>([[top, null]]);
-    const queue = [top];
-    for (let i = 0; i < queue.length; i++) {
-      const group = queue[i]!;
-      if (this.people.get(group)?.includes(personId)) {
-        const path: string[] = [];
-        for (let at: string | null = group; at !== null; at = from.get(at) ?? null) path.unshift(at);
-        return path;
-      }
-      for (const child of this.childGroups.get(group) ?? []) {
-        if (!from.has(child) && this.groups.has(child)) {
-          from.set(child, group);
-          queue.push(child);
-        }
-      }
-    }
-    return null;
+    let found: string[] | null = null;
+    this.walkDown(top, (group, path) => {
+      if (this.people.get(group)?.includes(personId)) found = path;
+      return found !== null;
+    });
+    return found;
   }
 
   /**
@@ -106,13 +95,25 @@ class Membership {
    */
   peopleWithPaths(top: string): Map<string, string[]> {
     const found = new Map<string, string[]>();
-    if (!this.groups.has(top)) return found;
+    this.walkDown(top, (group, path) => {
+      for (const person of this.people.get(group) ?? []) if (!found.has(person)) found.set(person, path);
+      return false;
+    });
+    return found;
+  }
+
+  /**
+   * Visits `top` and the groups nested in it, breadth first and each once, with the path from `top` down to it;
+   * stops when `visit` answers true.
+   */
+  private walkDown(top: string, visit: (group: string, path: string[]) => boolean): void {
+    if (!this.groups.has(top)) return;
     const pathOf = new Map<string, string[]>([[top, [top]]]);
     const queue = [top];
     for (let i = 0; i < queue.length; i++) {
       const group = queue[i]!;
       const path = pathOf.get(group)!;
-      for (const person of this.people.get(group) ?? []) if (!found.has(person)) found.set(person, path);
+      if (visit(group, path)) return;
       for (const child of this.childGroups.get(group) ?? []) {
         if (!pathOf.has(child) && this.groups.has(child)) {
           pathOf.set(child, [...path, child]);
@@ -120,24 +121,6 @@ class Membership {
         }
       }
     }
-    return found;
-  }
-
-  /** Every person in the group at any depth. */
-  peopleIn(top: string): Set<string> {
-    const found = new Set<string>();
-    const seen = new Set<string>([top]);
-    const queue = [top];
-    for (let next = queue.pop(); next !== undefined; next = queue.pop()) {
-      for (const person of this.people.get(next) ?? []) found.add(person);
-      for (const child of this.childGroups.get(next) ?? []) {
-        if (!seen.has(child) && this.groups.has(child)) {
-          seen.add(child);
-          queue.push(child);
-        }
-      }
-    }
-    return found;
   }
 }
 
