@@ -2,7 +2,7 @@ import type { AcessoPainel, AcessoPessoa, GrupoVinculado, MotivoAcesso } from '@
 import type { Db } from '../../db/client.ts';
 import { byNome } from '../../lib/collation.ts';
 import { notFound } from '../../lib/domain-failure.ts';
-import { panelRules, rulesForPerson } from '../panels/panel-access.ts';
+import { panelRules, rlsAddresses, rulesForPerson } from '../panels/panel-access.ts';
 import { directoryEntries, groupMembership } from '../users/users.service.ts';
 
 /**
@@ -40,9 +40,10 @@ export async function whoCanOpen(db: Db, painelId: number): Promise<AcessoPainel
     for (const [id, path] of membership.peopleWithPaths(grupo.id)) add(id, viaGroup(grupo, path, membership));
   }
   const pessoas = [...reasons]
-    .map(([id, motivos]) => ({ person: people.get(id), motivos }))
-    .filter((p) => p.person?.ativo)
-    .map(({ person, motivos }) => ({ usuarioId: person!.id, nome: person!.nome, email: person!.email, motivos }))
+    .flatMap(([id, motivos]) => {
+      const person = people.get(id);
+      return person?.ativo ? [{ usuarioId: person.id, nome: person.nome, email: person.email, motivos }] : [];
+    })
     .sort((a, b) => byNome(a, b) || (a.usuarioId < b.usuarioId ? -1 : 1));
   return { pessoas };
 }
@@ -53,8 +54,7 @@ export async function accessOf(db: Db, usuarioId: string): Promise<AcessoPessoa>
   const person = people.get(usuarioId);
   if (!person) throw notFound(USER_NOT_FOUND);
   const groups = membership.groupsOf(usuarioId);
-  const email = person.email.toLowerCase();
-  const upn = person.upn?.toLowerCase() ?? email;
+  const [email, upn] = rlsAddresses(person);
   const paineis = (await rulesForPerson(db, usuarioId)).map(
     ({ panel, people: linked, groups: linkedGroups, roles }) => {
       const motivos: MotivoAcesso[] = [

@@ -112,9 +112,7 @@ function rolesOf(
   groups: ReadonlySet<string>,
 ): PanelOpening {
   if (!requester.isAdmin) {
-    // The stored directory identity, never a token claim (docs/decisions/013-identity-from-the-directory.md).
-    const email = requester.email.toLowerCase();
-    const upn = requester.upn?.toLowerCase() ?? email;
+    const [email, upn] = rlsAddresses(requester);
     // Or a group the person is in at any depth (docs/decisions/018-access-by-group.md).
     const roles = configured
       .filter((role) => role.emails.has(email) || role.emails.has(upn) || sharesGroup(role.groups, groups))
@@ -129,6 +127,16 @@ function rolesOf(
     return { panel, roles: [chosen] };
   }
   return { panel, roles };
+}
+
+/**
+ * The addresses an RLS role's e-mails are matched against, as stored (lower case): the person's directory e-mail and
+ * UPN (their e-mail when they have none). The stored directory identity, never a token claim
+ * (docs/decisions/013-identity-from-the-directory.md).
+ */
+export function rlsAddresses(person: { email: string; upn: string | null }): [email: string, upn: string] {
+  const email = person.email.toLowerCase();
+  return [email, person.upn?.toLowerCase() ?? email];
 }
 
 function sharesGroup(listed: ReadonlySet<string>, groups: ReadonlySet<string>): boolean {
