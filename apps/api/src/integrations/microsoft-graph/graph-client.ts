@@ -174,13 +174,13 @@ export class GraphClient {
       const link = page['@odata.nextLink'];
       if (link === undefined || link === null) return { last: page };
       this.checkLink(link, '@odata.nextLink');
-      if (seen.has(link as string)) throw malformed('@odata.nextLink inválido.');
-      next = link as string;
+      if (seen.has(link)) throw malformed('@odata.nextLink inválido.');
+      next = link;
     }
   }
 
   /** A link Graph gave to follow must be Graph's own: the token goes only to Graph. */
-  private checkLink(link: unknown, what: string): void {
+  private checkLink(link: unknown, what: string): asserts link is string {
     const origin = new URL(this.graphUrl).origin;
     if (typeof link !== 'string' || !URL.canParse(link) || new URL(link).origin !== origin) {
       throw malformed(`${what} inválido.`);

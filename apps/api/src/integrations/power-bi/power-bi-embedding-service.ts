@@ -164,9 +164,6 @@ export class PowerBiEmbeddingService implements EmbeddingService, ReportExporter
   }
 
   async embedFor(panel: Painel, viewer: EmbedViewer): Promise<Embedding> {
-    // Most openings: a token still valid, in memory; nothing to wait for.
-    const now = this.embeddedNow(panel, viewer);
-    if (now) return now;
     const identity = this.identityFor(panel, viewer);
     try {
       const report = this.reports.peek(this.reportKey(panel)) ?? (await this.reportOf(panel));

@@ -4,7 +4,7 @@ import type { Embedding, EmbeddingService } from '../../integrations/power-bi/em
 import { whenReady, type MaybePromise } from '../../lib/maybe-promise.ts';
 import type { PreparedJson } from '../../lib/prepared-json.ts';
 import type { OpeningRecorder, OpeningTimes } from '../usage/usage.ts';
-import { openPanel, openPanelNow, requireVisiblePanel } from './panel-access.ts';
+import { openPanel, openPanelNow, requireVisiblePanel, type PanelOpening } from './panel-access.ts';
 import { preparedOpening } from './panel-answers.ts';
 import type { Requester } from './requester.ts';
 
@@ -26,13 +26,17 @@ interface Embedded {
  */
 function embed(deps: OpeningDeps, id: number, requester: Requester, papel: string | undefined): MaybePromise<Embedded> {
   const opening = openPanelNow(deps.db, id, requester, papel);
-  const now = opening && deps.embedding.embeddedNow(opening.panel, { ...requester, roles: opening.roles });
-  return opening && now ? { panel: opening.panel, embedding: now } : embedLater(deps, id, requester, papel);
+  if (!opening) return openPanel(deps.db, id, requester, papel).then((waited) => embedding(deps, requester, waited));
+  return embedding(deps, requester, opening);
 }
 
-async function embedLater(deps: OpeningDeps, id: number, requester: Requester, papel: string | undefined) {
-  const { panel, roles } = await openPanel(deps.db, id, requester, papel);
-  return { panel, embedding: await deps.embedding.embedFor(panel, { ...requester, roles }) };
+/** The token for an opening already decided: the one in memory, or Power BI's. */
+function embedding(deps: OpeningDeps, requester: Requester, { panel, roles }: PanelOpening): MaybePromise<Embedded> {
+  const viewer = { ...requester, roles };
+  const now = deps.embedding.embeddedNow(panel, viewer);
+  return now
+    ? { panel, embedding: now }
+    : deps.embedding.embedFor(panel, viewer).then((made) => ({ panel, embedding: made }));
 }
 
 /**
