@@ -8,4 +8,5 @@ export const paths = {
   classifications: '/classificacoes',
   usage: '/uso',
   audit: '/auditoria',
+  access: '/acessos',
 } as const;
