@@ -121,18 +121,7 @@ export async function writeGroupChanges(
       const ids = kept.map((g) => g.id);
       await tx.execute(sql`delete from grupos where not (id = any(${sql.param(ids)}::text[]))`);
     }
-    for (let i = 0; i < kept.length; i += BATCH) {
-      const batch = kept.slice(i, i + BATCH);
-      const col = <K extends keyof StoredGroup>(k: K) => sql.param(batch.map((g) => g[k]));
-      await tx.execute(sql`
-        insert into grupos (id, nome, descricao, tipo)
-        select * from unnest(${col('id')}::text[], ${col('nome')}::text[], ${col('descricao')}::text[],
-                             ${col('tipo')}::text[])
-        on conflict (id) do update set nome = excluded.nome, descricao = excluded.descricao, tipo = excluded.tipo,
-          data_atualizacao = now()
-        where (grupos.nome, grupos.descricao, grupos.tipo)
-          is distinct from (excluded.nome, excluded.descricao, excluded.tipo)`);
-    }
+    await upsertGroups(tx, kept);
     let removidos = 0;
     if (dropped.length > 0) {
       const gone = await tx.execute(sql`delete from grupos where id = any(${sql.param(dropped)}::text[]) returning id`);
@@ -146,22 +135,52 @@ export async function writeGroupChanges(
                      ${sql.param(batch.map((r) => r.membroId))}::text[]) as t(grupo_id, membro_id)
         where m.grupo_id = t.grupo_id and m.membro_id = t.membro_id`);
     }
-    for (let i = 0; i < added.length; i += BATCH) {
-      const batch = added.slice(i, i + BATCH);
-      const col = <K extends keyof StoredMembership>(k: K) => sql.param(batch.map((m) => m[k]));
-      // Members of a group the portal does not keep (a distribution list) are not kept either.
-      await tx.execute(sql`
-        insert into grupo_membros (grupo_id, membro_id, membro_tipo)
-        select t.grupo_id, t.membro_id, t.membro_tipo
-        from unnest(${col('grupoId')}::text[], ${col('membroId')}::text[], ${col('membroTipo')}::text[])
-          as t(grupo_id, membro_id, membro_tipo)
-        where exists (select 1 from grupos g where g.id = t.grupo_id)
-        on conflict (grupo_id, membro_id) do nothing`);
-    }
+    await insertMemberships(tx, added);
     await tx
       .insert(estadoSincronizacao)
       .values({ nome: GROUPS_DELTA, valor: deltaLink })
       .onConflictDoUpdate({ target: estadoSincronizacao.nome, set: { valor: deltaLink, dataAtualizacao: sql`now()` } });
     return { grupos: kept.length, removidos, membrosIncluidos: added.length, membrosRetirados: retired.length };
   });
+}
+
+/** Inserts groups, or updates those whose name, description or kind changed. */
+async function upsertGroups(tx: Db, kept: StoredGroup[]): Promise<void> {
+  for (let i = 0; i < kept.length; i += BATCH) {
+    const batch = kept.slice(i, i + BATCH);
+    const col = <K extends keyof StoredGroup>(k: K) => sql.param(batch.map((g) => g[k]));
+    await tx.execute(sql`
+      insert into grupos (id, nome, descricao, tipo)
+      select * from unnest(${col('id')}::text[], ${col('nome')}::text[], ${col('descricao')}::text[],
+                           ${col('tipo')}::text[])
+      on conflict (id) do update set nome = excluded.nome, descricao = excluded.descricao, tipo = excluded.tipo,
+        data_atualizacao = now()
+      where (grupos.nome, grupos.descricao, grupos.tipo)
+        is distinct from (excluded.nome, excluded.descricao, excluded.tipo)`);
+  }
+}
+
+/** Inserts direct memberships, each once. */
+async function insertMemberships(tx: Db, added: StoredMembership[]): Promise<void> {
+  for (let i = 0; i < added.length; i += BATCH) {
+    const batch = added.slice(i, i + BATCH);
+    const col = <K extends keyof StoredMembership>(k: K) => sql.param(batch.map((m) => m[k]));
+    // Members of a group the portal does not keep (a distribution list) are not kept either.
+    await tx.execute(sql`
+      insert into grupo_membros (grupo_id, membro_id, membro_tipo)
+      select t.grupo_id, t.membro_id, t.membro_tipo
+      from unnest(${col('grupoId')}::text[], ${col('membroId')}::text[], ${col('membroTipo')}::text[])
+        as t(grupo_id, membro_id, membro_tipo)
+      where exists (select 1 from grupos g where g.id = t.grupo_id)
+      on conflict (grupo_id, membro_id) do nothing`);
+  }
+}
+
+/**
+ * Demo data (demo/demo-data.ts): groups and their direct members, written in the caller's transaction with no delta
+ * link, so the first sync still reads every group (and finds these same ids, whose panel links it keeps).
+ */
+export async function seedGroups(db: Db, groups: StoredGroup[], memberships: StoredMembership[]): Promise<void> {
+  await upsertGroups(db, groups);
+  await insertMemberships(db, memberships);
 }
