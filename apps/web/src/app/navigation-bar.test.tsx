@@ -14,7 +14,7 @@ const emptyLists = () =>
 const menu = () => document.querySelector('[aria-labelledby="menu-usuario"]')!;
 
 describe('navigation bar (Bootstrap markup, no react-bootstrap Navbar)', () => {
-  it("shows an admin 'Classificações', 'Novo Painel', 'Uso' and 'Auditoria', in that order", async () => {
+  it("shows an admin 'Classificações', 'Novo Painel', 'Uso', 'Auditoria' and 'Acessos', in that order", async () => {
     signIn(ADMIN);
     emptyLists();
     renderApp('/');
@@ -26,6 +26,7 @@ describe('navigation bar (Bootstrap markup, no react-bootstrap Navbar)', () => {
       ['Novo Painel', '/cadastro'],
       ['Uso', '/uso'],
       ['Auditoria', '/auditoria'],
+      ['Acessos', '/acessos'],
     ]);
   });
 
@@ -35,7 +36,7 @@ describe('navigation bar (Bootstrap markup, no react-bootstrap Navbar)', () => {
     renderApp('/');
     await screen.findByRole('button', { name: 'Bruno Usuário' });
     expect(screen.getByRole('link', { name: 'Início' })).toBeInTheDocument();
-    for (const name of ['Classificações', 'Novo Painel', 'Uso', 'Auditoria']) {
+    for (const name of ['Classificações', 'Novo Painel', 'Uso', 'Auditoria', 'Acessos']) {
       expect(screen.queryByRole('link', { name })).not.toBeInTheDocument();
     }
   });

@@ -60,6 +60,9 @@ export function NavigationBar() {
                 <NavLink to={paths.audit} className="nav-link" onClick={close}>
                   Auditoria
                 </NavLink>
+                <NavLink to={paths.access} className="nav-link" onClick={close}>
+                  Acessos
+                </NavLink>
               </>
             )}
           </div>

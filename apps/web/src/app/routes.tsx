@@ -46,6 +46,9 @@ const classifications = lazyScreen(() =>
 // The usage page brings the chart and CSV libraries with it: only its own chunk loads them.
 const usage = lazyScreen(() => import('../features/usage/components/usage-page.tsx').then((m) => m.UsagePage));
 const audit = lazyScreen(() => import('../features/audit/components/audit-page.tsx').then((m) => m.AuditPage));
+const access = lazyScreen(() =>
+  import('../features/panel-access/components/access-page.tsx').then((m) => m.AccessPage),
+);
 
 /** A lazily loaded screen, with the spinner shown while its chunk arrives. */
 const load = ({ Screen }: { Screen: ComponentType }, fallback: ReactNode = <LoadingSpinner />) => (
@@ -76,6 +79,7 @@ export const routes: RouteObject[] = [
                   { path: '/classificacoes', element: load(classifications), handle: classifications },
                   { path: '/uso', element: load(usage), handle: usage },
                   { path: '/auditoria', element: load(audit), handle: audit },
+                  { path: '/acessos', element: load(access), handle: access },
                 ],
               },
             ],

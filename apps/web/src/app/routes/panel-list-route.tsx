@@ -14,11 +14,18 @@ const LinkUsersModal = lazy(() =>
 const RlsModal = lazy(() =>
   import('../../features/panel-access/components/rls-modal.tsx').then((m) => ({ default: m.RlsModal })),
 );
+const PanelAccessModal = lazy(() =>
+  import('../../features/panel-access/components/panel-access-modal.tsx').then((m) => ({
+    default: m.PanelAccessModal,
+  })),
+);
 
-type AccessModal = 'usuarios' | 'rls';
+type AccessModal = 'usuarios' | 'rls' | 'acesso';
+const isAccessModal = (which: string | null | undefined): which is AccessModal =>
+  which === 'usuarios' || which === 'rls' || which === 'acesso';
 
 /**
- * An admin pointing at (or tabbing to) a panel's 'Usuários' or 'RLS' button is about to open its modal. It is
+ * An admin pointing at (or tabbing to) a panel's 'Usuários', 'RLS' or 'Acesso' button is about to open its modal. It is
  * mounted then, closed, so that its code loads (and React has it ready: a lazy component first rendered on the
  * click would wait for Suspense to reveal it); for the links modal the directory and the panel's links start
  * loading too. The modal then opens at once on the click.
@@ -37,7 +44,7 @@ function useWarmUp(isAdmin: boolean, mount: (modal: AccessModal) => void) {
       if (!isAdmin || !(event.target instanceof Element)) return;
       const button = event.target.closest('[data-access]');
       const which = button?.getAttribute('data-access');
-      if (which !== 'usuarios' && which !== 'rls') return;
+      if (!isAccessModal(which)) return;
       mount(which);
       const painelId = Number(button!.closest('[data-painel-id]')?.getAttribute('data-painel-id'));
       if (which === 'usuarios' && Number.isInteger(painelId) && painelId > 0) loadLinks(painelId);
@@ -51,6 +58,7 @@ function useWarmUp(isAdmin: boolean, mount: (modal: AccessModal) => void) {
 export function PanelListRoute() {
   const [usersFor, setUsersFor] = useState<Painel | null>(null);
   const [rlsFor, setRlsFor] = useState<Painel | null>(null);
+  const [accessFor, setAccessFor] = useState<Painel | null>(null);
   // Each modal is mounted from when it is first wanted on (see useWarmUp), so that it can also fade out when closed.
   const [mounted, setMounted] = useState<ReadonlySet<AccessModal>>(() => new Set());
   const mount = useCallback(
@@ -77,8 +85,16 @@ export function PanelListRoute() {
     },
     [mount],
   );
+  const showAccess = useCallback(
+    (painel: Painel) => {
+      mount('acesso');
+      setAccessFor(painel);
+    },
+    [mount],
+  );
   const hideUsers = useCallback(() => setUsersFor(null), []);
   const hideRls = useCallback(() => setRlsFor(null), []);
+  const hideAccess = useCallback(() => setAccessFor(null), []);
   const { mutateAsync: deleteClassificationById } = deleteClassification;
 
   return (
@@ -88,6 +104,7 @@ export function PanelListRoute() {
         isAdmin={isAdmin}
         onManageUsers={manageUsers}
         onManageRls={manageRls}
+        onShowAccess={showAccess}
         onDeleteClassification={deleteClassificationById}
       />
       {mounted.has('usuarios') && (
@@ -98,6 +115,11 @@ export function PanelListRoute() {
       {mounted.has('rls') && (
         <Suspense fallback={null}>
           <RlsModal painel={rlsFor} onHide={hideRls} />
+        </Suspense>
+      )}
+      {mounted.has('acesso') && (
+        <Suspense fallback={null}>
+          <PanelAccessModal painel={accessFor} onHide={hideAccess} />
         </Suspense>
       )}
     </div>

@@ -183,9 +183,17 @@ describe("'/' panel list: what it shows", () => {
     await screen.findByRole('heading', { name: 'Vendas' });
     expect(screen.getAllByRole('button', { name: /^Arrastar para reordenar / })).toHaveLength(5);
     expect(screen.getByRole('button', { name: 'Arrastar para reordenar Metas' })).toBeInTheDocument();
-    for (const action of ['Usuários do painel', 'RLS do painel', 'Excluir painel']) {
+    for (const action of ['Usuários do painel', 'RLS do painel', 'Acesso ao painel', 'Excluir painel']) {
       expect(screen.getByRole('button', { name: `${action} Metas` })).toBeInTheDocument();
     }
+    // 'Acesso' between 'RLS' and 'Excluir'.
+    const metas = screen.getByRole('button', { name: 'Acesso ao painel Metas' }).closest('li')!;
+    expect(
+      within(metas)
+        .getAllByRole('button')
+        .map((b) => b.textContent)
+        .filter(Boolean),
+    ).toEqual(['Usuários', 'RLS', 'Acesso', 'Excluir']);
     expect(screen.getByText(DRAG_TIP)).toBeInTheDocument();
     expect(DRAG_TIP).toBe('Dica: arraste os painéis para reordená-los. A ordem é salva automaticamente.');
     expect(screen.getByRole('button', { name: 'Gerenciar Classificações' })).toBeInTheDocument();
@@ -209,7 +217,7 @@ describe("'/' panel list: what it shows", () => {
     expect(screen.getByText('3 painéis')).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: /Arrastar/ })).not.toBeInTheDocument();
     expect(screen.queryByRole('link', { name: /^Editar/ })).not.toBeInTheDocument();
-    expect(screen.queryByRole('button', { name: /^(Editar|Excluir|Usuários|RLS)/ })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /^(Editar|Excluir|Usuários|RLS|Acesso)/ })).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Gerenciar Classificações' })).not.toBeInTheDocument();
     expect(screen.queryByText(DRAG_TIP)).not.toBeInTheDocument();
     // The RLS badge is for everyone.
@@ -279,13 +287,14 @@ describe("'/' navigation", () => {
     expect(second.location().pathname).toBe('/classificacoes');
   });
 
-  it('Usuários and RLS hand the panel to the page owner (which opens the modals)', async () => {
+  it('Usuários, RLS and Acesso hand the panel to the page owner (which opens the modals)', async () => {
     signIn(ADMIN);
     serveGroups();
     const props: PanelListPageProps = {
       isAdmin: true,
       onManageUsers: vi.fn(),
       onManageRls: vi.fn(),
+      onShowAccess: vi.fn(),
       onDeleteClassification: vi.fn(() => Promise.resolve()),
     };
     const router = createMemoryRouter([
@@ -301,6 +310,8 @@ describe("'/' navigation", () => {
     expect(props.onManageUsers).toHaveBeenCalledWith(adminGroups()[0]!.paineis[1]);
     await user.click(screen.getByRole('button', { name: 'RLS do painel Vendas Mensais' }));
     expect(props.onManageRls).toHaveBeenCalledWith(adminGroups()[0]!.paineis[0]);
+    await user.click(screen.getByRole('button', { name: 'Acesso ao painel Metas' }));
+    expect(props.onShowAccess).toHaveBeenCalledWith(adminGroups()[0]!.paineis[1]);
   });
 });
 
@@ -691,6 +702,39 @@ describe("'/' opens the access modals, loaded on demand", () => {
 
     await user.click(screen.getByRole('button', { name: 'RLS do painel Metas' }));
     expect(await screen.findByRole('dialog', { name: 'Configuração RLS - Metas' })).toBeInTheDocument();
+  });
+
+  it("opens 'Quem tem acesso - {name}' from 'Acesso'; a name there leads to the person's page on /acessos", async () => {
+    signIn(ADMIN);
+    serveGroups();
+    server.use(
+      http.get('/api/paineis/12/acesso', () =>
+        HttpResponse.json({
+          pessoas: [{ usuarioId: 'u1', nome: 'Ana Lima', email: 'ana@empresa.com.br', motivos: [{ tipo: 'direto' }] }],
+        }),
+      ),
+      http.get('/api/usuarios365/ativos', () => HttpResponse.json([])),
+      http.get('/api/usuarios365/u1/acesso', () =>
+        HttpResponse.json({
+          pessoa: { id: 'u1', nome: 'Ana Lima', email: 'ana@empresa.com.br', administrador: false, ativo: true },
+          paineis: [],
+        }),
+      ),
+    );
+    // jsdom lays nothing out; the modal's list needs a height for the virtualiser to show rows.
+    vi.spyOn(Element.prototype, 'clientHeight', 'get').mockReturnValue(400);
+    vi.spyOn(Element.prototype, 'clientWidth', 'get').mockReturnValue(800);
+    const { user, location } = renderApp('/');
+    await user.click(await screen.findByRole('button', { name: 'Acesso ao painel Metas' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Quem tem acesso - Metas' });
+    expect(await within(dialog).findByText('Vínculo direto')).toBeInTheDocument();
+    const ana = within(dialog).getByRole('link', { name: 'Ana Lima' });
+    expect(ana).toHaveAttribute('href', '/acessos?pessoa=u1');
+    await user.click(ana);
+    await waitFor(() => expect(location().pathname).toBe('/acessos'));
+    expect(location().search).toBe('?pessoa=u1');
+    expect(await screen.findByRole('heading', { level: 2, name: 'Ana Lima' })).toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
   });
 
   it("starts loading the directory and the panel's links when an admin points at 'Usuários'", async () => {

@@ -30,6 +30,8 @@ export interface PanelListPageProps {
   onManageUsers: (painel: Painel) => void;
   /** Admin: open the 'Configuração RLS - {name}' modal for a panel. */
   onManageRls: (painel: Painel) => void;
+  /** Admin: open the 'Quem tem acesso - {name}' modal for a panel. */
+  onShowAccess: (painel: Painel) => void;
   /** Admin: delete a classification (after the confirmation), rejecting with the server's error. */
   onDeleteClassification: (id: number) => Promise<void>;
 }
@@ -43,7 +45,13 @@ export const DRAG_OFF_WHILE_SEARCHING =
  * '/': 'Painéis Power BI', the panels by classification (docs/requirements.md#screen-panel-list); admins also manage
  * and reorder (hooks/use-panel-reorder.ts) and delete (hooks/use-delete-confirmation.ts).
  */
-export function PanelListPage({ isAdmin, onManageUsers, onManageRls, onDeleteClassification }: PanelListPageProps) {
+export function PanelListPage({
+  isAdmin,
+  onManageUsers,
+  onManageRls,
+  onShowAccess,
+  onDeleteClassification,
+}: PanelListPageProps) {
   const navigate = useNavigate();
   const { data: loaded, error, isFetching, refetch } = useGroupedPanels();
   // The list shows once the person's favourites and recents are known too (or failed), so that 'Favoritos' and
@@ -101,6 +109,7 @@ export function PanelListPage({ isAdmin, onManageUsers, onManageRls, onDeleteCla
           refocusId={refocusId}
           onManageUsers={onManageUsers}
           onManageRls={onManageRls}
+          onShowAccess={onShowAccess}
           onDelete={askDeletePanel}
           onEditGroup={goToClassifications}
           onDeleteGroup={askDeleteGroup}

@@ -11,6 +11,7 @@ import { FavouriteToggle } from './favourite-toggle.tsx';
 export interface PanelActions {
   onManageUsers: (painel: Painel) => void;
   onManageRls: (painel: Painel) => void;
+  onShowAccess: (painel: Painel) => void;
   onDelete: (painel: Painel) => void;
 }
 
@@ -29,6 +30,7 @@ const PanelRowBody = memo(function PanelRowBody({
   isAdmin,
   onManageUsers,
   onManageRls,
+  onShowAccess,
   onDelete,
 }: PanelRowBodyProps) {
   const { id, nomePainel } = painel;
@@ -74,6 +76,15 @@ const PanelRowBody = memo(function PanelRowBody({
               data-access="rls"
             >
               RLS
+            </Button>
+            <Button
+              size="sm"
+              variant="outline-secondary"
+              onClick={() => onShowAccess(painel)}
+              aria-label={`Acesso ao painel ${nomePainel}`}
+              data-access="acesso"
+            >
+              Acesso
             </Button>
             <Button
               size="sm"

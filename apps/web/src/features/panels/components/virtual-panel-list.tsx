@@ -124,6 +124,7 @@ export const VirtualPanelList = memo(function VirtualPanelList({
   onDeleteGroup,
   onManageUsers,
   onManageRls,
+  onShowAccess,
   onDelete,
 }: VirtualPanelListProps) {
   const listRef = useRef<HTMLDivElement>(null);
@@ -260,6 +261,7 @@ export const VirtualPanelList = memo(function VirtualPanelList({
               dragDisabled={dragDisabled}
               onManageUsers={onManageUsers}
               onManageRls={onManageRls}
+              onShowAccess={onShowAccess}
               onDelete={onDelete}
               onEditGroup={onEditGroup}
               onDeleteGroup={onDeleteGroup}
