@@ -1,5 +1,6 @@
 import { act } from '@testing-library/react';
 import { vi } from 'vitest';
+import type { Grupo365 } from '@paineis/contract/groups';
 import type { GrupoPaineis, Painel, PainelComEmbed } from '@paineis/contract/panels';
 import type {
   EmbedTarget,
@@ -51,6 +52,18 @@ export function grupoPaineis(overrides: Partial<GrupoPaineis> = {}): GrupoPainei
     ativo: true,
     quantidadePaineis: paineis.length,
     paineis,
+    ...overrides,
+  };
+}
+
+/** An Entra group as GET /api/grupos365 lists it: the security group 'Comercial' with 12 people. */
+export function grupo365(overrides: Partial<Grupo365> = {}): Grupo365 {
+  return {
+    id: 'g-comercial',
+    nome: 'Comercial',
+    descricao: 'Equipe comercial',
+    tipo: 'seguranca',
+    membros: 12,
     ...overrides,
   };
 }

@@ -13,7 +13,11 @@ export function useLinkUsers() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: linkUsers,
-    // Not awaited: the modal closes at once; the RLS modal reads the fresh list next time it opens.
-    onSuccess: (_, { id }) => void queryClient.invalidateQueries({ queryKey: queryKeys.linkedUsers(id) }),
+    // Not awaited: the modal closes at once; the RLS modal reads the fresh list next time it opens, and so does the
+    // list of who may open the panel.
+    onSuccess: (_, { id }) => {
+      void queryClient.invalidateQueries({ queryKey: queryKeys.linkedUsers(id) });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.panelAccess(id) });
+    },
   });
 }

@@ -3,10 +3,11 @@ import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { delay, http, HttpResponse } from 'msw';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Grupo365, GrupoVinculado } from '@paineis/contract/groups';
 import type { Painel } from '@paineis/contract/panels';
 import type { Usuario365, UsuarioVinculado } from '@paineis/contract/users';
 import { createQueryClient } from '../../../lib/query-client.ts';
-import { painel } from '../../../test/data-generators.ts';
+import { grupo365, painel } from '../../../test/data-generators.ts';
 import { server } from '../../../test/server.ts';
 import { ADMIN, signIn } from '../../../test/session.ts';
 import { LinkUsersModal } from './link-users-modal.tsx';
@@ -23,11 +24,18 @@ const USERS: Usuario365[] = [
 const linked = (...ids: string[]): UsuarioVinculado[] =>
   USERS.filter((u) => ids.includes(u.id)).map(({ id, email, displayName }) => ({ id, email, displayName }));
 
+/** The groups' two loads, for the tests about people: no group in the directory, none linked. */
+const noGroups = () => [
+  http.get('/api/grupos365', () => HttpResponse.json([])),
+  http.get('/api/paineis/7/grupos', () => HttpResponse.json([])),
+];
+
 /** Answers the two loads; returns the bodies of the POSTs and how many times the links were read. */
 function api({ users = USERS, links = linked('u-carlos', 'u-daniela') } = {}) {
   const posts: unknown[] = [];
   const reads = { links: 0 };
   server.use(
+    ...noGroups(),
     http.get('/api/usuarios365/ativos', () => HttpResponse.json(users)),
     http.get('/api/paineis/7/usuarios', () => {
       reads.links += 1;
@@ -80,6 +88,7 @@ beforeEach(() => {
 describe('Vincular Usuários ao Painel', () => {
   it('is shown only while a panel is given, titled, with the spinner until the users and links load', async () => {
     server.use(
+      ...noGroups(),
       http.get('/api/usuarios365/ativos', async () => {
         await delay(50);
         return HttpResponse.json(USERS);
@@ -241,6 +250,7 @@ describe('Vincular Usuários ao Painel', () => {
   it('shows a load failure with a way to try again', async () => {
     let fail = true;
     server.use(
+      ...noGroups(),
       http.get('/api/usuarios365/ativos', () =>
         fail ? HttpResponse.json({}, { status: 500 }) : HttpResponse.json(USERS),
       ),
@@ -257,6 +267,7 @@ describe('Vincular Usuários ao Painel', () => {
 
   it("shows the server's message when the load is refused", async () => {
     server.use(
+      ...noGroups(),
       http.get('/api/usuarios365/ativos', () => HttpResponse.json(USERS)),
       http.get('/api/paineis/7/usuarios', () =>
         HttpResponse.json({ message: 'Painel não encontrado.' }, { status: 404 }),
@@ -295,5 +306,266 @@ describe('Vincular Usuários ao Painel', () => {
     await user.click(screen.getByRole('button', { name: 'Vincular (2)' }));
     await waitFor(() => expect(onHide).toHaveBeenCalled());
     expect(posts).toEqual([['u12345', 'u19999']]);
+  });
+});
+
+const GROUPS: Grupo365[] = [
+  grupo365({ id: 'g-com', nome: 'Comercial', descricao: 'Equipe comercial', tipo: 'seguranca', membros: 1234 }),
+  grupo365({ id: 'g-sul', nome: 'Comercial - Sul', descricao: 'Vendas da região Sul', membros: 1 }),
+  grupo365({ id: 'g-dir', nome: 'Diretoria', descricao: null, tipo: 'microsoft365', membros: 5 }),
+  grupo365({ id: 'g-fin', nome: 'Financeiro', descricao: 'Contas e orçamento', tipo: 'seguranca', membros: 0 }),
+  grupo365({ id: 'g-ope', nome: 'Operações', descricao: 'Logística e expedição', tipo: 'microsoft365', membros: 40 }),
+];
+
+/**
+ * The people's loads (Carlos and Daniela linked) and the groups' (Financeiro linked); returns the bodies of the
+ * POSTs of people and of groups, and how many times the linked groups were read.
+ */
+function apiWithGroups({
+  groups = GROUPS,
+  linkedGroups = [{ id: 'g-fin', nome: 'Financeiro' }],
+}: { groups?: Grupo365[]; linkedGroups?: GrupoVinculado[] } = {}) {
+  const { posts } = api();
+  const groupPosts: unknown[] = [];
+  const reads = { linkedGroups: 0 };
+  server.use(
+    http.get('/api/grupos365', () => HttpResponse.json(groups)),
+    http.get('/api/paineis/7/grupos', () => {
+      reads.linkedGroups += 1;
+      return HttpResponse.json(linkedGroups);
+    }),
+    http.post('/api/paineis/7/grupos', async ({ request }) => {
+      groupPosts.push(await request.json());
+      return HttpResponse.json([]);
+    }),
+  );
+  return { posts, groupPosts, reads };
+}
+
+async function openGroupsTab(user: ReturnType<typeof userEvent.setup>) {
+  await loaded();
+  await user.click(screen.getByRole('tab', { name: /^Grupos/ }));
+  return screen.findByRole('searchbox', { name: 'Buscar grupo' });
+}
+
+/** The live line counting the groups shown, of all, and the selected ones. */
+const groupCountLine = () => screen.getByText(/ de \d+ grupos? · /);
+
+describe('Vincular Usuários ao Painel: tabs Pessoas and Grupos', () => {
+  it("has the tabs 'Pessoas' and 'Grupos' with their selected counts, and switching shows the other's content", async () => {
+    apiWithGroups();
+    const { user } = renderModal();
+    await loaded();
+    const pessoas = screen.getByRole('tab', { name: 'Pessoas (2)' });
+    const grupos = screen.getByRole('tab', { name: 'Grupos (1)' });
+    expect(screen.getByRole('tablist')).toContainElement(pessoas);
+    expect(pessoas).toHaveAttribute('aria-selected', 'true');
+    expect(grupos).toHaveAttribute('aria-selected', 'false');
+    expect(screen.getByRole('tabpanel', { name: 'Pessoas (2)' })).toContainElement(screen.getByRole('table'));
+    // The footer counts people and groups.
+    expect(screen.getByRole('button', { name: 'Vincular (3)' })).toBeInTheDocument();
+
+    await user.type(screen.getByRole('searchbox', { name: 'Buscar usuário' }), 'joão');
+    await user.click(grupos);
+    expect(grupos).toHaveAttribute('aria-selected', 'true');
+    const panel = screen.getByRole('tabpanel', { name: 'Grupos (1)' });
+    const search = within(panel).getByRole('searchbox', { name: 'Buscar grupo' });
+    expect(search).toHaveAttribute('placeholder', 'Buscar grupo...');
+    expect(screen.queryByRole('table')).not.toBeInTheDocument();
+    expect(screen.queryByRole('searchbox', { name: 'Buscar usuário' })).not.toBeInTheDocument();
+
+    // Back to the people: their search is as it was left.
+    await user.click(screen.getByRole('tab', { name: 'Pessoas (2)' }));
+    expect(screen.getByRole('searchbox', { name: 'Buscar usuário' })).toHaveValue('joão');
+    expect(rows()).toEqual(['João Pereira']);
+  });
+
+  it('lists the groups, selected first, each with its name, description, type and member count', async () => {
+    apiWithGroups();
+    const { user } = renderModal();
+    await openGroupsTab(user);
+    expect(rows()).toEqual(['✓ Financeiro', 'Comercial', 'Comercial - Sul', 'Diretoria', 'Operações']);
+    expect(groupCountLine()).toHaveTextContent('5 de 5 grupos · 1 selecionado');
+
+    const item = (name: string) => screen.getByRole('checkbox', { name: `Selecionar ${name}` }).closest('li')!;
+    expect(within(item('Comercial')).getByText('Equipe comercial')).toBeInTheDocument();
+    expect(within(item('Comercial')).getByText('Segurança')).toBeInTheDocument();
+    expect(within(item('Comercial')).getByText('1.234 membros')).toBeInTheDocument();
+    expect(within(item('Comercial - Sul')).getByText('1 membro')).toBeInTheDocument();
+    expect(within(item('Diretoria')).getByText('Microsoft 365')).toBeInTheDocument();
+    expect(within(item('Diretoria')).getByText('5 membros')).toBeInTheDocument();
+    expect(within(item('Financeiro')).getByText('0 membros')).toBeInTheDocument();
+
+    // A click on the name ticks the group too; the tab, the count line and the footer follow.
+    await user.click(within(item('Diretoria')).getByText('Diretoria'));
+    expect(rows()).toEqual(['✓ Diretoria', '✓ Financeiro', 'Comercial', 'Comercial - Sul', 'Operações']);
+    expect(groupCountLine()).toHaveTextContent('5 de 5 grupos · 2 selecionados');
+    expect(screen.getByRole('tab', { name: 'Grupos (2)' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Vincular (4)' })).toBeInTheDocument();
+  });
+
+  it('filters the groups by name or description, ignoring case and accents, and counts what is shown', async () => {
+    apiWithGroups();
+    const { user } = renderModal();
+    const search = await openGroupsTab(user);
+
+    await user.type(search, 'COMERCIAL');
+    await waitFor(() => expect(rows()).toEqual(['Comercial', 'Comercial - Sul']));
+    expect(groupCountLine()).toHaveTextContent('2 de 5 grupos · 1 selecionado');
+
+    await user.clear(search);
+    await user.type(search, 'regiao sul');
+    await waitFor(() => expect(rows()).toEqual(['Comercial - Sul']));
+    expect(groupCountLine()).toHaveTextContent('1 de 5 grupos · 1 selecionado');
+
+    await user.clear(search);
+    await user.type(search, 'logística');
+    await waitFor(() => expect(rows()).toEqual(['Operações']));
+    await user.click(screen.getByRole('checkbox', { name: 'Selecionar Operações' }));
+    expect(groupCountLine()).toHaveTextContent('1 de 5 grupos · 2 selecionados');
+
+    await user.clear(search);
+    await user.type(search, 'ninguém');
+    expect(await screen.findByText('Nenhum grupo encontrado.')).toBeInTheDocument();
+    expect(groupCountLine()).toHaveTextContent('0 de 5 grupos · 2 selecionados');
+
+    await user.clear(search);
+    await waitFor(() => expect(rows()).toHaveLength(5));
+    expect(rows().slice(0, 2)).toEqual(['✓ Financeiro', '✓ Operações']);
+  });
+
+  it("writes 'grupo' for a directory of one group", async () => {
+    apiWithGroups({ groups: [GROUPS[2]!], linkedGroups: [] });
+    const { user } = renderModal();
+    await openGroupsTab(user);
+    expect(groupCountLine()).toHaveTextContent('1 de 1 grupo · 0 selecionados');
+    expect(screen.getByRole('tab', { name: 'Grupos (0)' })).toBeInTheDocument();
+  });
+
+  it('sends only the groups when only they changed, and reloads them', async () => {
+    const { posts, groupPosts, reads } = apiWithGroups();
+    const { user, onHide } = renderModal();
+    await openGroupsTab(user);
+    await user.click(screen.getByRole('checkbox', { name: 'Selecionar Operações' }));
+    await user.click(screen.getByRole('checkbox', { name: 'Selecionar Comercial' }));
+    await user.click(screen.getByRole('button', { name: 'Vincular (5)' }));
+    await waitFor(() => expect(onHide).toHaveBeenCalledTimes(1));
+    expect(groupPosts).toEqual([['g-com', 'g-fin', 'g-ope']]);
+    expect(posts).toEqual([]);
+    await waitFor(() => expect(reads.linkedGroups).toBe(2));
+  });
+
+  it('sends only the people when only they changed', async () => {
+    const { posts, groupPosts } = apiWithGroups();
+    const { user, onHide } = renderModal();
+    await loaded();
+    await user.click(screen.getByRole('checkbox', { name: 'Selecionar João Pereira' }));
+    // Ticked and unticked again: the groups are as they were.
+    await user.click(screen.getByRole('tab', { name: 'Grupos (1)' }));
+    await user.click(await screen.findByRole('checkbox', { name: 'Selecionar Diretoria' }));
+    await user.click(screen.getByRole('checkbox', { name: 'Selecionar Diretoria' }));
+    await user.click(screen.getByRole('button', { name: 'Vincular (4)' }));
+    await waitFor(() => expect(onHide).toHaveBeenCalledTimes(1));
+    expect(posts).toEqual([['u-carlos', 'u-daniela', 'u-joao']]);
+    expect(groupPosts).toEqual([]);
+  });
+
+  it('sends both lists when both changed', async () => {
+    const { posts, groupPosts } = apiWithGroups();
+    const { user, onHide } = renderModal();
+    await loaded();
+    await user.click(screen.getByRole('checkbox', { name: 'Selecionar Carlos Souza' }));
+    await user.click(screen.getByRole('tab', { name: 'Grupos (1)' }));
+    await user.click(await screen.findByRole('checkbox', { name: 'Selecionar Comercial - Sul' }));
+    expect(screen.getByRole('tab', { name: 'Pessoas (1)' })).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Vincular (3)' }));
+    await waitFor(() => expect(onHide).toHaveBeenCalledTimes(1));
+    expect(posts).toEqual([['u-daniela']]);
+    expect(groupPosts).toEqual([['g-sul', 'g-fin']]);
+  });
+
+  it("reads 'Desvincular Todos' only when no person and no group is selected, and then empties both", async () => {
+    const { posts, groupPosts } = apiWithGroups();
+    const { user, onHide } = renderModal();
+    await loaded();
+    await user.click(screen.getByRole('checkbox', { name: 'Selecionar Carlos Souza' }));
+    await user.click(screen.getByRole('checkbox', { name: 'Selecionar Daniela Rocha' }));
+    // A group is still linked.
+    expect(screen.getByRole('button', { name: 'Vincular (1)' })).toBeInTheDocument();
+    await user.click(screen.getByRole('tab', { name: 'Grupos (1)' }));
+    await user.click(await screen.findByRole('checkbox', { name: 'Selecionar Financeiro' }));
+    const unlinkAll = screen.getByRole('button', { name: 'Desvincular Todos' });
+    expect(unlinkAll).toHaveClass('btn-danger');
+    await user.click(unlinkAll);
+    await waitFor(() => expect(onHide).toHaveBeenCalledTimes(1));
+    expect(posts).toEqual([[]]);
+    expect(groupPosts).toEqual([[]]);
+  });
+
+  it('counts a panel linked only to groups: no person selected, yet not Desvincular Todos', async () => {
+    apiWithGroups();
+    server.use(http.get('/api/paineis/7/usuarios', () => HttpResponse.json([])));
+    renderModal();
+    await loaded();
+    expect(screen.getByRole('tab', { name: 'Pessoas (0)' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Vincular (1)' })).toBeInTheDocument();
+  });
+
+  it("shows 'Erro ao carregar grupos' in the groups tab, while the people can still be linked", async () => {
+    const { posts } = api();
+    let fail = true;
+    server.use(
+      http.get('/api/grupos365', () => (fail ? HttpResponse.json({}, { status: 500 }) : HttpResponse.json(GROUPS))),
+      http.get('/api/paineis/7/grupos', () => HttpResponse.json([{ id: 'g-dir', nome: 'Diretoria' }])),
+    );
+    const { user, onHide } = renderModal();
+    await loaded();
+    // Nothing is known of the groups yet: the footer counts the people only.
+    expect(screen.getByRole('tab', { name: 'Grupos' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Vincular (2)' })).toBeInTheDocument();
+    await user.click(screen.getByRole('tab', { name: 'Grupos' }));
+    expect(screen.getByRole('alert')).toHaveTextContent('Erro ao carregar grupos');
+
+    fail = false;
+    await user.click(screen.getByRole('button', { name: 'Tentar novamente' }));
+    expect(await screen.findByRole('checkbox', { name: 'Selecionar Diretoria' })).toBeChecked();
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    expect(screen.getByRole('tab', { name: 'Grupos (1)' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Vincular (3)' })).toBeInTheDocument();
+
+    await user.click(screen.getByRole('tab', { name: 'Pessoas (2)' }));
+    await user.click(screen.getByRole('checkbox', { name: 'Selecionar Carlos Souza' }));
+    await user.click(screen.getByRole('button', { name: 'Vincular (2)' }));
+    await waitFor(() => expect(onHide).toHaveBeenCalled());
+    expect(posts).toEqual([['u-daniela']]);
+  });
+
+  it("shows the server's reason beneath 'Erro ao carregar grupos' when the linked groups are refused", async () => {
+    api();
+    server.use(
+      http.get('/api/grupos365', () => HttpResponse.json(GROUPS)),
+      http.get('/api/paineis/7/grupos', () => HttpResponse.json({ message: 'Acesso negado.' }, { status: 403 })),
+    );
+    const { user } = renderModal();
+    await loaded();
+    await user.click(screen.getByRole('tab', { name: 'Grupos' }));
+    const alert = screen.getByRole('alert');
+    expect(within(alert).getByText('Erro ao carregar grupos')).toBeInTheDocument();
+    expect(within(alert).getByText('Acesso negado.')).toBeInTheDocument();
+  });
+
+  it('only logs a failure to link the groups: the modal stays open', async () => {
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const { posts } = apiWithGroups();
+    server.use(http.post('/api/paineis/7/grupos', () => HttpResponse.json({ message: 'Falhou' }, { status: 500 })));
+    const { user, onHide } = renderModal();
+    await openGroupsTab(user);
+    await user.click(screen.getByRole('checkbox', { name: 'Selecionar Diretoria' }));
+    await user.click(screen.getByRole('button', { name: 'Vincular (4)' }));
+    await waitFor(() => expect(logged).toHaveBeenCalledWith('Erro ao vincular grupos ao painel', expect.anything()));
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    expect(onHide).not.toHaveBeenCalled();
+    expect(posts).toEqual([]);
+    expect(screen.getByRole('button', { name: 'Vincular (4)' })).toBeEnabled();
   });
 });
