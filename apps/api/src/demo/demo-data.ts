@@ -2,13 +2,15 @@ import { createHash } from 'node:crypto';
 import type { Db } from '../db/client.ts';
 import { seedAuditHistory } from '../modules/audit/audit-history.ts';
 import { insertClassification } from '../modules/classifications/classifications.repository.ts';
+import { replaceGroupLinks } from '../modules/panels/panel-groups.repository.ts';
 import { replaceLinks } from '../modules/panels/panel-users.repository.ts';
 import { insertPanel } from '../modules/panels/panels.repository.ts';
 import { replaceRls } from '../modules/panels/rls.repository.ts';
 import { seedLastSignIns } from '../modules/auth/sign-ins.ts';
 import { forgetUsageSnapshots, seedOpenings } from '../modules/usage/usage.ts';
-import { seedUsers, type NewUser } from '../modules/users/users.service.ts';
+import { seedGroups, seedUsers, type NewUser } from '../modules/users/users.service.ts';
 import { isEmpty, lockDemoLoad } from './demo.repository.ts';
+import { demoGroupId, demoGroups } from './demo-directory.ts';
 import { demoHistory, type DemoClassificacao, type DemoPanel, type DemoPerson } from './demo-history.ts';
 import { random } from './seeded-random.ts';
 
@@ -298,6 +300,59 @@ export function demoUsers(count: number, seed = 42): DemoUser[] {
 export const demoUpn = (email: string, index: number) =>
   index % 25 === 1 ? email.replace(`@${DEMO_DOMAIN}`, `@${TENANT_DOMAIN}`) : email;
 
+/** Which demo groups open which demo panels: by classification, and panel by panel. */
+const GROUPS_OF_CLASSIFICATION: Record<string, string[]> = {
+  Financeiro: ['Financeiro', 'Diretoria'],
+  Comercial: ['Diretoria'],
+  'Recursos Humanos': ['Recursos Humanos'],
+  Operações: ['Operações'],
+};
+/** An RLS role that lists a group, beside its e-mails. */
+const ROLE_GROUPS: { panel: string; role: string; group: string }[] = [
+  { panel: 'Vendas por Região', role: 'Vendedor', group: 'Comercial - Norte' },
+  { panel: 'Metas da Equipe Comercial', role: 'Vendedor', group: 'Comercial - Norte' },
+  { panel: 'Quadro de Colaboradores', role: 'RH Corporativo', group: 'Recursos Humanos' },
+];
+
+/** The demo's Entra groups (demo-directory.ts) and their members, in the database before the first sync. */
+async function seedDemoGroups(tx: Db): Promise<void> {
+  const groups = demoGroups();
+  const groupIds = new Set(groups.map((g) => g.id));
+  await seedGroups(
+    tx,
+    groups.map((g) => ({
+      id: g.id,
+      nome: g.displayName,
+      descricao: g.description ?? null,
+      tipo: g.groupTypes?.includes('Unified') ? 'microsoft365' : 'seguranca',
+    })),
+    groups.flatMap((g) =>
+      g.members.map((membroId) => ({
+        grupoId: g.id,
+        membroId,
+        membroTipo: groupIds.has(membroId) ? ('grupo' as const) : ('usuario' as const),
+      })),
+    ),
+  );
+}
+
+/**
+ * The groups that open a demo panel (docs/decisions/018-access-by-group.md): each department's group opens its
+ * classification's panels, 'Diretoria' the financial and sales ones, 'Comercial' the sales panels the demo user is
+ * also linked to directly (so his list is the same either way, and 'Quem tem acesso' shows both reasons), and a
+ * group named by an RLS role of the panel (ROLE_GROUPS).
+ */
+function groupsOpening(panel: DemoPanel): string[] {
+  const names = [...(GROUPS_OF_CLASSIFICATION[panel.classificacao ?? ''] ?? [])];
+  if (panel.classificacao === 'Comercial' && panel.linked.includes(DEMO_USER.id)) names.push('Comercial');
+  for (const { panel: nome, group } of ROLE_GROUPS) if (nome === panel.nome) names.push(group);
+  return [...new Set(names)].map(demoGroupId);
+}
+
+/** The groups an RLS role of a demo panel lists (the demo user's own roles do not change). */
+const roleGroups = (panel: string, role: string) =>
+  ROLE_GROUPS.filter((r) => r.panel === panel && r.role === role).map((r) => demoGroupId(r.group));
+
 /**
  * Loads the demo organisation into an empty database, with its last 90 days, up to `now`, of panel openings and audit
  * records (demo-history.ts). Returns false (and does nothing) otherwise.
@@ -315,6 +370,7 @@ export async function loadDemoData(db: Db, userCount = 300, now = new Date()): P
       'demo',
     );
     await seedUsers(tx, [...people, DEMO_GUEST], 'demo');
+    await seedDemoGroups(tx);
 
     const workspaceId = DEMO_WORKSPACE_ID;
     const history = { classificacoes: [] as DemoClassificacao[], panels: [] as DemoPanel[] };
@@ -362,6 +418,7 @@ export async function loadDemoData(db: Db, userCount = 300, now = new Date()): P
       if (panel.nome === GUEST_PANEL) linked.push(DEMO_GUEST.id);
       panel.linked = linked;
       await replaceLinks(tx, panel.id, linked);
+      await replaceGroupLinks(tx, panel.id, groupsOpening(panel));
       const roles = RLS_ROLES[panel.nome];
       if (!roles) continue;
       const linkedEmails = people.filter((u) => linked.includes(u.id)).map((u) => u.email);
@@ -374,7 +431,11 @@ export async function loadDemoData(db: Db, userCount = 300, now = new Date()): P
       await replaceRls(
         tx,
         panel.id,
-        panel.roles.map((role) => ({ roleName: role.roleName, userEmails: role.emails })),
+        panel.roles.map((role) => ({
+          roleName: role.roleName,
+          userEmails: role.emails,
+          grupos: roleGroups(panel.nome, role.roleName),
+        })),
       );
     }
 

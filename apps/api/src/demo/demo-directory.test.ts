@@ -156,3 +156,67 @@ describe('the demo groups', () => {
     expect(delta.value.map((g: { displayName: string }) => g.displayName)).toContain('Comercial - Sul');
   });
 });
+
+/** Access through the demo groups, loaded with the demo data and kept by the first sync. */
+describe('access through the demo groups', () => {
+  const standIns = useStandIns({ people: demoDirectory(), reports: demoReports(), groups: demoGroups() });
+  const ctx = useTestApp(() => ({ config: microsoftConfig(standIns.current) }));
+
+  interface Reason {
+    tipo: string;
+    grupo?: { nome: string };
+    via?: string[];
+  }
+  interface PersonAccess {
+    paineis: {
+      nomePainel: string;
+      podeAbrir: boolean;
+      motivos: Reason[];
+      papeisRls: { papel: string; motivos: Reason[] }[];
+    }[];
+  }
+
+  it('opens panels through groups before and after the first sync, and leaves the demo user’s roles alone', async () => {
+    await loadDemoData(ctx.db);
+    const admin = await ctx.tokenFor(await createAdmin(ctx.db, { id: 'admin-local' }));
+    const accessOf = async (id: string) => {
+      const response = await ctx.request('GET', `/api/usuarios365/${id}/acesso`, { token: admin });
+      expect(response.statusCode).toBe(200);
+      return response.json<PersonAccess>();
+    };
+    const panel = (access: PersonAccess, nome: string) => access.paineis.find((p) => p.nomePainel === nome)!;
+    const norte = demoGroups().find((g) => g.displayName === 'Comercial - Norte')!.members[0]!;
+
+    for (const moment of ['before the sync', 'after the sync']) {
+      if (moment === 'after the sync') {
+        expect((await ctx.request('POST', '/api/usuarios365/sincronizar', { token: admin })).statusCode).toBe(200);
+      }
+      const bruno = await accessOf(DEMO_USER.id);
+      const vendas = panel(bruno, 'Vendas por Região');
+      expect(vendas.motivos, moment).toEqual([
+        { tipo: 'direto' },
+        { tipo: 'grupo', grupo: expect.objectContaining({ nome: 'Comercial' }), via: ['Comercial', 'Comercial - Sul'] },
+      ]);
+      expect(
+        vendas.papeisRls.map((r) => r.papel),
+        moment,
+      ).toEqual(['Gerente Regional']);
+      // Every panel he opens he is linked to directly: his list is the demo's as before the groups.
+      for (const p of bruno.paineis.filter((p) => p.podeAbrir)) {
+        expect(
+          p.motivos.map((m) => m.tipo),
+          p.nomePainel,
+        ).toContain('direto');
+      }
+
+      const seller = panel(await accessOf(norte), 'Vendas por Região');
+      expect(seller.podeAbrir, moment).toBe(true);
+      expect(seller.papeisRls, moment).toContainEqual({
+        papel: 'Vendedor',
+        motivos: [
+          { tipo: 'grupo', grupo: expect.objectContaining({ nome: 'Comercial - Norte' }), via: ['Comercial - Norte'] },
+        ],
+      });
+    }
+  });
+});

@@ -36,16 +36,21 @@ export async function replacePanelGroups(
   const forAudit = async (tx: Db) => ({
     grupos: Object.fromEntries((await linkedGroups(tx, painelId)).map((g) => [g.id, g.nome])),
   });
-  await auditedPanelChange(db, painelId, actor, 'vinculos', forAudit, async (tx) => {
-    const ids = await knownGroups(tx, groupIds);
-    await tx.delete(painelGrupos).where(eq(painelGrupos.painelId, painelId));
-    if (ids.length > 0) {
-      await tx.execute(sql`
-        insert into painel_grupos (painel_id, grupo_id)
-        select ${painelId}, unnest(${sql.param(ids)}::text[])`);
-    }
-  });
+  await auditedPanelChange(db, painelId, actor, 'vinculos', forAudit, (tx) =>
+    replaceGroupLinks(tx, painelId, groupIds),
+  );
   return linkedGroups(db, painelId);
+}
+
+/** Replaces the panel's whole set of linked groups; every id must be a known group. Call inside a transaction. */
+export async function replaceGroupLinks(db: Db, painelId: number, groupIds: string[]): Promise<void> {
+  const ids = await knownGroups(db, groupIds);
+  await db.delete(painelGrupos).where(eq(painelGrupos.painelId, painelId));
+  if (ids.length > 0) {
+    await db.execute(sql`
+      insert into painel_grupos (painel_id, grupo_id)
+      select ${painelId}, unnest(${sql.param(ids)}::text[])`);
+  }
 }
 
 /** Every panel's linked groups, by panel id (panels without any are absent). */
