@@ -81,6 +81,42 @@ describe('panels linked to groups', () => {
     expect(opened.json()).toEqual({ message: PANEL_NOT_FOUND });
   });
 
+  it('lets a person in by group keep favourites, recents and saved views, and drops them with the access', async () => {
+    const s = await setup();
+    await ctx.request('POST', `/api/paineis/${s.metas.id}/grupos`, { token: s.tokens.admin, body: [COMERCIAL] });
+    const ana = s.tokens.ana;
+    const get = async (url: string) => (await ctx.request('GET', url, { token: ana })).json<unknown>();
+    expect((await ctx.request('PUT', `/api/favoritos/${s.metas.id}`, { token: ana })).statusCode).toBe(204);
+    expect((await ctx.request('GET', `/api/paineis/${s.metas.id}`, { token: ana })).statusCode).toBe(200);
+    const view = { nome: 'Sul', estado: 'estado' };
+    const saved = await ctx.request('POST', `/api/paineis/${s.metas.id}/visoes`, { token: ana, body: view });
+    expect(saved.statusCode).toBe(201);
+    expect(await get('/api/favoritos')).toEqual({ paineis: [s.metas.id] });
+    expect(await get('/api/recentes')).toEqual({ paineis: [s.metas.id] });
+    expect(await get(`/api/paineis/${s.metas.id}/visoes`)).toEqual([expect.objectContaining({ nome: 'Sul' })]);
+
+    // Ana leaves Comercial - Sul at the next sync: the panel is gone from everything of hers, as if it did not exist.
+    await seedGroups(ctx.database, [
+      { id: COMERCIAL, nome: 'Comercial', groups: [SUL, NORTE] },
+      { id: SUL, nome: 'Comercial - Sul' },
+      { id: NORTE, nome: 'Comercial - Norte', people: [s.ids.bia] },
+    ]);
+    expect(await get('/api/favoritos')).toEqual({ paineis: [] });
+    expect(await get('/api/recentes')).toEqual({ paineis: [] });
+    for (const [method, url] of [
+      ['GET', `/api/paineis/${s.metas.id}/visoes`],
+      ['PUT', `/api/favoritos/${s.metas.id}`],
+      ['POST', `/api/paineis/${s.metas.id}/exportacoes`],
+    ] as const) {
+      const refused = await ctx.request(method, url, {
+        token: ana,
+        body: method === 'POST' ? { formato: 'PDF' } : undefined,
+      });
+      expect(refused.statusCode, `${method} ${url}`).toBe(404);
+      expect(refused.json()).toEqual({ message: PANEL_NOT_FOUND });
+    }
+  });
+
   it('lists the linked groups by name, and the directory’s groups with their people at any depth', async () => {
     const s = await setup();
     await ctx.request('POST', `/api/paineis/${s.metas.id}/grupos`, {
