@@ -3,11 +3,12 @@ import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { delay, http, HttpResponse } from 'msw';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Grupo365 } from '@paineis/contract/groups';
 import type { Painel } from '@paineis/contract/panels';
 import type { RlsConfiguration } from '@paineis/contract/rls';
 import type { UsuarioVinculado } from '@paineis/contract/users';
 import { createQueryClient } from '../../../lib/query-client.ts';
-import { painel } from '../../../test/data-generators.ts';
+import { grupo365, painel } from '../../../test/data-generators.ts';
 import { server } from '../../../test/server.ts';
 import { ADMIN, signIn } from '../../../test/session.ts';
 import { RlsModal } from './rls-modal.tsx';
@@ -25,18 +26,28 @@ const LINKED: UsuarioVinculado[] = [
   { id: 'u-bruno', email: 'bruno@empresa.com.br', displayName: 'Bruno Dias' },
   { id: 'u-carla', email: 'carla@empresa.com.br', displayName: 'Carla Melo' },
 ];
+const GROUPS: Grupo365[] = [
+  grupo365({ id: 'g-com', nome: 'Comercial', descricao: 'Equipe comercial', membros: 1234 }),
+  grupo365({ id: 'g-sul', nome: 'Comercial - Sul', descricao: 'Vendas da região Sul', membros: 1 }),
+  grupo365({ id: 'g-dir', nome: 'Diretoria', descricao: null, tipo: 'microsoft365', membros: 5 }),
+  grupo365({ id: 'g-fin', nome: 'Financeiro', descricao: 'Contas e orçamento', membros: 0 }),
+];
 const ROLES: RlsConfiguration[] = [
   { roleName: 'Gerentes', userEmails: ['ana@empresa.com.br'] },
   { roleName: 'Analistas', userEmails: ['bruno@empresa.com.br', 'antigo@empresa.com.br'] },
 ];
 
-/** Answers the two loads; returns the bodies of the POSTs. */
+/** The directory's groups (GET /api/grupos365). */
+const directory = (groups: Grupo365[] = GROUPS) => http.get('/api/grupos365', () => HttpResponse.json(groups));
+
+/** Answers the three loads; returns the bodies of the POSTs. */
 function api({
   rls = ROLES,
   linked = LINKED,
 }: { rls?: RlsConfiguration[] | { configuracoes: RlsConfiguration[] }; linked?: UsuarioVinculado[] } = {}) {
   const posts: unknown[] = [];
   server.use(
+    directory(),
     http.get('/api/paineis/9/rls', () => HttpResponse.json(rls)),
     http.get('/api/paineis/9/usuarios', () => HttpResponse.json(linked)),
     http.post('/api/paineis/9/rls', async ({ request }) => {
@@ -81,6 +92,7 @@ beforeEach(() => signIn(ADMIN));
 describe('Configuração RLS', () => {
   it('is titled with the panel name and shows the spinner until both the roles and the linked users load', async () => {
     server.use(
+      directory(),
       http.get('/api/paineis/9/rls', () => HttpResponse.json(ROLES)),
       http.get('/api/paineis/9/usuarios', async () => {
         await delay(80);
@@ -170,10 +182,10 @@ describe('Configuração RLS', () => {
     await waitFor(() => expect(onHide).toHaveBeenCalledTimes(1));
     expect(posts).toEqual([
       [
-        { roleName: 'Gerentes', userEmails: ['ana@empresa.com.br'] },
-        { roleName: 'Analistas', userEmails: ['bruno@empresa.com.br', 'antigo@empresa.com.br'] },
-        { roleName: 'Vendas Sul', userEmails: [] },
-        { roleName: 'Diretoria', userEmails: [] },
+        { roleName: 'Gerentes', userEmails: ['ana@empresa.com.br'], grupos: [] },
+        { roleName: 'Analistas', userEmails: ['bruno@empresa.com.br', 'antigo@empresa.com.br'], grupos: [] },
+        { roleName: 'Vendas Sul', userEmails: [], grupos: [] },
+        { roleName: 'Diretoria', userEmails: [], grupos: [] },
       ],
     ]);
   });
@@ -186,7 +198,9 @@ describe('Configuração RLS', () => {
     expect(roleNames()).toEqual(['Analistas']);
     await save(user);
     await waitFor(() => expect(onHide).toHaveBeenCalled());
-    expect(posts).toEqual([[{ roleName: 'Analistas', userEmails: ['bruno@empresa.com.br', 'antigo@empresa.com.br'] }]]);
+    expect(posts).toEqual([
+      [{ roleName: 'Analistas', userEmails: ['bruno@empresa.com.br', 'antigo@empresa.com.br'], grupos: [] }],
+    ]);
   });
 
   it('offers only the linked users not yet in the role, and adds and removes users in it', async () => {
@@ -234,8 +248,8 @@ describe('Configuração RLS', () => {
     await waitFor(() => expect(onHide).toHaveBeenCalled());
     expect(posts).toEqual([
       [
-        { roleName: 'Gerentes', userEmails: ['carla@empresa.com.br', 'bruno@empresa.com.br'] },
-        { roleName: 'Analistas', userEmails: ['bruno@empresa.com.br'] },
+        { roleName: 'Gerentes', userEmails: ['carla@empresa.com.br', 'bruno@empresa.com.br'], grupos: [] },
+        { roleName: 'Analistas', userEmails: ['bruno@empresa.com.br'], grupos: [] },
       ],
     ]);
   });
@@ -265,6 +279,7 @@ describe('Configuração RLS', () => {
   it("shows 'Erro ao carregar configurações RLS' when a load fails, with a way to try again", async () => {
     let fail = true;
     server.use(
+      directory(),
       http.get('/api/paineis/9/rls', () => (fail ? HttpResponse.json({}, { status: 500 }) : HttpResponse.json(ROLES))),
       http.get('/api/paineis/9/usuarios', () => HttpResponse.json(LINKED)),
     );
@@ -279,6 +294,7 @@ describe('Configuração RLS', () => {
 
   it("shows 'Erro ao carregar configurações RLS' when the linked users fail to load", async () => {
     server.use(
+      directory(),
       http.get('/api/paineis/9/rls', () => HttpResponse.json(ROLES)),
       http.get('/api/paineis/9/usuarios', () => HttpResponse.json({}, { status: 500 })),
     );
@@ -361,5 +377,140 @@ describe('Configuração RLS', () => {
     expect(within(alert).getByText("userEmails: 'x' não é um e-mail válido.")).toBeInTheDocument();
     expect(onHide).not.toHaveBeenCalled();
     expect(screen.getByRole('button', { name: 'Salvar Configurações' })).toBeEnabled();
+  });
+});
+
+describe('Configuração RLS: groups in a role', () => {
+  const WITH_GROUPS: RlsConfiguration[] = [
+    { roleName: 'Gerentes', userEmails: ['ana@empresa.com.br'], grupos: ['g-dir', 'g-apagado'] },
+    { roleName: 'Regional', userEmails: [], grupos: ['g-sul'] },
+  ];
+  const combobox = (roleName: string) => screen.getByRole('combobox', { name: `Adicionar grupo ao papel ${roleName}` });
+  /** The options of the list the role's combobox controls (the users' selects have options of their own). */
+  const groupOptions = (roleName: string) =>
+    within(document.getElementById(combobox(roleName).getAttribute('aria-controls')!)!).queryAllByRole('option');
+  const optionNames = (roleName: string) => groupOptions(roleName).map((o) => o.textContent);
+
+  it('shows each role’s groups with name and member count, and an unknown group by id with a hint', async () => {
+    api({ rls: WITH_GROUPS });
+    renderModal();
+    await editorReady();
+    const gerentes = role('Gerentes');
+    expect(within(gerentes).getByText('Grupos')).toBeInTheDocument();
+    expect(within(gerentes).getByText('2 grupos')).toBeInTheDocument();
+    const diretoria = within(gerentes).getByRole('button', { name: 'Remover grupo Diretoria do papel Gerentes' });
+    expect(diretoria.closest('li')).toHaveTextContent('Diretoria5 membros');
+    const unknown = within(gerentes).getByRole('button', { name: 'Remover grupo g-apagado do papel Gerentes' });
+    expect(unknown.closest('li')).toHaveTextContent('g-apagado(grupo não encontrado no diretório)');
+
+    // A role of groups only: no e-mail at all.
+    const regional = role('Regional');
+    expect(within(regional).getByText('Nenhum usuário neste papel.')).toBeInTheDocument();
+    expect(within(regional).getByText('1 grupo')).toBeInTheDocument();
+    expect(within(regional).getByText('Comercial - Sul')).toBeInTheDocument();
+    expect(within(regional).getByText('1 membro')).toBeInTheDocument();
+  });
+
+  it('removes groups, the unknown one too, and saves each role with its groups', async () => {
+    const { posts } = api({ rls: WITH_GROUPS });
+    const { user, onHide } = renderModal();
+    await editorReady();
+    await user.click(screen.getByRole('button', { name: 'Remover grupo g-apagado do papel Gerentes' }));
+    expect(screen.queryByText('(grupo não encontrado no diretório)')).not.toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Remover grupo Diretoria do papel Gerentes' }));
+    expect(within(role('Gerentes')).getByText('Nenhum grupo neste papel.')).toBeInTheDocument();
+    expect(within(role('Gerentes')).queryByText(/^\d+ grupos?$/)).not.toBeInTheDocument();
+    await save(user);
+    await waitFor(() => expect(onHide).toHaveBeenCalledTimes(1));
+    expect(posts).toEqual([
+      [
+        { roleName: 'Gerentes', userEmails: ['ana@empresa.com.br'], grupos: [] },
+        { roleName: 'Regional', userEmails: [], grupos: ['g-sul'] },
+      ],
+    ]);
+  });
+
+  it('adds a group found by name or description, by keyboard, and sends it with the role', async () => {
+    const { posts } = api({ rls: WITH_GROUPS });
+    const { user, onHide } = renderModal();
+    await editorReady();
+    const input = combobox('Gerentes');
+    expect(input).toHaveAttribute('aria-expanded', 'false');
+
+    await user.type(input, 'comercial');
+    expect(input).toHaveAttribute('aria-expanded', 'true');
+    expect(screen.getByRole('listbox', { name: 'Adicionar grupo ao papel Gerentes' })).toBeInTheDocument();
+    expect(optionNames('Gerentes')).toEqual(['Comercial1.234 membros', 'Comercial - Sul1 membro']);
+    // The first match is the active one; the arrows move through the list.
+    expect(groupOptions('Gerentes')[0]).toHaveAttribute('aria-selected', 'true');
+    await user.keyboard('{ArrowDown}');
+    const sul = groupOptions('Gerentes')[1]!;
+    expect(sul).toHaveAttribute('aria-selected', 'true');
+    expect(input).toHaveAttribute('aria-activedescendant', sul.id);
+    await user.keyboard('{Enter}');
+    expect(input).toHaveValue('');
+    expect(input).toHaveAttribute('aria-expanded', 'false');
+    expect(
+      within(role('Gerentes')).getByRole('button', { name: 'Remover grupo Comercial - Sul do papel Gerentes' }),
+    ).toBeInTheDocument();
+
+    // A group already in the role is not offered again; the search ignores case and accents, and reads descriptions.
+    await user.type(input, 'REGIAO');
+    expect(groupOptions('Gerentes')).toEqual([]);
+    expect(screen.getByText('Nenhum grupo encontrado.')).toBeInTheDocument();
+    await user.clear(input);
+    await user.type(input, 'orçamento');
+    expect(optionNames('Gerentes')).toEqual(['Financeiro0 membros']);
+    await user.keyboard('{Enter}');
+
+    await save(user);
+    await waitFor(() => expect(onHide).toHaveBeenCalledTimes(1));
+    expect(posts).toEqual([
+      [
+        { roleName: 'Gerentes', userEmails: ['ana@empresa.com.br'], grupos: ['g-dir', 'g-apagado', 'g-sul', 'g-fin'] },
+        { roleName: 'Regional', userEmails: [], grupos: ['g-sul'] },
+      ],
+    ]);
+  });
+
+  it('adds a group by mouse to a new role that has no e-mails, and Escape closes the list, not the modal', async () => {
+    const { posts } = api();
+    const { user, onHide } = renderModal();
+    await editorReady();
+    await user.type(newRoleInput(), 'Diretoria{Enter}');
+    const input = combobox('Diretoria');
+    await user.click(input);
+    expect(optionNames('Diretoria')).toEqual([
+      'Comercial1.234 membros',
+      'Comercial - Sul1 membro',
+      'Diretoria5 membros',
+      'Financeiro0 membros',
+    ]);
+    await user.keyboard('{Escape}');
+    expect(input).toHaveAttribute('aria-expanded', 'false');
+    expect(onHide).not.toHaveBeenCalled();
+    expect(screen.getByRole('dialog')).toBeInTheDocument();
+
+    await user.type(input, 'dir');
+    await user.click(groupOptions('Diretoria')[0]!);
+    expect(within(role('Diretoria')).getByText('5 membros')).toBeInTheDocument();
+
+    await save(user);
+    await waitFor(() => expect(onHide).toHaveBeenCalledTimes(1));
+    expect(posts).toEqual([
+      [
+        { roleName: 'Gerentes', userEmails: ['ana@empresa.com.br'], grupos: [] },
+        { roleName: 'Analistas', userEmails: ['bruno@empresa.com.br', 'antigo@empresa.com.br'], grupos: [] },
+        { roleName: 'Diretoria', userEmails: [], grupos: ['g-dir'] },
+      ],
+    ]);
+  });
+
+  it("shows 'Erro ao carregar configurações RLS' when the directory's groups fail to load", async () => {
+    api();
+    server.use(http.get('/api/grupos365', () => HttpResponse.json({}, { status: 500 })));
+    renderModal();
+    expect(await screen.findByRole('alert')).toHaveTextContent('Erro ao carregar configurações RLS');
+    expect(screen.queryByRole('button', { name: 'Salvar Configurações' })).not.toBeInTheDocument();
   });
 });

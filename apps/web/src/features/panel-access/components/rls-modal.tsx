@@ -4,6 +4,7 @@ import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import InputGroup from 'react-bootstrap/InputGroup';
 import Modal from 'react-bootstrap/Modal';
+import type { Grupo365 } from '@paineis/contract/groups';
 import type { Painel } from '@paineis/contract/panels';
 import type { RlsConfiguration } from '@paineis/contract/rls';
 import { MAX_RLS_ROLE_NAME_LENGTH, rlsConfigurationProblems } from '@paineis/contract/rls-rules';
@@ -11,11 +12,13 @@ import { sameRoleName } from '@paineis/contract/text';
 import type { UsuarioVinculado } from '@paineis/contract/users';
 import { BusyButton } from '../../../components/busy-button.tsx';
 import { errorMessage } from '../../../lib/api-client.ts';
+import { useGroups } from '../api/get-groups.ts';
 import { useLinkedUsers } from '../api/get-linked-users.ts';
 import { useRls } from '../api/get-rls.ts';
 import { useSaveRls } from '../api/save-rls.ts';
 import { useShownPanel } from '../hooks/use-shown-panel.ts';
 import { emailKey } from '../utils/email-key.ts';
+import { preparePickerGroups } from '../utils/picker-groups.ts';
 import type { PanelModalProps } from './link-users-modal.tsx';
 import { ModalPending } from './modal-pending.tsx';
 import { RlsRoleCard } from './rls-role-card.tsx';
@@ -45,29 +48,45 @@ export function RlsModal({ painel, onHide }: PanelModalProps) {
 }
 
 function RlsContent({ painel, onHide }: { painel: Painel; onHide: () => void }) {
-  // Loaded together: the editor starts once both have answered (fresh, not a cached copy being refreshed).
+  // Loaded together: the editor starts once all have answered (fresh, not a cached copy being refreshed). The
+  // directory's groups are waited for too: without them every group of a role would read as unknown.
   const rls = useRls(painel.id);
   const linked = useLinkedUsers(painel.id);
+  const groups = useGroups();
   const [ready, setReady] = useState(false);
-  if (!ready && rls.isSuccess && linked.isSuccess && !rls.isFetching && !linked.isFetching) setReady(true);
-
-  if (ready && rls.data && linked.data) {
-    return <RlsEditor painel={painel} initialRoles={rls.data} linkedUsers={linked.data} onHide={onHide} />;
+  if (!ready && rls.isSuccess && linked.isSuccess && groups.isSuccess && !rls.isFetching && !linked.isFetching) {
+    setReady(true);
   }
-  return <ModalPending queries={[rls, linked]} message={() => RLS_LOAD_ERROR} onHide={onHide} />;
+
+  if (ready && rls.data && linked.data && groups.data) {
+    return (
+      <RlsEditor
+        painel={painel}
+        initialRoles={rls.data}
+        linkedUsers={linked.data}
+        directoryGroups={groups.data}
+        onHide={onHide}
+      />
+    );
+  }
+  return <ModalPending queries={[rls, linked, groups]} message={() => RLS_LOAD_ERROR} onHide={onHide} />;
 }
 
 interface RlsEditorProps {
   painel: Painel;
   initialRoles: RlsConfiguration[];
   linkedUsers: UsuarioVinculado[];
+  directoryGroups: Grupo365[];
   onHide: () => void;
 }
 
-function RlsEditor({ painel, initialRoles, linkedUsers, onHide }: RlsEditorProps) {
+/** A role as the editor holds it: its groups always listed (the server answers them; an older answer may not). */
+type EditedRole = RlsConfiguration & { grupos: string[] };
+
+function RlsEditor({ painel, initialRoles, linkedUsers, directoryGroups, onHide }: RlsEditorProps) {
   const roleInputId = useId();
   const save = useSaveRls();
-  const [roles, setRoles] = useState<RlsConfiguration[]>(initialRoles);
+  const [roles, setRoles] = useState<EditedRole[]>(() => initialRoles.map((r) => ({ ...r, grupos: r.grupos ?? [] })));
   const [newRole, setNewRole] = useState('');
   const [duplicate, setDuplicate] = useState(false);
   const [saveError, setSaveError] = useState<string | null>(null);
@@ -77,6 +96,8 @@ function RlsEditor({ painel, initialRoles, linkedUsers, onHide }: RlsEditorProps
     () => new Map(linkedUsers.map((u) => [emailKey(u.email), u.displayName] as const)),
     [linkedUsers],
   );
+  const groups = useMemo(() => preparePickerGroups(directoryGroups, []), [directoryGroups]);
+  const groupsById = useMemo(() => new Map(groups.map((g) => [g.id, g] as const)), [groups]);
 
   const addRole = (event: FormEvent) => {
     event.preventDefault();
@@ -87,7 +108,7 @@ function RlsEditor({ painel, initialRoles, linkedUsers, onHide }: RlsEditorProps
       setDuplicate(true);
       return;
     }
-    setRoles([...roles, { roleName: name, userEmails: [] }]);
+    setRoles([...roles, { roleName: name, userEmails: [], grupos: [] }]);
     setNewRole('');
   };
 
@@ -104,10 +125,17 @@ function RlsEditor({ painel, initialRoles, linkedUsers, onHide }: RlsEditorProps
   const removeUser = (roleName: string, email: string) =>
     updateRole(roleName, (emails) => emails.filter((e) => e !== email));
 
+  const updateGroups = (roleName: string, change: (ids: string[]) => string[]) =>
+    setRoles((current) => current.map((r) => (r.roleName === roleName ? { ...r, grupos: change(r.grupos) } : r)));
+
   const submit = async () => {
     setSaveError(null);
     try {
-      await save.mutateAsync({ id: painel.id, configs: roles });
+      // Each role with its e-mails and its groups; a role may hold groups only.
+      await save.mutateAsync({
+        id: painel.id,
+        configs: roles.map((r) => ({ roleName: r.roleName, userEmails: r.userEmails, grupos: r.grupos })),
+      });
       onHide();
     } catch (error) {
       // The message of docs/requirements.md#error-catalogue, with the server's reason (a bad e-mail, say) beneath it
@@ -170,9 +198,13 @@ function RlsEditor({ painel, initialRoles, linkedUsers, onHide }: RlsEditorProps
               role={role}
               linkedUsers={linkedUsers}
               namesByEmail={namesByEmail}
+              groups={groups}
+              groupsById={groupsById}
               onRemoveRole={() => setRoles((current) => current.filter((r) => r.roleName !== role.roleName))}
               onAddUser={(email) => addUser(role.roleName, email)}
               onRemoveUser={(email) => removeUser(role.roleName, email)}
+              onAddGroup={(id) => updateGroups(role.roleName, (ids) => (ids.includes(id) ? ids : [...ids, id]))}
+              onRemoveGroup={(id) => updateGroups(role.roleName, (ids) => ids.filter((g) => g !== id))}
             />
           ))
         )}

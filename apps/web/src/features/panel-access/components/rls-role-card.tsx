@@ -1,4 +1,4 @@
-import { useId, useState } from 'react';
+import { useId, useMemo, useState } from 'react';
 import Badge from 'react-bootstrap/Badge';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
@@ -7,7 +7,12 @@ import InputGroup from 'react-bootstrap/InputGroup';
 import ListGroup from 'react-bootstrap/ListGroup';
 import type { RlsConfiguration } from '@paineis/contract/rls';
 import type { UsuarioVinculado } from '@paineis/contract/users';
+import { formatInteger } from '../../../lib/format.ts';
 import { emailKey } from '../utils/email-key.ts';
+import { membersLabel, type PickerGroup } from '../utils/picker-groups.ts';
+import { GroupCombobox } from './group-combobox.tsx';
+
+export const UNKNOWN_GROUP_HINT = '(grupo não encontrado no diretório)';
 
 interface RlsRoleCardProps {
   role: RlsConfiguration;
@@ -15,25 +20,42 @@ interface RlsRoleCardProps {
   linkedUsers: UsuarioVinculado[];
   /** Display names of the linked users, by `emailKey`. */
   namesByEmail: ReadonlyMap<string, string>;
+  /** The directory's groups, by name: any of them may be added to a role. */
+  groups: PickerGroup[];
+  groupsById: ReadonlyMap<string, PickerGroup>;
   onRemoveRole: () => void;
   onAddUser: (email: string) => void;
   onRemoveUser: (email: string) => void;
+  onAddGroup: (id: string) => void;
+  onRemoveGroup: (id: string) => void;
 }
 
-/** One RLS role: its users, a remove button per user, and the linked users not yet in it to add. */
+/**
+ * One RLS role: its users, a remove button per user, and the linked users not yet in it to add; then its Entra
+ * groups, whose people at any depth carry the role, and a search to add one.
+ */
 export function RlsRoleCard({
   role,
   linkedUsers,
   namesByEmail,
+  groups,
+  groupsById,
   onRemoveRole,
   onAddUser,
   onRemoveUser,
+  onAddGroup,
+  onRemoveGroup,
 }: RlsRoleCardProps) {
   const selectId = useId();
   const [choice, setChoice] = useState('');
   const inRole = new Set(role.userEmails.map(emailKey));
   const available = linkedUsers.filter((u) => !inRole.has(emailKey(u.email)));
   const total = role.userEmails.length;
+  const roleGroups = role.grupos ?? [];
+  const addable = useMemo(() => {
+    const inRoleGroups = new Set(role.grupos);
+    return groups.filter((g) => !inRoleGroups.has(g.id));
+  }, [groups, role.grupos]);
 
   return (
     <Card className="mb-3">
@@ -42,6 +64,11 @@ export function RlsRoleCard({
         <Badge bg="secondary" pill>
           {total} {total === 1 ? 'usuário' : 'usuários'}
         </Badge>
+        {roleGroups.length > 0 && (
+          <Badge bg="secondary" pill>
+            {formatInteger(roleGroups.length)} {roleGroups.length === 1 ? 'grupo' : 'grupos'}
+          </Badge>
+        )}
         <Button
           variant="outline-danger"
           size="sm"
@@ -116,6 +143,45 @@ export function RlsRoleCard({
           )}
         </Card.Body>
       )}
+      <Card.Body className="py-2 border-top">
+        <div className="small fw-semibold mb-2">Grupos</div>
+        {roleGroups.length === 0 ? (
+          <div className="small text-body-secondary mb-2">Nenhum grupo neste papel.</div>
+        ) : (
+          <ul className="list-unstyled mb-2" aria-label={`Grupos do papel ${role.roleName}`}>
+            {roleGroups.map((id) => {
+              const group = groupsById.get(id);
+              const name = group?.nome ?? id;
+              return (
+                <li key={id} className="d-flex align-items-center gap-2 py-1 border-bottom">
+                  <div className="d-flex flex-wrap column-gap-2 align-items-baseline" style={{ minWidth: 0 }}>
+                    <span className="text-truncate" title={name}>
+                      {name}
+                    </span>
+                    {group ? (
+                      group.membros !== null && (
+                        <span className="small text-body-secondary text-nowrap">{membersLabel(group.membros)}</span>
+                      )
+                    ) : (
+                      <span className="small text-body-secondary">{UNKNOWN_GROUP_HINT}</span>
+                    )}
+                  </div>
+                  <Button
+                    variant="link"
+                    size="sm"
+                    className="ms-auto text-danger flex-shrink-0"
+                    onClick={() => onRemoveGroup(id)}
+                    aria-label={`Remover grupo ${name} do papel ${role.roleName}`}
+                  >
+                    Remover
+                  </Button>
+                </li>
+              );
+            })}
+          </ul>
+        )}
+        <GroupCombobox label={`Adicionar grupo ao papel ${role.roleName}`} groups={addable} onAdd={onAddGroup} />
+      </Card.Body>
     </Card>
   );
 }
