@@ -135,36 +135,45 @@ async function countLines(file: string): Promise<{ lines: number; bytes: number 
   return { lines, bytes: statSync(file).size };
 }
 
-/**
- * Starts the portal on a seeded database (PGlite in memory without databaseUrl; otherwise that PostgreSQL
- * database, which the caller creates and drops) and the baseline, each in a process of its own (see the top of
- * the file), loads them from this one, and returns one row per figure.
- */
-export async function benchApi(options: { databaseUrl?: string } = {}): Promise<BenchRow[]> {
-  const engine = options.databaseUrl ? 'PostgreSQL' : 'PGlite';
-  const scratch = mkdtempSync(path.join(tmpdir(), 'paineis-bench-api-'));
-  const logFile = path.join(scratch, 'portal.log');
-  const logFd = openSync(logFile, 'w');
-  let portal: BenchProcess<PortalReady> | null = null;
-  let bare: BenchProcess<{ base: string; paths: string[] }> | null = null;
-  /** Requests the portal answered under autocannon's loads: each must have its line in the log. */
-  let portalRequests = 0;
-  const results: BenchRow[] = [];
-  try {
-    portal = await startBenchProcess<PortalReady>(
-      path.join(here, 'portal-process.ts'),
-      [...(options.databaseUrl ? [options.databaseUrl] : []), ...(quick ? ['--quick'] : [])],
-      logFd,
-    );
-    const { base: portalBase, tokens } = portal.ready;
-    const headersOf = (who: Who) => ({ authorization: `Bearer ${tokens[who]}`, 'accept-encoding': 'gzip' });
+/** A read held against the bare baseline: its name in the figures, its path, its headers (the session). */
+export interface BaselineRead {
+  name: string;
+  path: string;
+  headers: Record<string, string>;
+}
 
+/** A call held to a p99 budget (BUDGETS_P99_MS) with P99_CONNECTIONS in flight. */
+export interface P99Call {
+  figure: string;
+  path: string;
+  headers: Record<string, string>;
+  budgetMs: number;
+}
+
+/**
+ * The reads that screens wait on, against the bare baseline (its own process, started and stopped here): each read's
+ * ratio of req/s and its p99 at FIXED_RATE; then the other calls' p99 against their budgets. Rows, and how many
+ * requests the portal answered under the loads (each must have its line in the portal's log).
+ */
+export async function measureReads(options: {
+  portalBase: string;
+  engine: string;
+  /** A folder for the bare process's answers file. */
+  scratch: string;
+  reads: BaselineRead[];
+  p99Calls: P99Call[];
+}): Promise<{ rows: BenchRow[]; portalRequests: number }> {
+  const { portalBase, engine, scratch, reads, p99Calls } = options;
+  const results: BenchRow[] = [];
+  let portalRequests = 0;
+  let bare: BenchProcess<{ base: string; paths: string[] }> | null = null;
+  try {
     // The portal's answers, once warm (the last of the warming requests), and a bare route for each.
     const answers: (Answer | { error: unknown })[] = [];
-    for (const read of READS) {
+    for (const read of reads) {
       try {
         let answer: Answer | null = null;
-        for (let i = 0; i < WARM_REQUESTS; i++) answer = await get(portalBase + read.path, headersOf(read.as));
+        for (let i = 0; i < WARM_REQUESTS; i++) answer = await get(portalBase + read.path, read.headers);
         if (!answer || !ok2xx(answer)) throw new Error(`o portal respondeu ${answer?.status} a ${read.path}`);
         answers.push(answer);
       } catch (error) {
@@ -190,7 +199,7 @@ export async function benchApi(options: { databaseUrl?: string } = {}): Promise<
       'error' in a ? a : { answer: a, barePath: bare!.ready.paths[served.indexOf(a)]! },
     );
 
-    for (const [i, read] of READS.entries()) {
+    for (const [i, read] of reads.entries()) {
       const ratioFigure = `${read.name}: vazão vs. base (${engine})`;
       const ratioBudget = `≥ ${formatNumber(THROUGHPUT_RATIO_MIN, 2)}`;
       const rateFigure = `${read.name}: p99 a ${FIXED_RATE} req/s (${engine})`;
@@ -200,7 +209,7 @@ export async function benchApi(options: { databaseUrl?: string } = {}): Promise<
         results.push(errorRow(ratioFigure, ratioBudget, setup.error), errorRow(rateFigure, rateBudget, setup.error));
         continue;
       }
-      const headers = headersOf(read.as);
+      const headers = read.headers;
       const portalUrl = portalBase + read.path;
       const bareUrl = bareBase + setup.barePath;
       try {
@@ -246,12 +255,12 @@ export async function benchApi(options: { databaseUrl?: string } = {}): Promise<
       }
     }
 
-    for (const call of P99_CALLS) {
-      const figure = `${call.name}: p99 (${engine})`;
-      const budgetMs = BUDGETS_P99_MS[call.name]!;
+    for (const call of p99Calls) {
+      const figure = `${call.figure}: p99 (${engine})`;
+      const budgetMs = call.budgetMs;
       const budget = `≤ ${ms(budgetMs)}`;
       try {
-        const headers = headersOf(call.as);
+        const headers = call.headers;
         for (let i = 0; i < WARM_REQUESTS; i++) await get(portalBase + call.path, headers);
         const result = await load(portalBase + call.path, headers, {
           connections: P99_CONNECTIONS,
@@ -270,6 +279,49 @@ export async function benchApi(options: { databaseUrl?: string } = {}): Promise<
         results.push(errorRow(figure, budget, error));
       }
     }
+  } finally {
+    await bare?.stop();
+  }
+  return { rows: results, portalRequests };
+}
+
+/**
+ * Starts the portal on a seeded database (PGlite in memory without databaseUrl; otherwise that PostgreSQL
+ * database, which the caller creates and drops) and the baseline, each in a process of its own (see the top of
+ * the file), loads them from this one, and returns one row per figure.
+ */
+export async function benchApi(options: { databaseUrl?: string } = {}): Promise<BenchRow[]> {
+  const engine = options.databaseUrl ? 'PostgreSQL' : 'PGlite';
+  const scratch = mkdtempSync(path.join(tmpdir(), 'paineis-bench-api-'));
+  const logFile = path.join(scratch, 'portal.log');
+  const logFd = openSync(logFile, 'w');
+  let portal: BenchProcess<PortalReady> | null = null;
+  /** Requests the portal answered under autocannon's loads: each must have its line in the log. */
+  let portalRequests = 0;
+  const results: BenchRow[] = [];
+  try {
+    portal = await startBenchProcess<PortalReady>(
+      path.join(here, 'portal-process.ts'),
+      [...(options.databaseUrl ? [options.databaseUrl] : []), ...(quick ? ['--quick'] : [])],
+      logFd,
+    );
+    const { base: portalBase, tokens } = portal.ready;
+    const headersOf = (who: Who) => ({ authorization: `Bearer ${tokens[who]}`, 'accept-encoding': 'gzip' });
+
+    const measured = await measureReads({
+      portalBase,
+      engine,
+      scratch,
+      reads: READS.map((read) => ({ ...read, headers: headersOf(read.as) })),
+      p99Calls: P99_CALLS.map((call) => ({
+        figure: call.name,
+        path: call.path,
+        headers: headersOf(call.as),
+        budgetMs: BUDGETS_P99_MS[call.name]!,
+      })),
+    });
+    results.push(...measured.rows);
+    portalRequests += measured.portalRequests;
 
     // Usage: recording openings (made above, under load), and '/uso' on a year of views.
     // In the portal's process, which holds the database and the opening recorder.
@@ -277,7 +329,6 @@ export async function benchApi(options: { databaseUrl?: string } = {}): Promise<
   } catch (error) {
     results.push(errorRow(`API (${engine})`, '—', error));
   } finally {
-    await bare?.stop();
     await portal?.stop();
     closeSync(logFd);
   }

@@ -58,3 +58,18 @@ export const WEB_BUDGETS = {
 
 /** The compiled server on an existing data folder: spawn to the first /readyz 200 (median of the restarts). */
 export const STARTUP_BUDGETS_MS = { postgres: 2_000, pglite: 3_000 };
+
+/**
+ * Access by Entra group (bench/groups.ts): the directory the Graph stand-in serves (people, and security and
+ * Microsoft 365 groups nested up to `depth` levels), and each of the SIZES.panels panels linked to `groupsPerPanel`
+ * groups.
+ */
+export const GROUP_SIZES = { people: 100_000, groups: 5_000, depth: 5, groupsPerPanel: 3 };
+export const GROUP_BUDGETS_MS = {
+  /** The portal's whole directory sync (people, then groups through Graph's delta) from an empty directory. */
+  fullSync: 60_000,
+  /** From a change (a panel's groups, or a membership after its delta sync starts) to a person's list showing it. */
+  recompute: 1_000,
+  /** GET /api/paineis/{id}/acesso of a panel linked to 3 large groups, and GET /api/usuarios365/{id}/acesso (p95). */
+  accessP95: 300,
+};

@@ -2,16 +2,26 @@
 // with none of the earlier parts' databases, servers and garbage in the process that also serves the web app.
 // Writes its rows as JSON to the file named last; a throw becomes an error row, as in run.ts.
 //
-//   node --import tsx bench/part.ts <api-pglite|api-postgres|web|startup> <rows.json> [--quick]
+//   node --import tsx bench/part.ts <api-pglite|api-postgres|groups|groups-pglite|groups-postgres|web|startup> <rows.json> [--quick]
 import { writeFileSync } from 'node:fs';
 import { benchApi } from './api.ts';
+import { benchGroups } from './groups.ts';
 import { errorRow, type BenchRow } from './report.ts';
-import { benchStartup, withScratchDatabase } from './startup.ts';
+import { benchStartup, postgresReachable, withScratchDatabase } from './startup.ts';
 import { benchWeb } from './web.ts';
 
 const PARTS: Record<string, () => Promise<BenchRow[]>> = {
   'api-pglite': () => benchApi({}),
   'api-postgres': () => withScratchDatabase('api', (databaseUrl) => benchApi({ databaseUrl })),
+  // Access by group on PGlite, then on PostgreSQL when one answers (run.ts runs the two apart).
+  groups: async () => [
+    ...(await benchGroups({})),
+    ...((await postgresReachable())
+      ? await withScratchDatabase('groups', (databaseUrl) => benchGroups({ databaseUrl }))
+      : [{ figure: 'Acesso por grupo no PostgreSQL', value: 'não medido: nada responde', budget: '—', ok: true }]),
+  ],
+  'groups-pglite': () => benchGroups({}),
+  'groups-postgres': () => withScratchDatabase('groups', (databaseUrl) => benchGroups({ databaseUrl })),
   web: () => benchWeb(),
   startup: benchStartup,
 };

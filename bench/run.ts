@@ -1,6 +1,6 @@
 // npm run bench: every budget of the portal measured at the sizes an organisation reaches (bench/budgets.ts), in
-// one run: the API (on PGlite, then on PostgreSQL when one answers), the web app in Chromium, and the server's
-// start-up. Prints one table per part, then "bench: N passed, N failed".
+// one run: the API (on PGlite, then on PostgreSQL when one answers), access by Entra group (bench/groups.ts, on
+// both engines too), the web app in Chromium, and the server's start-up. Prints one table per part, then "bench: N passed, N failed".
 //
 //   node --import tsx bench/run.ts           every budget enforced: any row that misses fails the run
 //   node --import tsx bench/run.ts --quick   (or BENCH_QUICK=1) CI's check that the benchmark still works:
@@ -73,6 +73,8 @@ if (await postgresReachable()) {
     ],
   });
 }
+await part('Acesso por grupo, PGlite', 'groups-pglite');
+if (await postgresReachable()) await part('Acesso por grupo, PostgreSQL', 'groups-postgres');
 await part('Aplicação web (Chromium)', 'web');
 await part('Início do servidor', 'startup');
 rmSync(scratch, { recursive: true, force: true });

@@ -26,16 +26,7 @@ export async function seed(db: Db) {
   const users = demoUsers(SIZES.users, 99).map((u, i) => ({ ...u, id: `bench-${i}`, email: `u${i}.${u.email}` }));
   users[0]!.role = 'Admin';
   await seedUsers(db, users, 'bench');
-  await db.execute(sql`
-    insert into classificacoes (nome, descricao)
-    select 'Classificação ' || g, 'Descrição da classificação ' || g from generate_series(1, ${SIZES.classifications}) g`);
-  await db.execute(sql`
-    insert into paineis (nome_painel, workspace_id, report_id, usa_rls, classificacao_id, ordem)
-    select 'Painel ' || g, '11111111-1111-4111-8111-111111111111', gen_random_uuid()::text, g <= ${SIZES.rlsPanels},
-           case when g % 50 = 0 then null
-                when g % 10 = 1 then 1
-                else (g % ${SIZES.classifications - 1}) + 2 end, g
-    from generate_series(1, ${SIZES.panels}) g`);
+  await seedCatalog(db);
   // Each panel gets a window of users; user 1 (ordinary) is linked to every tenth panel. Every id is valid by
   // construction, so where the database lets it (a superuser: PGlite, or the benchmark's own PostgreSQL) the
   // 600,000 rows skip the foreign-key checks, which are most of the seeding's time. (Replica mode skips the
@@ -55,12 +46,6 @@ export async function seed(db: Db) {
   await db.execute(
     sql`insert into painel_usuarios (painel_id, usuario_id) select id, 'bench-1' from paineis where id % 10 = 0`,
   );
-  await db.execute(sql`
-    insert into painel_rls_roles (painel_id, role_name, posicao)
-    select p.id, 'Papel ' || r, r from paineis p, generate_series(1, 3) r where p.usa_rls`);
-  await db.execute(sql`
-    insert into painel_rls_role_emails (role_id, email)
-    select r.id, 'pessoa' || k || '@empresa.com.br' from painel_rls_roles r, generate_series(1, 50) k`);
   // The ordinary user is in a role of panel 10 (RLS), so they can open it.
   await db.execute(sql`
     insert into painel_rls_role_emails (role_id, email)
@@ -68,6 +53,29 @@ export async function seed(db: Db) {
   // As the server does at start on PGlite (no autovacuum there); a server would analyze by itself.
   await db.execute(sql`analyze`);
   return { users, seconds: (Date.now() - started) / 1000 };
+}
+
+/**
+ * The classifications and panels (and the RLS panels' roles, each listing 50 addresses) of SIZES, on a database
+ * whose tables are empty: the catalogue every benchmark shares, with or without the people seed() adds.
+ */
+export async function seedCatalog(db: Db): Promise<void> {
+  await db.execute(sql`
+    insert into classificacoes (nome, descricao)
+    select 'Classificação ' || g, 'Descrição da classificação ' || g from generate_series(1, ${SIZES.classifications}) g`);
+  await db.execute(sql`
+    insert into paineis (nome_painel, workspace_id, report_id, usa_rls, classificacao_id, ordem)
+    select 'Painel ' || g, '11111111-1111-4111-8111-111111111111', gen_random_uuid()::text, g <= ${SIZES.rlsPanels},
+           case when g % 50 = 0 then null
+                when g % 10 = 1 then 1
+                else (g % ${SIZES.classifications - 1}) + 2 end, g
+    from generate_series(1, ${SIZES.panels}) g`);
+  await db.execute(sql`
+    insert into painel_rls_roles (painel_id, role_name, posicao)
+    select p.id, 'Papel ' || r, r from paineis p, generate_series(1, 3) r where p.usa_rls`);
+  await db.execute(sql`
+    insert into painel_rls_role_emails (role_id, email)
+    select r.id, 'pessoa' || k || '@empresa.com.br' from painel_rls_roles r, generate_series(1, 50) k`);
 }
 
 /** The Power BI stand-in's reports for the seeded panels (one each; RLS where the panel uses it). */

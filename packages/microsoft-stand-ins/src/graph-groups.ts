@@ -261,6 +261,13 @@ const DEFAULT_MEMBERS_PER_OBJECT = 20;
  */
 export class GroupDirectory {
   private readonly log: Change[] = [];
+  /** The state after every change of the log, kept as the log grows (ctx.groups is published from it). */
+  private readonly live: Groups = new Map();
+  /**
+   * The last rounds cut, by everything that shapes them: the log only grows, so a round from change `from` to
+   * change `to` never changes, and each page of it is served without replaying the log and cutting it again.
+   */
+  private readonly rounds = new Map<string, { groupKey: string; body: Body }[]>();
   /** Changes since the stand-ins started; tokens of another epoch (a restart, expireDeltaTokens) are refused. */
   private epoch = randomBytes(6).toString('base64url');
   private groupsPerPage = DEFAULT_GROUPS_PER_PAGE;
@@ -268,9 +275,9 @@ export class GroupDirectory {
 
   constructor(private readonly ctx: StandInContext) {
     const seeded = ctx.groups.map((group) => normalized(group, SEEDED_AT));
-    for (const group of seeded) this.log.push({ kind: 'put', group: { ...group, members: [] } });
+    for (const group of seeded) this.record({ kind: 'put', group: { ...group, members: [] } });
     for (const group of seeded) {
-      for (const memberId of group.members) this.log.push({ kind: 'add', groupId: group.id, memberId });
+      for (const memberId of group.members) this.record({ kind: 'add', groupId: group.id, memberId });
     }
     this.publish();
   }
@@ -284,11 +291,12 @@ export class GroupDirectory {
 
   private record(change: Change): void {
     this.log.push(change);
+    apply(this.live, change);
   }
 
   /** Writes the current state where the other routes read it. */
   private publish(): void {
-    this.ctx.groups = [...this.stateAt(this.log.length).values()].map(({ group, members }) => ({
+    this.ctx.groups = [...this.live.values()].map(({ group, members }) => ({
       ...group,
       members: [...members],
     }));
@@ -484,7 +492,7 @@ export class GroupDirectory {
       };
     }
 
-    const objects = this.round(state, request.minimal);
+    const objects = this.cutRound(state, request.minimal);
     if (state.position > objects.length) return malformedToken();
     const page: Body[] = [];
     const onPage = new Set<string>();
@@ -527,6 +535,18 @@ export class GroupDirectory {
       'The delta token is no longer valid; start change tracking again with an initial delta request.',
       { location: `${request.host}${request.path}?${select}$deltatoken=` },
     );
+  }
+
+  /** The round's objects, cut once for all its pages (the last few rounds are kept). */
+  private cutRound(state: TokenState, minimal: boolean): { groupKey: string; body: Body }[] {
+    const roundKey = JSON.stringify([state.from, state.to, state.select, state.membersPerObject, minimal]);
+    let objects = this.rounds.get(roundKey);
+    if (!objects) {
+      objects = this.round(state, minimal);
+      this.rounds.set(roundKey, objects);
+      if (this.rounds.size > 4) this.rounds.delete(this.rounds.keys().next().value!);
+    }
+    return objects;
   }
 
   /** Every object of the round, in order (groups as they stand at `to`, then the groups removed). */

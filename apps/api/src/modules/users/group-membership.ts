@@ -81,11 +81,20 @@ class Membership {
    * such path; null when the person is not in `top` at any depth.
    */
   pathDown(top: string, personId: string): string[] | null {
+    const theirs = this.groupsOf(personId);
+    if (!theirs.has(top)) return null;
+    const direct = new Set(this.parents.get(personId));
     let found: string[] | null = null;
-    this.walkDown(top, (group, path) => {
-      if (this.people.get(group)?.includes(personId)) found = path;
-      return found !== null;
-    });
+    // Only the person's own groups lead down to them, and every group above one of theirs is theirs too: the walk
+    // kept to them visits those groups as the whole walk would, in the same order, without the rest of `top`.
+    this.walkDown(
+      top,
+      (group, path) => {
+        if (direct.has(group)) found = path;
+        return found !== null;
+      },
+      theirs,
+    );
     return found;
   }
 
@@ -104,9 +113,9 @@ class Membership {
 
   /**
    * Visits `top` and the groups nested in it, breadth first and each once, with the path from `top` down to it;
-   * stops when `visit` answers true.
+   * stops when `visit` answers true. With `within`, only the groups it holds are visited.
    */
-  private walkDown(top: string, visit: (group: string, path: string[]) => boolean): void {
+  private walkDown(top: string, visit: (group: string, path: string[]) => boolean, within?: ReadonlySet<string>): void {
     if (!this.groups.has(top)) return;
     const pathOf = new Map<string, string[]>([[top, [top]]]);
     const queue = [top];
@@ -115,7 +124,7 @@ class Membership {
       const path = pathOf.get(group)!;
       if (visit(group, path)) return;
       for (const child of this.childGroups.get(group) ?? []) {
-        if (!pathOf.has(child) && this.groups.has(child)) {
+        if (!pathOf.has(child) && this.groups.has(child) && (!within || within.has(child))) {
           pathOf.set(child, [...path, child]);
           queue.push(child);
         }
