@@ -3,7 +3,7 @@ import { isDeepStrictEqual } from 'node:util';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { portalEnvironment } from '@paineis/microsoft-stand-ins/stand-ins';
-import type { StandInReport } from '@paineis/microsoft-stand-ins/types';
+import type { StandInGroup, StandInReport } from '@paineis/microsoft-stand-ins/types';
 import { person, useStandIns } from './microsoft.ts';
 import { call, freePorts, printServerOutputOnFailure, startServer, type ServerProcess } from './server-process.ts';
 
@@ -21,8 +21,22 @@ const regional: StandInReport = {
   datasetId: '0c0c0c0c-0000-4000-8000-00000000000a',
   rls: true,
 };
+const plain: StandInReport = {
+  workspaceId: WORKSPACE,
+  reportId: '0b0b0b0b-0000-4000-8000-00000000000b',
+  name: 'Metas',
+  datasetId: '0c0c0c0c-0000-4000-8000-00000000000b',
+  rls: false,
+};
 const ana = person('a1b2c3d4-0000-4000-8000-0000000000a1', 'Ana Regional');
 const bia = person('a1b2c3d4-0000-4000-8000-0000000000b1', 'Bia Gestora', { appRoles: ['Admin'] });
+/** Comercial ⊃ Comercial - Sul ⊃ Ana. */
+const COMERCIAL = '0d0d0d0d-0000-4000-8000-000000000001';
+const SUL = '0d0d0d0d-0000-4000-8000-000000000002';
+const groups = (): StandInGroup[] => [
+  { id: COMERCIAL, displayName: 'Comercial', securityEnabled: true, groupTypes: [], members: [SUL] },
+  { id: SUL, displayName: 'Comercial - Sul', securityEnabled: true, groupTypes: [], members: [ana.id] },
+];
 const ADMIN = { username: 'admin.portal', password: 'senha-do-admin-local-123' };
 
 /**
@@ -64,7 +78,7 @@ async function microsoftSignIn(server: ServerProcess, personId: string): Promise
 }
 
 describe.skipIf(inject('database') !== 'postgres')('two API processes on one PostgreSQL database', () => {
-  const standIns = useStandIns({ people: [ana, bia], reports: [regional] });
+  const standIns = useStandIns({ people: [ana, bia], reports: [regional, plain], groups: groups() });
   const name = `paineis_inst_${randomUUID().replaceAll('-', '').slice(0, 16)}`;
   let admin: pg.Client | undefined;
   let created = false;
@@ -208,6 +222,29 @@ describe.skipIf(inject('database') !== 'postgres')('two API processes on one Pos
     standIns.current.powerBi.reset();
     expect((await call(b!, 'GET', `/api/paineis/${id}/token`, { token: anaToken })).status).toBe(404);
     expect(generateTokenIdentities()).toEqual([]);
+  });
+
+  it('a group linked, and a member leaving it at a sync, on one instance change who opens a panel on the other', async () => {
+    const token = await signIn(a!);
+    const anaToken = await microsoftSignIn(b!, ana.id);
+    const created = await call(a!, 'POST', '/api/paineis', {
+      token,
+      body: { nomePainel: 'Metas', workspaceId: WORKSPACE, reportId: plain.reportId },
+    });
+    expect(created.status).toBe(201);
+    const id = created.json<{ id: number }>().id;
+    const onB = status(() => b!, `/api/paineis/${id}`, anaToken);
+    expect(await onB()).toBe(404);
+
+    // Ana is in Comercial through Comercial - Sul: the link made on A opens the panel to her on B.
+    const linked = await call(a!, 'POST', `/api/paineis/${id}/grupos`, { token, body: [COMERCIAL] });
+    expect(linked.status).toBe(200);
+    await withinASecond(onB, 200);
+
+    // She leaves Comercial - Sul in Entra; A's sync finds it, and B refuses her.
+    standIns.current.graph.removeGroupMember(SUL, ana.id);
+    expect((await call(a!, 'POST', '/api/usuarios365/sincronizar', { token })).status).toBe(200);
+    await withinASecond(onB, 404);
   });
 
   it('an admin demoted, then deactivated, through one instance loses those rights on the other within a second', async () => {

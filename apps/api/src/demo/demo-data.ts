@@ -36,6 +36,13 @@ export const DEMO_USER = {
   jobTitle: 'Analista comercial',
 };
 
+/** The demo's two local accounts, with one password (the sign-in page offers them). */
+export const DEMO_PASSWORD = 'demo';
+export const DEMO_ACCOUNTS = [
+  { username: 'demo.admin', user: DEMO_ADMIN },
+  { username: 'demo.usuario', user: DEMO_USER },
+] as const;
+
 /**
  * A guest from a supplier's tenant (docs/decisions/013-identity-from-the-directory.md): in the directory her mail is
  * the address she was invited with and her UPN is made from it; she is seeded like everyone else, and the directory

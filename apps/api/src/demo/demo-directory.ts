@@ -51,12 +51,6 @@ export function demoDirectory(): StandInPerson[] {
   ];
 }
 
-export const DEMO_PASSWORD = 'demo';
-export const DEMO_ACCOUNTS = [
-  { username: 'demo.admin', user: DEMO_ADMIN },
-  { username: 'demo.usuario', user: DEMO_USER },
-] as const;
-
 /** The demo panels' reports as the stand-in Power BI knows them: RLS datasets where the panel uses RLS. */
 export function demoReports(): StandInReport[] {
   return [...CLASSIFICACOES.flatMap((c) => c.paineis), ...SEM_CLASSIFICACAO].map((nome) => ({

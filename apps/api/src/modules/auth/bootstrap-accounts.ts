@@ -1,6 +1,6 @@
 import type { Config } from '../../config/env.ts';
 import type { Db } from '../../db/client.ts';
-import { DEMO_ACCOUNTS, DEMO_PASSWORD } from '../../demo/demo-directory.ts';
+import { DEMO_ACCOUNTS, DEMO_PASSWORD } from '../../demo/demo-data.ts';
 import { applyConfiguredAdmins } from '../users/users.service.ts';
 import { upsertLocalAccount } from './local-accounts.repository.ts';
 
