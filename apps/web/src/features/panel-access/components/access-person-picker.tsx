@@ -85,16 +85,17 @@ export function AccessPersonPicker({ onChoose }: { onChoose: (person: Usuario365
           onBlur={() => setOpen(false)}
         />
         <div
-          className="position-absolute start-0 end-0 mt-1 bg-body border rounded shadow"
-          style={{ zIndex: 1000 }}
+          className="position-absolute start-0 mt-1 bg-body border rounded shadow"
+          // Over what follows, as wide as the search box (style: the stylesheet builds no end-0 or z-index class).
+          style={{ right: 0, zIndex: 1000 }}
           hidden={!expanded}
         >
           <ul
             id={listId}
             role="listbox"
             aria-label="Pessoas encontradas"
-            className="list-unstyled mb-0 overflow-auto"
-            style={{ maxHeight: 320 }}
+            className="list-unstyled mb-0"
+            style={{ maxHeight: 320, overflowY: 'auto' }}
           >
             {matches.map((person, index) => (
               <li
@@ -114,7 +115,11 @@ export function AccessPersonPicker({ onChoose }: { onChoose: (person: Usuario365
               </li>
             ))}
           </ul>
-          <div className="small text-body-secondary px-3 py-2 border-top" aria-live="polite">
+          <div
+            className="small text-body-secondary px-3 py-2"
+            style={{ borderTop: 'var(--bs-border-width) solid var(--bs-border-color)' }}
+            aria-live="polite"
+          >
             {total === 0
               ? 'Nenhuma pessoa encontrada.'
               : total > MAX_PERSON_MATCHES

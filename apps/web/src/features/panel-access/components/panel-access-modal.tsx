@@ -25,7 +25,7 @@ export function PanelAccessModal({ painel, onHide }: PanelAccessModalProps) {
   const shown = useShownPanel(painel);
   const titleId = useId();
   return (
-    <Modal show={painel !== null} onHide={onHide} size="lg" aria-labelledby={titleId}>
+    <Modal show={painel !== null} onHide={onHide} size="xl" aria-labelledby={titleId}>
       <Modal.Header closeButton closeLabel="Fechar">
         <Modal.Title id={titleId} className="text-break">
           Quem tem acesso - {shown?.nomePainel}

@@ -53,8 +53,8 @@ export function PanelAccessTable({ rows, onOpenPerson }: PanelAccessTableProps) 
         aria-rowcount={rows.length + 1}
       >
         <colgroup>
-          <col style={{ width: '30%' }} />
-          <col style={{ width: '30%' }} />
+          <col style={{ width: '27%' }} />
+          <col style={{ width: '28%' }} />
           <col />
         </colgroup>
         <thead className="sticky-top table-light">

@@ -129,7 +129,7 @@ export const VirtualPanelList = memo(function VirtualPanelList({
 }: VirtualPanelListProps) {
   const listRef = useRef<HTMLDivElement>(null);
   const layout = useMemo(() => layoutList(groups), [groups]);
-  const [sizes] = useState<ItemSizes>(() => defaultItemSizes(window.innerWidth, rootFontSize()));
+  const [sizes] = useState<ItemSizes>(() => defaultItemSizes(window.innerWidth, rootFontSize(), isAdmin));
 
   // Where the list starts in the page: the title, search box and notices above it push it down. Read when the
   // resize observer reports the page, right after the browser's layout, rather than forcing one during the commit.

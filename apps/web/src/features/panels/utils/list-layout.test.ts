@@ -59,6 +59,9 @@ describe('layoutList', () => {
     expect(estimate(7)).toBe(sizes.head);
     // A phone: rows wrap under their actions.
     expect(defaultItemSizes(400).row).toBeGreaterThan(sizes.row);
+    // An admin's six actions take two lines there; on a wide screen they share the name's line.
+    expect(defaultItemSizes(400, 16, true).row).toBeGreaterThan(defaultItemSizes(400).row);
+    expect(defaultItemSizes(1280, 16, true).row).toBe(sizes.row);
   });
 });
 

@@ -70,14 +70,17 @@ export interface ItemSizes {
   gap: number;
 }
 
-/** Bootstrap at 16px text: a panel row is one line on a wide screen and wraps under 576px (theme.css). */
-export function defaultItemSizes(viewportWidth: number, remPx = 16): ItemSizes {
+/**
+ * Bootstrap at 16px text: a panel row is one line on a wide screen and wraps under 576px (theme.css): the name, then
+ * the actions: Visualizar on one line, an admin's six actions on two (measured on 375px and 414px screens).
+ */
+export function defaultItemSizes(viewportWidth: number, remPx = 16, adminActions = false): ItemSizes {
   const narrow = viewportWidth < 576;
   return {
     head: narrow ? 98 : 66,
     description: 24,
     emptyBody: 100,
-    row: narrow ? 87 : 48,
+    row: narrow ? (adminActions ? 122 : 87) : 48,
     rowBorder: 1,
     gap: 1.5 * remPx,
   };
