@@ -92,8 +92,9 @@ export function GroupCombobox({ label, groups, onAdd }: GroupComboboxProps) {
         onBlur={() => setOpen(false)}
       />
       <div
-        className="position-absolute start-0 end-0 mt-1 bg-body border rounded shadow-sm"
-        style={{ zIndex: 1060, maxHeight: 240, overflowY: 'auto' }}
+        className="position-absolute start-0 mt-1 bg-body border rounded shadow-sm"
+        // As wide as the text box, over what follows (the stylesheet builds no end-0 or z-index class).
+        style={{ right: 0, zIndex: 1060, maxHeight: 240, overflowY: 'auto' }}
         hidden={!open}
       >
         <ul
@@ -129,7 +130,10 @@ export function GroupCombobox({ label, groups, onAdd }: GroupComboboxProps) {
           <div className="small text-body-secondary px-2 py-1">Nenhum grupo encontrado.</div>
         )}
         {open && matches.length > shown.length && (
-          <div className="small text-body-secondary px-2 py-1 border-top">
+          <div
+            className="small text-body-secondary px-2 py-1"
+            style={{ borderTop: 'var(--bs-border-width) solid var(--bs-border-color)' }}
+          >
             Mais {formatInteger(matches.length - shown.length)}: continue digitando para refinar a busca.
           </div>
         )}

@@ -44,8 +44,8 @@ export function GroupList({ groups, selected, onToggle }: GroupListProps) {
               key={item.key}
               aria-setsize={groups.length}
               aria-posinset={item.index + 1}
-              className={`d-flex align-items-center gap-2 px-2 border-bottom position-absolute start-0 end-0 ${checked ? 'bg-body-tertiary' : ''}`}
-              style={{ top: 0, height: ROW_HEIGHT, transform: `translateY(${item.start}px)` }}
+              className={`d-flex align-items-center gap-2 px-2 border-bottom position-absolute start-0 ${checked ? 'bg-body-tertiary' : ''}`}
+              style={{ top: 0, width: '100%', height: ROW_HEIGHT, transform: `translateY(${item.start}px)` }}
             >
               <Form.Check.Input
                 id={checkId}
@@ -56,7 +56,7 @@ export function GroupList({ groups, selected, onToggle }: GroupListProps) {
                 aria-label={`Selecionar ${group.nome}`}
               />
               {/* The whole text is the checkbox's label, so a click anywhere on it toggles it. */}
-              <label htmlFor={checkId} className="flex-grow-1 overflow-hidden" style={{ cursor: 'pointer' }}>
+              <label htmlFor={checkId} className="flex-grow-1" style={{ minWidth: 0, cursor: 'pointer' }}>
                 <span className="d-block text-truncate fw-semibold" title={group.nome}>
                   {group.nome}
                 </span>
@@ -65,7 +65,7 @@ export function GroupList({ groups, selected, onToggle }: GroupListProps) {
                 </span>
               </label>
               {group.tipo !== null && (
-                <Badge bg={group.tipo === 'seguranca' ? 'secondary' : 'info'} className="flex-shrink-0">
+                <Badge bg={group.tipo === 'seguranca' ? 'secondary' : 'primary'} className="flex-shrink-0">
                   {GROUP_TYPE_LABELS[group.tipo]}
                 </Badge>
               )}

@@ -143,7 +143,11 @@ export function RlsRoleCard({
           )}
         </Card.Body>
       )}
-      <Card.Body className="py-2 border-top">
+      {/* Set apart from the users above it as the card's header is (no border-top class is built, see styles.test.ts). */}
+      <Card.Body
+        className="py-2"
+        style={{ borderTop: 'var(--bs-card-border-width) solid var(--bs-card-border-color)' }}
+      >
         <div className="small fw-semibold mb-2">Grupos</div>
         {roleGroups.length === 0 ? (
           <div className="small text-body-secondary mb-2">Nenhum grupo neste papel.</div>
