@@ -268,6 +268,8 @@ export class GroupDirectory {
    * change `to` never changes, and each page of it is served without replaying the log and cutting it again.
    */
   private readonly rounds = new Map<string, { groupKey: string; body: Body }[]>();
+  /** States after so many changes (stateAt), the last few asked for. */
+  private readonly snapshots = new Map<number, Groups>();
   /** Changes since the stand-ins started; tokens of another epoch (a restart, expireDeltaTokens) are refused. */
   private epoch = randomBytes(6).toString('base64url');
   private groupsPerPage = DEFAULT_GROUPS_PER_PAGE;
@@ -282,10 +284,21 @@ export class GroupDirectory {
     this.publish();
   }
 
-  /** The state after the first `sequence` changes. */
+  /**
+   * The state after the first `sequence` changes: read only. The last few are kept, and a later one is replayed from
+   * the nearest kept before it, so that a round from a delta link replays only the changes since.
+   */
   private stateAt(sequence: number): Groups {
+    const kept = this.snapshots.get(sequence);
+    if (kept) return kept;
+    let from = 0;
+    for (const at of this.snapshots.keys()) if (at < sequence && at > from) from = at;
     const groups: Groups = new Map();
-    for (const change of this.log.slice(0, sequence)) apply(groups, change);
+    // apply() replaces a state's members instead of changing them: the states are copied, their members shared.
+    for (const [id, state] of this.snapshots.get(from) ?? []) groups.set(id, { ...state });
+    for (let i = from; i < sequence; i++) apply(groups, this.log[i]!);
+    this.snapshots.set(sequence, groups);
+    if (this.snapshots.size > 4) this.snapshots.delete(this.snapshots.keys().next().value!);
     return groups;
   }
 
@@ -562,8 +575,14 @@ export class GroupDirectory {
       id,
     });
 
+    // A later round looks only at the groups its changes touched: the others are as they were.
+    const touched = state.from === 0 ? null : new Set<string>();
+    for (const change of touched ? this.log.slice(state.from, state.to) : []) {
+      touched!.add(key(change.kind === 'put' ? change.group.id : change.groupId));
+    }
     const objects: { groupKey: string; body: Body }[] = [];
     for (const [groupKey, now] of after) {
+      if (touched && !touched.has(groupKey)) continue;
       const then = before.get(groupKey);
       const values = groupValues(now.group);
       const old = then ? groupValues(then.group) : null;

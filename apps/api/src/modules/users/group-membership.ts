@@ -27,9 +27,9 @@ class Membership {
 
   constructor({ groups, memberships }: Awaited<ReturnType<typeof loadGroups>>) {
     for (const group of groups) this.groups.set(group.id, group);
-    for (const { grupoId, membroId, membroTipo } of memberships) {
+    for (const [grupoId, membroId, isGroup] of memberships) {
       push(this.parents, membroId, grupoId);
-      push(membroTipo === 'grupo' ? this.childGroups : this.people, grupoId, membroId);
+      push(isGroup ? this.childGroups : this.people, grupoId, membroId);
     }
   }
 
