@@ -20,3 +20,6 @@ export const queryKeys = {
   recents: ['recentes'] as const,
   savedViews: (id: number) => ['paineis', id, 'visoes'] as const,
 };
+
+/** Whether a key is a person's access explanation (queryKeys.personAccess), whoever the person. */
+export const isPersonAccessKey = (key: readonly unknown[]) => key[0] === 'usuarios365' && key[2] === 'acesso';

@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { UsuarioVinculado } from '@paineis/contract/users';
 import { api } from '../../../lib/api-client.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
+import { accessChanged } from '../utils/access-changed.ts';
 
 /** POST /paineis/{id}/usuarios: replaces the panel's whole set of linked users ([] unlinks everyone). */
 export async function linkUsers({ id, userIds }: { id: number; userIds: string[] }): Promise<UsuarioVinculado[]> {
@@ -17,7 +18,7 @@ export function useLinkUsers() {
     // list of who may open the panel.
     onSuccess: (_, { id }) => {
       void queryClient.invalidateQueries({ queryKey: queryKeys.linkedUsers(id) });
-      void queryClient.invalidateQueries({ queryKey: queryKeys.panelAccess(id) });
+      accessChanged(queryClient, id);
     },
   });
 }
