@@ -76,7 +76,8 @@ function OpenablePanels({ paineis }: { paineis: PanelOfPerson[] }) {
       {paineis.length === 0 ? (
         <Card.Body className="text-body-secondary">Nenhum painel.</Card.Body>
       ) : (
-        <Table responsive className="mb-0 align-top" aria-labelledby={titleId}>
+        // On a phone the table scrolls sideways rather than breaking every name into syllables.
+        <Table responsive className="mb-0 align-top" style={{ minWidth: 600 }} aria-labelledby={titleId}>
           <thead>
             <tr>
               <th scope="col">Painel</th>
@@ -87,7 +88,7 @@ function OpenablePanels({ paineis }: { paineis: PanelOfPerson[] }) {
           <tbody>
             {paineis.map((painel) => (
               <tr key={painel.painelId}>
-                <td className="fw-medium text-break">{painel.nomePainel}</td>
+                <td className="fw-medium">{painel.nomePainel}</td>
                 <td>
                   <Reasons motivos={painel.motivos} />
                 </td>
