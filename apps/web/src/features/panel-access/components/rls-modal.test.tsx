@@ -37,17 +37,25 @@ const ROLES: RlsConfiguration[] = [
   { roleName: 'Analistas', userEmails: ['bruno@empresa.com.br', 'antigo@empresa.com.br'] },
 ];
 
-/** The directory's groups (GET /api/grupos365). */
-const directory = (groups: Grupo365[] = GROUPS) => http.get('/api/grupos365', () => HttpResponse.json(groups));
+/** The directory's groups (GET /api/grupos365), and the groups linked to the panel (none unless said). */
+const directory = (groups: Grupo365[] = GROUPS, linkedGroups: { id: string; nome: string }[] = []) => [
+  http.get('/api/grupos365', () => HttpResponse.json(groups)),
+  http.get('/api/paineis/9/grupos', () => HttpResponse.json(linkedGroups)),
+];
 
 /** Answers the three loads; returns the bodies of the POSTs. */
 function api({
   rls = ROLES,
   linked = LINKED,
-}: { rls?: RlsConfiguration[] | { configuracoes: RlsConfiguration[] }; linked?: UsuarioVinculado[] } = {}) {
+  linkedGroups = [],
+}: {
+  rls?: RlsConfiguration[] | { configuracoes: RlsConfiguration[] };
+  linked?: UsuarioVinculado[];
+  linkedGroups?: { id: string; nome: string }[];
+} = {}) {
   const posts: unknown[] = [];
   server.use(
-    directory(),
+    ...directory(GROUPS, linkedGroups),
     http.get('/api/paineis/9/rls', () => HttpResponse.json(rls)),
     http.get('/api/paineis/9/usuarios', () => HttpResponse.json(linked)),
     http.post('/api/paineis/9/rls', async ({ request }) => {
@@ -92,7 +100,7 @@ beforeEach(() => signIn(ADMIN));
 describe('Configuração RLS', () => {
   it('is titled with the panel name and shows the spinner until both the roles and the linked users load', async () => {
     server.use(
-      directory(),
+      ...directory(),
       http.get('/api/paineis/9/rls', () => HttpResponse.json(ROLES)),
       http.get('/api/paineis/9/usuarios', async () => {
         await delay(80);
@@ -146,6 +154,13 @@ describe('Configuração RLS', () => {
       'Nenhum usuário está vinculado a este painel. Vincule usuários antes de configurar o RLS.',
     );
     expect(screen.getByText('Nenhum papel RLS configurado.')).toBeInTheDocument();
+  });
+
+  it('does not warn when nobody is linked directly but a group is', async () => {
+    api({ rls: [], linked: [], linkedGroups: [{ id: GROUPS[0]!.id, nome: GROUPS[0]!.nome }] });
+    renderModal();
+    await editorReady();
+    expect(screen.queryByText(/Nenhum usuário está vinculado/)).not.toBeInTheDocument();
   });
 
   it('adds roles by button and by Enter, trimmed; ignores empty names and refuses duplicates', async () => {
@@ -279,7 +294,7 @@ describe('Configuração RLS', () => {
   it("shows 'Erro ao carregar configurações RLS' when a load fails, with a way to try again", async () => {
     let fail = true;
     server.use(
-      directory(),
+      ...directory(),
       http.get('/api/paineis/9/rls', () => (fail ? HttpResponse.json({}, { status: 500 }) : HttpResponse.json(ROLES))),
       http.get('/api/paineis/9/usuarios', () => HttpResponse.json(LINKED)),
     );
@@ -294,7 +309,7 @@ describe('Configuração RLS', () => {
 
   it("shows 'Erro ao carregar configurações RLS' when the linked users fail to load", async () => {
     server.use(
-      directory(),
+      ...directory(),
       http.get('/api/paineis/9/rls', () => HttpResponse.json(ROLES)),
       http.get('/api/paineis/9/usuarios', () => HttpResponse.json({}, { status: 500 })),
     );

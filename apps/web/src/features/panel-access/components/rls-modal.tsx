@@ -13,6 +13,7 @@ import type { UsuarioVinculado } from '@paineis/contract/users';
 import { BusyButton } from '../../../components/busy-button.tsx';
 import { errorMessage } from '../../../lib/api-client.ts';
 import { useGroups } from '../api/get-groups.ts';
+import { useLinkedGroups } from '../api/get-linked-groups.ts';
 import { useLinkedUsers } from '../api/get-linked-users.ts';
 import { useRls } from '../api/get-rls.ts';
 import { useSaveRls } from '../api/save-rls.ts';
@@ -52,30 +53,33 @@ function RlsContent({ painel, onHide }: { painel: Painel; onHide: () => void }) 
   // directory's groups are waited for too: without them every group of a role would read as unknown.
   const rls = useRls(painel.id);
   const linked = useLinkedUsers(painel.id);
+  const linkedGroups = useLinkedGroups(painel.id);
   const groups = useGroups();
   const [ready, setReady] = useState(false);
-  if (!ready && rls.isSuccess && linked.isSuccess && groups.isSuccess && !rls.isFetching && !linked.isFetching) {
-    setReady(true);
-  }
+  const loaded = [rls, linked, linkedGroups, groups].every((q) => q.isSuccess);
+  if (!ready && loaded && !rls.isFetching && !linked.isFetching && !linkedGroups.isFetching) setReady(true);
 
-  if (ready && rls.data && linked.data && groups.data) {
+  if (ready && rls.data && linked.data && linkedGroups.data && groups.data) {
     return (
       <RlsEditor
         painel={painel}
         initialRoles={rls.data}
         linkedUsers={linked.data}
+        anyGroupLinked={linkedGroups.data.length > 0}
         directoryGroups={groups.data}
         onHide={onHide}
       />
     );
   }
-  return <ModalPending queries={[rls, linked, groups]} message={() => RLS_LOAD_ERROR} onHide={onHide} />;
+  return <ModalPending queries={[rls, linked, linkedGroups, groups]} message={() => RLS_LOAD_ERROR} onHide={onHide} />;
 }
 
 interface RlsEditorProps {
   painel: Painel;
   initialRoles: RlsConfiguration[];
   linkedUsers: UsuarioVinculado[];
+  /** People may open the panel through a linked group, without being linked themselves. */
+  anyGroupLinked: boolean;
   directoryGroups: Grupo365[];
   onHide: () => void;
 }
@@ -83,7 +87,7 @@ interface RlsEditorProps {
 /** A role as the editor holds it: its groups always listed (the server answers them; an older answer may not). */
 type EditedRole = RlsConfiguration & { grupos: string[] };
 
-function RlsEditor({ painel, initialRoles, linkedUsers, directoryGroups, onHide }: RlsEditorProps) {
+function RlsEditor({ painel, initialRoles, linkedUsers, anyGroupLinked, directoryGroups, onHide }: RlsEditorProps) {
   const roleInputId = useId();
   const save = useSaveRls();
   const [roles, setRoles] = useState<EditedRole[]>(() => initialRoles.map((r) => ({ ...r, grupos: r.grupos ?? [] })));
@@ -147,7 +151,7 @@ function RlsEditor({ painel, initialRoles, linkedUsers, directoryGroups, onHide 
   return (
     <>
       <Modal.Body>
-        {linkedUsers.length === 0 && <Alert variant="warning">{NO_LINKED_USERS}</Alert>}
+        {linkedUsers.length === 0 && !anyGroupLinked && <Alert variant="warning">{NO_LINKED_USERS}</Alert>}
         {problems.length > 0 && (
           <Alert variant="warning" aria-label="Limites do Power BI">
             <p className="mb-2">{RLS_LIMITS_WARNING}</p>
