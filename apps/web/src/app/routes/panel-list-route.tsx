@@ -4,6 +4,8 @@ import type { Painel } from '@paineis/contract/panels';
 import { useAuth } from '../../features/auth/auth-context.ts';
 import { useDeleteClassification } from '../../features/classifications/api/delete-classification.ts';
 import { activeUsersQuery } from '../../features/panel-access/api/get-active-users.ts';
+import { groupsQuery } from '../../features/panel-access/api/get-groups.ts';
+import { linkedGroupsQuery } from '../../features/panel-access/api/get-linked-groups.ts';
 import { linkedUsersQuery } from '../../features/panel-access/api/get-linked-users.ts';
 import { PanelListPage } from '../../features/panels/components/panel-list-page.tsx';
 
@@ -27,8 +29,8 @@ const isAccessModal = (which: string | null | undefined): which is AccessModal =
 /**
  * An admin pointing at (or tabbing to) a panel's 'Usuários', 'RLS' or 'Acesso' button is about to open its modal. It is
  * mounted then, closed, so that its code loads (and React has it ready: a lazy component first rendered on the
- * click would wait for Suspense to reveal it); for the links modal the directory and the panel's links start
- * loading too. The modal then opens at once on the click.
+ * click would wait for Suspense to reveal it); for the links modal the directory (people and groups) and the panel's
+ * links start loading too. The modal then opens at once on the click.
  */
 function useWarmUp(isAdmin: boolean, mount: (modal: AccessModal) => void) {
   const queryClient = useQueryClient();
@@ -36,6 +38,8 @@ function useWarmUp(isAdmin: boolean, mount: (modal: AccessModal) => void) {
     (painelId: number) => {
       void queryClient.prefetchQuery(activeUsersQuery);
       void queryClient.prefetchQuery(linkedUsersQuery(painelId));
+      void queryClient.prefetchQuery(groupsQuery);
+      void queryClient.prefetchQuery(linkedGroupsQuery(painelId));
     },
     [queryClient],
   );

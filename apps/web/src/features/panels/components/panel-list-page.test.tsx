@@ -691,6 +691,8 @@ describe("'/' opens the access modals, loaded on demand", () => {
         HttpResponse.json([{ id: 'u1', displayName: 'Ana Lima', email: 'ana@empresa.com.br' }]),
       ),
       http.get('/api/paineis/12/rls', () => HttpResponse.json([])),
+      http.get('/api/grupos365', () => HttpResponse.json([])),
+      http.get('/api/paineis/12/grupos', () => HttpResponse.json([])),
     );
     const { user } = renderApp('/');
     await user.click(await screen.findByRole('button', { name: 'Usuários do painel Metas' }));
@@ -737,29 +739,31 @@ describe("'/' opens the access modals, loaded on demand", () => {
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
   });
 
-  it("starts loading the directory and the panel's links when an admin points at 'Usuários'", async () => {
+  it("starts loading the directory and the panel's links, people and groups, when an admin points at 'Usuários'", async () => {
     signIn(ADMIN);
     serveGroups();
-    const reads = { users: 0, links: 0 };
+    const reads = { users: 0, links: 0, groups: 0, linkedGroups: 0 };
+    const counted = (url: string, key: keyof typeof reads) =>
+      http.get(url, () => {
+        reads[key] += 1;
+        return HttpResponse.json([]);
+      });
     server.use(
-      http.get('/api/usuarios365/ativos', () => {
-        reads.users += 1;
-        return HttpResponse.json([]);
-      }),
-      http.get('/api/paineis/12/usuarios', () => {
-        reads.links += 1;
-        return HttpResponse.json([]);
-      }),
+      counted('/api/usuarios365/ativos', 'users'),
+      counted('/api/paineis/12/usuarios', 'links'),
+      counted('/api/grupos365', 'groups'),
+      counted('/api/paineis/12/grupos', 'linkedGroups'),
     );
+    const once = { users: 1, links: 1, groups: 1, linkedGroups: 1 };
     const { user } = renderApp('/');
     const button = await screen.findByRole('button', { name: 'Usuários do painel Metas' });
     await user.hover(button);
-    await waitFor(() => expect(reads).toEqual({ users: 1, links: 1 }));
+    await waitFor(() => expect(reads).toEqual(once));
     // Opened just after: what was loaded is used, not loaded again.
     await user.click(button);
     const dialog = await screen.findByRole('dialog', { name: 'Vincular Usuários ao Painel' });
     expect(await within(dialog).findByText('Nenhum usuário encontrado.')).toBeInTheDocument();
-    expect(reads).toEqual({ users: 1, links: 1 });
+    expect(reads).toEqual(once);
   });
 });
 
