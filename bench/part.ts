@@ -7,7 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { benchApi } from './api.ts';
 import { benchGroups } from './groups.ts';
 import { errorRow, type BenchRow } from './report.ts';
-import { benchStartup, postgresReachable, withScratchDatabase } from './startup.ts';
+import { benchStartup, POSTGRES_ADMIN_URL, postgresReachable, withScratchDatabase } from './startup.ts';
 import { benchWeb } from './web.ts';
 
 const PARTS: Record<string, () => Promise<BenchRow[]>> = {
@@ -18,7 +18,14 @@ const PARTS: Record<string, () => Promise<BenchRow[]>> = {
     ...(await benchGroups({})),
     ...((await postgresReachable())
       ? await withScratchDatabase('groups', (databaseUrl) => benchGroups({ databaseUrl }))
-      : [{ figure: 'Acesso por grupo no PostgreSQL', value: 'não medido: nada responde', budget: '—', ok: true }]),
+      : [
+          {
+            figure: 'Acesso por grupo no PostgreSQL',
+            value: `não medido: nada responde em ${new URL(POSTGRES_ADMIN_URL).host}`,
+            budget: '—',
+            ok: true,
+          },
+        ]),
   ],
   'groups-pglite': () => benchGroups({}),
   'groups-postgres': () => withScratchDatabase('groups', (databaseUrl) => benchGroups({ databaseUrl })),

@@ -74,7 +74,15 @@ if (await postgresReachable()) {
   });
 }
 await part('Acesso por grupo, PGlite', 'groups-pglite');
-if (await postgresReachable()) await part('Acesso por grupo, PostgreSQL', 'groups-postgres');
+if (await postgresReachable()) {
+  await part('Acesso por grupo, PostgreSQL', 'groups-postgres');
+} else {
+  const value = `não medido: nada responde em ${new URL(POSTGRES_ADMIN_URL).host}`;
+  tables.push({
+    title: 'Acesso por grupo, PostgreSQL',
+    rows: [{ figure: 'Acesso por grupo no PostgreSQL', value, budget: '—', ok: true }],
+  });
+}
 await part('Aplicação web (Chromium)', 'web');
 await part('Início do servidor', 'startup');
 rmSync(scratch, { recursive: true, force: true });
