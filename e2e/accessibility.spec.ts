@@ -228,7 +228,16 @@ async function checkAdminScreens(audit: Audit, page: Page, viewport: Viewport) {
   const links = dialog(page, 'Vincular Usuários ao Painel');
   await expect(links.getByRole('checkbox').first()).toBeVisible();
   await audit.check("modal 'Vincular Usuários ao Painel'", MODAL);
+  await links.getByRole('tab', { name: /^Grupos/ }).click();
+  await expect(links.getByRole('checkbox', { name: 'Selecionar Comercial', exact: true })).toBeVisible();
+  await audit.check("modal 'Vincular Usuários ao Painel', aba 'Grupos'", MODAL);
   await closeDialog(page, links);
+
+  await page.getByRole('button', { name: `Acesso ao painel ${RLS_PANEL}` }).click();
+  const access = dialog(page, `Quem tem acesso - ${RLS_PANEL}`);
+  await expect(access.getByRole('row').nth(1)).toBeVisible();
+  await audit.check("modal 'Quem tem acesso'", MODAL);
+  await closeDialog(page, access);
 
   await page.getByRole('button', { name: `RLS do painel ${RLS_PANEL}` }).click();
   const rls = dialog(page, `Configuração RLS - ${RLS_PANEL}`);
@@ -298,6 +307,19 @@ async function checkAdminScreens(audit: Audit, page: Page, viewport: Viewport) {
   await expect(detail.getByRole('table').first()).toBeVisible();
   await audit.check('uso, detalhe do painel', MODAL);
   await closeDialog(page, detail);
+
+  await navigate(page, viewport, 'Acessos');
+  await expect(page.getByRole('heading', { level: 1, name: 'Acessos' })).toBeVisible();
+  await audit.check('acessos');
+  await page.getByRole('combobox', { name: 'Buscar pessoa' }).fill('bruno');
+  await expect(page.getByRole('option', { name: new RegExp(USER) })).toBeVisible();
+  await audit.check('acessos, busca de pessoa', 'main');
+  await page.getByRole('option', { name: new RegExp(USER) }).click();
+  const refused = page.getByRole('region', { name: /^Painéis que não pode abrir/ });
+  const why = refused.getByLabel('Por que não pode abrir…');
+  await why.selectOption({ index: 1 });
+  await expect(refused.getByRole('alert')).toBeVisible();
+  await audit.check('acessos, uma pessoa explicada');
 
   await navigate(page, viewport, 'Auditoria');
   const details = page.getByRole('button', { name: /Detalhes/ }).first();

@@ -76,40 +76,43 @@ function OpenablePanels({ paineis }: { paineis: PanelOfPerson[] }) {
       {paineis.length === 0 ? (
         <Card.Body className="text-body-secondary">Nenhum painel.</Card.Body>
       ) : (
-        // On a phone the table scrolls sideways rather than breaking every name into syllables.
-        <Table responsive className="mb-0 align-top" style={{ minWidth: 600 }} aria-labelledby={titleId}>
-          <thead>
-            <tr>
-              <th scope="col">Painel</th>
-              <th scope="col">Motivo</th>
-              <th scope="col">Papéis RLS</th>
-            </tr>
-          </thead>
-          <tbody>
-            {paineis.map((painel) => (
-              <tr key={painel.painelId}>
-                <td className="fw-medium">{painel.nomePainel}</td>
-                <td>
-                  <Reasons motivos={painel.motivos} />
-                </td>
-                <td>
-                  {painel.papeisRls.length === 0 ? (
-                    <span className="text-body-secondary">—</span>
-                  ) : (
-                    <ul className="list-unstyled mb-0">
-                      {painel.papeisRls.map((role) => (
-                        <li key={role.papel}>
-                          <span className="fw-medium">{role.papel}</span>
-                          <span className="text-body-secondary">: {role.motivos.map(reasonText).join('; ')}</span>
-                        </li>
-                      ))}
-                    </ul>
-                  )}
-                </td>
+        // On a phone the table scrolls sideways rather than breaking every name into syllables; the scrolling box
+        // takes the focus, so that it can be scrolled from the keyboard.
+        <div className="table-responsive" tabIndex={0} role="group" aria-labelledby={titleId}>
+          <Table className="mb-0 align-top" style={{ minWidth: 600 }} aria-labelledby={titleId}>
+            <thead>
+              <tr>
+                <th scope="col">Painel</th>
+                <th scope="col">Motivo</th>
+                <th scope="col">Papéis RLS</th>
               </tr>
-            ))}
-          </tbody>
-        </Table>
+            </thead>
+            <tbody>
+              {paineis.map((painel) => (
+                <tr key={painel.painelId}>
+                  <td className="fw-medium">{painel.nomePainel}</td>
+                  <td>
+                    <Reasons motivos={painel.motivos} />
+                  </td>
+                  <td>
+                    {painel.papeisRls.length === 0 ? (
+                      <span className="text-body-secondary">—</span>
+                    ) : (
+                      <ul className="list-unstyled mb-0">
+                        {painel.papeisRls.map((role) => (
+                          <li key={role.papel}>
+                            <span className="fw-medium">{role.papel}</span>
+                            <span className="text-body-secondary">: {role.motivos.map(reasonText).join('; ')}</span>
+                          </li>
+                        ))}
+                      </ul>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </Table>
+        </div>
       )}
     </Card>
   );
