@@ -27,7 +27,18 @@ test('every screen', async ({ page }) => {
   await page.getByRole('button', { name: 'Usuários do painel Vendas por Região' }).click();
   await expect(page.getByRole('checkbox').first()).toBeVisible();
   await shot(page, 'vincular-usuarios');
+  await page.getByRole('tab', { name: /^Grupos/ }).click();
+  await expect(page.getByRole('checkbox', { name: 'Selecionar Comercial', exact: true })).toBeChecked();
+  await shot(page, 'vincular-grupos');
   await page.getByRole('button', { name: 'Cancelar' }).click();
+
+  await page.getByRole('button', { name: 'Acesso ao painel Vendas por Região' }).click();
+  const access = page.getByRole('dialog', { name: 'Quem tem acesso - Vendas por Região' });
+  await access.getByPlaceholder('Filtrar por nome, e-mail ou grupo...').fill('comercial');
+  await expect(access.getByRole('row').filter({ hasText: 'Bruno Demonstração' })).toBeVisible();
+  await shot(page, 'quem-tem-acesso');
+  await access.getByRole('button', { name: 'Fechar' }).last().click();
+  await expect(access).toBeHidden();
 
   await page.getByRole('button', { name: 'RLS do painel Vendas por Região' }).click();
   await expect(page.getByRole('button', { name: 'Salvar Configurações' })).toBeVisible();
@@ -57,6 +68,11 @@ test('every screen', async ({ page }) => {
   await page.goto('/classificacoes');
   await expect(page.getByRole('cell', { name: /^Comercial/ })).toBeVisible();
   await shot(page, 'classificacoes');
+
+  await page.goto('/acessos?pessoa=demo-usuario');
+  await expect(page.getByRole('heading', { level: 2, name: 'Bruno Demonstração' })).toBeVisible();
+  await page.getByLabel('Por que não pode abrir…').selectOption({ index: 1 });
+  await shot(page, 'acessos', true);
 
   await page.goto('/visualizar/8');
   await expect(page.frameLocator('iframe').locator('section:not([hidden]) h1')).toBeVisible();
