@@ -5,7 +5,8 @@ import Modal from 'react-bootstrap/Modal';
 import type { Painel } from '@paineis/contract/panels';
 import { usePanelAccess } from '../api/get-panel-access.ts';
 import { useShownPanel } from '../hooks/use-shown-panel.ts';
-import { downloadAccessCsv, panelAccessCsv, panelAccessCsvName } from '../utils/access-csv.ts';
+import { downloadCsv } from '../../../lib/csv.ts';
+import { panelAccessCsv, panelAccessCsvName } from '../utils/access-csv.ts';
 import { filterAccessRows, panelAccessRows, peopleCount, type PanelAccessPerson } from '../utils/access-reasons.ts';
 import { ModalLoadError } from './modal-load-error.tsx';
 import { ModalLoading } from './modal-loading.tsx';
@@ -72,8 +73,7 @@ function PanelAccessList({ painelId, pessoas, onHide }: PanelAccessListProps) {
     );
   }
 
-  const exportCsv = () =>
-    downloadAccessCsv(panelAccessCsvName(painelId), panelAccessCsv(visible.map((row) => row.person)));
+  const exportCsv = () => downloadCsv(panelAccessCsvName(painelId), panelAccessCsv(visible.map((row) => row.person)));
 
   return (
     <Modal.Body>

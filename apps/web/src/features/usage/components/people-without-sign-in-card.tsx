@@ -1,7 +1,8 @@
 import type { PeriodoUso } from '@paineis/contract/usage-audit-constants';
 import type { PessoaSemLogin, UsoSemLogin } from '@paineis/contract/usage';
 import { formatDateMinutes, formatInteger } from '../../../lib/format.ts';
-import { csvDateTime, downloadCsv, toCsv, type CsvColumn } from '../utils/csv.ts';
+import { downloadCsv, toCsv, type CsvColumn } from '../../../lib/csv.ts';
+import { csvDateTime } from '../utils/csv.ts';
 import { MAX_LINHAS } from '../utils/usage-tables.ts';
 import { EmptyTable, UsageCard } from './usage-card.tsx';
 import { UsageTable } from './usage-table.tsx';
