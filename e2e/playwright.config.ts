@@ -7,14 +7,16 @@ import { chromiumLaunchOptions } from '../scripts/lib/chromium.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 // Ports of this run's own and fresh data folders, chosen once in the runner and inherited by its workers, which
-// load this file again.
+// load this file again. The ports lie in 21000-23399, clear of the services a machine may run (NATS 4222,
+// PostgreSQL 5432, RabbitMQ 5672, Redis 6379: the ranges 4100-6499 used before met them one run in a few hundred)
+// and below Linux's ephemeral ports.
 // Project `demo`: the real server in demo mode, with demo data.
-process.env.E2E_PORT ??= String(4100 + (process.pid % 800));
+process.env.E2E_PORT ??= String(21000 + (process.pid % 800));
 process.env.E2E_DATA_DIR ??= mkdtempSync(path.join(tmpdir(), 'paineis-e2e-'));
 // Project `microsoft`: the Microsoft stand-ins as a process of their own, and a second server configured for
 // Microsoft (pointed at them), with no demo data: its journeys create what they need.
-process.env.E2E_MS_PORT ??= String(4900 + (process.pid % 800));
-process.env.E2E_MS_API_PORT ??= String(5700 + (process.pid % 800));
+process.env.E2E_MS_PORT ??= String(21800 + (process.pid % 800));
+process.env.E2E_MS_API_PORT ??= String(22600 + (process.pid % 800));
 process.env.E2E_MS_DATA_DIR ??= mkdtempSync(path.join(tmpdir(), 'paineis-e2e-ms-'));
 process.env.E2E_EMBED_TOKEN_SECONDS ??= '15';
 // The runner (not its workers, which a failure may restart) removes the data folders when it exits.
