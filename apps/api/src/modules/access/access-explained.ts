@@ -1,9 +1,10 @@
 import type { AcessoPainel, AcessoPessoa, GrupoVinculado, MotivoAcesso } from '@paineis/contract/groups';
 import type { Db } from '../../db/client.ts';
-import { byNome } from '../../lib/collation.ts';
+import { VersionedKeyedCache } from '../../db/versioned-cache.ts';
 import { notFound } from '../../lib/domain-failure.ts';
+import { PreparedJson } from '../../lib/prepared-json.ts';
 import { panelRules, rlsAddresses, rulesForPerson } from '../panels/panel-access.ts';
-import { directoryEntries, groupMembership } from '../users/users.service.ts';
+import { directoryEntries, directoryRanks, groupMembership } from '../users/users.service.ts';
 
 /**
  * "Who can open this, and why" and "why can this person open it, or not" (docs/decisions/018-access-by-group.md): the
@@ -21,11 +22,25 @@ const ADMIN: MotivoAcesso = { tipo: 'administrador' };
 const DIRECT: MotivoAcesso = { tipo: 'direto' };
 const BY_EMAIL: MotivoAcesso = { tipo: 'email' };
 
-/** GET /paineis/{id}/acesso. */
+/**
+ * GET /paineis/{id}/acesso as bytes, made once per change of what it tells (the panel's links and groups, the
+ * directory, the membership): for a panel open to tens of thousands of people it is megabytes of JSON. Only the
+ * last few panels asked for are kept.
+ */
+const whoCanOpenAnswers = new VersionedKeyedCache(
+  ['paineis', 'vinculos', 'grupos', 'usuarios'],
+  async (db, painelId: number) => new PreparedJson(await whoCanOpen(db, painelId)),
+  8,
+);
+
+export const whoCanOpenJson = (db: Db, painelId: number) => whoCanOpenAnswers.get(db, painelId);
+
+/** Who may open the panel, by name, with every reason. */
 export async function whoCanOpen(db: Db, painelId: number): Promise<AcessoPainel> {
-  const [rules, people, membership] = await Promise.all([
+  const [rules, people, ranks, membership] = await Promise.all([
     panelRules(db, painelId),
     directoryEntries(db),
+    directoryRanks(db),
     groupMembership(db),
   ]);
   const reasons = new Map<string, MotivoAcesso[]>();
@@ -44,7 +59,8 @@ export async function whoCanOpen(db: Db, painelId: number): Promise<AcessoPainel
       const person = people.get(id);
       return person?.ativo ? [{ usuarioId: person.id, nome: person.nome, email: person.email, motivos }] : [];
     })
-    .sort((a, b) => byNome(a, b) || (a.usuarioId < b.usuarioId ? -1 : 1));
+    // A person the ranks do not know yet (added between the two reads) goes last.
+    .sort((a, b) => (ranks.get(a.usuarioId) ?? ranks.size) - (ranks.get(b.usuarioId) ?? ranks.size));
   return { pessoas };
 }
 

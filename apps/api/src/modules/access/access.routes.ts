@@ -2,8 +2,9 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { acessoPainel, acessoPessoa } from '@paineis/contract/groups';
 import { idParams, plainText } from '@paineis/contract/fields';
+import { PREPARED_ANSWER } from '../../lib/prepared-json.ts';
 import { errorResponses } from '../../lib/route-schema.ts';
-import { accessOf, whoCanOpen } from './access-explained.ts';
+import { accessOf, whoCanOpenJson } from './access-explained.ts';
 
 const tags = ['Acessos'];
 
@@ -21,15 +22,16 @@ export const accessRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/paineis/:id/acesso',
     {
+      ...PREPARED_ANSWER,
       config: { admin: true },
       schema: {
         tags,
         summary: 'Quem tem acesso ao painel, e por quê (vínculo direto, grupo, administrador)',
         params: idParams,
-        response: { 200: acessoPainel, ...errorResponses(400, 403, 404) },
+        response: { 200: acessoPainel, 304: z.null(), ...errorResponses(400, 403, 404) },
       },
     },
-    async (request) => whoCanOpen(app.db, request.params.id),
+    async (request, reply) => reply.sendPrepared(await whoCanOpenJson(app.db, request.params.id)),
   );
 
   app.get(

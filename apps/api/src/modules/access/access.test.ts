@@ -1,4 +1,6 @@
+import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import type { AcessoPainel } from '@paineis/contract/groups';
 import { PANEL_NOT_FOUND } from '@paineis/contract/panels';
 import { useTestApp } from '../../../test/context.ts';
 import { createAdmin, createUser, link, panel, seedGroups } from '../../../test/fixtures.ts';
@@ -68,6 +70,31 @@ describe('access explained', () => {
         },
       ],
     });
+  });
+
+  it('answers again from memory, with its ETag, until a link, a membership or a name changes', async () => {
+    const s = await setup();
+    const url = `/api/paineis/${s.metas.id}/acesso`;
+    const names = async () => {
+      const res = await ctx.request('GET', url, { token: s.token });
+      expect(res.statusCode).toBe(200);
+      return { etag: String(res.headers.etag), names: res.json<AcessoPainel>().pessoas.map((p) => p.nome) };
+    };
+    const first = await names();
+    expect(first.names).toEqual(['Ana', 'Bia', 'Zélia Admin']);
+    const again = await ctx.request('GET', url, { token: s.token, headers: { 'if-none-match': first.etag } });
+    expect(again.statusCode).toBe(304);
+
+    await link(ctx.db, s.metas.id, [s.bia.id, s.caio.id]);
+    expect((await names()).names).toEqual(['Ana', 'Bia', 'Caio', 'Zélia Admin']);
+    await seedGroups(ctx.database, [
+      { id: COMERCIAL, nome: 'Comercial', groups: [SUL] },
+      { id: SUL, nome: 'Comercial - Sul', groups: [LITORAL] },
+      { id: LITORAL, nome: 'Litoral' },
+    ]);
+    expect((await names()).names).toEqual(['Bia', 'Caio', 'Zélia Admin']);
+    await ctx.db.execute(sql`update usuarios set display_name = 'Abel' where id = ${s.caio.id}`);
+    expect((await names()).names).toEqual(['Abel', 'Bia', 'Zélia Admin']);
   });
 
   it('explains a person: every panel, whether they may open it and why, their RLS roles and why, or why not', async () => {
