@@ -99,12 +99,12 @@ test('/acessos explains a person: the panels they open and why, their RLS roles,
   await expect(page.getByRole('heading', { level: 2, name: USER })).toBeVisible();
 
   const opens = page.getByRole('region', { name: /^Painéis que pode abrir \(\d+\)$/ });
-  const vendas = opens
+  const metas = opens
     .getByRole('row')
-    .filter({ has: page.getByRole('cell', { name: 'Vendas por Região', exact: true }) });
-  await expect(vendas).toContainText('Vínculo direto');
-  await expect(vendas).toContainText(NESTED_REASON);
-  await expect(vendas).toContainText('Gerente Regional: E-mail no papel');
+    .filter({ has: page.getByRole('cell', { name: 'Metas da Equipe Comercial', exact: true }) });
+  await expect(metas).toContainText('Vínculo direto');
+  await expect(metas).toContainText(NESTED_REASON);
+  await expect(metas).toContainText('Gerente Regional: E-mail no papel');
 
   const refused = page.getByRole('region', { name: /^Painéis que não pode abrir \(\d+\)$/ });
   const why = refused.getByLabel('Por que não pode abrir…');

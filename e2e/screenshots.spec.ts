@@ -27,13 +27,17 @@ test('every screen', async ({ page }) => {
   await page.getByRole('button', { name: 'Usuários do painel Vendas por Região' }).click();
   await expect(page.getByRole('checkbox').first()).toBeVisible();
   await shot(page, 'vincular-usuarios');
+  await page.getByRole('button', { name: 'Cancelar' }).click();
+
+  // 'Metas da Equipe Comercial' is open to the group 'Comercial' in the demo.
+  await page.getByRole('button', { name: 'Usuários do painel Metas da Equipe Comercial' }).click();
   await page.getByRole('tab', { name: /^Grupos/ }).click();
   await expect(page.getByRole('checkbox', { name: 'Selecionar Comercial', exact: true })).toBeChecked();
   await shot(page, 'vincular-grupos');
   await page.getByRole('button', { name: 'Cancelar' }).click();
 
-  await page.getByRole('button', { name: 'Acesso ao painel Vendas por Região' }).click();
-  const access = page.getByRole('dialog', { name: 'Quem tem acesso - Vendas por Região' });
+  await page.getByRole('button', { name: 'Acesso ao painel Metas da Equipe Comercial' }).click();
+  const access = page.getByRole('dialog', { name: 'Quem tem acesso - Metas da Equipe Comercial' });
   await access.getByPlaceholder('Filtrar por nome, e-mail ou grupo...').fill('comercial');
   await expect(access.getByRole('row').filter({ hasText: 'Bruno Demonstração' })).toBeVisible();
   await shot(page, 'quem-tem-acesso');

@@ -307,16 +307,20 @@ export function demoUsers(count: number, seed = 42): DemoUser[] {
 export const demoUpn = (email: string, index: number) =>
   index % 25 === 1 ? email.replace(`@${DEMO_DOMAIN}`, `@${TENANT_DOMAIN}`) : email;
 
-/** Which demo groups open which demo panels: by classification, and panel by panel. */
+/**
+ * Which demo groups open which demo panels: by classification, and panel by panel. The sales panels the browser
+ * journeys change or count on (Vendas por Região, Sazonalidade, Devoluções, Ranking) are left to direct links, so a
+ * link they take away is the person's access taken away.
+ */
 const GROUPS_OF_CLASSIFICATION: Record<string, string[]> = {
   Financeiro: ['Financeiro', 'Diretoria'],
-  Comercial: ['Diretoria'],
   'Recursos Humanos': ['Recursos Humanos'],
   Operações: ['Operações'],
 };
+/** Sales panels opened by 'Comercial', whose people include the demo user (through 'Comercial - Sul'). */
+const COMERCIAL_PANELS = ['Metas da Equipe Comercial', 'Carteira de Clientes'];
 /** An RLS role that lists a group, beside its e-mails. */
 const ROLE_GROUPS: { panel: string; role: string; group: string }[] = [
-  { panel: 'Vendas por Região', role: 'Vendedor', group: 'Comercial - Norte' },
   { panel: 'Metas da Equipe Comercial', role: 'Vendedor', group: 'Comercial - Norte' },
   { panel: 'Quadro de Colaboradores', role: 'RH Corporativo', group: 'Recursos Humanos' },
 ];
@@ -344,14 +348,14 @@ async function seedDemoGroups(tx: Db): Promise<void> {
 }
 
 /**
- * The groups that open a demo panel (docs/decisions/018-access-by-group.md): each department's group opens its
- * classification's panels, 'Diretoria' the financial and sales ones, 'Comercial' the sales panels the demo user is
- * also linked to directly (so his list is the same either way, and 'Quem tem acesso' shows both reasons), and a
- * group named by an RLS role of the panel (ROLE_GROUPS).
+ * The groups that open a demo panel (docs/decisions/018-access-by-group.md): each department's group its
+ * classification's panels, 'Diretoria' the financial ones too, 'Comercial' two sales panels the demo user is also
+ * linked to directly (so his list is the same either way, and 'Quem tem acesso' shows both reasons), and a group an
+ * RLS role of the panel lists (ROLE_GROUPS).
  */
 function groupsOpening(panel: DemoPanel): string[] {
   const names = [...(GROUPS_OF_CLASSIFICATION[panel.classificacao ?? ''] ?? [])];
-  if (panel.classificacao === 'Comercial' && panel.linked.includes(DEMO_USER.id)) names.push('Comercial');
+  if (COMERCIAL_PANELS.includes(panel.nome) && panel.linked.includes(DEMO_USER.id)) names.push('Comercial');
   for (const { panel: nome, group } of ROLE_GROUPS) if (nome === panel.nome) names.push(group);
   return [...new Set(names)].map(demoGroupId);
 }

@@ -192,15 +192,19 @@ describe('access through the demo groups', () => {
         expect((await ctx.request('POST', '/api/usuarios365/sincronizar', { token: admin })).statusCode).toBe(200);
       }
       const bruno = await accessOf(DEMO_USER.id);
-      const vendas = panel(bruno, 'Vendas por Região');
-      expect(vendas.motivos, moment).toEqual([
+      const metas = panel(bruno, 'Metas da Equipe Comercial');
+      expect(metas.motivos, moment).toEqual([
         { tipo: 'direto' },
         { tipo: 'grupo', grupo: expect.objectContaining({ nome: 'Comercial' }), via: ['Comercial', 'Comercial - Sul'] },
       ]);
       expect(
-        vendas.papeisRls.map((r) => r.papel),
+        metas.papeisRls.map((r) => r.papel),
         moment,
       ).toEqual(['Gerente Regional']);
+      // The panels the browser journeys take away from him are his by direct link only.
+      for (const nome of ['Vendas por Região', 'Sazonalidade de Vendas', 'Devoluções e Trocas']) {
+        expect(panel(bruno, nome).motivos, nome).toEqual([{ tipo: 'direto' }]);
+      }
       // Every panel he opens he is linked to directly: his list is the demo's as before the groups.
       for (const p of bruno.paineis.filter((p) => p.podeAbrir)) {
         expect(
@@ -209,7 +213,7 @@ describe('access through the demo groups', () => {
         ).toContain('direto');
       }
 
-      const seller = panel(await accessOf(norte), 'Vendas por Região');
+      const seller = panel(await accessOf(norte), 'Metas da Equipe Comercial');
       expect(seller.podeAbrir, moment).toBe(true);
       expect(seller.papeisRls, moment).toContainEqual({
         papel: 'Vendedor',
