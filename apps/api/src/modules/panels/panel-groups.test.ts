@@ -169,11 +169,27 @@ describe('panels linked to groups', () => {
     expect(await listed(s.tokens.ana)).toEqual(['Metas']);
   });
 
-  it('records each change of a panel’s groups in the audit trail, by id and name', async () => {
+  it('records each change of a panel’s groups, and of a role’s groups, in the audit trail', async () => {
     const s = await setup();
     await ctx.request('POST', `/api/paineis/${s.metas.id}/grupos`, { token: s.tokens.admin, body: [SUL] });
     const audit = await ctx.request('GET', '/api/auditoria?objeto=vinculos', { token: s.tokens.admin });
     expect(JSON.stringify(audit.json())).toContain('Comercial - Sul');
+
+    // A role's groups too, each group added to or taken out of a role by id.
+    const rls = await panel(ctx.db, { nomePainel: 'Vendas', usaRls: true });
+    const save = (grupos: string[]) =>
+      ctx.request('POST', `/api/paineis/${rls.id}/rls`, {
+        token: s.tokens.admin,
+        body: [{ roleName: 'Sul', userEmails: [], grupos }],
+      });
+    expect((await save([SUL])).statusCode).toBe(200);
+    expect((await save([NORTE])).statusCode).toBe(200);
+    const records = await ctx.request('GET', '/api/auditoria?objeto=rls', { token: s.tokens.admin });
+    const [latest] = records.json<{ registros: { mudancas: unknown[] }[] }>().registros;
+    expect(latest!.mudancas).toEqual([
+      { campo: `papeis.Sul.grupo:${SUL}`, antes: true },
+      { campo: `papeis.Sul.grupo:${NORTE}`, depois: true },
+    ]);
   });
 
   it('gives the RLS roles that list a group to everyone in it at any depth, and refuses unknown groups', async () => {
