@@ -1,10 +1,11 @@
 import type { AcessoPainel, AcessoPessoa, GrupoVinculado, MotivoAcesso } from '@paineis/contract/groups';
 import type { Db } from '../../db/client.ts';
 import { VersionedKeyedCache } from '../../db/versioned-cache.ts';
+import { byNome } from '../../lib/collation.ts';
 import { notFound } from '../../lib/domain-failure.ts';
 import { PreparedJson } from '../../lib/prepared-json.ts';
 import { panelRules, rlsAddresses, rulesForPerson } from '../panels/panel-access.ts';
-import { directoryEntries, directoryRanks, groupMembership } from '../users/users.service.ts';
+import { directoryEntries, groupMembership } from '../users/users.service.ts';
 
 /**
  * "Who can open this, and why" and "why can this person open it, or not" (docs/decisions/018-access-by-group.md): the
@@ -37,10 +38,9 @@ export const whoCanOpenJson = (db: Db, painelId: number) => whoCanOpenAnswers.ge
 
 /** Who may open the panel, by name, with every reason. */
 export async function whoCanOpen(db: Db, painelId: number): Promise<AcessoPainel> {
-  const [rules, people, ranks, membership] = await Promise.all([
+  const [rules, people, membership] = await Promise.all([
     panelRules(db, painelId),
     directoryEntries(db),
-    directoryRanks(db),
     groupMembership(db),
   ]);
   const reasons = new Map<string, MotivoAcesso[]>();
@@ -59,8 +59,7 @@ export async function whoCanOpen(db: Db, painelId: number): Promise<AcessoPainel
       const person = people.get(id);
       return person?.ativo ? [{ usuarioId: person.id, nome: person.nome, email: person.email, motivos }] : [];
     })
-    // A person the ranks do not know yet (added between the two reads) goes last.
-    .sort((a, b) => (ranks.get(a.usuarioId) ?? ranks.size) - (ranks.get(b.usuarioId) ?? ranks.size));
+    .sort((a, b) => byNome(a, b) || (a.usuarioId < b.usuarioId ? -1 : 1));
   return { pessoas };
 }
 

@@ -3,7 +3,6 @@ import type { Usuario365 } from '@paineis/contract/users';
 import { rows, type Database, type Db } from '../../db/client.ts';
 import { usuarios } from '../../db/schema.ts';
 import { VersionedCache } from '../../db/versioned-cache.ts';
-import { byNome } from '../../lib/collation.ts';
 import { PreparedJson } from '../../lib/prepared-json.ts';
 
 /**
@@ -298,19 +297,6 @@ const everyone = new VersionedCache(['usuarios'], async (db): Promise<ReadonlyMa
 });
 
 export const directoryEntries = (db: Db) => everyone.get(db);
-
-/**
- * Each person's place in the directory by name (pt-BR order, then id), worked out once per change of the users table:
- * a list of tens of thousands of people is then put in that order by a number, not by comparing names again.
- */
-const byName = new VersionedCache(['usuarios'], async (db): Promise<ReadonlyMap<string, number>> => {
-  const people = [...(await everyone.get(db)).values()].sort(
-    (a, b) => byNome(a, b) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
-  );
-  return new Map(people.map((p, rank) => [p.id, rank]));
-});
-
-export const directoryRanks = (db: Db) => byName.get(db);
 
 /**
  * The same list, already serialised and hashed: tens of thousands of users are read, encoded and compressed

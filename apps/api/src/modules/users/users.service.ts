@@ -25,7 +25,7 @@ import {
 export type { NewUser, Role, StoredUser };
 
 /** Everyone the portal holds, by id: name, e-mail, UPN, whether admin and whether active. From memory. */
-export { directoryEntries, directoryRanks, type DirectoryEntry } from './users.repository.ts';
+export { directoryEntries, type DirectoryEntry } from './users.repository.ts';
 
 /** Who belongs to which Entra group, at any depth, from memory (group-membership.ts). */
 export { groupMembership, groupsOfPerson, groupsOfPersonNow, type DirectoryGroup } from './group-membership.ts';
