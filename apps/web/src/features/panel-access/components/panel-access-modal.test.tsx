@@ -8,6 +8,7 @@ import type { AcessoPainel } from '@paineis/contract/groups';
 import type { Painel } from '@paineis/contract/panels';
 import { createQueryClient } from '../../../lib/query-client.ts';
 import { painel } from '../../../test/data-generators.ts';
+import { captureDownloads } from '../../../test/downloads.ts';
 import { server } from '../../../test/server.ts';
 import { ADMIN, signIn } from '../../../test/session.ts';
 import { NOBODY_HAS_ACCESS, PANEL_ACCESS_LOAD_ERROR, PanelAccessModal } from './panel-access-modal.tsx';
@@ -63,31 +64,6 @@ const rows = () =>
       const reasons = [...motivo!.children].map((line) => line.textContent).join(' | ');
       return [nome!.textContent, email!.textContent, reasons];
     });
-
-/** Captures the CSV files downloaded: their names and their text. */
-function captureDownloads() {
-  const blobs = new Map<string, Blob>();
-  const files: { name: string; url: string }[] = [];
-  let next = 0;
-  vi.spyOn(URL, 'createObjectURL').mockImplementation((blob) => {
-    const url = `blob:csv-${next++}`;
-    blobs.set(url, blob as Blob);
-    return url;
-  });
-  vi.spyOn(URL, 'revokeObjectURL').mockImplementation(() => undefined);
-  // jsdom does not download; the link's click is where the browser would.
-  vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
-    files.push({ name: this.download, url: this.href });
-  });
-  return {
-    files,
-    async text(index: number) {
-      const blob = blobs.get(files[index]!.url)!;
-      expect(blob.type).toBe('text/csv;charset=utf-8');
-      return new TextDecoder('utf-8', { ignoreBOM: true }).decode(await blob.arrayBuffer());
-    },
-  };
-}
 
 beforeEach(() => {
   signIn(ADMIN);
