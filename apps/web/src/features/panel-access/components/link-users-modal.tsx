@@ -1,7 +1,6 @@
 import { useId, useMemo, useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
-import Form from 'react-bootstrap/Form';
 import Modal from 'react-bootstrap/Modal';
 import Tab from 'react-bootstrap/Tab';
 import Tabs from 'react-bootstrap/Tabs';
@@ -28,6 +27,7 @@ import {
 } from '../utils/picker-groups.ts';
 import { filterUsers, preparePickerUsers, selectedFirst } from '../utils/picker-users.ts';
 import { GroupList } from './group-list.tsx';
+import { SearchBox } from './search-box.tsx';
 import { ModalPending } from './modal-pending.tsx';
 import { UserTable } from './user-table.tsx';
 
@@ -244,7 +244,6 @@ interface PeoplePaneProps {
 }
 
 function PeoplePane({ users, selected, query, onQueryChange, onToggle }: PeoplePaneProps) {
-  const searchId = useId();
   const ordered = useMemo(() => selectedFirst(users, selected), [users, selected]);
   // Filtered in the keystroke's own render, so that the list changes in the frame that shows the typed character
   // (deferred to a later render, it came a frame or two after it).
@@ -252,18 +251,7 @@ function PeoplePane({ users, selected, query, onQueryChange, onToggle }: PeopleP
   const count = selected.size;
   return (
     <>
-      <Form.Label htmlFor={searchId} visuallyHidden>
-        Buscar usuário
-      </Form.Label>
-      <Form.Control
-        id={searchId}
-        type="search"
-        placeholder="Buscar usuário..."
-        value={query}
-        onChange={(event) => onQueryChange(event.target.value)}
-        autoComplete="off"
-        className="mb-2"
-      />
+      <SearchBox label="Buscar usuário" placeholder="Buscar usuário..." value={query} onChange={onQueryChange} />
       <div className="small text-body-secondary mb-2" aria-live="polite">
         {formatInteger(visible.length)} de {formatInteger(users.length)} {users.length === 1 ? 'usuário' : 'usuários'} ·{' '}
         {formatInteger(count)} {count === 1 ? 'selecionado' : 'selecionados'}
@@ -281,7 +269,6 @@ interface GroupsPaneProps {
 }
 
 function GroupsPane({ selection, query, onQueryChange, onToggle }: GroupsPaneProps) {
-  const searchId = useId();
   const ordered = useMemo(
     () => selectedGroupsFirst(selection.all, selection.selected),
     [selection.all, selection.selected],
@@ -291,18 +278,7 @@ function GroupsPane({ selection, query, onQueryChange, onToggle }: GroupsPanePro
   const count = selection.selected.size;
   return (
     <>
-      <Form.Label htmlFor={searchId} visuallyHidden>
-        Buscar grupo
-      </Form.Label>
-      <Form.Control
-        id={searchId}
-        type="search"
-        placeholder="Buscar grupo..."
-        value={query}
-        onChange={(event) => onQueryChange(event.target.value)}
-        autoComplete="off"
-        className="mb-2"
-      />
+      <SearchBox label="Buscar grupo" placeholder="Buscar grupo..." value={query} onChange={onQueryChange} />
       <div className="small text-body-secondary mb-2" aria-live="polite">
         {formatInteger(visible.length)} de {formatInteger(total)} {total === 1 ? 'grupo' : 'grupos'} ·{' '}
         {formatInteger(count)} {count === 1 ? 'selecionado' : 'selecionados'}

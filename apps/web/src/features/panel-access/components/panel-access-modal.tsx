@@ -1,6 +1,5 @@
 import { useId, useMemo, useState } from 'react';
 import Button from 'react-bootstrap/Button';
-import Form from 'react-bootstrap/Form';
 import Modal from 'react-bootstrap/Modal';
 import type { Painel } from '@paineis/contract/panels';
 import { usePanelAccess } from '../api/get-panel-access.ts';
@@ -12,6 +11,7 @@ import { ModalLoadError } from './modal-load-error.tsx';
 import { ModalLoading } from './modal-loading.tsx';
 import { PanelAccessTable } from './panel-access-table.tsx';
 
+import { SearchBox } from './search-box.tsx';
 export const PANEL_ACCESS_LOAD_ERROR = 'Erro ao carregar o acesso ao painel';
 export const NOBODY_HAS_ACCESS = 'Ninguém tem acesso a este painel.';
 
@@ -60,7 +60,6 @@ interface PanelAccessListProps {
 }
 
 function PanelAccessList({ painelId, pessoas, onHide }: PanelAccessListProps) {
-  const filterId = useId();
   const all = useMemo(() => panelAccessRows(pessoas), [pessoas]);
   const [query, setQuery] = useState('');
   const visible = useMemo(() => filterAccessRows(all, query), [all, query]);
@@ -77,17 +76,11 @@ function PanelAccessList({ painelId, pessoas, onHide }: PanelAccessListProps) {
 
   return (
     <Modal.Body>
-      <Form.Label htmlFor={filterId} visuallyHidden>
-        Filtrar pessoas
-      </Form.Label>
-      <Form.Control
-        id={filterId}
-        type="search"
+      <SearchBox
+        label="Filtrar pessoas"
         placeholder="Filtrar por nome, e-mail ou grupo..."
         value={query}
-        onChange={(event) => setQuery(event.target.value)}
-        autoComplete="off"
-        className="mb-2"
+        onChange={setQuery}
       />
       <div className="d-flex flex-wrap align-items-center justify-content-between gap-2 mb-2">
         <span className="small text-body-secondary" aria-live="polite">
