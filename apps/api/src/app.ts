@@ -40,6 +40,7 @@ import { usageRoutes } from './modules/usage/usage.routes.ts';
 import { personalModule } from './modules/personal/personal.module.ts';
 import { exportsRoutes } from './modules/exports/exports.routes.ts';
 import { accessRoutes } from './modules/access/access.routes.ts';
+import { powerBiModule } from './modules/power-bi/power-bi.module.ts';
 import openingRecorder from './plugins/opening-recorder.ts';
 
 declare module 'fastify' {
@@ -53,6 +54,8 @@ declare module 'fastify' {
     /** Microsoft Graph, for the directory sync and each Microsoft sign-in; null without Microsoft configuration. */
     graph: GraphClient | null;
     directorySync: DirectorySync | null;
+    /** Power BI REST as the service principal (catalogue, freshness, health); null without Microsoft configuration. */
+    powerBi: PowerBiClient | null;
   }
 }
 
@@ -86,6 +89,7 @@ const apiModules = [
   { plugin: personalModule, prefix: '' },
   { plugin: exportsRoutes, prefix: '' },
   { plugin: accessRoutes, prefix: '' },
+  { plugin: powerBiModule, prefix: '' },
 ];
 
 /** Builds the whole server (API, docs, web app) without listening: server.ts listens, tests inject. */
@@ -125,13 +129,12 @@ export async function buildApp(deps: AppDependencies) {
   app.setSerializerCompiler(serializerCompiler);
   app.decorate('config', config);
   const entra = config.microsoft ? new EntraClient(config.microsoft, deps.entraOptions) : null;
+  const powerBiClient =
+    entra && config.microsoft ? new PowerBiClient(config.microsoft.powerBiApiUrl, entra, deps.powerBiOptions) : null;
+  app.decorate('powerBi', powerBiClient);
   const powerBi =
-    entra && config.microsoft
-      ? new PowerBiEmbeddingService(
-          new PowerBiClient(config.microsoft.powerBiApiUrl, entra, deps.powerBiOptions),
-          app.log,
-          { demoEmbedHost: config.microsoft.demoEmbedHost },
-        )
+    powerBiClient && config.microsoft
+      ? new PowerBiEmbeddingService(powerBiClient, app.log, { demoEmbedHost: config.microsoft.demoEmbedHost })
       : null;
   app.decorate('embedding', deps.embedding ?? powerBi ?? new UnavailableEmbeddingService());
   app.decorate<ReportExporter>('reportExports', powerBi ?? new UnavailableEmbeddingService());

@@ -50,6 +50,10 @@ const access = lazyScreen(() =>
   import('../features/panel-access/components/access-page.tsx').then((m) => m.AccessPage),
 );
 
+const importFromPowerBi = lazyScreen(() =>
+  import('../features/power-bi-import/components/import-page.tsx').then((m) => m.ImportPage),
+);
+
 /** A lazily loaded screen, with the spinner shown while its chunk arrives. */
 const load = ({ Screen }: { Screen: ComponentType }, fallback: ReactNode = <LoadingSpinner />) => (
   <Suspense fallback={fallback}>
@@ -80,6 +84,7 @@ export const routes: RouteObject[] = [
                   { path: '/uso', element: load(usage), handle: usage },
                   { path: '/auditoria', element: load(audit), handle: audit },
                   { path: '/acessos', element: load(access), handle: access },
+                  { path: '/importar', element: load(importFromPowerBi), handle: importFromPowerBi },
                 ],
               },
             ],

@@ -9,4 +9,5 @@ export const paths = {
   usage: '/uso',
   audit: '/auditoria',
   access: '/acessos',
+  importFromPowerBi: '/importar',
 } as const;

@@ -19,6 +19,12 @@ export const queryKeys = {
   favourites: ['favoritos'] as const,
   recents: ['recentes'] as const,
   savedViews: (id: number) => ['paineis', id, 'visoes'] as const,
+  /** When each panel's data was last refreshed in Power BI (GET /paineis/atualizacoes). */
+  freshness: ['paineis', 'atualizacoes'] as const,
+  /** The last health check of each panel's report (GET /paineis/saude, admins). */
+  panelHealth: ['paineis', 'saude'] as const,
+  powerBiWorkspaces: ['powerbi', 'workspaces'] as const,
+  powerBiReports: (workspaceId: string) => ['powerbi', 'workspaces', workspaceId, 'relatorios'] as const,
 };
 
 /** Whether a key is a person's access explanation (queryKeys.personAccess), whoever the person. */
