@@ -1,5 +1,5 @@
 import { useCallback, useDeferredValue, useMemo, useState } from 'react';
-import { useNavigate } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { DndContext, DragOverlay } from '@dnd-kit/core';
 import type { Painel } from '@paineis/contract/panels';
 import Alert from 'react-bootstrap/Alert';
@@ -141,9 +141,14 @@ export function PanelListPage({
       <div className="d-flex flex-wrap align-items-center justify-content-between gap-2 mb-3">
         <h1 className="h3 mb-0">Painéis Power BI</h1>
         {isAdmin && (
-          <Button variant="outline-primary" onClick={goToClassifications}>
-            Gerenciar Classificações
-          </Button>
+          <div className="d-flex flex-wrap gap-2">
+            <Link to={paths.importFromPowerBi} className="btn btn-outline-primary">
+              Importar do Power BI
+            </Link>
+            <Button variant="outline-primary" onClick={goToClassifications}>
+              Gerenciar Classificações
+            </Button>
+          </div>
         )}
       </div>
 
