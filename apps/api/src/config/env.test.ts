@@ -131,6 +131,33 @@ describe('loadConfig', () => {
     });
   });
 
+  describe('Power BI background reads', () => {
+    it('read the last refreshes every 15 minutes and check the reports hourly by default; 0 turns a timer off', () => {
+      expect(loadConfig({ DATA_DIR: dataDir, JWT_SECRET: SECRET }).powerBi).toEqual({
+        refreshIntervalMinutes: 15,
+        healthIntervalMinutes: 60,
+      });
+      const set = loadConfig({
+        DATA_DIR: dataDir,
+        JWT_SECRET: SECRET,
+        POWER_BI_REFRESH_INTERVAL_MINUTES: '0',
+        POWER_BI_HEALTH_INTERVAL_MINUTES: '5',
+      });
+      expect(set.powerBi).toEqual({ refreshIntervalMinutes: 0, healthIntervalMinutes: 5 });
+    });
+
+    it.each(['-1', 'abc', '20000'])('an interval of %s → ConfigError naming each', (minutes) => {
+      const error = configError({
+        DATA_DIR: dataDir,
+        JWT_SECRET: SECRET,
+        POWER_BI_REFRESH_INTERVAL_MINUTES: minutes,
+        POWER_BI_HEALTH_INTERVAL_MINUTES: minutes,
+      });
+      expect(error.message).toContain('POWER_BI_REFRESH_INTERVAL_MINUTES');
+      expect(error.message).toContain('POWER_BI_HEALTH_INTERVAL_MINUTES');
+    });
+  });
+
   describe('database', () => {
     it('DATABASE_URL switches to PostgreSQL', () => {
       for (const url of ['postgres://u:p@db:5432/paineis', 'postgresql://db/paineis']) {

@@ -156,6 +156,18 @@ const envSchema = z.object({
     .min(0)
     .max(7 * 24 * 60)
     .default(60),
+  // docs/requirements.md#power-bi: how often each panel's last refresh is read from Power BI, and how often each
+  // panel's report is checked (0: never on a timer, only at start and on demand).
+  POWER_BI_REFRESH_INTERVAL_MINUTES: z.coerce
+    .number()
+    .min(0)
+    .max(7 * 24 * 60)
+    .default(15),
+  POWER_BI_HEALTH_INTERVAL_MINUTES: z.coerce
+    .number()
+    .min(0)
+    .max(7 * 24 * 60)
+    .default(60),
   // docs/requirements.md#usage: views kept this long; their person removed after the second (0: never).
   VIEW_RETENTION_DAYS: z.coerce.number().int().min(1).max(3_650).default(400),
   VIEW_ANONYMISE_AFTER_DAYS: z.coerce.number().int().min(0).max(3_650).default(0),
@@ -216,6 +228,8 @@ export interface Config {
   /** Entra ID and Graph: from the environment, or (demo mode) pointed at the local stand-ins by server.ts. */
   microsoft: MicrosoftSettings | null;
   graphSyncIntervalMinutes: number;
+  /** docs/requirements.md#power-bi: minutes between the background reads (0: never on a timer). */
+  powerBi: { refreshIntervalMinutes: number; healthIntervalMinutes: number };
   /** docs/requirements.md#usage. */
   usage: { retentionDays: number; anonymiseAfterDays: number; auditRetentionDays: number; timeZone: string };
   /** The address people use to reach the portal; derived from each request when unset. */
@@ -336,6 +350,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rlsUsername: e.RLS_USERNAME,
     microsoft,
     graphSyncIntervalMinutes: e.GRAPH_SYNC_INTERVAL_MINUTES,
+    powerBi: {
+      refreshIntervalMinutes: e.POWER_BI_REFRESH_INTERVAL_MINUTES,
+      healthIntervalMinutes: e.POWER_BI_HEALTH_INTERVAL_MINUTES,
+    },
     usage: {
       retentionDays: e.VIEW_RETENTION_DAYS,
       anonymiseAfterDays: e.VIEW_ANONYMISE_AFTER_DAYS,
