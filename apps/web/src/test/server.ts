@@ -3,9 +3,12 @@ import { setupServer } from 'msw/node';
 
 /**
  * The network, mocked at the HTTP layer for the web tests; each test adds the answers it needs. The list screen
- * always asks for the person's favourites and recent panels: none, unless a test says otherwise.
+ * always asks for the person's favourites and recent panels, and the list and the viewer for the freshness of the
+ * panels' data and (admins) their health: none, unless a test says otherwise.
  */
 export const server = setupServer(
   http.get('/api/favoritos', () => HttpResponse.json({ paineis: [] })),
   http.get('/api/recentes', () => HttpResponse.json({ paineis: [] })),
+  http.get('/api/paineis/atualizacoes', () => HttpResponse.json({})),
+  http.get('/api/paineis/saude', () => HttpResponse.json([])),
 );
