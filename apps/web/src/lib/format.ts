@@ -26,3 +26,22 @@ export function formatDateMinutes(date: Date): string {
 export function formatDateTime(date: Date): string {
   return `${formatDate(date)}, ${twoDigits(date.getHours())}:${twoDigits(date.getMinutes())}:${twoDigits(date.getSeconds())}`;
 }
+
+const MINUTE_MS = 60_000;
+const HOUR_MS = 60 * MINUTE_MS;
+const DAY_MS = 24 * HOUR_MS;
+
+/**
+ * How long ago the data was refreshed, as the list and the viewer say it: 'Atualizado agora' (under a minute, or a
+ * time this browser's clock puts ahead), 'Atualizado há 5 min', 'Atualizado há 2 h', and from a day on the local day
+ * and time, 'Atualizado em 03/11 07:15' (with the year, '03/11/2025 07:15', when it is not this year's).
+ */
+export function formatUpdatedAt(when: Date, now: number): string {
+  const ago = now - when.getTime();
+  if (ago < MINUTE_MS) return 'Atualizado agora';
+  if (ago < HOUR_MS) return `Atualizado há ${Math.floor(ago / MINUTE_MS)} min`;
+  if (ago < DAY_MS) return `Atualizado há ${Math.floor(ago / HOUR_MS)} h`;
+  const day = `${twoDigits(when.getDate())}/${twoDigits(when.getMonth() + 1)}`;
+  const year = when.getFullYear() === new Date(now).getFullYear() ? '' : `/${when.getFullYear()}`;
+  return `Atualizado em ${day}${year} ${twoDigits(when.getHours())}:${twoDigits(when.getMinutes())}`;
+}
