@@ -384,3 +384,60 @@ export const exportacoes = pgTable(
   },
   (t) => [index('exportacoes_criada').on(t.criadaEm), index('exportacoes_painel').on(t.painelId)],
 );
+
+/*
+ * The Power BI side (docs/requirements.md#power-bi), read in the background and kept here so that a restart or
+ * another instance has it. Ids of Power BI objects are stored lower-case.
+ */
+
+/** The dataset each panel's report reads, as the last freshness round found it (null: the report was not found). */
+export const painelDatasets = pgTable(
+  'painel_datasets',
+  {
+    painelId: panelColumn().primaryKey(),
+    /** The report the dataset was read for: a panel pointed at another report since then has no dataset yet. */
+    workspaceId: text('workspace_id').notNull(),
+    reportId: text('report_id').notNull(),
+    datasetId: text('dataset_id'),
+    datasetWorkspaceId: text('dataset_workspace_id'),
+  },
+  (t) => [index('painel_datasets_dataset').on(t.datasetId)],
+);
+
+/** The last refresh of each dataset some panel reads, from Power BI's refresh history. */
+export const datasetsAtualizacao = pgTable('datasets_atualizacao', {
+  datasetId: text('dataset_id').primaryKey(),
+  status: text('status', {
+    enum: ['concluida', 'falhou', 'em-andamento', 'tempo-real', 'desconhecida'],
+  }).notNull(),
+  /** End of the newest completed refresh known. */
+  ultimaAtualizacao: timestamp('ultima_atualizacao', { withTimezone: true }),
+  /** Start of the newest refresh, whatever its outcome. */
+  ultimaTentativa: timestamp('ultima_tentativa', { withTimezone: true }),
+  /** Power BI's message for a failed refresh. */
+  mensagem: text('mensagem'),
+  lidoEm: timestamp('lido_em', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** The last check of each panel's report: whether Power BI still serves it to the portal. */
+export const painelSaude = pgTable('painel_saude', {
+  painelId: panelColumn().primaryKey(),
+  /** The report checked: a panel pointed at another report since then is not judged by it. */
+  workspaceId: text('workspace_id').notNull(),
+  reportId: text('report_id').notNull(),
+  estado: text('estado', { enum: ['ok', 'relatorio-nao-encontrado', 'sem-acesso', 'erro'] }).notNull(),
+  mensagem: text('mensagem'),
+  verificadoEm: timestamp('verificado_em', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * One row per background round over Power BI ('atualizacoes', 'saude'): the instance that claims it (an UPDATE
+ * while `ocupadaAte` has passed) runs the round; the others skip it. `iniciadaEm` spaces the timed rounds.
+ */
+export const rodadasPowerBi = pgTable('rodadas_powerbi', {
+  nome: text('nome').primaryKey(),
+  ocupadaAte: timestamp('ocupada_ate', { withTimezone: true })
+    .notNull()
+    .default(sql`'-infinity'`),
+  iniciadaEm: timestamp('iniciada_em', { withTimezone: true }),
+});

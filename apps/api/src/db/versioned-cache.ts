@@ -3,10 +3,11 @@ import { rows, type Database, type Db } from './client.ts';
 
 /**
  * Cached data sets, each with a version that statement triggers bump on every write to the tables behind it
- * (migrations 0001 and 0005): panels and classifications, people, the panels' links, their RLS roles, and
- * revoked session tokens.
+ * (migrations 0001, 0005, 0009 and 0011): panels and classifications, people, the panels' links, their RLS roles,
+ * revoked session tokens, groups, and the Power BI side read in the background (each panel's last refresh, and its
+ * health).
  */
-export type DataSet = 'paineis' | 'usuarios' | 'vinculos' | 'rls' | 'revogacoes' | 'grupos';
+export type DataSet = 'paineis' | 'usuarios' | 'vinculos' | 'rls' | 'revogacoes' | 'grupos' | 'atualizacoes' | 'saude';
 
 const CHANNEL = 'versoes_dados';
 

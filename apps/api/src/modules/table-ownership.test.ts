@@ -24,7 +24,8 @@ function tableRows(heading: string): string[][] {
   const rows: string[][] = [];
   for (const line of decision.slice(start).split('\n').slice(1)) {
     if (rows.length > 0 && !line.trim().startsWith('|')) break;
-    const cells = [...line.matchAll(/`([a-z_]+)`/g)].map((m) => m[1]!);
+    // Module names may have a hyphen ('power-bi').
+    const cells = [...line.matchAll(/`([a-z_-]+)`/g)].map((m) => m[1]!);
     if (line.trim().startsWith('|') && cells.length >= 2) rows.push(cells);
   }
   return rows;
