@@ -1,0 +1,111 @@
+import type { ImportarBody, RelatorioPowerBi, ResultadoImportacao, WorkspacePowerBi } from '@paineis/contract/power-bi';
+import type { Db } from '../../db/client.ts';
+import { MicrosoftError } from '../../integrations/microsoft-error.ts';
+import type { PowerBiClient, PowerBiReportSummary } from '../../integrations/power-bi/power-bi-client.ts';
+import { notFound } from '../../lib/domain-failure.ts';
+import { byNome } from '../../lib/collation.ts';
+import type { AuditActor } from '../audit/audit.ts';
+import { importReports, panelsByReport } from '../panels/panel-import.ts';
+
+/**
+ * The catalogue (docs/requirements.md#power-bi): the workspaces and reports Power BI lets the portal's service
+ * principal reach, each report with the panel that already shows it, and their import as panels. Asked of Power BI
+ * while the administrator waits.
+ */
+
+/** Power BI is not configured on this server: the 503 every Power BI route answers then. */
+function required(powerBi: PowerBiClient | null): PowerBiClient {
+  if (!powerBi) throw new MicrosoftError('power-bi', 'not-configured', 'Power BI não configurado neste servidor.');
+  return powerBi;
+}
+
+export const workspaceNotReachable = (workspaceId: string) =>
+  `O workspace ${workspaceId} não existe no Power BI ou o portal não tem acesso a ele.`;
+
+/**
+ * Power BI answers a workspace the service principal is not a member of (or that does not exist) with 401, 403 or
+ * 404; the person reads which workspace, not that Power BI refused.
+ */
+const isWorkspaceRefusal = (error: unknown): error is MicrosoftError =>
+  error instanceof MicrosoftError && error.failure === 'refused' && [401, 403, 404].includes(error.status ?? 0);
+
+async function reportsOf(powerBi: PowerBiClient, workspaceId: string): Promise<PowerBiReportSummary[]> {
+  try {
+    return await powerBi.listReports(workspaceId, 'person');
+  } catch (error) {
+    if (isWorkspaceRefusal(error)) throw notFound(workspaceNotReachable(workspaceId));
+    throw error;
+  }
+}
+
+/** The workspaces the service principal reaches, by name. */
+export async function listWorkspaces(powerBi: PowerBiClient | null): Promise<WorkspacePowerBi[]> {
+  const workspaces = await required(powerBi).listWorkspaces('person');
+  return workspaces.map((w) => ({ id: w.id.toLowerCase(), nome: w.name })).sort((a, b) => byNome(a, b));
+}
+
+/** A workspace's reports, by name, each with the panel that already shows it. */
+export async function listWorkspaceReports(
+  db: Db,
+  powerBi: PowerBiClient | null,
+  workspaceId: string,
+): Promise<RelatorioPowerBi[]> {
+  const [reports, panelOf] = await Promise.all([reportsOf(required(powerBi), workspaceId), panelsByReport(db)]);
+  return reports
+    .map((r) => ({
+      reportId: r.id.toLowerCase(),
+      nome: r.name,
+      datasetId: r.datasetId?.toLowerCase() ?? null,
+      workspaceId,
+      painelId: panelOf(workspaceId, r.id),
+    }))
+    .sort((a, b) => byNome(a, b) || a.reportId.localeCompare(b.reportId));
+}
+
+export const reportsNotReachable = (missing: readonly { workspaceId: string; reportId: string }[]) => {
+  const shown = missing
+    .slice(0, 5)
+    .map((r) => `${r.reportId} (workspace ${r.workspaceId})`)
+    .join(', ');
+  const more = missing.length > 5 ? ` e mais ${missing.length - 5}` : '';
+  return (
+    `Relatórios não encontrados no Power BI ou sem acesso do portal: ${shown}${more}. ` + 'Nenhum painel foi importado.'
+  );
+};
+
+/** A panel's name is at most this long (painelBody); a longer report name is cut. */
+const MAX_NOME_PAINEL = 200;
+
+/**
+ * Registers the reports as panels once Power BI has confirmed that the service principal sees every one of them
+ * (one listing per workspace); otherwise nothing is created. Names default to the report's.
+ */
+export async function importFromPowerBi(
+  db: Db,
+  powerBi: PowerBiClient | null,
+  body: ImportarBody,
+  actor: AuditActor,
+): Promise<ResultadoImportacao> {
+  const client = required(powerBi);
+  const items = body.relatorios.map((r) => ({
+    ...r,
+    workspaceId: r.workspaceId.toLowerCase(),
+    reportId: r.reportId.toLowerCase(),
+  }));
+  const found = new Map<string, PowerBiReportSummary>();
+  // One workspace after the other: an import names few, and Power BI's limits are per service principal.
+  for (const workspaceId of new Set(items.map((r) => r.workspaceId))) {
+    for (const report of await reportsOf(client, workspaceId)) {
+      found.set(`${workspaceId}/${report.id.toLowerCase()}`, report);
+    }
+  }
+  const missing = items.filter((r) => !found.has(`${r.workspaceId}/${r.reportId}`));
+  if (missing.length > 0) throw notFound(reportsNotReachable(missing));
+
+  const reports = items.map((r) => {
+    const nome = found.get(`${r.workspaceId}/${r.reportId}`)!.name;
+    const nomePainel = r.nomePainel?.trim() || nome.trim().slice(0, MAX_NOME_PAINEL) || r.reportId;
+    return { workspaceId: r.workspaceId, reportId: r.reportId, nome, nomePainel };
+  });
+  return importReports(db, body.classificacaoId, reports, actor);
+}
