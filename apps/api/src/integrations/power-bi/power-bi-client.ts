@@ -65,10 +65,74 @@ export interface PowerBiFile {
 }
 
 /**
- * Overrides of the retries (RETRY_PROFILES.personWaiting: 8 s an attempt, 3 retries, Retry-After up to 10 s, 20 s a
- * call); an exported file gets four times the time.
+ * Which retry profile a call runs under: 'person' when someone waits for the answer (RETRY_PROFILES.personWaiting),
+ * 'background' for the portal's own jobs (the freshness read, the health check: RETRY_PROFILES.backgroundJob, which
+ * waits out longer Retry-Afters).
  */
-export type PowerBiClientOptions = RetryOptions;
+export type CallMode = 'person' | 'background';
+
+/** A workspace (Group) the service principal can reach. */
+export interface PowerBiWorkspace {
+  id: string;
+  name: string;
+}
+
+/** A report of a workspace, as Reports_GetReportsInGroup lists it. */
+export interface PowerBiReportSummary {
+  id: string;
+  name: string;
+  /** Null for a paginated report, which has no dataset. */
+  datasetId: string | null;
+  /** The dataset's workspace when Power BI names it (a report may use a dataset of another workspace). */
+  datasetWorkspaceId: string | null;
+  /** 'PowerBIReport' or 'PaginatedReport'. */
+  reportType: string;
+}
+
+/** A page of a report, in the report's order. */
+export interface PowerBiPage {
+  name: string;
+  displayName: string;
+  order: number;
+}
+
+/**
+ * A dataset: whether it can be refreshed, and its storage mode (targetStorageMode: 'Abf' for import, 'PremiumFiles'
+ * for large models, 'Unknown' or absent for DirectQuery and live connections, which have no refresh).
+ */
+export interface PowerBiDataset {
+  id: string;
+  name: string;
+  isRefreshable: boolean;
+  storageMode: string | null;
+}
+
+/**
+ * One entry of a dataset's refresh history. 'Unknown' is a refresh in progress (no endTime yet) or one whose end
+ * Power BI does not know; `serviceExceptionJson` is Power BI's error as JSON text, on a 'Failed' one.
+ */
+export interface PowerBiRefresh {
+  status: 'Unknown' | 'Completed' | 'Failed' | 'Disabled';
+  startTime: string | null;
+  endTime: string | null;
+  refreshType: string | null;
+  serviceExceptionJson: string | null;
+}
+
+/**
+ * Overrides of the retries (RETRY_PROFILES.personWaiting: 8 s an attempt, 3 retries, Retry-After up to 10 s, 20 s a
+ * call; the background calls start from RETRY_PROFILES.backgroundJob); an exported file gets four times the time.
+ */
+export interface PowerBiClientOptions extends RetryOptions {
+  /** Workspaces asked for a page ($top); tests set fewer to see the paging. */
+  workspacePageSize?: number;
+}
+
+/**
+ * Power BI documents no limit on Groups_GetGroups' $top; 1000 keeps each answer small and, for a portal whose service
+ * principal reaches a few dozen workspaces, still one call.
+ */
+const WORKSPACE_PAGE_SIZE = 1000;
 
 const text = (value: unknown): value is string => typeof value === 'string' && value.trim() !== '';
 
@@ -76,11 +140,39 @@ function malformed(what: string): MicrosoftError {
   return new MicrosoftError('power-bi', 'malformed', `Power BI: resposta sem ${what}.`);
 }
 
+const groupPath = (workspaceId: string) => `/v1.0/myorg/groups/${encodeURIComponent(workspaceId)}`;
 const reportPath = (workspaceId: string, reportId: string) =>
-  `/v1.0/myorg/groups/${encodeURIComponent(workspaceId)}/reports/${encodeURIComponent(reportId)}`;
+  `${groupPath(workspaceId)}/reports/${encodeURIComponent(reportId)}`;
+const datasetPath = (workspaceId: string, datasetId: string) =>
+  `${groupPath(workspaceId)}/datasets/${encodeURIComponent(datasetId)}`;
 /** Export ids are base64 text: '/', '+' and '=' must be encoded in the path. */
 const exportPath = (workspaceId: string, reportId: string, exportId: string) =>
   `${reportPath(workspaceId, reportId)}/exports/${encodeURIComponent(exportId)}`;
+
+const isString = (value: unknown): value is string => typeof value === 'string';
+const optionalText = (value: unknown): string | null => (text(value) ? value : null);
+
+/** The `value` array of an OData collection answer; `malformed` when there is none. */
+function collection(answer: unknown, what: string): unknown[] {
+  if (!isRecord(answer) || !Array.isArray(answer.value)) throw malformed(what);
+  return answer.value;
+}
+
+const REFRESH_STATUSES = new Set(['Unknown', 'Completed', 'Failed', 'Disabled']);
+
+/** A refresh entry; a status Power BI may add later reads as 'Unknown' (it says nothing about the data). */
+function readRefresh(entry: unknown): PowerBiRefresh {
+  if (!isRecord(entry) || !isString(entry.status)) throw malformed('o estado da atualização');
+  return {
+    status: REFRESH_STATUSES.has(entry.status) ? (entry.status as PowerBiRefresh['status']) : 'Unknown',
+    startTime: optionalText(entry.startTime),
+    endTime: optionalText(entry.endTime),
+    refreshType: optionalText(entry.refreshType),
+    serviceExceptionJson: optionalText(entry.serviceExceptionJson),
+  };
+}
+
+const startedAt = (refresh: PowerBiRefresh) => (refresh.startTime === null ? 0 : Date.parse(refresh.startTime) || 0);
 
 const EXPORT_STATUSES = new Set(['NotStarted', 'Running', 'Succeeded', 'Failed']);
 
@@ -104,7 +196,9 @@ function readExport(job: unknown, response: Response): PowerBiExport {
 /** Power BI REST over plain fetch, as the service principal. Failures are `MicrosoftError`s of 'power-bi'. */
 export class PowerBiClient {
   private readonly retry: RetryPolicy;
+  private readonly backgroundRetry: RetryPolicy;
   private readonly fileRetry: RetryPolicy;
+  private readonly workspacePageSize: number;
 
   constructor(
     private readonly apiUrl: string,
@@ -114,11 +208,92 @@ export class PowerBiClient {
     this.retry = retryPolicy(RETRY_PROFILES.personWaiting, options);
     // A report's file is megabytes, not a JSON answer: four times the time for each attempt and for the whole call.
     this.fileRetry = withMoreTime(this.retry, 4);
+    this.backgroundRetry = retryPolicy(RETRY_PROFILES.backgroundJob, options);
+    this.workspacePageSize = Math.max(1, options.workspacePageSize ?? WORKSPACE_PAGE_SIZE);
+  }
+
+  /**
+   * Every workspace the service principal is a member of: Groups_GetGroups page by page ($top, $skip) until a page
+   * comes back short, since Power BI gives no next link.
+   */
+  async listWorkspaces(mode: CallMode = 'person'): Promise<PowerBiWorkspace[]> {
+    const workspaces: PowerBiWorkspace[] = [];
+    for (let skip = 0; ; skip += this.workspacePageSize) {
+      // `$` written as such, the way Microsoft's pages write the OData options.
+      const path = `/v1.0/myorg/groups?$top=${this.workspacePageSize}&$skip=${skip}`;
+      const page = collection(await this.call('GET', path, mode), 'a lista de workspaces');
+      for (const group of page) {
+        if (!isRecord(group) || !text(group.id)) throw malformed('o id do workspace');
+        workspaces.push({ id: group.id, name: isString(group.name) ? group.name : '' });
+      }
+      if (page.length < this.workspacePageSize) return workspaces;
+    }
+  }
+
+  /** The reports of a workspace (Power BI lists them all at once: the call has no paging). */
+  async listReports(workspaceId: string, mode: CallMode = 'person'): Promise<PowerBiReportSummary[]> {
+    const answer = await this.call('GET', `${groupPath(workspaceId)}/reports`, mode);
+    return collection(answer, 'a lista de relatórios').map((report) => {
+      if (!isRecord(report) || !text(report.id)) throw malformed('o id do relatório');
+      return {
+        id: report.id,
+        name: isString(report.name) ? report.name : '',
+        datasetId: optionalText(report.datasetId),
+        datasetWorkspaceId: optionalText(report.datasetWorkspaceId),
+        reportType: text(report.reportType) ? report.reportType : 'PowerBIReport',
+      };
+    });
+  }
+
+  /** A report's pages in their order. Microsoft's own example writes `order` as a string ("0"): both are read. */
+  async getPages(workspaceId: string, reportId: string, mode: CallMode = 'person'): Promise<PowerBiPage[]> {
+    const answer = await this.call('GET', `${reportPath(workspaceId, reportId)}/pages`, mode);
+    const pages = collection(answer, 'a lista de páginas').map((page, index) => {
+      if (!isRecord(page) || !text(page.name)) throw malformed('o nome da página');
+      const order = Number(page.order);
+      return {
+        name: page.name,
+        displayName: isString(page.displayName) ? page.displayName : page.name,
+        order: page.order !== undefined && page.order !== '' && Number.isFinite(order) ? order : index,
+      };
+    });
+    return pages.sort((a, b) => a.order - b.order);
+  }
+
+  /**
+   * A dataset. The swagger spells `IsRefreshable` while Microsoft's example and the live API write `isRefreshable`:
+   * either is read (packages/microsoft-api/src/power-bi.ts).
+   */
+  async getDataset(workspaceId: string, datasetId: string, mode: CallMode = 'person'): Promise<PowerBiDataset> {
+    const dataset = await this.call('GET', datasetPath(workspaceId, datasetId), mode);
+    if (!isRecord(dataset) || !text(dataset.id)) throw malformed('o id do dataset');
+    const refreshable = dataset.isRefreshable ?? dataset.IsRefreshable;
+    return {
+      id: dataset.id,
+      name: isString(dataset.name) ? dataset.name : '',
+      isRefreshable: refreshable === true,
+      storageMode: optionalText(dataset.targetStorageMode),
+    };
+  }
+
+  /** The last `top` entries of a dataset's refresh history, newest first. */
+  async refreshHistory(
+    workspaceId: string,
+    datasetId: string,
+    top: number,
+    mode: CallMode = 'person',
+  ): Promise<PowerBiRefresh[]> {
+    const path = `${datasetPath(workspaceId, datasetId)}/refreshes?$top=${Math.max(1, Math.floor(top))}`;
+    const answer = await this.call('GET', path, mode);
+    // Power BI lists the newest first already; sorted again so that nothing downstream depends on it.
+    return collection(answer, 'o histórico de atualizações')
+      .map(readRefresh)
+      .sort((a, b) => startedAt(b) - startedAt(a));
   }
 
   /** The report's details; `malformed` unless Power BI named its id, embed URL and dataset. */
-  async getReport(workspaceId: string, reportId: string): Promise<PowerBiReport> {
-    const report = await this.call('GET', reportPath(workspaceId, reportId));
+  async getReport(workspaceId: string, reportId: string, mode: CallMode = 'person'): Promise<PowerBiReport> {
+    const report = await this.call('GET', reportPath(workspaceId, reportId), mode);
     if (!isRecord(report) || !text(report.id) || !text(report.datasetId)) {
       throw malformed('o id e o dataset do relatório');
     }
@@ -134,7 +309,7 @@ export class PowerBiClient {
   /** An embed token; `malformed` unless Power BI gave the token and a readable expiration. */
   async generateToken(body: GenerateTokenRequest): Promise<EmbedToken> {
     let requestId: string | null = null;
-    const token = await this.call('POST', '/v1.0/myorg/GenerateToken', body, (response) => {
+    const token = await this.call('POST', '/v1.0/myorg/GenerateToken', 'person', body, (response) => {
       requestId = response.headers.get('requestid');
     });
     if (!isRecord(token) || !text(token.token)) throw malformed('o token de incorporação');
@@ -145,7 +320,7 @@ export class PowerBiClient {
   /** Starts exporting a report to a file (202 Accepted): the job to poll with exportStatus. */
   async exportTo(workspaceId: string, reportId: string, body: ExportToRequest): Promise<PowerBiExport> {
     let answer: Response | undefined;
-    const job = await this.call('POST', `${reportPath(workspaceId, reportId)}/ExportTo`, body, (response) => {
+    const job = await this.call('POST', `${reportPath(workspaceId, reportId)}/ExportTo`, 'person', body, (response) => {
       answer = response;
     });
     return readExport(job, answer!);
@@ -154,7 +329,7 @@ export class PowerBiClient {
   /** An export job's state, with the Retry-After Power BI gave: while it runs (202), or with a transient Failed. */
   async exportStatus(workspaceId: string, reportId: string, exportId: string): Promise<PowerBiExport> {
     let answer: Response | undefined;
-    const job = await this.call('GET', exportPath(workspaceId, reportId, exportId), undefined, (response) => {
+    const job = await this.call('GET', exportPath(workspaceId, reportId, exportId), 'person', undefined, (response) => {
       answer = response;
     });
     return readExport(job, answer!);
@@ -178,10 +353,12 @@ export class PowerBiClient {
   private async call(
     method: 'GET' | 'POST',
     path: string,
+    mode: CallMode,
     body?: unknown,
     onAnswer?: (response: Response) => void,
   ): Promise<unknown> {
-    const response = await this.send(method, path, body, 'application/json', this.retry);
+    const retry = mode === 'background' ? this.backgroundRetry : this.retry;
+    const response = await this.send(method, path, body, 'application/json', retry);
     onAnswer?.(response);
     return readJsonAnswer('power-bi', response);
   }
