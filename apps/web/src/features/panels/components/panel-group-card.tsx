@@ -140,7 +140,7 @@ export const PanelGroupCard = memo(function PanelGroupCard({
     return sortable ? (
       <SortablePanelRow key={painel.id} {...row} groupIndex={groupIndex} dragDisabled={dragDisabled} />
     ) : (
-      <PanelRow key={painel.id} {...row} isAdmin={false} />
+      <PanelRow key={painel.id} {...row} isAdmin={false} showIssues={isAdmin} />
     );
   });
 

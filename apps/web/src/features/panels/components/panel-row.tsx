@@ -5,6 +5,7 @@ import { CSS } from '@dnd-kit/utilities';
 import type { Painel } from '@paineis/contract/panels';
 import Badge from 'react-bootstrap/Badge';
 import Button from 'react-bootstrap/Button';
+import { PanelStatus } from '../../../components/panel-status.tsx';
 import { paths } from '../../../config/paths.ts';
 import { FavouriteToggle } from './favourite-toggle.tsx';
 
@@ -19,6 +20,8 @@ interface PanelRowBodyProps extends PanelActions {
   painel: Painel;
   /** The management buttons; the 'Favoritos' copy of a row has none. */
   isAdmin: boolean;
+  /** Admins, in every copy of the row: a failed refresh and an unavailable report. */
+  showIssues: boolean;
 }
 
 /**
@@ -28,6 +31,7 @@ interface PanelRowBodyProps extends PanelActions {
 const PanelRowBody = memo(function PanelRowBody({
   painel,
   isAdmin,
+  showIssues,
   onManageUsers,
   onManageRls,
   onShowAccess,
@@ -44,6 +48,8 @@ const PanelRowBody = memo(function PanelRowBody({
             RLS
           </Badge>
         )}
+        {/* Picks its own panel's entry from answers that come after the list: the row never waits for them. */}
+        <PanelStatus painelId={id} showIssues={showIssues} className="flex-shrink-0" />
       </div>
       <div className="d-flex flex-wrap gap-1 panel-row-actions">
         <Link to={paths.viewer(id)} className="btn btn-sm btn-primary" aria-label={`Visualizar painel ${nomePainel}`}>
@@ -218,7 +224,7 @@ export const SortablePanelRow = memo(function SortablePanelRow({
       >
         <GripIcon />
       </button>
-      <PanelRowBody painel={painel} isAdmin {...actions} />
+      <PanelRowBody painel={painel} isAdmin showIssues {...actions} />
     </li>
   );
 });

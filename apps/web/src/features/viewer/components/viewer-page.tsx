@@ -13,6 +13,7 @@ import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import Spinner from 'react-bootstrap/Spinner';
+import { PanelStatus } from '../../../components/panel-status.tsx';
 import { paths } from '../../../config/paths.ts';
 import { errorMessage, statusOf } from '../../../lib/api-client.ts';
 import { usePanel } from '../api/get-panel.ts';
@@ -36,6 +37,8 @@ export const APPLY_VIEW_ERROR = 'Não foi possível aplicar a visão.';
 interface ViewerPageProps {
   /** Admins may preview an RLS panel as one of its roles (`?papel=`); others always see their own. */
   canChooseRole?: boolean;
+  /** Admins also read, beside the freshness, a failed refresh and an unavailable report. */
+  isAdmin?: boolean;
   /** Tests pass a fake report embedder and a wait that returns at once. */
   createEmbedder?: EmbedderFactory;
   wait?: Wait;
@@ -119,7 +122,7 @@ function useSharedView(panelId: number, visaoId: string | undefined, controls: R
  * /visualizar/{id}: header with the name and Voltar, the RLS banner, and the report
  * (docs/requirements.md#screen-viewer).
  */
-export default function ViewerPage({ canChooseRole = false, createEmbedder, wait }: ViewerPageProps) {
+export default function ViewerPage({ canChooseRole = false, isAdmin = false, createEmbedder, wait }: ViewerPageProps) {
   const { id } = useParams();
   const panelId = Number(id);
   const queryClient = useQueryClient();
@@ -184,6 +187,7 @@ export default function ViewerPage({ canChooseRole = false, createEmbedder, wait
         <h1 className="h5 mb-0 text-truncate flex-grow-1" style={{ flexBasis: '8rem', minWidth: 0 }}>
           {painel.nomePainel}
         </h1>
+        <PanelStatus painelId={painel.id} showIssues={isAdmin} />
         {canChooseRole && painel.usaRls && <RoleChoice panelId={painel.id} papel={papel} onChoose={choose} />}
         <ViewerActions
           painelId={painel.id}
