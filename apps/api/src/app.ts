@@ -41,6 +41,8 @@ import { personalModule } from './modules/personal/personal.module.ts';
 import { exportsRoutes } from './modules/exports/exports.routes.ts';
 import { accessRoutes } from './modules/access/access.routes.ts';
 import { powerBiModule } from './modules/power-bi/power-bi.module.ts';
+import { FreshnessReader } from './modules/power-bi/freshness.ts';
+import { PanelHealthChecker } from './modules/power-bi/panel-health.ts';
 import openingRecorder from './plugins/opening-recorder.ts';
 
 declare module 'fastify' {
@@ -56,6 +58,10 @@ declare module 'fastify' {
     directorySync: DirectorySync | null;
     /** Power BI REST as the service principal (catalogue, freshness, health); null without Microsoft configuration. */
     powerBi: PowerBiClient | null;
+    /** The background read of each panel's last refresh in Power BI; null without Microsoft configuration. */
+    freshness: FreshnessReader | null;
+    /** The background check of each panel's report in Power BI; null without Microsoft configuration. */
+    panelHealth: PanelHealthChecker | null;
   }
 }
 
@@ -66,7 +72,10 @@ export interface AppDependencies {
   ownsDatabase?: boolean;
   embedding?: EmbeddingService;
   logger?: FastifyServerOptions['logger'];
-  /** Run a directory sync as soon as the app is ready (server.ts); tests sync on demand. Default false. */
+  /**
+   * Run a directory sync, and the first rounds over Power BI (freshness, health), as soon as the app is ready
+   * (server.ts); tests run them on demand. Default false.
+   */
   syncDirectoryAtStart?: boolean;
   /** Overrides for the Graph client (tests shorten its waits). */
   graphOptions?: GraphClientOptions;
@@ -132,6 +141,8 @@ export async function buildApp(deps: AppDependencies) {
   const powerBiClient =
     entra && config.microsoft ? new PowerBiClient(config.microsoft.powerBiApiUrl, entra, deps.powerBiOptions) : null;
   app.decorate('powerBi', powerBiClient);
+  app.decorate('freshness', powerBiClient && new FreshnessReader(deps.database.db, powerBiClient, app.log));
+  app.decorate('panelHealth', powerBiClient && new PanelHealthChecker(deps.database.db, powerBiClient, app.log));
   const powerBi =
     powerBiClient && config.microsoft
       ? new PowerBiEmbeddingService(powerBiClient, app.log, { demoEmbedHost: config.microsoft.demoEmbedHost })

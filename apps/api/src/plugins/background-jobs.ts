@@ -5,7 +5,10 @@ import { purgeOldExports } from '../modules/exports/exports.ts';
 import { purgeOldViews } from '../modules/usage/usage.ts';
 
 /**
- * Work on a timer: the Graph directory sync (at start and every GRAPH_SYNC_INTERVAL_MINUTES) and, hourly, the purge
+ * Work on a timer: the Graph directory sync (at start and every GRAPH_SYNC_INTERVAL_MINUTES); the rounds over Power BI,
+ * each panel's last refresh (every POWER_BI_REFRESH_INTERVAL_MINUTES) and each panel's report (every
+ * POWER_BI_HEALTH_INTERVAL_MINUTES), both shortly after start too, one instance a round (docs/requirements.md#power-bi);
+ * and, hourly, the purge
  * of expired revocations and old login attempts, of views and audit records past their retention, of export jobs
  * older than a day (docs/requirements.md#personal), and the anonymising of older views (docs/requirements.md#usage).
  * Timers do not keep the process alive; close waits for a sync under way.
@@ -16,6 +19,10 @@ export default fp<{ syncAtStart: boolean }>(
     const sync = app.directorySync;
     const runSync = () => void sync?.run().catch(() => undefined); // failures are logged by the sync
     const { usage } = app.config;
+    const powerBiRounds = [
+      { round: app.freshness, minutes: app.config.powerBi.refreshIntervalMinutes },
+      { round: app.panelHealth, minutes: app.config.powerBi.healthIntervalMinutes },
+    ].flatMap(({ round, minutes }) => (round ? [{ round, minutes }] : []));
     const purge = () =>
       void Promise.all([
         purgeStaleSignInRecords(app.db),
@@ -32,10 +39,16 @@ export default fp<{ syncAtStart: boolean }>(
         const minutes = app.config.graphSyncIntervalMinutes;
         if (minutes > 0) timers.push(setInterval(runSync, minutes * 60_000).unref());
       }
+      // Failures are logged by the rounds; an instance that finds a round run elsewhere within its interval skips it.
+      for (const { round, minutes } of powerBiRounds) {
+        const run = () => void round.run(minutes);
+        if (syncAtStart) timers.push(setTimeout(run, 2_000).unref());
+        if (minutes > 0) timers.push(setInterval(run, minutes * 60_000).unref());
+      }
     });
     app.addHook('onClose', async () => {
-      timers.forEach(clearInterval);
-      await sync?.idle();
+      timers.forEach(clearTimeout);
+      await Promise.all([sync?.idle(), ...powerBiRounds.map(({ round }) => round.idle())]);
     });
   },
   { name: 'background-jobs', dependencies: ['database'] },

@@ -20,6 +20,7 @@ import {
 } from '../../plugins/microsoft-error-answers.ts';
 import { storeLegacyRoles } from '../../../test/panel-helpers.ts';
 import { PANEL_NOT_FOUND } from '@paineis/contract/panels';
+import { PANEL_UNAVAILABLE } from '@paineis/contract/power-bi';
 import { openForViewing } from './panel-opening.ts';
 import type { Requester } from './requester.ts';
 
@@ -315,10 +316,18 @@ describe('embedding Power BI reports through the stand-in Power BI service', () 
 
   it('answers 502 when Power BI refuses the report, without its error code or request id', async () => {
     const s = await setup();
-    standIns.current.powerBi.setReports([regional]);
+    standIns.current.powerBi.failNext(400);
     const res = await ctx.request('GET', `/api/paineis/${s.plain.id}`, { token: s.ana });
     expect(res.statusCode).toBe(502);
     expect(res.json()).toEqual({ message: POWER_BI_REFUSED });
+  });
+
+  it('answers a report Power BI no longer has as an unavailable panel (503), not as Power BI’s error', async () => {
+    const s = await setup();
+    standIns.current.powerBi.setReports([regional]);
+    const res = await ctx.request('GET', `/api/paineis/${s.plain.id}`, { token: s.ana });
+    expect(res.statusCode).toBe(503);
+    expect(res.json()).toEqual({ message: PANEL_UNAVAILABLE });
   });
 });
 
@@ -338,7 +347,8 @@ describe('what is logged of Power BI’s refusals', () => {
     const p = await panelOver(ctx.db, vendas);
     await link(ctx.db, p.id, [user.id]);
     const res = await ctx.request('GET', `/api/paineis/${p.id}`, { token: await ctx.tokenFor(user) });
-    expect(res.statusCode).toBe(502);
+    // A report Power BI does not have: the panel is unavailable to the person; what Power BI said is in the log.
+    expect(res.statusCode).toBe(503);
     const logged = lines.find((line) => line.powerBiCode !== undefined);
     expect(logged).toMatchObject({ powerBiStatus: 404, powerBiCode: 'PowerBIEntityNotFound', painelId: p.id });
     expect(logged?.powerBiRequestId).toMatch(/^[0-9a-f-]{36}$/);

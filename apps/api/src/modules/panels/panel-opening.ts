@@ -3,6 +3,7 @@ import type { Db } from '../../db/client.ts';
 import type { Embedding, EmbeddingService } from '../../integrations/power-bi/embedding-service.ts';
 import { whenReady, type MaybePromise } from '../../lib/maybe-promise.ts';
 import type { PreparedJson } from '../../lib/prepared-json.ts';
+import { brokenByOpening, isBroken, isBrokenNow, panelUnavailable } from '../power-bi/panel-health.ts';
 import type { OpeningRecorder, OpeningTimes } from '../usage/usage.ts';
 import { openPanel, openPanelNow, requireVisiblePanel, type PanelOpening } from './panel-access.ts';
 import { preparedOpening } from './panel-answers.ts';
@@ -30,13 +31,37 @@ function embed(deps: OpeningDeps, id: number, requester: Requester, papel: strin
   return embedding(deps, requester, opening);
 }
 
-/** The token for an opening already decided: the one in memory, or Power BI's. */
-function embedding(deps: OpeningDeps, requester: Requester, { panel, roles }: PanelOpening): MaybePromise<Embedded> {
+/**
+ * The token for an opening already decided: the one in memory, or Power BI's. A panel whose report the last check
+ * found gone or unreadable is refused with PANEL_UNAVAILABLE without asking Power BI (power-bi/panel-health.ts).
+ */
+function embedding(deps: OpeningDeps, requester: Requester, opening: PanelOpening): MaybePromise<Embedded> {
+  const broken = isBrokenNow(deps.db, opening.panel);
+  if (broken === undefined) {
+    return isBroken(deps.db, opening.panel).then((known) => embeddingIfServed(deps, requester, opening, known));
+  }
+  return embeddingIfServed(deps, requester, opening, broken);
+}
+
+function embeddingIfServed(
+  deps: OpeningDeps,
+  requester: Requester,
+  { panel, roles }: PanelOpening,
+  broken: boolean,
+): MaybePromise<Embedded> {
+  if (broken) throw panelUnavailable();
   const viewer = { ...requester, roles };
   const now = deps.embedding.embeddedNow(panel, viewer);
   return now
     ? { panel, embedding: now }
-    : deps.embedding.embedFor(panel, viewer).then((made) => ({ panel, embedding: made }));
+    : deps.embedding.embedFor(panel, viewer).then(
+        (made) => ({ panel, embedding: made }),
+        // Power BI says the report is gone or unreadable: recorded, and the person reads that the panel is
+        // unavailable rather than Power BI's error (which the embedding service has logged).
+        async (error: unknown) => {
+          throw (await brokenByOpening(deps.db, panel, error)) ?? error;
+        },
+      );
 }
 
 /**

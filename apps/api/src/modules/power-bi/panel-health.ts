@@ -1,0 +1,170 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Painel } from '@paineis/contract/panels';
+import { PANEL_UNAVAILABLE, type EstadoSaude, type SaudePainel } from '@paineis/contract/power-bi';
+import type { Db } from '../../db/client.ts';
+import { PG_FOREIGN_KEY_VIOLATION, pgErrorCode } from '../../db/pg-errors.ts';
+import { VersionedCache } from '../../db/versioned-cache.ts';
+import { MicrosoftError } from '../../integrations/microsoft-error.ts';
+import type { PowerBiClient } from '../../integrations/power-bi/power-bi-client.ts';
+import { DomainFailure } from '../../lib/domain-failure.ts';
+import { PreparedJson } from '../../lib/prepared-json.ts';
+import { allPanels } from '../panels/panel-access.ts';
+import { BackgroundRound, callFailure, CONCURRENT_CALLS, eachLimited } from './background-round.ts';
+import { saveHealth, storedHealth, type StoredHealth } from './panel-health.repository.ts';
+
+/**
+ * Whether Power BI still serves each panel's report to the portal (docs/requirements.md#power-bi): checked in
+ * background rounds (the report's pages, as the service principal), and when an opening finds the report gone. A
+ * panel found broken is answered PANEL_UNAVAILABLE at once, without asking Power BI, until a check finds it again.
+ */
+
+export const HEALTH_MESSAGES = {
+  notFound: 'O Power BI não encontrou o relatório: ele foi excluído ou movido para outro workspace.',
+  noAccess:
+    'O portal não tem mais acesso ao relatório no Power BI: a entidade de serviço perdeu a permissão no workspace.',
+  noPages: 'O relatório não tem nenhuma página para exibir.',
+  refused: (status: number | undefined) =>
+    `O Power BI recusou a verificação do relatório${status === undefined ? '' : ` (HTTP ${status})`}.`,
+} as const;
+
+/** The states in which a panel cannot be opened: its report is gone, or the portal may not read it. */
+const BROKEN: ReadonlySet<EstadoSaude> = new Set(['relatorio-nao-encontrado', 'sem-acesso']);
+
+type Verdict = Pick<StoredHealth, 'estado' | 'mensagem'>;
+
+const lower = (id: string) => id.toLowerCase();
+
+/**
+ * What a refusal of Power BI says of the report: 404 gone, 401/403 no access, another refusal an error; null when
+ * Power BI was merely down, slow or throttling (or answered something unreadable), which says nothing of the report.
+ */
+export function verdictOf(error: unknown): Verdict | null {
+  if (!(error instanceof MicrosoftError) || error.service !== 'power-bi' || error.failure !== 'refused') return null;
+  if (error.status === 404) return { estado: 'relatorio-nao-encontrado', mensagem: HEALTH_MESSAGES.notFound };
+  if (error.status === 401 || error.status === 403) return { estado: 'sem-acesso', mensagem: HEALTH_MESSAGES.noAccess };
+  return { estado: 'erro', mensagem: HEALTH_MESSAGES.refused(error.status) };
+}
+
+/** Saves checks; when a panel was deleted meanwhile, saves those of the panels still there. */
+async function save(db: Db, checks: StoredHealth[]): Promise<void> {
+  try {
+    await saveHealth(db, checks);
+  } catch (error) {
+    if (pgErrorCode(error) !== PG_FOREIGN_KEY_VIOLATION) throw error;
+    const still = new Set((await allPanels(db)).map((p) => p.id));
+    await saveHealth(
+      db,
+      checks.filter((c) => still.has(c.painelId)),
+    );
+  }
+}
+
+/**
+ * One round: each distinct report once, however many panels show it. A report whose check Power BI did not answer
+ * (5xx, timeout, throttled past the retries) keeps its previous state: Power BI being down breaks no panel.
+ */
+async function checkRound(db: Db, client: PowerBiClient, log: FastifyBaseLogger): Promise<void> {
+  const reports = new Map<string, { workspaceId: string; reportId: string; panels: number[] }>();
+  for (const panel of await allPanels(db)) {
+    const workspaceId = lower(panel.workspaceId);
+    const reportId = lower(panel.reportId);
+    const key = `${workspaceId}/${reportId}`;
+    const found = reports.get(key) ?? { workspaceId, reportId, panels: [] };
+    found.panels.push(panel.id);
+    reports.set(key, found);
+  }
+  const checks: StoredHealth[] = [];
+  await eachLimited([...reports.values()], CONCURRENT_CALLS, async ({ workspaceId, reportId, panels }) => {
+    let verdict: Verdict | null;
+    try {
+      const pages = await client.getPages(workspaceId, reportId, 'background');
+      verdict =
+        pages.length > 0 ? { estado: 'ok', mensagem: null } : { estado: 'erro', mensagem: HEALTH_MESSAGES.noPages };
+    } catch (error) {
+      verdict = verdictOf(error);
+      log.warn({ ...callFailure(error), workspaceId, reportId }, 'Power BI recusou ou falhou ao verificar o relatório');
+    }
+    if (!verdict) return;
+    const verificadoEm = new Date();
+    for (const painelId of panels) checks.push({ painelId, workspaceId, reportId, ...verdict, verificadoEm });
+  });
+  await save(db, checks);
+}
+
+/** The background check of the panels' reports: app.panelHealth. */
+export class PanelHealthChecker extends BackgroundRound {
+  constructor(db: Db, client: PowerBiClient, log: FastifyBaseLogger) {
+    super(db, 'saude', () => checkRound(db, client, log), log);
+  }
+}
+
+/** Each panel's last check, by panel id, in memory: every opening of a panel asks it. */
+const byPanel = new VersionedCache(
+  ['saude'],
+  async (db) => new Map((await storedHealth(db)).map((h) => [h.painelId, h])),
+);
+
+/** Whether the last check found this panel's report, the one it shows now, gone or unreadable. */
+function brokenIn(checks: ReadonlyMap<number, StoredHealth>, panel: Painel): boolean {
+  const check = checks.get(panel.id);
+  return (
+    check !== undefined &&
+    BROKEN.has(check.estado) &&
+    check.reportId === lower(panel.reportId) &&
+    check.workspaceId === lower(panel.workspaceId)
+  );
+}
+
+/** The refusal a person gets opening a broken panel, instead of Power BI's error. */
+export const panelUnavailable = () => new DomainFailure('busy', PANEL_UNAVAILABLE);
+
+/** Whether the panel is known broken, from memory; undefined when the checks are not loaded (then `isBroken`). */
+export function isBrokenNow(db: Db, panel: Painel): boolean | undefined {
+  const checks = byPanel.peek(db);
+  return checks === undefined ? undefined : brokenIn(checks, panel);
+}
+
+export async function isBroken(db: Db, panel: Painel): Promise<boolean> {
+  return brokenIn(await byPanel.get(db), panel);
+}
+
+/**
+ * An opening's own call to Power BI was refused: when the refusal says the report is gone or unreadable (404,
+ * 401, 403), the panel's state is recorded, so admins see it and the next openings do not ask Power BI, and the
+ * person gets PANEL_UNAVAILABLE. Any other error is the caller's to throw as it is.
+ */
+export async function brokenByOpening(db: Db, panel: Painel, error: unknown): Promise<DomainFailure | null> {
+  const verdict = verdictOf(error);
+  if (!verdict || !BROKEN.has(verdict.estado)) return null;
+  await save(db, [
+    {
+      painelId: panel.id,
+      workspaceId: lower(panel.workspaceId),
+      reportId: lower(panel.reportId),
+      ...verdict,
+      verificadoEm: new Date(),
+    },
+  ]).catch(() => {
+    // Not recorded now (the database failed): the next check records it; the person's answer is the same.
+  });
+  return panelUnavailable();
+}
+
+/** GET /paineis/saude as bytes: the last check of each panel, for the report it shows now. */
+const answers = new VersionedCache(['paineis', 'saude'], async (db) => {
+  const [panels, checks] = await Promise.all([allPanels(db), byPanel.get(db)]);
+  const found: SaudePainel[] = [];
+  for (const panel of [...panels].sort((a, b) => a.id - b.id)) {
+    const check = checks.get(panel.id);
+    if (!check || check.reportId !== lower(panel.reportId) || check.workspaceId !== lower(panel.workspaceId)) continue;
+    found.push({
+      painelId: panel.id,
+      estado: check.estado,
+      mensagem: check.mensagem,
+      verificadoEm: check.verificadoEm.toISOString(),
+    });
+  }
+  return new PreparedJson(found);
+});
+
+export const panelHealthJson = (db: Db): Promise<PreparedJson> => answers.get(db);
