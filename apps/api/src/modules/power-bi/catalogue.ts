@@ -2,7 +2,7 @@ import type { ImportarBody, RelatorioPowerBi, ResultadoImportacao, WorkspacePowe
 import type { Db } from '../../db/client.ts';
 import { MicrosoftError } from '../../integrations/microsoft-error.ts';
 import type { PowerBiClient, PowerBiReportSummary } from '../../integrations/power-bi/power-bi-client.ts';
-import { notFound } from '../../lib/domain-failure.ts';
+import { invalid, notFound } from '../../lib/domain-failure.ts';
 import { byNome } from '../../lib/collation.ts';
 import type { AuditActor } from '../audit/audit.ts';
 import { importReports, panelsByReport } from '../panels/panel-import.ts';
@@ -38,6 +38,15 @@ async function reportsOf(powerBi: PowerBiClient, workspaceId: string): Promise<P
   }
 }
 
+/**
+ * Only Power BI reports become panels: a paginated report (reportType 'PaginatedReport') has no dataset of its own
+ * and is embedded another way, which the viewer does not do.
+ */
+const isPowerBiReport = (report: PowerBiReportSummary) => report.reportType === 'PowerBIReport';
+
+export const paginatedReports = (names: readonly string[]) =>
+  `Relatórios paginados não podem ser importados como painéis: ${names.join(', ')}. Nenhum painel foi importado.`;
+
 /** The workspaces the service principal reaches, by name. */
 export async function listWorkspaces(powerBi: PowerBiClient | null): Promise<WorkspacePowerBi[]> {
   const workspaces = await required(powerBi).listWorkspaces('person');
@@ -52,6 +61,7 @@ export async function listWorkspaceReports(
 ): Promise<RelatorioPowerBi[]> {
   const [reports, panelOf] = await Promise.all([reportsOf(required(powerBi), workspaceId), panelsByReport(db)]);
   return reports
+    .filter(isPowerBiReport)
     .map((r) => ({
       reportId: r.id.toLowerCase(),
       nome: r.name,
@@ -101,6 +111,8 @@ export async function importFromPowerBi(
   }
   const missing = items.filter((r) => !found.has(`${r.workspaceId}/${r.reportId}`));
   if (missing.length > 0) throw notFound(reportsNotReachable(missing));
+  const paginated = items.map((r) => found.get(`${r.workspaceId}/${r.reportId}`)!).filter((r) => !isPowerBiReport(r));
+  if (paginated.length > 0) throw invalid(paginatedReports([...new Set(paginated.map((r) => `'${r.name}'`))]));
 
   const reports = items.map((r) => {
     const nome = found.get(`${r.workspaceId}/${r.reportId}`)!.name;
