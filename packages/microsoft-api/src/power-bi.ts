@@ -1,5 +1,14 @@
-import { z } from 'zod';
-import { bearer, dateTime, documented, guid, retryAfter, type AnswerSpec, type Operation } from './operation.ts';
+import { z, type ZodType } from 'zod';
+import {
+  always,
+  bearer,
+  dateTime,
+  documented,
+  guid,
+  retryAfter,
+  type AnswerSpec,
+  type Operation,
+} from './operation.ts';
 
 /*
  * The Power BI REST calls the portal makes, from Microsoft's description of the API: the swagger of
@@ -63,6 +72,8 @@ export const report = documented({
   isOwnedByMe: z.boolean().optional(),
   webUrl: z.string().optional(),
   embedUrl: z.string().optional(),
+  // Not in the swagger's Report, but on Microsoft's page of the call and in every live answer: the dataset's workspace.
+  datasetWorkspaceId: guid.optional(),
   users: z.array(documented({ ...user, reportUserAccessRight: z.string() })).optional(),
   subscriptions: z
     .array(
@@ -220,11 +231,204 @@ export const exportJob = documented({
   expirationTime: dateTime.optional(),
 });
 
+/**
+ * An OData collection (Groups, Reports, Pages, Refreshes). The swagger names the context `odata.context`; the live
+ * API and the OData JSON format write `@odata.context`: either is Microsoft's.
+ */
+function collection(item: ZodType) {
+  return documented({
+    'odata.context': z.string().optional(),
+    '@odata.context': z.string().optional(),
+    value: z.array(item),
+  });
+}
+
+/** Group: GroupBaseProperties and GroupExtendedProperties (a workspace). */
+export const group = documented({
+  id: guid,
+  name: z.string().optional(),
+  isReadOnly: z.boolean().optional(),
+  isOnDedicatedCapacity: z.boolean().optional(),
+  capacityId: guid.optional(),
+  dataflowStorageId: guid.optional(),
+  defaultDatasetStorageFormat: z.string().optional(),
+  logAnalyticsWorkspace: z.unknown().optional(),
+});
+
+/**
+ * Page. The swagger types `order` as an int32, while its own example (and so Microsoft's page of the call) writes
+ * it as a string ("0"): both are Microsoft's, so both are accepted.
+ */
+export const reportPage = documented({
+  name: z.string().optional(),
+  displayName: z.string().optional(),
+  order: z.union([z.int(), z.string().regex(/^\d+$/, 'not a whole number')]).optional(),
+});
+
+/**
+ * Dataset: DatasetBaseProperties, …NavigationProperties, …SecurityProperties, …UserProperties, …MiscProperties,
+ * DatasetStorageMode and queryScaleOutSettings. The swagger's definitions capitalise some fields (`IsRefreshable`,
+ * `IsEffectiveIdentityRequired`, `CreatedDate`…), while its own example, Microsoft's page of the call and the live
+ * API write them in camelCase (`isRefreshable`, `isEffectiveIdentityRequired`…): both spellings are Microsoft's and
+ * both are accepted, and a client must read either. targetStorageMode: 'Abf' (import), 'PremiumFiles' (large
+ * models), 'Unknown'; the swagger gives no list.
+ */
+export const dataset = documented({
+  id: z.string(),
+  name: z.string().optional(),
+  configuredBy: z.string().optional(),
+  CreatedDate: dateTime.optional(),
+  createdDate: dateTime.optional(),
+  ContentProviderType: z.string().optional(),
+  contentProviderType: z.string().optional(),
+  description: z.string().optional(),
+  upstreamDataflows: z.array(z.unknown()).optional(),
+  CreateReportEmbedURL: z.string().optional(),
+  createReportEmbedURL: z.string().optional(),
+  QnaEmbedURL: z.string().optional(),
+  qnaEmbedURL: z.string().optional(),
+  webUrl: z.string().optional(),
+  IsEffectiveIdentityRequired: z.boolean().optional(),
+  isEffectiveIdentityRequired: z.boolean().optional(),
+  IsEffectiveIdentityRolesRequired: z.boolean().optional(),
+  isEffectiveIdentityRolesRequired: z.boolean().optional(),
+  IsOnPremGatewayRequired: z.boolean().optional(),
+  isOnPremGatewayRequired: z.boolean().optional(),
+  Encryption: z.unknown().optional(),
+  encryption: z.unknown().optional(),
+  users: z.array(z.unknown()).optional(),
+  addRowsAPIEnabled: z.boolean().optional(),
+  IsRefreshable: z.boolean().optional(),
+  isRefreshable: z.boolean().optional(),
+  IsInPlaceSharingEnabled: z.boolean().optional(),
+  isInPlaceSharingEnabled: z.boolean().optional(),
+  targetStorageMode: z.string().optional(),
+  queryScaleOutSettings: documented({
+    autoSyncReadOnlyReplicas: z.boolean().optional(),
+    maxReadOnlyReplicas: z.int().min(-1).max(64).optional(),
+  }).optional(),
+});
+
+/** serviceExceptionJson: "Failure error code in JSON format", so a text that parses as JSON. */
+const exceptionJson = z.string().refine((text) => {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}, 'not JSON text');
+
+/**
+ * Refresh: a refresh history entry. `status` is a string whose description lists four values: Unknown (the
+ * completion state is unknown, or the refresh is in progress; endTime "may be empty"), Completed, Failed
+ * ("serviceExceptionJson will contain the error code") and Disabled (by a selective refresh). refreshType is an
+ * extensible enum (modelAsExtensible): other values may come.
+ */
+export const refresh = documented({
+  refreshType: z.string().optional(),
+  startTime: dateTime.optional(),
+  endTime: dateTime.optional(),
+  serviceExceptionJson: exceptionJson.optional(),
+  status: z.enum(['Unknown', 'Completed', 'Failed', 'Disabled']).optional(),
+  requestId: z.string().optional(),
+  refreshAttempts: z
+    .array(
+      documented({
+        attemptId: z.int().optional(),
+        startTime: dateTime.optional(),
+        endTime: dateTime.optional(),
+        serviceExceptionJson: exceptionJson.optional(),
+        type: z.string().optional(),
+      }),
+    )
+    .optional(),
+}).superRefine((entry, ctx) => {
+  if (entry.status === 'Failed' && entry.serviceExceptionJson === undefined) {
+    ctx.addIssue({ code: 'custom', path: ['serviceExceptionJson'], message: 'a Failed refresh carries its error' });
+  }
+  if ((entry.status === 'Completed' || entry.status === 'Failed') && entry.endTime === undefined) {
+    ctx.addIssue({ code: 'custom', path: ['endTime'], message: 'a refresh that ended has an endTime' });
+  }
+}, always);
+
+/** An OData integer query option, as the query string carries it. */
+const wholeNumber = (min: number) =>
+  z
+    .string()
+    .regex(/^\d+$/, 'not a whole number')
+    .refine((text) => Number(text) >= min && Number(text) <= 2_147_483_647, `not an int32 of ${min} or more`);
+
 const reportParams = { groupId: guid, reportId: guid };
+/** The swagger types datasetId as a plain string (not a uuid), unlike groupId. */
+const datasetParams = { groupId: guid, datasetId: z.string().min(1) };
 const exportParams = { ...reportParams, exportId: z.string().min(1) };
 const withRetryAfter = { 'retry-after': { required: false, value: retryAfter } };
 
 export const POWER_BI_OPERATIONS: Operation[] = [
+  {
+    service: 'power-bi',
+    id: 'Groups_GetGroups',
+    source: learn('groups/get-groups'),
+    method: 'GET',
+    paths: ['/v1.0/myorg/groups'],
+    // Neither $top nor $skip has a documented limit; Power BI gives no next link, so a client pages with both.
+    query: z.strictObject({
+      $filter: z.string().min(1).optional(),
+      $top: wholeNumber(0).optional(),
+      $skip: wholeNumber(0).optional(),
+    }),
+    headers: { authorization: bearer },
+    answers: { 200: { content: 'json', body: collection(group) } },
+    errors,
+  },
+  {
+    service: 'power-bi',
+    id: 'Reports_GetReportsInGroup',
+    source: learn('reports/get-reports-in-group'),
+    method: 'GET',
+    paths: ['/v1.0/myorg/groups/{groupId}/reports'],
+    pathParams: { groupId: guid },
+    headers: { authorization: bearer },
+    answers: { 200: { content: 'json', body: collection(report) } },
+    errors,
+  },
+  {
+    service: 'power-bi',
+    id: 'Reports_GetPagesInGroup',
+    source: learn('reports/get-pages-in-group'),
+    method: 'GET',
+    paths: ['/v1.0/myorg/groups/{groupId}/reports/{reportId}/pages'],
+    pathParams: reportParams,
+    headers: { authorization: bearer },
+    answers: { 200: { content: 'json', body: collection(reportPage) } },
+    errors,
+  },
+  {
+    service: 'power-bi',
+    id: 'Datasets_GetDatasetInGroup',
+    source: learn('datasets/get-dataset-in-group'),
+    method: 'GET',
+    paths: ['/v1.0/myorg/groups/{groupId}/datasets/{datasetId}'],
+    pathParams: datasetParams,
+    headers: { authorization: bearer },
+    answers: { 200: { content: 'json', body: dataset } },
+    errors,
+  },
+  {
+    service: 'power-bi',
+    id: 'Datasets_GetRefreshHistoryInGroup',
+    source: learn('datasets/get-refresh-history-in-group'),
+    method: 'GET',
+    paths: ['/v1.0/myorg/groups/{groupId}/datasets/{datasetId}/refreshes'],
+    pathParams: datasetParams,
+    // "$top: The requested number of entries… If not provided, the default is the last available 60 entries";
+    // minimum 1.
+    query: z.strictObject({ $top: wholeNumber(1).optional() }),
+    headers: { authorization: bearer },
+    answers: { 200: { content: 'json', body: collection(refresh) } },
+    errors,
+  },
   {
     service: 'power-bi',
     id: 'Reports_GetReportInGroup',

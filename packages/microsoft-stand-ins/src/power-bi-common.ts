@@ -8,6 +8,17 @@ import type { StandInReport } from './types.ts';
  * look is power-bi-errors.ts).
  */
 
+/**
+ * The `config` parameter real embed URLs carry (base64 of the cluster URL), copied as Power BI spells it.
+ * powerbi-client only embeds https URLs on Power BI hosts, so the stand-in hands out the real shape.
+ */
+const EMBED_URL_CONFIG =
+  'eyJjbHVzdGVyVXJsIjoiaHR0cHM6Ly9XQUJJLUJSQVpJTC1TT1VUSC1CLVBSSU1BUlktcmVkaXJlY3QuYW5hbHlzaXMud2luZG93cy5uZXQiLCJlbWJlZEZlYXR1cmVzIjp7fX0%3d';
+
+export function embedUrlFor(report: Pick<StandInReport, 'reportId' | 'workspaceId'>): string {
+  return `https://app.powerbi.com/reportEmbed?reportId=${report.reportId}&groupId=${report.workspaceId}&config=${EMBED_URL_CONFIG}`;
+}
+
 export type ReportPage = NonNullable<StandInReport['pages']>[number];
 
 /** Page names look like Power BI's (ReportSection + hex) and differ per report, so each report draws its own numbers. */

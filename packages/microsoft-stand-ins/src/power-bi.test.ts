@@ -306,7 +306,7 @@ describe('Power BI REST stand-in', () => {
   });
 
   it('answers unknown API paths with 404 in the Power BI error shape', async () => {
-    await expectError(await call('GET', '/v1.0/myorg/groups'), 404, 'NotFound');
+    await expectError(await call('GET', '/v1.0/myorg/dashboards'), 404, 'NotFound');
   });
 
   it('fails with the given status when told to, then serves again', async () => {

@@ -3,24 +3,18 @@ import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import { createLocalJWKSet, errors as joseErrors, jwtVerify, type JWTPayload } from 'jose';
 import { errorCodeFor, simulatedFailure } from './error-codes.ts';
 import { FaultQueue, sendGarbage } from './faults.ts';
-import { checkIdentities, findReport, identityList, isRecord, sameId } from './power-bi-common.ts';
+import { powerBiCatalogue } from './power-bi-catalogue.ts';
+import { checkIdentities, embedUrlFor, findReport, identityList, isRecord, sameId } from './power-bi-common.ts';
 import { invalid, notFound, sendError, type PowerBiError } from './power-bi-errors.ts';
 import { exportJobs } from './power-bi-exports.ts';
 import { nowSeconds, POWER_BI_RESOURCE, type StandInContext } from './stand-in-context.ts';
 import type { StandIns, StandInReport } from './types.ts';
 
 // Where other files and tests have always found them.
-export { findReport, pagesOf, sameId, type ReportPage } from './power-bi-common.ts';
+export { embedUrlFor, findReport, pagesOf, sameId, type ReportPage } from './power-bi-common.ts';
 
 /** The `aud` of stand-in embed tokens: what the embed host page checks (it cannot check signatures). */
 export const EMBED_TOKEN_AUDIENCE = 'https://app.powerbi.com';
-/**
- * The `config` parameter real embed URLs carry (base64 of the cluster URL), copied as Power BI spells it.
- * powerbi-client only embeds https URLs on Power BI hosts, so the stand-in hands out the real shape.
- */
-const EMBED_URL_CONFIG =
-  'eyJjbHVzdGVyVXJsIjoiaHR0cHM6Ly9XQUJJLUJSQVpJTC1TT1VUSC1CLVBSSU1BUlktcmVkaXJlY3QuYW5hbHlzaXMud2luZG93cy5uZXQiLCJlbWJlZEZlYXR1cmVzIjp7fX0%3d';
-
 /**
  * What an embed token opens, and what it allows beyond viewing: saving a copy (SaveAs) only into `targetWorkspaces`,
  * editing and saving only the `editableReports` (those asked for with `allowEdit: true`).
@@ -35,10 +29,6 @@ export interface EmbedTokenGrant {
 
 export interface EmbedTokenClaims extends JWTPayload, EmbedTokenGrant {
   tokenId: string;
-}
-
-export function embedUrlFor(report: Pick<StandInReport, 'reportId' | 'workspaceId'>): string {
-  return `https://app.powerbi.com/reportEmbed?reportId=${report.reportId}&groupId=${report.workspaceId}&config=${EMBED_URL_CONFIG}`;
 }
 
 /** `[{id}]` lists of the GenerateToken body; null when the shape is wrong. */
@@ -133,9 +123,14 @@ export function checkGenerateToken(
 
 /** Power BI REST (https://api.powerbi.com/v1.0/myorg/...) on the stand-in server. */
 const isExportCall = (request: FastifyRequest) => /\/(ExportTo|exports\/)/.test(request.url);
+/** The catalogue's OData collections (power-bi-catalogue.ts): groups, reports, pages, refreshes. */
+const isCollectionCall = (request: FastifyRequest) =>
+  request.method === 'GET' && /\/myorg\/groups(\?|$)|\/(reports|pages|refreshes)(\?|$)/.test(request.url);
 
 /** A 200 of the wrong shape for each endpoint: what a client must not take for a report or a token. */
 function wrongShapeFor(request: FastifyRequest): unknown {
+  if (isCollectionCall(request)) return { '@odata.context': 'collection', value: { id: 7, name: ['não'] } };
+  if (/\/datasets\/[^/?]+(\?|$)/.test(request.url)) return { '@odata.context': 'datasets/$entity', id: 7 };
   if (isExportCall(request))
     return { '@odata.context': 'exports/$entity', id: 7, status: 'Pronto', percentComplete: '∞' };
   return request.method === 'POST'
@@ -145,6 +140,9 @@ function wrongShapeFor(request: FastifyRequest): unknown {
 
 /** A plausible whole answer for each endpoint, for the faults that send only part of one. */
 function sampleFor(request: FastifyRequest): string {
+  if (isCollectionCall(request)) {
+    return JSON.stringify({ '@odata.context': 'collection', value: [{ id: randomUUID(), name: 'Relatório' }] });
+  }
   const params = request.params as { workspaceId?: string; reportId?: string };
   if (isExportCall(request)) {
     return JSON.stringify({
@@ -179,6 +177,7 @@ export function registerPowerBi(app: FastifyInstance, ctx: StandInContext): Stan
   const callers = new WeakMap<FastifyRequest, JWTPayload>();
   const jwks = createLocalJWKSet(ctx.keys.jwks);
   const exports = exportJobs(ctx);
+  const catalogue = powerBiCatalogue(ctx);
 
   /** The caller's access token's claims, or why Power BI refuses the call. */
   async function authorize(header: string | undefined): Promise<{ caller: JWTPayload } | { error: PowerBiError }> {
@@ -231,6 +230,9 @@ export function registerPowerBi(app: FastifyInstance, ctx: StandInContext): Stan
         const authorized = await authorize(request.headers.authorization);
         if ('error' in authorized) return sendError(reply, authorized.error);
         callers.set(request, authorized.caller);
+        // A workspace the service principal was removed from refuses it before anything else is looked at.
+        const refused = catalogue.refusal(request);
+        if (refused) return sendError(reply, refused);
         // Only callers Power BI would serve use up queued faults, as with Graph.
         const fault = faults.take();
         if (!fault) return;
@@ -291,7 +293,7 @@ export function registerPowerBi(app: FastifyInstance, ctx: StandInContext): Stan
           isFromPbix: true,
           isOwnedByMe: false,
           datasetId: report.datasetId,
-          datasetWorkspaceId: report.workspaceId,
+          datasetWorkspaceId: catalogue.datasetWorkspaceOf(report),
           users: [],
           subscriptions: [],
         };
@@ -324,6 +326,7 @@ export function registerPowerBi(app: FastifyInstance, ctx: StandInContext): Stan
       });
 
       exports.register(api);
+      catalogue.register(api);
     },
     { prefix: '/v1.0/myorg' },
   );
@@ -335,6 +338,11 @@ export function registerPowerBi(app: FastifyInstance, ctx: StandInContext): Stan
       ctx.reports = [...reports];
     },
     ...faults.controls,
+    setWorkspaces: catalogue.controls.setWorkspaces,
+    setDatasets: catalogue.controls.setDatasets,
+    setRefreshes: catalogue.controls.setRefreshes,
+    removeServicePrincipal: catalogue.controls.removeServicePrincipal,
+    restoreServicePrincipal: catalogue.controls.restoreServicePrincipal,
     setExportDuration: exports.controls.setExportDuration,
     failNextExport: exports.controls.failNextExport,
     failNextExportTransiently: exports.controls.failNextExportTransiently,
@@ -350,6 +358,7 @@ export function registerPowerBi(app: FastifyInstance, ctx: StandInContext): Stan
     reset() {
       faults.reset();
       exports.controls.reset();
+      catalogue.controls.reset();
       requests.length = 0;
       latencyMs = 0;
     },

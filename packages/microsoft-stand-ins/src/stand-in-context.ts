@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { SigningKeys } from './signing-keys.ts';
-import type { StandInGroup, StandInPerson, StandInReport } from './types.ts';
+import type { StandInDataset, StandInGroup, StandInPerson, StandInReport, StandInWorkspace } from './types.ts';
 
 /** What the identity provider and Graph share: the app registration, the directory and the keys. */
 export interface StandInContext {
@@ -18,6 +18,12 @@ export interface StandInContext {
   groups: StandInGroup[];
   /** Power BI: the REST API and the embed host page both read the current reports. */
   reports: StandInReport[];
+  /** Power BI workspaces declared (the reports' other workspaces get default names: power-bi-catalogue.ts). */
+  workspaces: StandInWorkspace[];
+  /** Power BI datasets declared (the reports' other datasets are Import ones with one Completed refresh). */
+  datasets: StandInDataset[];
+  /** When the stand-ins started (ms): default refresh times are relative to it, so they stay put while running. */
+  startedAt: number;
   embedTokenLifetimeSeconds: number;
   /** How long a Power BI export job runs by default (tests change it with powerBi.setExportDuration). */
   exportDurationMs: number;

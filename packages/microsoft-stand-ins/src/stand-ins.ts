@@ -28,6 +28,9 @@ export async function startStandIns(options: StandInsOptions): Promise<StandIns>
     people: [...options.people],
     groups: [...(options.groups ?? [])],
     reports: [...(options.reports ?? [])],
+    workspaces: [...(options.workspaces ?? [])],
+    datasets: [...(options.datasets ?? [])],
+    startedAt: Date.now(),
     embedTokenLifetimeSeconds: options.embedTokenLifetimeSeconds ?? 3600,
     exportDurationMs: options.exportDurationMs ?? DEFAULT_EXPORT_DURATION_MS,
   };

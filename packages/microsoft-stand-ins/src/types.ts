@@ -158,6 +158,53 @@ export interface StandInReport {
   sensitivityLabel?: string;
 }
 
+/** A Power BI workspace (a Group in the REST API). */
+export interface StandInWorkspace {
+  /** A GUID, as Power BI's workspace ids are. */
+  id: string;
+  name: string;
+}
+
+/**
+ * How a dataset holds its data: 'Import' (refreshed into the model, targetStorageMode 'Abf'), 'LargeImport' (the
+ * large storage format, 'PremiumFiles'), 'DirectQuery' and 'LiveConnection' (queried at the source: not refreshable,
+ * and no refresh history).
+ */
+export type StandInStorageMode = 'Import' | 'LargeImport' | 'DirectQuery' | 'LiveConnection';
+
+/** One entry of a dataset's refresh history (Refresh in Power BI's REST API description). */
+export interface StandInRefresh {
+  /** 'Unknown' is a refresh in progress (or one whose end Power BI does not know): it has no endTime. */
+  status: 'Unknown' | 'Completed' | 'Failed' | 'Disabled';
+  /** Default 'Scheduled'. */
+  refreshType?: 'Scheduled' | 'OnDemand' | 'ViaApi' | 'ViaXmlaEndpoint' | 'ViaEnhancedApi' | 'OnDemandTraining';
+  /** ISO 8601, UTC. */
+  startTime: string;
+  /** Absent while in progress. */
+  endTime?: string;
+  /** On a 'Failed' refresh: Power BI's error, as JSON text (e.g. '{"errorCode":"…","errorDescription":"…"}'). */
+  serviceExceptionJson?: string;
+}
+
+/**
+ * A dataset (semantic model) the reports use. A dataset no StandInDataset describes is an Import dataset in its
+ * reports' workspace, named after its first report, with one Completed refresh an hour before the stand-ins started.
+ */
+export interface StandInDataset {
+  datasetId: string;
+  /** Default: the workspace of the first report over it. */
+  workspaceId?: string;
+  /** Default: the name of the first report over it. */
+  name?: string;
+  /** Default 'Import'. */
+  storageMode?: StandInStorageMode;
+  /**
+   * The refresh history, newest first (the order Power BI lists it in). Default: one Completed refresh for an import
+   * dataset, none for DirectQuery and live connections.
+   */
+  refreshes?: StandInRefresh[];
+}
+
 /** One call to the stand-in Power BI REST API, for tests to inspect. */
 export interface PowerBiRequestLog {
   method: string;
@@ -209,6 +256,14 @@ export interface StandInsOptions {
   tokenLifetimeSeconds?: number;
   /** The Power BI reports (default none). */
   reports?: StandInReport[];
+  /**
+   * The Power BI workspaces the service principal is a member of (default: one for each workspace of the reports,
+   * named 'Workspace 1', 'Workspace 2'… in the order the reports first name them). A report's workspace missing here
+   * is added with that default name.
+   */
+  workspaces?: StandInWorkspace[];
+  /** The datasets the reports use, as far as they differ from the default (StandInDataset). */
+  datasets?: StandInDataset[];
   /** Lifetime of Power BI embed tokens in seconds (default 3600; short in tests of token refresh). */
   embedTokenLifetimeSeconds?: number;
   /** How long a Power BI export job takes from ExportTo to Succeeded, in ms (default 1500). */
@@ -306,13 +361,18 @@ export interface StandIns {
   embedHostUrl: string;
   /**
    * Faults (StandInFaults): one queue for every Power BI REST call (GetReport, GenerateToken, ExportTo, export
-   * status and file), in request order, for the requests Power BI would otherwise serve (not for those without a
+   * status and file, and the catalogue: workspaces, reports, pages, datasets, refresh history), in request order, for the requests Power BI would otherwise serve (not for those without a
    * valid token). Errors in Power BI's shape; `failNext(429)` sends `Retry-After: 1`.
    *
    * Export to file (POST /v1.0/myorg/groups/{g}/reports/{r}/ExportTo, GET .../exports/{id}, GET .../exports/{id}/file)
    * renders a real PDF or PPTX of the demo report: a page (slide) per exported page, with the default bookmark's
    * region and the lines 'Identidade: …' and 'Papéis: …' (or 'Sem identidade efetiva (sem RLS)'). A running job's
    * status answers 202 with Retry-After; a finished one 200 (a transient Failed with Retry-After too).
+   *
+   * The catalogue (power-bi-catalogue.ts) speaks Groups_GetGroups (paged by $top and $skip, a subset of $filter),
+   * Reports_GetReportsInGroup, Reports_GetPagesInGroup, Datasets_GetDatasetInGroup and
+   * Datasets_GetRefreshHistoryInGroup ($top) as Microsoft's swagger describes them; a workspace the service principal
+   * was removed from answers 401 PowerBINotAuthorizedException, a deleted report 404 PowerBIEntityNotFound.
    *
    * ExportTo refuses where Power BI's export-to-file guidance says it can't export. Microsoft publishes no error
    * codes for these; the stand-in's are the project's assumption
@@ -328,7 +388,22 @@ export interface StandIns {
    *   Retry-After.
    */
   powerBi: StandInFaults & {
+    /** Replaces the reports: a report left out is deleted (GetReport and its pages answer 404 PowerBIEntityNotFound). */
     setReports(reports: StandInReport[]): void;
+    /** Replaces the workspaces (names and order); a report's workspace left out gets its default name. */
+    setWorkspaces(workspaces: StandInWorkspace[]): void;
+    /** Replaces the datasets described (their storage mode and refresh history); the others get the default. */
+    setDatasets(datasets: StandInDataset[]): void;
+    /** Sets one dataset's refresh history, newest first (the dataset need not be described yet). */
+    setRefreshes(datasetId: string, refreshes: StandInRefresh[]): void;
+    /**
+     * Removes the service principal from the workspace, as a workspace admin would: Groups_GetGroups no longer lists
+     * it, and every call on it (its reports, pages, datasets, refreshes, exports, an embed token for its reports)
+     * answers 401 PowerBINotAuthorizedException, as Power BI answers a service principal that is not a member.
+     */
+    removeServicePrincipal(workspaceId: string): void;
+    /** Makes the service principal a member of the workspace again. */
+    restoreServicePrincipal(workspaceId: string): void;
     /** Every later request waits this long before answering (0 turns it off). */
     setLatency(ms: number): void;
     /** Export jobs started from now on take this long to succeed (0: done at the first status request). */
@@ -352,7 +427,8 @@ export interface StandIns {
     setExportTenantSetting(enabled: boolean): void;
     /**
      * Forgets queued faults, latency, the request log and export jobs (and the export duration, failures, limit and
-     * tenant setting set), and lets go of requests held hanging.
+     * tenant setting set), makes the service principal a member of every workspace again, and lets go of requests
+     * held hanging. Reports, workspaces and datasets stay as set.
      */
     reset(): void;
     readonly requests: PowerBiRequestLog[];

@@ -1,0 +1,351 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { embedUrlFor, isRecord, pagesOf, sameId } from './power-bi-common.ts';
+import { invalid, notFound, sendError, type PowerBiError } from './power-bi-errors.ts';
+import { stableGuid, type StandInContext } from './stand-in-context.ts';
+import type {
+  StandInDataset,
+  StandInRefresh,
+  StandInReport,
+  StandIns,
+  StandInStorageMode,
+  StandInWorkspace,
+} from './types.ts';
+
+/**
+ * The Power BI REST calls that describe what is there, as Microsoft's description of the API has them
+ * (microsoft/PowerBI-CSharp sdk/swaggers/swagger.json, and the pages under https://learn.microsoft.com/rest/api/power-bi/):
+ * - Groups_GetGroups (GET /v1.0/myorg/groups, `$filter`, `$top`, `$skip`): the workspaces the service principal is a
+ *   member of. Power BI gives no next link: a client pages with $top and $skip until a page comes back short.
+ * - Reports_GetReportsInGroup (GET …/groups/{g}/reports): every report of the workspace at once, no paging.
+ * - Reports_GetPagesInGroup (GET …/groups/{g}/reports/{r}/pages): the report's pages with their `order`.
+ * - Datasets_GetDatasetInGroup (GET …/groups/{g}/datasets/{d}).
+ * - Datasets_GetRefreshHistoryInGroup (GET …/groups/{g}/datasets/{d}/refreshes, `$top` of at least 1; the last 60
+ *   entries without it), newest first.
+ *
+ * How Power BI refuses, as the stand-in plays it:
+ * - a report that was deleted: 404 PowerBIEntityNotFound (what GetReport answers for a report that does not exist;
+ *   https://github.com/microsoft/PowerBI-JavaScript/issues/279, a Power BI maintainer: "if the report with specific
+ *   ID is Not exists, Get Reports API … should return Not Found (404)");
+ * - a workspace the service principal is not a member of: 401 PowerBINotAuthorizedException on every call under
+ *   /groups/{g} (reported for GetReportInGroup, GetReportsInGroup and GetGroups with a service principal left out of
+ *   the workspace, e.g. https://github.com/microsoft/PowerBI-Developer-Samples/issues/20 and the Fabric community's
+ *   "Power BI REST API using Service Principal"; the body's code is the one Power BI sends with its 401s). Microsoft
+ *   documents neither status; both are the project's reading of what Power BI is seen to answer.
+ * - a DirectQuery or live-connection dataset: `isRefreshable: false` and an empty refresh history (its data is read
+ *   at the source, so nothing is refreshed into the model). Also not documented by Microsoft: an assumption.
+ */
+
+/** Refresh history entries answered without `$top` ("the last available 60 entries"). */
+const DEFAULT_REFRESH_TOP = 60;
+
+type GroupRoute = { Params: { workspaceId: string } };
+type ReportRoute = { Params: { workspaceId: string; reportId: string } };
+type DatasetRoute = { Params: { workspaceId: string; datasetId: string } };
+
+/** What Power BI sends as targetStorageMode for each storage mode (none for those it does not refresh). */
+const TARGET_STORAGE_MODE: Record<StandInStorageMode, string | undefined> = {
+  Import: 'Abf',
+  LargeImport: 'PremiumFiles',
+  DirectQuery: undefined,
+  LiveConnection: undefined,
+};
+
+const refreshable = (mode: StandInStorageMode) => mode === 'Import' || mode === 'LargeImport';
+
+function whole(text: string | undefined, name: string, min: number): number | PowerBiError | undefined {
+  if (text === undefined) return undefined;
+  if (!/^\d+$/.test(text) || Number(text) < min || !Number.isSafeInteger(Number(text))) {
+    return invalid(`Invalid value '${text}' for query option ${name}: a whole number of ${min} or more.`);
+  }
+  return Number(text);
+}
+
+const queryValue = (request: FastifyRequest, name: string): string | undefined => {
+  const value = (request.query as Record<string, unknown>)[name];
+  return typeof value === 'string' ? value : Array.isArray(value) ? String(value[0]) : undefined;
+};
+
+/**
+ * The part of OData's $filter the stand-in reads: `name eq '…'` and `contains(name,'…')`, joined by `or` (the
+ * swagger's own example). Anything else is refused as Power BI refuses a filter it cannot parse: null.
+ */
+function nameFilter(filter: string): ((name: string) => boolean) | null {
+  const tests: ((name: string) => boolean)[] = [];
+  for (const clause of filter.split(/\s+or\s+/i)) {
+    const eq = /^\s*name\s+eq\s+'((?:[^']|'')*)'\s*$/i.exec(clause);
+    const contains = /^\s*contains\(\s*name\s*,\s*'((?:[^']|'')*)'\s*\)\s*$/i.exec(clause);
+    const match = eq ?? contains;
+    if (!match) return null;
+    const value = match[1]!.replace(/''/g, "'");
+    tests.push(eq ? (name) => name === value : (name) => name.toLowerCase().includes(value.toLowerCase()));
+  }
+  return (name) => tests.some((test) => test(name));
+}
+
+export interface PowerBiCatalogue {
+  register(api: FastifyInstance): void;
+  /** The refusal of a call on a workspace the service principal was removed from, or null. */
+  refusal(request: FastifyRequest): PowerBiError | null;
+  /** Where a dataset lives: declared, or the workspace of the first report over it. */
+  datasetWorkspaceOf(report: StandInReport): string;
+  controls: Pick<
+    StandIns['powerBi'],
+    'setWorkspaces' | 'setDatasets' | 'setRefreshes' | 'removeServicePrincipal' | 'restoreServicePrincipal'
+  > & { reset(): void };
+}
+
+export function powerBiCatalogue(ctx: StandInContext): PowerBiCatalogue {
+  /** Workspaces the service principal was removed from, by lower-case id. */
+  const removed = new Set<string>();
+
+  /** Declared workspaces, then one for each other workspace the reports name. */
+  function workspaces(): StandInWorkspace[] {
+    const all = [...ctx.workspaces];
+    const reportWorkspaces = [...new Map(ctx.reports.map((r) => [r.workspaceId.toLowerCase(), r.workspaceId]))];
+    reportWorkspaces.forEach(([, id], index) => {
+      if (!all.some((workspace) => sameId(workspace.id, id))) all.push({ id, name: `Workspace ${index + 1}` });
+    });
+    return all;
+  }
+
+  const member = (workspaceId: string) => !removed.has(workspaceId.toLowerCase());
+  const findWorkspace = (id: string) => workspaces().find((workspace) => sameId(workspace.id, id));
+
+  /** A dataset as the stand-in serves it, declared or by default; undefined when neither a declaration nor a report names it. */
+  function dataset(datasetId: string):
+    | (Required<Omit<StandInDataset, 'refreshes'>> & {
+        refreshes: StandInRefresh[];
+        rls: boolean;
+      })
+    | undefined {
+    const declared = ctx.datasets.find((candidate) => sameId(candidate.datasetId, datasetId));
+    const over = ctx.reports.filter((report) => sameId(report.datasetId, datasetId));
+    const workspaceId = declared?.workspaceId ?? over[0]?.workspaceId;
+    if (workspaceId === undefined) return undefined;
+    const storageMode = declared?.storageMode ?? 'Import';
+    const hourBefore = ctx.startedAt - 60 * 60 * 1000;
+    const defaultRefreshes: StandInRefresh[] = refreshable(storageMode)
+      ? [
+          {
+            status: 'Completed',
+            refreshType: 'Scheduled',
+            startTime: new Date(hourBefore).toISOString(),
+            endTime: new Date(hourBefore + 2 * 60 * 1000).toISOString(),
+          },
+        ]
+      : [];
+    return {
+      datasetId: declared?.datasetId ?? over[0]!.datasetId,
+      workspaceId,
+      name: declared?.name ?? over[0]?.name ?? 'Modelo semântico',
+      storageMode,
+      refreshes: declared?.refreshes ?? defaultRefreshes,
+      rls: over.some((report) => report.rls),
+    };
+  }
+
+  function datasetWorkspaceOf(report: StandInReport): string {
+    return dataset(report.datasetId)?.workspaceId ?? report.workspaceId;
+  }
+
+  const context = (path: string) => `${ctx.authorityHost}/v1.0/myorg/${path}`;
+
+  function reportObject(report: StandInReport) {
+    return {
+      id: report.reportId,
+      reportType: 'PowerBIReport',
+      name: report.name,
+      webUrl: `https://app.powerbi.com/groups/${report.workspaceId}/reports/${report.reportId}`,
+      embedUrl: embedUrlFor(report),
+      isFromPbix: true,
+      isOwnedByMe: false,
+      datasetId: report.datasetId,
+      datasetWorkspaceId: datasetWorkspaceOf(report),
+      users: [],
+      subscriptions: [],
+    };
+  }
+
+  function groupObject(workspace: StandInWorkspace) {
+    const reports = ctx.reports.filter((report) => sameId(report.workspaceId, workspace.id));
+    const capacity = reports.find((report) => (report.capacity ?? 'Embedded') !== 'Shared');
+    return {
+      id: workspace.id,
+      isReadOnly: false,
+      isOnDedicatedCapacity: reports.length === 0 || capacity !== undefined,
+      ...(reports.length === 0 || capacity
+        ? { capacityId: stableGuid(`capacity|${capacity?.capacityId ?? 'capacidade-padrao'}`) }
+        : {}),
+      type: 'Workspace',
+      name: workspace.name,
+    };
+  }
+
+  function refreshObject(datasetId: string, refresh: StandInRefresh, index: number) {
+    const requestId = stableGuid(`refresh|${datasetId}|${refresh.startTime}|${index}`);
+    const attempt = {
+      attemptId: 1,
+      startTime: refresh.startTime,
+      ...(refresh.endTime ? { endTime: refresh.endTime } : {}),
+      ...(refresh.serviceExceptionJson ? { serviceExceptionJson: refresh.serviceExceptionJson } : {}),
+      type: 'Data',
+    };
+    return {
+      requestId,
+      id: Number.parseInt(requestId.slice(0, 8), 16),
+      refreshType: refresh.refreshType ?? 'Scheduled',
+      startTime: refresh.startTime,
+      ...(refresh.endTime ? { endTime: refresh.endTime } : {}),
+      ...(refresh.serviceExceptionJson ? { serviceExceptionJson: refresh.serviceExceptionJson } : {}),
+      status: refresh.status,
+      ...(refresh.status === 'Unknown' && !refresh.endTime ? {} : { refreshAttempts: [attempt] }),
+    };
+  }
+
+  function register(api: FastifyInstance): void {
+    api.get('/groups', async (request, reply) => {
+      const top = whole(queryValue(request, '$top'), '$top', 0);
+      const skip = whole(queryValue(request, '$skip'), '$skip', 0);
+      if (typeof top === 'object') return sendError(reply, top);
+      if (typeof skip === 'object') return sendError(reply, skip);
+      const filterText = queryValue(request, '$filter');
+      const filter = filterText === undefined ? () => true : nameFilter(filterText);
+      if (!filter) return sendError(reply, invalid(`The stand-in cannot read the $filter '${filterText}'.`));
+      const listed = workspaces().filter((workspace) => member(workspace.id) && filter(workspace.name));
+      const start = skip ?? 0;
+      const page = listed.slice(start, top === undefined ? undefined : start + top);
+      return { '@odata.context': context('$metadata#groups'), value: page.map(groupObject) };
+    });
+
+    api.get<GroupRoute>('/groups/:workspaceId/reports', async (request, reply) => {
+      const { workspaceId } = request.params;
+      if (!findWorkspace(workspaceId)) return sendError(reply, notFound(`Workspace ${workspaceId} was not found.`));
+      const reports = ctx.reports.filter((report) => sameId(report.workspaceId, workspaceId));
+      return {
+        '@odata.context': context(`groups/${workspaceId}/$metadata#reports`),
+        value: reports.map(reportObject),
+      };
+    });
+
+    api.get<ReportRoute>('/groups/:workspaceId/reports/:reportId/pages', async (request, reply) => {
+      const { workspaceId, reportId } = request.params;
+      const report = ctx.reports.find(
+        (candidate) => sameId(candidate.reportId, reportId) && sameId(candidate.workspaceId, workspaceId),
+      );
+      if (!report) return sendError(reply, notFound(`Report ${reportId} was not found in workspace ${workspaceId}.`));
+      // Every page, hidden ones too: the REST API's Page has no visibility (the embedded report's API has).
+      return {
+        '@odata.context': context(`groups/${workspaceId}/$metadata#pages`),
+        value: pagesOf(report).map((page, order) => ({ name: page.name, displayName: page.displayName, order })),
+      };
+    });
+
+    api.get<DatasetRoute>('/groups/:workspaceId/datasets/:datasetId', async (request, reply) => {
+      const { workspaceId, datasetId } = request.params;
+      const found = dataset(datasetId);
+      if (!found || !sameId(found.workspaceId, workspaceId)) {
+        return sendError(reply, notFound(`Dataset ${datasetId} was not found in workspace ${workspaceId}.`));
+      }
+      const targetStorageMode = TARGET_STORAGE_MODE[found.storageMode];
+      const webUrl = `https://app.powerbi.com/groups/${found.workspaceId}/datasets/${found.datasetId}`;
+      // Spelled as the live API and Microsoft's example spell them (isRefreshable…); the swagger's definition
+      // capitalises some (IsRefreshable…): packages/microsoft-api/src/power-bi.ts accepts both.
+      return {
+        '@odata.context': context(`groups/${found.workspaceId}/$metadata#datasets/$entity`),
+        id: found.datasetId,
+        name: found.name,
+        webUrl,
+        addRowsAPIEnabled: false,
+        configuredBy: 'admin@contoso.com.br',
+        isRefreshable: refreshable(found.storageMode),
+        isEffectiveIdentityRequired: found.rls,
+        isEffectiveIdentityRolesRequired: found.rls,
+        isOnPremGatewayRequired: false,
+        ...(targetStorageMode ? { targetStorageMode } : {}),
+        createdDate: new Date(ctx.startedAt - 30 * 24 * 60 * 60 * 1000).toISOString(),
+        createReportEmbedURL: `https://app.powerbi.com/reportEmbed?datasetId=${found.datasetId}&groupId=${found.workspaceId}`,
+        qnaEmbedURL: `https://app.powerbi.com/qnaEmbed?datasetId=${found.datasetId}&groupId=${found.workspaceId}`,
+        upstreamDatasets: [],
+        users: [],
+      };
+    });
+
+    api.get<DatasetRoute>('/groups/:workspaceId/datasets/:datasetId/refreshes', async (request, reply) => {
+      const { workspaceId, datasetId } = request.params;
+      const found = dataset(datasetId);
+      if (!found || !sameId(found.workspaceId, workspaceId)) {
+        return sendError(reply, notFound(`Dataset ${datasetId} was not found in workspace ${workspaceId}.`));
+      }
+      const top = whole(queryValue(request, '$top'), '$top', 1);
+      if (typeof top === 'object') return sendError(reply, top);
+      return {
+        '@odata.context': context(`groups/${found.workspaceId}/$metadata#refreshes`),
+        value: found.refreshes
+          .slice(0, top ?? DEFAULT_REFRESH_TOP)
+          .map((refresh, index) => refreshObject(found.datasetId, refresh, index)),
+      };
+    });
+  }
+
+  function refusal(request: FastifyRequest): PowerBiError | null {
+    if (removed.size === 0) return null;
+    const denied = (workspaceId: string): PowerBiError => ({
+      status: 401,
+      code: 'PowerBINotAuthorizedException',
+      message: `The service principal is not a member of workspace ${workspaceId}.`,
+    });
+    const { workspaceId } = (request.params ?? {}) as { workspaceId?: string };
+    if (workspaceId !== undefined) return member(workspaceId) ? null : denied(workspaceId);
+    // GenerateToken names its reports in the body.
+    const body = request.body;
+    if (request.method === 'POST' && isRecord(body) && Array.isArray(body.reports)) {
+      for (const item of body.reports) {
+        const id = isRecord(item) && typeof item.id === 'string' ? item.id : '';
+        const report = ctx.reports.find((candidate) => sameId(candidate.reportId, id));
+        if (report && !member(report.workspaceId)) return denied(report.workspaceId);
+      }
+    }
+    return null;
+  }
+
+  const uniqueIds = (ids: string[], what: string) => {
+    if (new Set(ids.map((id) => id.toLowerCase())).size !== ids.length) throw new RangeError(`${what} must be unique`);
+  };
+
+  return {
+    register,
+    refusal,
+    datasetWorkspaceOf,
+    controls: {
+      setWorkspaces(list) {
+        uniqueIds(
+          list.map((workspace) => workspace.id),
+          'workspace ids',
+        );
+        ctx.workspaces = list.map((workspace) => ({ ...workspace }));
+      },
+      setDatasets(list) {
+        uniqueIds(
+          list.map((entry) => entry.datasetId),
+          'dataset ids',
+        );
+        ctx.datasets = list.map((entry) => ({ ...entry }));
+      },
+      setRefreshes(datasetId, refreshes) {
+        const index = ctx.datasets.findIndex((entry) => sameId(entry.datasetId, datasetId));
+        const entry = { ...(ctx.datasets[index] ?? { datasetId }), refreshes: [...refreshes] };
+        if (index === -1) ctx.datasets.push(entry);
+        else ctx.datasets[index] = entry;
+      },
+      removeServicePrincipal(workspaceId) {
+        removed.add(workspaceId.toLowerCase());
+      },
+      restoreServicePrincipal(workspaceId) {
+        removed.delete(workspaceId.toLowerCase());
+      },
+      reset() {
+        removed.clear();
+      },
+    },
+  };
+}
