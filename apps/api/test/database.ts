@@ -35,6 +35,7 @@ export async function resetDatabase(database: Database) {
     truncate classificacoes, paineis, usuarios, painel_usuarios, painel_rls_roles,
              painel_rls_role_emails, tokens_revogados, contas_locais, tentativas_login,
              visualizacoes, auditoria, ultimos_logins, favoritos, visoes_salvas, exportacoes,
-             grupos, grupo_membros, painel_grupos, estado_sincronizacao
+             grupos, grupo_membros, painel_grupos, estado_sincronizacao,
+             painel_datasets, datasets_atualizacao, painel_saude
              restart identity cascade`);
 }
