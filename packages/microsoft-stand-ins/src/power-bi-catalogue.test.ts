@@ -1,0 +1,255 @@
+import { checkExchange } from '@paineis/microsoft-api/check-exchange';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startStandIns } from './stand-ins.ts';
+import { powerBiToken, testReport, vendas, WORKSPACE } from './test-helpers.ts';
+import type { StandInReport, StandIns } from './types.ts';
+
+/** Response bodies are checked by shape, so tests read them untyped. */
+function json(response: Response): Promise<any> {
+  return response.json();
+}
+
+const OTHER_WORKSPACE = 'aaaaaaaa-0000-4000-8000-000000000002';
+const financeiro = testReport(2, { name: 'Financeiro', rls: true });
+const tempoReal = testReport(3, { name: 'Operação em tempo real', rls: false });
+const emOutro: StandInReport = {
+  ...testReport(4, { name: 'Custos', rls: false }),
+  workspaceId: OTHER_WORKSPACE,
+};
+const FAILED_JSON = JSON.stringify({
+  errorCode: 'ModelRefreshFailed_CredentialsNotSpecified',
+  errorDescription: 'As credenciais da fonte de dados estão ausentes ou expiraram.',
+});
+
+describe('Power BI catalogue stand-in: workspaces, reports, pages, datasets, refresh history', () => {
+  let s: StandIns;
+  let token: string;
+
+  beforeAll(async () => {
+    s = await startStandIns({
+      people: [],
+      reports: [vendas, financeiro, tempoReal, emOutro],
+      workspaces: [{ id: WORKSPACE, name: 'Comercial' }],
+      datasets: [
+        { datasetId: tempoReal.datasetId, storageMode: 'DirectQuery' },
+        {
+          datasetId: financeiro.datasetId,
+          refreshes: [
+            { status: 'Unknown', refreshType: 'OnDemand', startTime: '2030-01-02T10:00:00.000Z' },
+            {
+              status: 'Failed',
+              startTime: '2030-01-02T07:00:00.000Z',
+              endTime: '2030-01-02T07:03:00.000Z',
+              serviceExceptionJson: FAILED_JSON,
+            },
+            { status: 'Completed', startTime: '2030-01-01T07:00:00.000Z', endTime: '2030-01-01T07:05:00.000Z' },
+          ],
+        },
+      ],
+      recordExchanges: true,
+    });
+    token = await powerBiToken(s);
+  });
+  afterAll(() => s.close());
+  beforeEach(() => {
+    s.powerBi.reset();
+    s.clearExchanges();
+  });
+
+  const get = (path: string, bearer: string | null = token) =>
+    fetch(`${s.powerBiApiUrl}/v1.0/myorg${path}`, { headers: bearer ? { authorization: `Bearer ${bearer}` } : {} });
+
+  /** Every call so far, as Microsoft's description of the call has it. */
+  function expectNoViolations(): void {
+    const power = s.exchanges.filter((exchange) => exchange.service === 'power-bi');
+    expect(power.length).toBeGreaterThan(0);
+    expect(power.flatMap((exchange) => checkExchange(exchange))).toEqual([]);
+  }
+
+  it('lists the workspaces, declared names first and the others by default, with the OData context', async () => {
+    const body = await json(await get('/groups'));
+    expect(body['@odata.context']).toMatch(/\/v1\.0\/myorg\/\$metadata#groups$/);
+    expect(body.value).toEqual([
+      expect.objectContaining({ id: WORKSPACE, name: 'Comercial', isReadOnly: false, isOnDedicatedCapacity: true }),
+      expect.objectContaining({ id: OTHER_WORKSPACE, name: 'Workspace 2' }),
+    ]);
+    expectNoViolations();
+  });
+
+  it('pages the workspaces by $top and $skip, and filters them by name', async () => {
+    s.powerBi.setWorkspaces(
+      Array.from({ length: 5 }, (_, index) => ({
+        id: `dddddddd-0000-4000-8000-00000000000${index}`,
+        name: `Área ${index}`,
+      })),
+    );
+    try {
+      const names = async (query: string) =>
+        (await json(await get(`/groups${query}`))).value.map((group: { name: string }) => group.name);
+      // The reports' two workspaces come after the five declared ones.
+      expect(await names('?$top=3&$skip=0')).toEqual(['Área 0', 'Área 1', 'Área 2']);
+      expect(await names('?$top=3&$skip=3')).toEqual(['Área 3', 'Área 4', 'Workspace 1']);
+      expect(await names('?$top=3&$skip=6')).toEqual(['Workspace 2']);
+      expect(await names('?$top=3&$skip=9')).toEqual([]);
+      expect(await names("?$filter=contains(name,'área 1') or name eq 'Workspace 2'")).toEqual([
+        'Área 1',
+        'Workspace 2',
+      ]);
+      expectNoViolations();
+      for (const query of ['?$top=-1', '?$top=dez', '?$skip=1.5', "?$filter=startswith(name,'A')"]) {
+        const response = await get(`/groups${query}`);
+        expect(response.status).toBe(400);
+        expect((await json(response)).error.code).toBe('InvalidRequest');
+      }
+    } finally {
+      s.powerBi.setWorkspaces([{ id: WORKSPACE, name: 'Comercial' }]);
+    }
+  });
+
+  it("lists a workspace's reports with their dataset and the dataset's workspace, and refuses an unknown one", async () => {
+    const body = await json(await get(`/groups/${WORKSPACE}/reports`));
+    expect(body['@odata.context']).toMatch(new RegExp(`/groups/${WORKSPACE}/\\$metadata#reports$`));
+    expect(body.value.map((report: { name: string }) => report.name)).toEqual([
+      'Vendas',
+      'Financeiro',
+      'Operação em tempo real',
+    ]);
+    expect(body.value[0]).toMatchObject({
+      id: vendas.reportId,
+      reportType: 'PowerBIReport',
+      datasetId: vendas.datasetId,
+      datasetWorkspaceId: WORKSPACE,
+      embedUrl: expect.stringContaining(`reportId=${vendas.reportId}`),
+    });
+    const unknown = await get('/groups/eeeeeeee-0000-4000-8000-000000000009/reports');
+    expect(unknown.status).toBe(404);
+    expect((await json(unknown)).error.code).toBe('PowerBIEntityNotFound');
+    expectNoViolations();
+  });
+
+  it("lists a report's pages in order, hidden ones too, and answers 404 once the report is deleted", async () => {
+    const body = await json(await get(`/groups/${WORKSPACE}/reports/${vendas.reportId}/pages`));
+    expect(body.value.map((page: { displayName: string; order: number }) => [page.displayName, page.order])).toEqual([
+      ['Visão geral', 0],
+      ['Detalhes', 1],
+      ['Tendências', 2],
+      ['Notas internas', 3],
+    ]);
+    s.powerBi.setReports([financeiro, tempoReal, emOutro]);
+    try {
+      for (const path of [`/reports/${vendas.reportId}/pages`, `/reports/${vendas.reportId}`]) {
+        const gone = await get(`/groups/${WORKSPACE}${path}`);
+        expect(gone.status).toBe(404);
+        expect((await json(gone)).error.code).toBe('PowerBIEntityNotFound');
+      }
+    } finally {
+      s.powerBi.setReports([vendas, financeiro, tempoReal, emOutro]);
+    }
+    expectNoViolations();
+  });
+
+  it('describes datasets: import by default, DirectQuery not refreshable, RLS as identity required', async () => {
+    const imported = await json(await get(`/groups/${WORKSPACE}/datasets/${vendas.datasetId}`));
+    expect(imported).toMatchObject({
+      id: vendas.datasetId,
+      name: 'Vendas',
+      isRefreshable: true,
+      isEffectiveIdentityRequired: false,
+      targetStorageMode: 'Abf',
+    });
+    const direct = await json(await get(`/groups/${WORKSPACE}/datasets/${tempoReal.datasetId}`));
+    expect(direct).toMatchObject({ id: tempoReal.datasetId, isRefreshable: false });
+    expect(direct).not.toHaveProperty('targetStorageMode');
+    const rls = await json(await get(`/groups/${WORKSPACE}/datasets/${financeiro.datasetId}`));
+    expect(rls).toMatchObject({ isEffectiveIdentityRequired: true, isEffectiveIdentityRolesRequired: true });
+    // A dataset lives in one workspace.
+    const elsewhere = await get(`/groups/${OTHER_WORKSPACE}/datasets/${vendas.datasetId}`);
+    expect(elsewhere.status).toBe(404);
+    expectNoViolations();
+  });
+
+  it('answers the refresh history newest first, cut at $top, in every status', async () => {
+    const history = await json(await get(`/groups/${WORKSPACE}/datasets/${financeiro.datasetId}/refreshes`));
+    expect(history.value.map((entry: { status: string }) => entry.status)).toEqual(['Unknown', 'Failed', 'Completed']);
+    expect(history.value[0]).not.toHaveProperty('endTime');
+    expect(history.value[1]).toMatchObject({ endTime: '2030-01-02T07:03:00.000Z', serviceExceptionJson: FAILED_JSON });
+    expect(history.value[2]).toMatchObject({ refreshType: 'Scheduled', requestId: expect.any(String) });
+
+    const top = await json(await get(`/groups/${WORKSPACE}/datasets/${financeiro.datasetId}/refreshes?$top=1`));
+    expect(top.value).toHaveLength(1);
+
+    // Undeclared: one Completed refresh before the stand-ins started; DirectQuery: none at all.
+    const byDefault = await json(await get(`/groups/${WORKSPACE}/datasets/${vendas.datasetId}/refreshes?$top=5`));
+    expect(byDefault.value).toEqual([expect.objectContaining({ status: 'Completed' })]);
+    expect(Date.parse(byDefault.value[0].endTime)).toBeLessThan(Date.now());
+    const direct = await json(await get(`/groups/${WORKSPACE}/datasets/${tempoReal.datasetId}/refreshes`));
+    expect(direct.value).toEqual([]);
+
+    s.powerBi.setRefreshes(vendas.datasetId, [
+      { status: 'Disabled', startTime: '2030-01-03T00:00:00.000Z', endTime: '2030-01-03T00:00:01.000Z' },
+    ]);
+    const changed = await json(await get(`/groups/${WORKSPACE}/datasets/${vendas.datasetId}/refreshes`));
+    expect(changed.value).toEqual([expect.objectContaining({ status: 'Disabled' })]);
+    expectNoViolations();
+
+    const zero = await get(`/groups/${WORKSPACE}/datasets/${vendas.datasetId}/refreshes?$top=0`);
+    expect(zero.status).toBe(400);
+  });
+
+  it('refuses every call on a workspace the service principal was removed from with 401, until restored or reset', async () => {
+    s.powerBi.removeServicePrincipal(WORKSPACE.toUpperCase());
+    const listed = await json(await get('/groups'));
+    expect(listed.value.map((group: { id: string }) => group.id)).toEqual([OTHER_WORKSPACE]);
+    for (const path of [
+      '/reports',
+      `/reports/${vendas.reportId}`,
+      `/reports/${vendas.reportId}/pages`,
+      `/datasets/${vendas.datasetId}`,
+      `/datasets/${vendas.datasetId}/refreshes?$top=1`,
+    ]) {
+      const refused = await get(`/groups/${WORKSPACE}${path}`);
+      expect(refused.status, path).toBe(401);
+      expect((await json(refused)).error.code).toBe('PowerBINotAuthorizedException');
+    }
+    const embed = await fetch(`${s.powerBiApiUrl}/v1.0/myorg/GenerateToken`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ reports: [{ id: vendas.reportId }], datasets: [{ id: vendas.datasetId }] }),
+    });
+    expect(embed.status).toBe(401);
+    // The other workspace is untouched.
+    expect((await get(`/groups/${OTHER_WORKSPACE}/reports`)).status).toBe(200);
+    expectNoViolations();
+
+    s.powerBi.restoreServicePrincipal(WORKSPACE);
+    expect((await get(`/groups/${WORKSPACE}/reports`)).status).toBe(200);
+    s.powerBi.removeServicePrincipal(WORKSPACE);
+    s.powerBi.reset();
+    expect((await get(`/groups/${WORKSPACE}/reports`)).status).toBe(200);
+  });
+
+  it('plays the queued faults on these calls too: 429 with Retry-After, then serves again', async () => {
+    s.powerBi.throttleNext(7);
+    const throttled = await get(`/groups/${WORKSPACE}/datasets/${vendas.datasetId}/refreshes?$top=1`);
+    expect(throttled.status).toBe(429);
+    expect(throttled.headers.get('retry-after')).toBe('7');
+    expect((await json(throttled)).error.code).toBe('TooManyRequests');
+    expect((await get('/groups')).status).toBe(200);
+    s.powerBi.garbageNext('wrong-shape');
+    expect(Array.isArray((await json(await get(`/groups/${WORKSPACE}/reports`))).value)).toBe(false);
+    // Without a token Power BI refuses before any fault is taken.
+    expect((await get('/groups', null)).status).toBe(403);
+  });
+
+  it('refuses duplicate ids in its controls', () => {
+    expect(() =>
+      s.powerBi.setWorkspaces([
+        { id: WORKSPACE, name: 'a' },
+        { id: WORKSPACE.toUpperCase(), name: 'b' },
+      ]),
+    ).toThrow(RangeError);
+    expect(() => s.powerBi.setDatasets([{ datasetId: vendas.datasetId }, { datasetId: vendas.datasetId }])).toThrow(
+      RangeError,
+    );
+  });
+});
