@@ -13,7 +13,7 @@ import {
   REPORT_INIT_ERROR,
   type ReportPage,
 } from '../embedding/report-embedder.ts';
-import { ReportArea } from './report-area.tsx';
+import { REPORT_NOT_LOADED, ReportArea } from './report-area.tsx';
 
 const inAnHour = () => new Date(Date.now() + 3_600_000).toISOString();
 
@@ -118,14 +118,17 @@ describe('ReportArea', () => {
     expect(fake.destroy).not.toHaveBeenCalled();
   });
 
-  it('only logs other report errors', () => {
+  it('only logs other report errors once the report has loaded', async () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     const { fake } = renderArea();
-    const error = { message: 'LoadReportFailed', detailedMessage: 'Could not resolve cluster' };
+    fake.emit('loaded');
+    await within(pagesNav()).findByRole('button', { name: 'Visão geral' });
+    const error = { message: 'VisualRenderFailed', detailedMessage: 'Could not render a visual' };
     fake.emit('error', error);
     expect(warn).toHaveBeenCalledWith(expect.any(String), error);
     expect(fake.setAccessToken).not.toHaveBeenCalled();
     expect(screen.queryByRole('heading', { name: 'Erro ao carregar relatório' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('heading', { name: REPORT_NOT_LOADED })).not.toBeInTheDocument();
   });
 
   it('renews the token the margin before it expires, and schedules the next renewal from the new expiry', async () => {
@@ -261,5 +264,86 @@ describe('ReportArea', () => {
     await waitFor(() => expect(onReady).toHaveBeenCalledWith(fake));
     expect(fake.setPage).toHaveBeenCalledWith('ReportSection1');
     expect(fake.setPage).not.toHaveBeenCalledWith('ReportSectionOculta');
+  });
+
+  describe('never hangs on a report Power BI does not load', () => {
+    /** A new fake per embed, as the real factory makes a new embedder each time; each kept in `fakes`. */
+    function renderStalling(props: Partial<PainelComEmbed> = {}, loadTimeoutMs = 100) {
+      const fakes: FakeEmbedder[] = [];
+      const createEmbedder = vi.fn(() => {
+        const fake = new FakeEmbedder({ pages: PAGES });
+        fakes.push(fake);
+        return fake;
+      });
+      render(<ReportArea painel={painel(props)} createEmbedder={createEmbedder} loadTimeoutMs={loadTimeoutMs} />);
+      return { fakes, createEmbedder };
+    }
+    const notLoaded = () => screen.findByRole('heading', { name: REPORT_NOT_LOADED }, { timeout: 2_000 });
+
+    it("replaces the loading overlay with a message when no 'loaded' comes in time, and 'Tentar novamente' embeds again", async () => {
+      const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+      const { fakes, createEmbedder } = renderStalling({}, 150);
+      expect(screen.getByRole('status')).toHaveTextContent('Carregando...');
+      await new Promise((resolve) => setTimeout(resolve, 60));
+      expect(screen.queryByRole('heading', { name: REPORT_NOT_LOADED })).not.toBeInTheDocument();
+
+      const heading = await notLoaded();
+      expect(heading.closest('[role="alert"]')).toHaveTextContent('O Power BI não abriu o relatório em');
+      expect(screen.queryByRole('status')).not.toBeInTheDocument();
+      // Logged as Power BI's errors are (docs/requirements.md#error-catalogue).
+      expect(warn).toHaveBeenCalledWith(expect.any(String), expect.objectContaining({ message: 'LoadTimeout' }));
+
+      await userEvent.click(screen.getByRole('button', { name: 'Tentar novamente' }));
+      expect(fakes[0]!.destroy).toHaveBeenCalledTimes(1);
+      expect(createEmbedder).toHaveBeenCalledTimes(2);
+      // The token in hand is good for an hour: embedded again with it, no new one asked for (msw would refuse it).
+      expect(fakes[1]!.loads).toEqual([expect.objectContaining({ accessToken: 'token-de-embed' })]);
+      expect(screen.queryByRole('heading', { name: REPORT_NOT_LOADED })).not.toBeInTheDocument();
+      expect(screen.getByRole('status')).toHaveTextContent('Carregando...');
+      fakes[1]!.emit('loaded');
+      expect(await within(pagesNav()).findByRole('button', { name: 'Visão geral' })).toBeInTheDocument();
+      expect(screen.queryByRole('status')).not.toBeInTheDocument();
+      // Loaded: the time limit is over for this embed.
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      expect(screen.queryByRole('heading', { name: REPORT_NOT_LOADED })).not.toBeInTheDocument();
+    });
+
+    it('tells at once when an error event comes before the report has loaded, and logs it', async () => {
+      const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+      const { fakes, createEmbedder } = renderStalling({}, 60_000);
+      const error = { message: 'LoadReportFailed', detailedMessage: 'Could not resolve cluster' };
+      fakes[0]!.emit('error', error);
+      const heading = screen.getByRole('heading', { name: REPORT_NOT_LOADED });
+      expect(heading.closest('[role="alert"]')).toHaveTextContent('O Power BI informou um erro ao abrir o relatório.');
+      expect(screen.queryByRole('status')).not.toBeInTheDocument();
+      expect(warn).toHaveBeenCalledWith(expect.any(String), error);
+
+      await userEvent.click(screen.getByRole('button', { name: 'Tentar novamente' }));
+      expect(createEmbedder).toHaveBeenCalledTimes(2);
+      expect(fakes[1]!.loads).toHaveLength(1);
+      fakes[1]!.emit('loaded');
+      expect(await within(pagesNav()).findByRole('button', { name: 'Visão geral' })).toBeInTheDocument();
+    });
+
+    it('asks for a new token before embedding again when the one in hand has expired', async () => {
+      vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+      const calls = tokenEndpoint();
+      const { fakes } = renderStalling({ tokenExpiration: new Date(Date.now() - 60_000).toISOString() }, 60_000);
+      fakes[0]!.emit('error', { message: 'LoadReportFailed' });
+      expect(calls).toHaveLength(0);
+      await userEvent.click(screen.getByRole('button', { name: 'Tentar novamente' }));
+      await waitFor(() => expect(fakes[1]?.loads).toEqual([expect.objectContaining({ accessToken: 'novo-token-1' })]));
+      expect(calls).toHaveLength(1);
+    });
+
+    it('shows the report when it loads after all, past the time limit', async () => {
+      vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+      const { fakes, createEmbedder } = renderStalling({}, 50);
+      await notLoaded();
+      fakes[0]!.emit('loaded');
+      expect(await within(pagesNav()).findByRole('button', { name: 'Visão geral' })).toBeInTheDocument();
+      expect(screen.queryByRole('heading', { name: REPORT_NOT_LOADED })).not.toBeInTheDocument();
+      expect(createEmbedder).toHaveBeenCalledTimes(1);
+    });
   });
 });

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Badge from 'react-bootstrap/Badge';
+import Button from 'react-bootstrap/Button';
 import ListGroup from 'react-bootstrap/ListGroup';
 import Spinner from 'react-bootstrap/Spinner';
 import type { PainelComEmbed } from '@paineis/contract/panels';
@@ -56,6 +57,35 @@ export const TOKEN_REFRESH_MARGIN_MS = 5 * 60 * 1000;
 /** setTimeout's longest delay; a later expiry is re-armed when the timer fires. */
 const MAX_TIMER_MS = 2_147_483_647;
 export const DEMO_BADGE = 'Demonstração';
+/** How long the report may take to load (its `loaded` event) before the person is told and offered to try again. */
+export const REPORT_LOAD_TIMEOUT_MS = 30_000;
+export const REPORT_NOT_LOADED = 'O relatório não carregou.';
+export const RETRY = 'Tentar novamente';
+const NOT_LOADED_IN_TIME = (ms: number) => `O Power BI não abriu o relatório em ${Math.round(ms / 1000)} segundos.`;
+const NOT_LOADED_ERROR = 'O Power BI informou um erro ao abrir o relatório.';
+const NOT_LOADED_ADVICE = 'Tente novamente; se o problema continuar, avise o administrador do portal.';
+
+/** Why the report did not load: no `loaded` within the time limit, or an error event before it. */
+type Stall = 'tempo' | 'erro';
+
+/** What the person reads instead of the loading overlay when the report did not load, with a way to try again. */
+function ReportNotLoaded({ stall, timeoutMs, onRetry }: { stall: Stall; timeoutMs: number; onRetry: () => void }) {
+  return (
+    <div className="position-absolute top-0 start-0 w-100 h-100 d-flex align-items-center justify-content-center bg-body p-3">
+      <Alert variant="warning" className="mb-0" style={{ maxWidth: 560 }}>
+        <Alert.Heading as="h2" className="h5">
+          {REPORT_NOT_LOADED}
+        </Alert.Heading>
+        <p className="mb-3">
+          {stall === 'tempo' ? NOT_LOADED_IN_TIME(timeoutMs) : NOT_LOADED_ERROR} {NOT_LOADED_ADVICE}
+        </p>
+        <Button variant="primary" onClick={onRetry}>
+          {RETRY}
+        </Button>
+      </Alert>
+    </div>
+  );
+}
 
 interface ReportAreaProps {
   painel: PainelComEmbed;
@@ -66,6 +96,8 @@ interface ReportAreaProps {
   /** Tests pass a fake; by default powerbi-client, or the demo host when the API names one. */
   createEmbedder?: EmbedderFactory;
   refreshMarginMs?: number;
+  /** How long the report may take to load; REPORT_LOAD_TIMEOUT_MS unless a test says otherwise. */
+  loadTimeoutMs?: number;
   /** The page to open on (`?pagina=`); the first visible page when absent or not a visible page. */
   initialPage?: string | undefined;
   /** Each page the report shows, the first one included. */
@@ -89,6 +121,7 @@ function EmbeddedReport({
   view,
   createEmbedder = createReportEmbedder,
   refreshMarginMs = TOKEN_REFRESH_MARGIN_MS,
+  loadTimeoutMs = REPORT_LOAD_TIMEOUT_MS,
   initialPage,
   onPageChange,
   onReady,
@@ -98,7 +131,15 @@ function EmbeddedReport({
   // The embed starts from the token the panel came with; later tokens go to the live report, never re-embed. Its
   // load times go to the view of the opening that embedded it, not to that of a later refetch. The page it opens on
   // is the address's when it was embedded: the address then follows the report, not the other way round.
-  const initial = useRef({ token: painel.embedToken, expiration: painel.tokenExpiration, view, page: initialPage });
+  const initial = useRef({ view, page: initialPage });
+  // The token in hand (the panel's, then each renewed one), and when it arrived: an embed tried again uses it while
+  // it is good.
+  const [firstToken] = useState(() => ({
+    token: painel.embedToken,
+    expiration: painel.tokenExpiration,
+    receivedAt: Date.now(),
+  }));
+  const tokenInHand = useRef(firstToken);
   // The latest callbacks, called from the embed's events without embedding anew when they change.
   const callbacks = useRef({ onPageChange, onReady });
   useEffect(() => {
@@ -108,17 +149,22 @@ function EmbeddedReport({
   const [failure, setFailure] = useState<string | null>(null);
   const [pages, setPages] = useState<ReportPage[]>([]);
   const [activePage, setActivePage] = useState<string | null>(null);
+  // Each 'Tentar novamente' embeds the report anew.
+  const [attempt, setAttempt] = useState(0);
+  const [stall, setStall] = useState<Stall | null>(null);
   const { id: panelId, reportId, embedUrl, demoEmbedUrl } = painel;
   const demo = Boolean(demoEmbedUrl);
 
   useEffect(() => {
     const container = containerRef.current;
     if (!container) return;
-    const { token, expiration: firstExpiration, view: opening, page: firstPage } = initial.current;
+    const { view: opening, page: firstPage } = initial.current;
+    const held = tokenInHand.current;
     let disposed = false;
     let refreshing = false;
+    let loadedOnce = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const target = { reportId, embedUrl, accessToken: token, demoEmbedUrl, pageName: firstPage };
+    const target = { reportId, embedUrl, accessToken: held.token, demoEmbedUrl, pageName: firstPage };
     const embedder = createEmbedder(target);
     embedderRef.current = embedder;
     const timings = opening ? trackViewTimings(opening, (body) => postViewTimings(panelId, opening.id, body)) : null;
@@ -133,7 +179,22 @@ function EmbeddedReport({
       const lifetime = expiry - receivedAt;
       return lifetime > 0 ? expiry - Math.min(refreshMarginMs, lifetime / 2) : Number.NaN;
     };
-    let renewAt = renewalTime(firstExpiration, Date.now());
+    let renewAt = renewalTime(held.expiration, held.receivedAt);
+
+    /** A report that has not loaded (in time, or an error event came first) gives way to ReportNotLoaded. */
+    const giveUp = (why: Stall) => {
+      if (disposed || loadedOnce) return;
+      clearTimeout(limit);
+      setStall(why);
+    };
+    const limit = setTimeout(() => {
+      if (disposed || loadedOnce) return;
+      // As the other errors of the report: logged, and told with the opening's load times.
+      const detail = { message: 'LoadTimeout', detailedMessage: `Sem o evento loaded em ${loadTimeoutMs} ms` };
+      console.warn('O relatório Power BI não carregou no tempo limite', detail);
+      timings?.error(detail);
+      giveUp('tempo');
+    }, loadTimeoutMs);
 
     const refresh = async () => {
       if (refreshing || disposed) return;
@@ -142,7 +203,9 @@ function EmbeddedReport({
         const renewed = await getPanelToken(panelId, papel);
         if (disposed) return;
         await embedder.setAccessToken(renewed.embedToken);
-        renewAt = renewalTime(renewed.tokenExpiration, Date.now());
+        const receivedAt = Date.now();
+        tokenInHand.current = { token: renewed.embedToken, expiration: renewed.tokenExpiration, receivedAt };
+        renewAt = renewalTime(renewed.tokenExpiration, receivedAt);
         schedule();
       } catch (error) {
         // The next expiry event or return to the tab tries again.
@@ -170,7 +233,11 @@ function EmbeddedReport({
 
     embedder.on('loaded', () => {
       if (disposed) return;
+      loadedOnce = true;
+      clearTimeout(limit);
       timings?.loaded();
+      // A report that loads after all, past the time limit, is shown.
+      setStall(null);
       setLoaded(true);
       void (async () => {
         try {
@@ -198,19 +265,46 @@ function EmbeddedReport({
     });
     embedder.on('error', (detail) => {
       if (!disposed) timings?.error(detail);
-      if (isTokenExpired(detail)) void refresh();
-      // docs/requirements.md#error-catalogue: report error events are only logged.
-      else console.warn('Erro do relatório Power BI', detail);
+      if (isTokenExpired(detail)) {
+        void refresh();
+        return;
+      }
+      // docs/requirements.md#error-catalogue: report error events are logged; one that comes before the report has
+      // loaded means it will not, and the person is told so rather than left with the loading overlay.
+      console.warn('Erro do relatório Power BI', detail);
+      giveUp('erro');
     });
 
+    const embed = () => {
+      schedule();
+      embedder.load(container, target).catch((error: unknown) => {
+        if (!disposed) setFailure(error instanceof EmbedderError ? error.message : REPORT_INIT_ERROR);
+      });
+    };
     document.addEventListener('visibilitychange', onVisibility);
-    schedule();
-    embedder.load(container, target).catch((error: unknown) => {
-      if (!disposed) setFailure(error instanceof EmbedderError ? error.message : REPORT_INIT_ERROR);
-    });
+    // Tried again with a token that is due for renewal (or expired by this browser's clock): a new one first.
+    if (attempt > 0 && !(Date.now() < renewAt)) {
+      getPanelToken(panelId, papel).then(
+        (renewed) => {
+          if (disposed) return;
+          const receivedAt = Date.now();
+          tokenInHand.current = { token: renewed.embedToken, expiration: renewed.tokenExpiration, receivedAt };
+          renewAt = renewalTime(renewed.tokenExpiration, receivedAt);
+          target.accessToken = renewed.embedToken;
+          embed();
+        },
+        (error: unknown) => {
+          console.warn('Não foi possível obter um novo token do relatório', error);
+          giveUp('erro');
+        },
+      );
+    } else {
+      embed();
+    }
 
     return () => {
       disposed = true;
+      clearTimeout(limit);
       // Leaving before the report rendered still tells what is known (sent with keepalive, so it outlives the page).
       timings?.close();
       clearTimeout(timer);
@@ -219,7 +313,7 @@ function EmbeddedReport({
       callbacks.current.onReady?.(null);
       embedder.destroy();
     };
-  }, [createEmbedder, refreshMarginMs, panelId, papel, reportId, embedUrl, demoEmbedUrl]);
+  }, [createEmbedder, refreshMarginMs, loadTimeoutMs, attempt, panelId, papel, reportId, embedUrl, demoEmbedUrl]);
 
   // The address follows the page shown, however it was chosen (the sidebar, the report, a view applied).
   useEffect(() => {
@@ -233,6 +327,13 @@ function EmbeddedReport({
       () => setActivePage(name),
       (error: unknown) => console.warn('Não foi possível trocar a página do relatório', error),
     );
+  };
+
+  const retry = () => {
+    setStall(null);
+    setLoaded(false);
+    setPages([]);
+    setAttempt((n) => n + 1);
   };
 
   if (failure) return <ReportError message={failure} painel={painel} />;
@@ -264,7 +365,8 @@ function EmbeddedReport({
       </nav>
       <div className="report-frame flex-grow-1 position-relative">
         <div ref={containerRef} className="position-absolute top-0 start-0 w-100 h-100" />
-        {!loaded && (
+        {stall && <ReportNotLoaded stall={stall} timeoutMs={loadTimeoutMs} onRetry={retry} />}
+        {!loaded && !stall && (
           <div className="position-absolute top-0 start-0 w-100 h-100 d-flex align-items-center justify-content-center bg-body">
             <Spinner animation="border" variant="primary" role="status">
               <span className="visually-hidden">Carregando...</span>

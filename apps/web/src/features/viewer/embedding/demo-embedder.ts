@@ -47,7 +47,11 @@ export class DemoEmbedder implements ReportEmbedder {
           'POST',
           '/report/load',
           reportConfiguration(target, { tokenType: TOKEN_TYPE_EMBED, background: BACKGROUND_TRANSPARENT }),
-        ).catch((error: unknown) => console.warn('Relatório de demonstração recusou a carga', error));
+        ).catch((error: unknown) => {
+          console.warn('Relatório de demonstração recusou a carga', error);
+          // As powerbi-client does when a report cannot load: an error event, so the viewer does not wait for it.
+          this.emit('error', { message: 'LoadReportFailed', detailedMessage: String(error) });
+        });
       });
       window.addEventListener('message', this.onMessage);
       container.append(iframe);
@@ -101,6 +105,10 @@ export class DemoEmbedder implements ReportEmbedder {
     this.pending.clear();
   }
 
+  private emit(event: ReportEventName, detail: unknown) {
+    for (const handler of this.handlers.get(event) ?? []) handler(detail);
+  }
+
   private request(method: string, url: string, body: unknown): Promise<unknown> {
     const target = this.iframe?.contentWindow;
     if (!target) return Promise.reject(new Error('O relatório de demonstração não está aberto.'));
@@ -126,7 +134,7 @@ export class DemoEmbedder implements ReportEmbedder {
     if (message.method === 'POST' && typeof message.url === 'string') {
       const prefix = `/reports/${this.uid}/events/`;
       if (!message.url.startsWith(prefix)) return;
-      for (const handler of this.handlers.get(message.url.slice(prefix.length)) ?? []) handler(message.body);
+      this.emit(message.url.slice(prefix.length) as ReportEventName, message.body);
     }
   }
 }

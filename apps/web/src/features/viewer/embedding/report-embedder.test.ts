@@ -87,6 +87,22 @@ describe('PowerBiEmbedder', () => {
     expect(loaded).toHaveBeenCalledWith('detalhe');
   });
 
+  it("forwards the report's error events, which tell the viewer a report did not load", async () => {
+    const library = await import('powerbi-client');
+    const on = vi.fn();
+    vi.spyOn(library.service.Service.prototype, 'embed').mockImplementation(
+      () => ({ on }) as unknown as ReturnType<typeof library.service.Service.prototype.embed>,
+    );
+    const embedder = new PowerBiEmbedder(() => Promise.resolve(library));
+    const failed = vi.fn();
+    embedder.on('error', failed);
+    await embedder.load(document.createElement('div'), target);
+    const [[event, handler]] = on.mock.calls as [[string, (custom: { detail: unknown }) => void]];
+    expect(event).toBe('error');
+    handler({ detail: { message: 'LoadReportFailed' } });
+    expect(failed).toHaveBeenCalledWith({ message: 'LoadReportFailed' });
+  });
+
   it("opens on the page asked for, and captures, applies, prints and goes full screen through the library's report", async () => {
     const library = await import('powerbi-client');
     const report = {
@@ -234,6 +250,41 @@ describe('DemoEmbedder', () => {
       expect.objectContaining({ url: '/report/load', body: expect.objectContaining({ pageName: 'ReportSection2' }) }),
       '*',
     );
+    embedder.destroy();
+    container.remove();
+  });
+
+  it('raises an error event when the demo host refuses to load the report, and forwards the host’s own', async () => {
+    vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const container = document.createElement('div');
+    document.body.append(container);
+    const embedder = new DemoEmbedder('http://127.0.0.1:4010/reportEmbed?reportId=r1&groupId=g1');
+    const failed = vi.fn();
+    embedder.on('error', failed);
+    await embedder.load(container, target);
+    const iframe = container.querySelector('iframe')!;
+    const host = iframe.contentWindow!;
+    const uid = new URL(iframe.src).searchParams.get('uid');
+    const posted = vi.spyOn(host, 'postMessage').mockImplementation(() => undefined);
+    iframe.dispatchEvent(new Event('load'));
+    const [request] = posted.mock.lastCall as [{ headers: { id: string } }];
+    window.dispatchEvent(
+      new MessageEvent('message', {
+        source: host,
+        data: { statusCode: 404, headers: { id: request.headers.id }, body: { message: 'Relatório não encontrado' } },
+      }),
+    );
+    await vi.waitFor(() =>
+      expect(failed).toHaveBeenCalledWith(expect.objectContaining({ message: 'LoadReportFailed' })),
+    );
+
+    window.dispatchEvent(
+      new MessageEvent('message', {
+        source: host,
+        data: { method: 'POST', url: `/reports/${uid}/events/error`, headers: { id: 'e1' }, body: { message: 'X' } },
+      }),
+    );
+    expect(failed).toHaveBeenLastCalledWith({ message: 'X' });
     embedder.destroy();
     container.remove();
   });
