@@ -356,8 +356,10 @@ export const refresh = documented({
 const wholeNumber = (min: number) =>
   z
     .string()
-    .regex(/^\d+$/, 'not a whole number')
-    .refine((text) => Number(text) >= min && Number(text) <= 2_147_483_647, `not an int32 of ${min} or more`);
+    .refine(
+      (text) => /^\d+$/.test(text) && Number(text) >= min && Number(text) <= 2_147_483_647,
+      `not a whole number (int32) of ${min} or more`,
+    );
 
 const reportParams = { groupId: guid, reportId: guid };
 /** The swagger types datasetId as a plain string (not a uuid), unlike groupId. */

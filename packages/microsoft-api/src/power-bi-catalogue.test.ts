@@ -1,0 +1,147 @@
+import { describe, expect, it } from 'vitest';
+import { checkExchange, operationOf } from './check-exchange.ts';
+import { REDACTED, type Exchange } from './exchange.ts';
+
+/**
+ * The Power BI catalogue calls (workspaces, a workspace's reports, a report's pages, a dataset, its refresh history)
+ * as Microsoft's swagger describes them: each case breaks one thing and expects exactly that violation, and the
+ * spellings Microsoft itself uses in two ways are both accepted.
+ */
+
+const GROUP = '0a0a0a0a-0000-4000-8000-000000000001';
+const REPORT = '0b0b0b0b-0000-4000-8000-000000000001';
+const DATASET = '0c0c0c0c-0000-4000-8000-000000000001';
+
+function exchange(url: string, answer: unknown, status = 200, answerHeaders: Record<string, string> = {}): Exchange {
+  return {
+    service: 'power-bi',
+    method: 'GET',
+    url,
+    request: { headers: { authorization: `Bearer ${REDACTED}` } },
+    answer: {
+      status,
+      headers: { 'content-type': 'application/json; charset=utf-8', requestid: 'r-1', ...answerHeaders },
+      body: answer,
+      bytes: JSON.stringify(answer).length,
+    },
+  };
+}
+
+const found = (e: Exchange) => checkExchange(e).map((v) => `${v.part} ${v.at}: ${v.message}`);
+
+const groups = (query: string, value: unknown[] = [{ id: GROUP, name: 'Comercial', isReadOnly: false }]) =>
+  exchange(`/v1.0/myorg/groups${query}`, { '@odata.context': 'x/$metadata#groups', value });
+const refreshes = (query: string, value: unknown[]) =>
+  exchange(`/v1.0/myorg/groups/${GROUP}/datasets/${DATASET}/refreshes${query}`, { value });
+const datasetAnswer = (body: Record<string, unknown>) =>
+  exchange(`/v1.0/myorg/groups/${GROUP}/datasets/${DATASET}`, { id: DATASET, name: 'Vendas', ...body });
+
+describe('the Power BI catalogue calls, as Microsoft describes them', () => {
+  it('names each call by its operationId', () => {
+    const ids = [
+      '/v1.0/myorg/groups?$top=100&$skip=0',
+      `/v1.0/myorg/groups/${GROUP}/reports`,
+      `/v1.0/myorg/groups/${GROUP}/reports/${REPORT}/pages`,
+      `/v1.0/myorg/groups/${GROUP}/reports/${REPORT}`,
+      `/v1.0/myorg/groups/${GROUP}/datasets/${DATASET}`,
+      `/v1.0/myorg/groups/${GROUP}/datasets/${DATASET}/refreshes?$top=1`,
+    ].map((url) => operationOf(exchange(url, {}))?.operation.id);
+    expect(ids).toEqual([
+      'Groups_GetGroups',
+      'Reports_GetReportsInGroup',
+      'Reports_GetPagesInGroup',
+      'Reports_GetReportInGroup',
+      'Datasets_GetDatasetInGroup',
+      'Datasets_GetRefreshHistoryInGroup',
+    ]);
+  });
+
+  it('takes workspaces paged by $top and $skip, filtered by $filter, and nothing else', () => {
+    expect(found(groups('?$top=100&$skip=200'))).toEqual([]);
+    expect(found(groups("?$filter=contains(name,'marketing')"))).toEqual([]);
+    expect(found(groups('?$top=-1'))).toEqual(['request query.$top: not a whole number (int32) of 0 or more']);
+    expect(found(groups('?$orderby=name'))).toEqual(['request query: Unrecognized key: "$orderby"']);
+    expect(found(groups('', [{ name: 'sem id' }]))).toEqual([
+      'answer body.value[0].id: Invalid input: expected string, received undefined',
+    ]);
+    // The swagger's wrapper names its context 'odata.context'; the live API '@odata.context'.
+    expect(found(exchange('/v1.0/myorg/groups', { 'odata.context': 'x', value: [] }))).toEqual([]);
+  });
+
+  it("takes a workspace's reports with datasetWorkspaceId, and a report's pages with order as a number or text", () => {
+    const reports = exchange(`/v1.0/myorg/groups/${GROUP}/reports`, {
+      value: [{ id: REPORT, name: 'Vendas', datasetId: DATASET, datasetWorkspaceId: GROUP }],
+    });
+    expect(found(reports)).toEqual([]);
+    const pages = (order: unknown) =>
+      exchange(`/v1.0/myorg/groups/${GROUP}/reports/${REPORT}/pages`, {
+        value: [{ name: 'ReportSection', displayName: 'Visão geral', order }],
+      });
+    expect(found(pages(0))).toEqual([]);
+    // Microsoft's own example of the call writes "0".
+    expect(found(pages('0'))).toEqual([]);
+    expect(found(pages('primeira'))).toEqual(['answer body.value[0].order: not a whole number']);
+    expect(found(exchange(`/v1.0/myorg/groups/nao-e-guid/reports`, { value: [] }))).toEqual([
+      'request path.groupId: Invalid GUID',
+    ]);
+  });
+
+  it("accepts both of Microsoft's spellings of a dataset's fields, and no third", () => {
+    expect(
+      found(datasetAnswer({ isRefreshable: true, isEffectiveIdentityRequired: false, targetStorageMode: 'Abf' })),
+    ).toEqual([]);
+    expect(found(datasetAnswer({ IsRefreshable: true, IsEffectiveIdentityRequired: false }))).toEqual([]);
+    expect(found(datasetAnswer({ isrefreshable: true }))).toEqual([
+      "answer body.isrefreshable: spelled 'isRefreshable' in Microsoft's description",
+    ]);
+    expect(found(datasetAnswer({ isRefreshable: 'sim' }))).toEqual([
+      'answer body.isRefreshable: Invalid input: expected boolean, received string',
+    ]);
+  });
+
+  it('holds refresh history entries to their four statuses, a Failed one to its error as JSON', () => {
+    const completed = { status: 'Completed', startTime: '2030-01-01T07:00:00Z', endTime: '2030-01-01T07:05:00Z' };
+    expect(found(refreshes('?$top=1', [completed]))).toEqual([]);
+    expect(found(refreshes('', [{ status: 'Unknown', startTime: '2030-01-01T07:00:00Z' }]))).toEqual([]);
+    expect(
+      found(
+        refreshes('?$top=3', [
+          { ...completed, status: 'Failed', serviceExceptionJson: '{"errorCode":"ModelRefreshFailed"}' },
+        ]),
+      ),
+    ).toEqual([]);
+    expect(found(refreshes('?$top=0', []))).toEqual(['request query.$top: not a whole number (int32) of 1 or more']);
+    expect(found(refreshes('', [{ ...completed, status: 'Running' }]))).toEqual([
+      expect.stringMatching(/^answer body\.value\[0\]\.status: Invalid option/),
+    ]);
+    expect(found(refreshes('', [{ ...completed, status: 'Failed' }]))).toEqual([
+      'answer body.value[0].serviceExceptionJson: a Failed refresh carries its error',
+    ]);
+    expect(found(refreshes('', [{ ...completed, status: 'Failed', serviceExceptionJson: 'falhou' }]))).toEqual([
+      'answer body.value[0].serviceExceptionJson: not JSON text',
+    ]);
+    expect(found(refreshes('', [{ status: 'Completed', startTime: '2030-01-01T07:00:00Z' }]))).toEqual([
+      'answer body.value[0].endTime: a refresh that ended has an endTime',
+    ]);
+  });
+
+  it("takes Power BI's refusals and throttling in its error shape", () => {
+    const throttled = exchange(
+      `/v1.0/myorg/groups/${GROUP}/datasets/${DATASET}/refreshes?$top=1`,
+      { error: { code: 'TooManyRequests', message: 'Too many requests' } },
+      429,
+      { 'retry-after': '30' },
+    );
+    expect(found(throttled)).toEqual([]);
+    const notMember = exchange(
+      `/v1.0/myorg/groups/${GROUP}/reports`,
+      { error: { code: 'PowerBINotAuthorizedException' } },
+      401,
+    );
+    expect(found(notMember)).toEqual([]);
+    const badRetry = exchange('/v1.0/myorg/groups', { error: { code: 'TooManyRequests' } }, 429, {
+      'retry-after': 'logo',
+    });
+    expect(found(badRetry)).toEqual(['answer header retry-after: not delay-seconds nor an HTTP-date']);
+  });
+});
