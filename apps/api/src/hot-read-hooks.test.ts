@@ -42,6 +42,8 @@ describe('the hooks each request runs', () => {
     'GET /api/classificacoes',
     'GET /api/classificacoes/admin',
     'GET /api/usuarios365/ativos',
+    'GET /api/paineis/atualizacoes',
+    'GET /api/paineis/saude',
   ])('%s: the session check and the security headers, nothing else', (route) => {
     const hooks = routes().get(route);
     expect(hooks, `${route} não está na árvore de rotas`).toBeDefined();
