@@ -9,6 +9,7 @@ import {
   useSearchParams,
 } from 'react-router';
 import type { VisaoSalva } from '@paineis/contract/personal';
+import { PANEL_UNAVAILABLE } from '@paineis/contract/power-bi';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
@@ -156,6 +157,11 @@ export default function ViewerPage({ canChooseRole = false, isAdmin = false, cre
   if (!Number.isInteger(panelId) || panelId <= 0 || statusOf(error) === 404) {
     return <ViewerProblem title={PANEL_NOT_FOUND} />;
   }
+  // A panel whose report Power BI no longer serves to the portal (the health check found it): the API's own words,
+  // as the page's title, rather than an error the person can do nothing about.
+  if (statusOf(error) === 503 && errorMessage(error, '') === PANEL_UNAVAILABLE) {
+    return <ViewerProblem title={PANEL_UNAVAILABLE} variant="warning" onRetry={() => void refetch()} />;
+  }
   if (error) {
     return (
       <ViewerProblem title={PANEL_LOAD_ERROR} detail={errorMessage(error, '')} onRetry={() => void refetch()}>
@@ -272,17 +278,19 @@ function RoleChoice({
 function ViewerProblem({
   title,
   detail,
+  variant = title === PANEL_NOT_FOUND ? 'warning' : 'danger',
   onRetry,
   children,
 }: {
   title: string;
   detail?: string;
+  variant?: 'warning' | 'danger';
   onRetry?: () => void;
   children?: ReactNode;
 }) {
   return (
     <div className="container py-5" style={{ maxWidth: 640 }}>
-      <Alert variant={title === PANEL_NOT_FOUND ? 'warning' : 'danger'}>
+      <Alert variant={variant}>
         <Alert.Heading as="h1" className="h4">
           {title}
         </Alert.Heading>
