@@ -6,10 +6,11 @@ import { queryKeys } from './query-keys.ts';
 /*
  * What Power BI says of each panel, as the list and the viewer show it: when its data was last refreshed (everyone)
  * and whether its report can still be opened (admins). The API reads both in the background, so these answers are
- * cheap; each is asked for once per screen, and a row (or the viewer's header) picks its own panel's entry out.
+ * cheap; each is asked for once per screen (the screen's route keeps it fresh, useKeepPowerBiStatusFresh), and a
+ * row (or the viewer's header) picks its own panel's entry out, never asking by itself.
  */
 
-/** How often the screen asks again: the API itself reads Power BI every few minutes. */
+/** How often a screen asks again: the API itself reads Power BI every few minutes. */
 const REFRESH_MS = 5 * 60_000;
 
 /** GET /paineis/atualizacoes: by panel id, the last refresh of each panel the person may open. */
@@ -27,16 +28,24 @@ export async function getPanelHealth(): Promise<SaudePainel[]> {
 export const freshnessQuery = queryOptions({
   queryKey: queryKeys.freshness,
   queryFn: getFreshness,
-  staleTime: 60_000,
-  refetchInterval: REFRESH_MS,
+  staleTime: REFRESH_MS,
 });
 
 export const panelHealthQuery = queryOptions({
   queryKey: queryKeys.panelHealth,
   queryFn: getPanelHealth,
-  staleTime: 60_000,
-  refetchInterval: REFRESH_MS,
+  staleTime: REFRESH_MS,
 });
+
+/**
+ * Asks for the answers as the screen opens and again every few minutes while it stays open. Called once per screen
+ * (its route): each row asking on its own would set a timer per row. Reads nothing of the answers, so the screen
+ * does not re-render when they arrive.
+ */
+export function useKeepPowerBiStatusFresh(isAdmin: boolean) {
+  useQuery({ ...freshnessQuery, refetchInterval: REFRESH_MS });
+  useQuery({ ...panelHealthQuery, enabled: isAdmin, refetchInterval: REFRESH_MS });
+}
 
 /**
  * One panel's freshness, undefined until known (the list does not wait for it). Each row observes only its own
@@ -45,6 +54,8 @@ export const panelHealthQuery = queryOptions({
 export function usePanelFreshness(painelId: number): AtualizacaoPainel | undefined {
   const { data } = useQuery({
     ...freshnessQuery,
+    // A row coming into view shows what is known; asking again is the screen's (the answer is fetched when none).
+    refetchOnMount: false,
     select: (all: AtualizacoesPaineis) => (Object.hasOwn(all, painelId) ? all[painelId] : undefined),
   });
   return data;
@@ -66,6 +77,7 @@ export function usePanelHealth(painelId: number, enabled: boolean): SaudePainel 
   const { data } = useQuery({
     ...panelHealthQuery,
     enabled,
+    refetchOnMount: false,
     select: (all: SaudePainel[]) => healthIndex(all).get(painelId),
   });
   return enabled ? data : undefined;

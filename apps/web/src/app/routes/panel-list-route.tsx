@@ -8,6 +8,7 @@ import { groupsQuery } from '../../features/panel-access/api/get-groups.ts';
 import { linkedGroupsQuery } from '../../features/panel-access/api/get-linked-groups.ts';
 import { linkedUsersQuery } from '../../features/panel-access/api/get-linked-users.ts';
 import { PanelListPage } from '../../features/panels/components/panel-list-page.tsx';
+import { useKeepPowerBiStatusFresh } from '../../lib/power-bi-status.ts';
 
 // The access modals are for admins only: their code is fetched when first wanted, not with the list.
 const LinkUsersModal = lazy(() =>
@@ -72,6 +73,8 @@ export function PanelListRoute() {
   const deleteClassification = useDeleteClassification();
   const { isAdmin } = useAuth();
   const { warmUp, loadLinks } = useWarmUp(isAdmin, mount);
+  // Each row's 'Atualizado há …' (and the admins' badges), asked for with the list, never waited for.
+  useKeepPowerBiStatusFresh(isAdmin);
 
   const manageUsers = useCallback(
     (painel: Painel) => {

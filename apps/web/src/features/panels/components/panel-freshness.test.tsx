@@ -166,6 +166,20 @@ describe("'/' shows when each panel's data was refreshed", () => {
     expect(within(rowOf('Pedidos')).getByText('Atualizado há 1 min')).toBeInTheDocument();
   });
 
+  it('is asked for once for the whole list, and again every five minutes while the list stays open', async () => {
+    vi.useFakeTimers({ toFake: ['Date', 'setInterval', 'clearInterval'], now: NOW });
+    signIn(ADMIN);
+    const asked = serve();
+    renderApp('/');
+    await within(await waitForRow('Vendas Mensais')).findByText('Atualizado há 5 min');
+    expect(asked).toEqual({ freshness: 1, health: 1 });
+    act(() => void vi.advanceTimersByTime(4 * MIN));
+    expect(asked).toEqual({ freshness: 1, health: 1 });
+    act(() => void vi.advanceTimersByTime(MIN));
+    await waitFor(() => expect(asked).toEqual({ freshness: 2, health: 2 }));
+    expect(within(rowOf('Vendas Mensais')).getByText('Atualizado há 10 min')).toBeInTheDocument();
+  });
+
   it('shows nothing of it, and the list as ever, when the freshness cannot be read', async () => {
     signIn(ADMIN);
     serve();
