@@ -5,7 +5,7 @@ import { ConfigError, loadConfig, REPO_ROOT, type Config } from './config/env.ts
 import { DataDirInUseError, openDatabase } from './db/client.ts';
 import { migrateDatabase } from './db/migrate.ts';
 import { DEMO_ADMIN, DEMO_USER, loadDemoData } from './demo/demo-data.ts';
-import { demoDirectory, demoGroups, demoReports } from './demo/demo-directory.ts';
+import { demoDatasets, demoDirectory, demoGroups, demoReports, demoWorkspaces } from './demo/demo-directory.ts';
 import { openLogDestination } from './lib/log-destination.ts';
 import { logMicrosoftReachability } from './integrations/microsoft-reachability.ts';
 import { ensureLocalAccounts } from './modules/auth/bootstrap-accounts.ts';
@@ -42,7 +42,13 @@ await migrateDatabase(database);
 const standIns = config.demoMode
   ? await (
       await import('@paineis/microsoft-stand-ins/stand-ins')
-    ).startStandIns({ people: demoDirectory(), reports: demoReports(), groups: demoGroups() })
+    ).startStandIns({
+      people: demoDirectory(),
+      reports: demoReports(),
+      groups: demoGroups(),
+      workspaces: demoWorkspaces(),
+      datasets: demoDatasets(),
+    })
   : null;
 if (standIns) {
   config = {

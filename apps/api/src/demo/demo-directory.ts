@@ -1,4 +1,11 @@
-import type { StandInGroup, StandInPerson, StandInReport } from '@paineis/microsoft-stand-ins/types';
+import type {
+  StandInDataset,
+  StandInGroup,
+  StandInPerson,
+  StandInRefresh,
+  StandInReport,
+  StandInWorkspace,
+} from '@paineis/microsoft-stand-ins/types';
 import {
   CLASSIFICACOES,
   DEMO_ADMIN,
@@ -51,15 +58,141 @@ export function demoDirectory(): StandInPerson[] {
   ];
 }
 
-/** The demo panels' reports as the stand-in Power BI knows them: RLS datasets where the panel uses RLS. */
+/**
+ * The demo's second Power BI workspace: reports that are not panels yet, for 'Importar do Power BI'. Written out
+ * (it is demoGuid('workspace:Relatórios Financeiros')): demo-data.ts imports this module, so values of that one are
+ * not there yet while this one loads.
+ */
+export const DEMO_FINANCE_WORKSPACE_ID = 'df6194e8-d8e2-4b31-ad78-28cf61038586';
+
+/** The demo's workspaces, as Power BI names them. */
+export function demoWorkspaces(): StandInWorkspace[] {
+  return [
+    { id: DEMO_WORKSPACE_ID, name: 'Painéis Corporativos' },
+    { id: DEMO_FINANCE_WORKSPACE_ID, name: 'Relatórios Financeiros' },
+  ];
+}
+
+/**
+ * The panel whose report the BI team deleted in Power BI: the panel stays in the portal, and the health check finds
+ * it broken ('Indisponível' for admins; 'Este painel está temporariamente indisponível.' for whoever opens it).
+ */
+export const DEMO_DELETED_REPORT = 'Painel de Testes da Equipe de BI';
+
+/**
+ * Reports in Power BI that are not panels (yet), by workspace: one beside the panels' reports, four in the finance
+ * workspace, two of them over one shared dataset ('Modelo Financeiro').
+ */
+const notYetPanels = (): { workspaceId: string; name: string; dataset: string }[] => [
+  { workspaceId: DEMO_WORKSPACE_ID, name: 'Indicadores ESG', dataset: 'Indicadores ESG' },
+  { workspaceId: DEMO_FINANCE_WORKSPACE_ID, name: 'Análise de Margem por Produto', dataset: 'Modelo Financeiro' },
+  { workspaceId: DEMO_FINANCE_WORKSPACE_ID, name: 'Projeção de Receita', dataset: 'Modelo Financeiro' },
+  { workspaceId: DEMO_FINANCE_WORKSPACE_ID, name: 'Conciliação Bancária Diária', dataset: 'Conciliação Bancária' },
+  { workspaceId: DEMO_FINANCE_WORKSPACE_ID, name: 'Despesas Corporativas', dataset: 'Despesas Corporativas' },
+];
+
+const panelNames = () => [...CLASSIFICACOES.flatMap((c) => c.paineis), ...SEM_CLASSIFICACAO];
+
+/**
+ * The reports the stand-in Power BI holds in the demo: the panels' (RLS datasets where the panel uses RLS), but for
+ * DEMO_DELETED_REPORT's, and the reports that are not panels yet.
+ */
 export function demoReports(): StandInReport[] {
-  return [...CLASSIFICACOES.flatMap((c) => c.paineis), ...SEM_CLASSIFICACAO].map((nome) => ({
-    workspaceId: DEMO_WORKSPACE_ID,
-    reportId: demoGuid(`report:${nome}`),
-    name: nome,
-    datasetId: demoGuid(`dataset:${nome}`),
-    rls: nome in RLS_ROLES,
+  const panels = panelNames()
+    .filter((nome) => nome !== DEMO_DELETED_REPORT)
+    .map((nome) => ({
+      workspaceId: DEMO_WORKSPACE_ID,
+      reportId: demoGuid(`report:${nome}`),
+      name: nome,
+      datasetId: demoGuid(`dataset:${nome}`),
+      rls: nome in RLS_ROLES,
+    }));
+  const others = notYetPanels().map(({ workspaceId, name, dataset }) => ({
+    workspaceId,
+    reportId: demoGuid(`report:${name}`),
+    name,
+    datasetId: demoGuid(`dataset:${dataset}`),
+    rls: false,
   }));
+  return [...panels, ...others];
+}
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+
+/** How long ago each panel's data was last refreshed, in turn: minutes, hours, past a day, days. */
+const REFRESHED_AGO = [
+  12 * MINUTE,
+  2 * HOUR,
+  47 * MINUTE,
+  5 * HOUR,
+  26 * HOUR,
+  3 * HOUR + 30 * MINUTE,
+  3 * DAY,
+  8 * HOUR,
+  20 * MINUTE,
+  6 * DAY,
+];
+
+/** What Power BI wrote for the demo's failed refresh (serviceExceptionJson is its error as JSON text). */
+const FAILED_REFRESH_ERROR = JSON.stringify({
+  errorCode: 'DM_GWPipeline_Gateway_DataSourceAccessError',
+  errorDescription:
+    "Não foi possível acessar a fonte de dados 'SQL Financeiro' pelo gateway: as credenciais expiraram. Atualize as credenciais nas configurações do modelo semântico.",
+});
+
+/**
+ * The demo's datasets as the stand-in Power BI describes them, relative to `now`: every state the portal shows.
+ * 'DRE Consolidada' failed its last refresh (40 min ago, after a good one yesterday); 'Orçamento vs Realizado' is
+ * refreshing now; 'Paradas de Máquina' is DirectQuery and 'Consumo de Energia' a live connection (no refresh: real
+ * time); the rest refreshed at varied times, from minutes to days ago, twice a day on schedule.
+ */
+export function demoDatasets(now = Date.now()): StandInDataset[] {
+  const at = (ago: number) => new Date(now - ago).toISOString();
+  /** A scheduled refresh that ended `ago` ago, after `took`. */
+  const completed = (ago: number, took = 4 * MINUTE): StandInRefresh => ({
+    status: 'Completed',
+    refreshType: 'Scheduled',
+    startTime: at(ago + took),
+    endTime: at(ago),
+  });
+  const special: Record<string, Omit<StandInDataset, 'datasetId'>> = {
+    'DRE Consolidada': {
+      refreshes: [
+        {
+          status: 'Failed',
+          refreshType: 'Scheduled',
+          startTime: at(43 * MINUTE),
+          endTime: at(40 * MINUTE),
+          serviceExceptionJson: FAILED_REFRESH_ERROR,
+        },
+        completed(DAY),
+      ],
+    },
+    'Orçamento vs Realizado': {
+      refreshes: [{ status: 'Unknown', refreshType: 'ViaApi', startTime: at(6 * MINUTE) }, completed(DAY + HOUR)],
+    },
+    'Paradas de Máquina': { storageMode: 'DirectQuery', refreshes: [] },
+    'Consumo de Energia': { storageMode: 'LiveConnection', refreshes: [] },
+  };
+  const datasets = new Map<string, StandInDataset>();
+  const names = [
+    ...panelNames().filter((nome) => nome !== DEMO_DELETED_REPORT),
+    ...notYetPanels().map((r) => r.dataset),
+  ];
+  names.forEach((name, index) => {
+    const datasetId = demoGuid(`dataset:${name}`);
+    if (datasets.has(datasetId)) return;
+    const ago = REFRESHED_AGO[index % REFRESHED_AGO.length]!;
+    datasets.set(datasetId, {
+      datasetId,
+      name,
+      refreshes: [completed(ago), completed(ago + 12 * HOUR)],
+      ...special[name],
+    });
+  });
+  return [...datasets.values()];
 }
 
 /** The demo's Entra groups, by name: their ids are stable GUIDs derived from it. */
