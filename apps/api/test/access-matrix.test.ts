@@ -31,6 +31,14 @@ const REPORT: StandInReport = {
   datasetId: '0c0c0c0c-0000-4000-8000-00000000000a',
   rls: true,
 };
+/** A report of the same workspace that is not a panel yet, for the import. */
+const IMPORTABLE: StandInReport = {
+  workspaceId: WORKSPACE,
+  reportId: '0b0b0b0b-0000-4000-8000-00000000000c',
+  name: 'Metas Trimestrais',
+  datasetId: '0c0c0c0c-0000-4000-8000-00000000000c',
+  rls: false,
+};
 const ROLE = 'Gestor';
 const GROUP = '0d0d0d0d-0000-4000-8000-000000000001';
 /** A view of a panel, as the viewer would report on one (none by this id exists: the report then changes nothing). */
@@ -138,6 +146,21 @@ const CALLS: Record<string, (s: Seeded) => Call> = {
   'GET /api/paineis/{id}/acesso': () => ({}),
   'GET /api/usuarios365/{id}/acesso': () => ({}),
 
+  'GET /api/powerbi/workspaces': () => ({ reaches: 'powerBi' }),
+  'GET /api/powerbi/workspaces/{workspaceId}/relatorios': () => ({ reaches: 'powerBi' }),
+  'POST /api/paineis/importar': (s) => ({
+    body: {
+      classificacaoId: s.classificacaoId,
+      relatorios: [{ workspaceId: WORKSPACE, reportId: IMPORTABLE.reportId }],
+    },
+    reaches: 'powerBi',
+  }),
+  'GET /api/paineis/atualizacoes': () => ({}),
+  // Both start a round in the background (202): the test waits for it before the next cell.
+  'POST /api/paineis/atualizacoes/verificar': () => ({}),
+  'GET /api/paineis/saude': () => ({}),
+  'POST /api/paineis/saude/verificar': () => ({}),
+
   'POST /api/paineis/{id}/visualizacoes/{visualizacaoId}': () => ({ body: { carregadoMs: 1200, renderizadoMs: 1800 } }),
   'GET /api/uso/por-dia': () => ({}),
   'GET /api/uso/paineis': () => ({}),
@@ -176,7 +199,7 @@ const CALLER_NUMBERS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10] as const;
 describe('access matrix: every route of the OpenAPI document × every kind of caller', () => {
   const standIns = useStandIns({
     people: [person('d1d1d1d1-0000-4000-8000-000000000001', 'Pessoa do Diretório')],
-    reports: [REPORT],
+    reports: [REPORT, IMPORTABLE],
     // An export is done at its first status request: its file is there for the matrix's download.
     exportDurationMs: 0,
   });
@@ -326,6 +349,7 @@ describe('access matrix: every route of the OpenAPI document × every kind of ca
       if (name === 'classificacaoId') return String(s.classificacaoId);
       if (name === 'role') return ROLE;
       if (name === 'visualizacaoId') return VIEW_ID;
+      if (name === 'workspaceId') return WORKSPACE;
       throw new Error(`no test value for the path parameter {${name}} of ${route.key}: add one to urlOf`);
     });
   }
@@ -407,6 +431,8 @@ describe('access matrix: every route of the OpenAPI document × every kind of ca
             }
             // Views of panels are written in the background: written now, before the next cell looks.
             await ctx.app.openingRecorder.flush();
+            // ...and so are the rounds that read Power BI's refreshes and check each panel's report.
+            await Promise.all([ctx.app.freshness?.idle(), ctx.app.panelHealth?.idle()]);
             current = null;
           }
         }

@@ -60,6 +60,14 @@ const EXPECTED: Record<string, Access> = {
   'GET /api/usuarios365/{id}/acesso': 'admin',
   'GET /api/grupos365': 'admin',
 
+  'GET /api/powerbi/workspaces': 'admin',
+  'GET /api/powerbi/workspaces/{workspaceId}/relatorios': 'admin',
+  'POST /api/paineis/importar': 'admin',
+  'GET /api/paineis/atualizacoes': 'user',
+  'POST /api/paineis/atualizacoes/verificar': 'admin',
+  'GET /api/paineis/saude': 'admin',
+  'POST /api/paineis/saude/verificar': 'admin',
+
   'POST /api/paineis/{id}/visualizacoes/{visualizacaoId}': 'user',
   'GET /api/uso/por-dia': 'admin',
   'GET /api/uso/paineis': 'admin',
@@ -86,6 +94,16 @@ const EXPECTED: Record<string, Access> = {
   'POST /api/auth/logout-complete': 'public',
 };
 
+/** Routes that ask Graph or Power BI (or start a round that does): 503 without Microsoft configuration. */
+const NEEDS_MICROSOFT = new Set([
+  'POST /api/usuarios365/sincronizar',
+  'GET /api/powerbi/workspaces',
+  'GET /api/powerbi/workspaces/{workspaceId}/relatorios',
+  'POST /api/paineis/importar',
+  'POST /api/paineis/atualizacoes/verificar',
+  'POST /api/paineis/saude/verificar',
+]);
+
 /** The same rules written as docs/requirements.md#server-permissions states them, to catch a mistyped row in the table above. */
 function designRule(method: string, path: string): Access {
   if (path === '/healthz' || path === '/readyz') return 'public';
@@ -106,6 +124,8 @@ function designRule(method: string, path: string): Access {
     path === '/api/paineis/{id}/acesso' ||
     path.startsWith('/api/usuarios365/') ||
     path === '/api/grupos365' ||
+    path.startsWith('/api/powerbi/') ||
+    path === '/api/paineis/saude' ||
     path.startsWith('/api/uso/') ||
     path === '/api/auditoria'
   ) {
@@ -197,6 +217,7 @@ describe('auth plugin: permissions for every route', () => {
       if (name === 'classificacaoId') return String(s.classificacaoId);
       if (name === 'role') return 'Gestor';
       if (name === 'visualizacaoId') return '0b6f2f4e-3c1a-4d8e-9a57-2f1e6c0d9b31';
+      if (name === 'workspaceId') return '11111111-1111-4111-8111-111111111111';
       throw new Error(`parâmetro de rota sem valor de teste: {${name}} em ${route.key}`);
     });
   }
@@ -225,6 +246,10 @@ describe('auth plugin: permissions for every route', () => {
       'POST /api/paineis/{id}/visoes': { nome: 'Nova visão', estado: 'estado' },
       'PATCH /api/paineis/{id}/visoes/{visaoId}': { nome: 'Renomeada' },
       'POST /api/paineis/{id}/exportacoes': { formato: 'PDF' },
+      'POST /api/paineis/importar': {
+        classificacaoId: s.classificacaoId,
+        relatorios: [{ workspaceId: panelBody.workspaceId, reportId: panelBody.reportId }],
+      },
     };
     return bodies[route.key];
   }
@@ -509,9 +534,9 @@ describe('auth plugin: permissions for every route', () => {
         headers: bearer(await tokenOf(s.admin)),
         ...(bodyOf(route, s) === undefined ? {} : { payload: bodyOf(route, s) as object }),
       });
-      // This app has no Microsoft configuration, so a directory sync is honestly unavailable (503).
+      // This app has no Microsoft configuration, so what asks Graph or Power BI is honestly unavailable (503).
       const ok =
-        route.key === 'POST /api/usuarios365/sincronizar' || isExport(route)
+        NEEDS_MICROSOFT.has(route.key) || isExport(route)
           ? res.statusCode === 503
           : route.method === 'GET'
             ? res.statusCode === 200
