@@ -1,9 +1,15 @@
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { checkExchange, MICROSOFT_OPERATIONS, operationOf } from '@paineis/microsoft-api/check-exchange';
 import type { Exchange } from '@paineis/microsoft-api/exchange';
-import type { StandInPerson, StandInReport } from '@paineis/microsoft-stand-ins/types';
+import type { AtualizacoesPaineis, ResultadoImportacao, SaudePainel } from '@paineis/contract/power-bi';
+import type {
+  StandInDataset,
+  StandInPerson,
+  StandInReport,
+  StandInWorkspace,
+} from '@paineis/microsoft-stand-ins/types';
 import { useTestApp, type TestContext } from './context.ts';
-import { createAdmin, createUser, link, panel } from './fixtures.ts';
+import { createAdmin, createUser, link, panel, panelOver } from './fixtures.ts';
 import { microsoftConfig, person, useStandIns } from './microsoft.ts';
 import { EntraClient } from '../src/integrations/microsoft-identity/entra-client.ts';
 import type { PowerBiEmbeddingService } from '../src/integrations/power-bi/power-bi-embedding-service.ts';
@@ -45,6 +51,37 @@ const restrito: StandInReport = {
   datasetWritePermission: false,
 };
 
+/** A report in a second workspace, where the service principal may lose its membership. */
+const WORKSPACE_2 = '0a0a0a0a-0000-4000-8000-0000000000c2';
+const custos: StandInReport = {
+  workspaceId: WORKSPACE_2,
+  reportId: '0b0b0b0b-0000-4000-8000-0000000000c4',
+  name: 'Custos',
+  datasetId: '0c0c0c0c-0000-4000-8000-0000000000c4',
+  rls: false,
+};
+const REPORTS = [vendas, regional, restrito, custos];
+/** Three workspaces: more than one page of the two the portal is set to ask for at a time. */
+const WORKSPACES: StandInWorkspace[] = [
+  { id: WORKSPACE, name: 'Comercial' },
+  { id: WORKSPACE_2, name: 'Controladoria' },
+  { id: '0a0a0a0a-0000-4000-8000-0000000000c3', name: 'Operações' },
+];
+const DATASETS: StandInDataset[] = [
+  {
+    datasetId: regional.datasetId,
+    refreshes: [
+      {
+        status: 'Failed',
+        startTime: '2030-01-02T07:00:00.000Z',
+        endTime: '2030-01-02T07:02:00.000Z',
+        serviceExceptionJson: '{"errorCode":"ModelRefreshFailed_CredentialsNotSpecified"}',
+      },
+      { status: 'Completed', startTime: '2030-01-01T07:00:00.000Z', endTime: '2030-01-01T07:04:00.000Z' },
+    ],
+  },
+];
+
 const ana = person('c0c0c0c0-0000-4000-8000-000000000001', 'Ana Gestora', {
   appRoles: ['Admin'],
   department: 'Controladoria',
@@ -65,13 +102,15 @@ describe('the portal’s Microsoft calls, checked against Microsoft’s descript
   const standIns = useStandIns({
     people: directory,
     groups: [{ id: ADMINS_GROUP, displayName: 'Administradores do portal', members: [bruno.id], appRoles: ['Admin'] }],
-    reports: [vendas, regional, restrito],
+    reports: REPORTS,
+    workspaces: WORKSPACES,
+    datasets: DATASETS,
     clientId: CLIENT_ID,
     recordExchanges: true,
   });
   const ctx = useTestApp(() => ({
     config: microsoftConfig(standIns.current),
-    powerBiOptions: { sleep: async () => undefined },
+    powerBiOptions: { sleep: async () => undefined, workspacePageSize: 2 },
     graphOptions: { sleep: async () => undefined },
   }));
   /** Every exchange of every test, for the coverage at the end. */
@@ -80,7 +119,8 @@ describe('the portal’s Microsoft calls, checked against Microsoft’s descript
   beforeEach(() => {
     standIns.current.clearExchanges();
     standIns.current.powerBi.reset();
-    standIns.current.powerBi.setReports([vendas, regional, restrito]);
+    standIns.current.powerBi.setReports(REPORTS);
+    standIns.current.powerBi.setDatasets(DATASETS);
     standIns.current.graph.reset();
     standIns.current.identity.reset();
     (ctx.app.embedding as PowerBiEmbeddingService).clear();
@@ -271,6 +311,106 @@ describe('the portal’s Microsoft calls, checked against Microsoft’s descript
       'OpenID configuration document → 400',
       'OpenID configuration document → 200',
       'Get a token (client credentials) → 401',
+    ]);
+  });
+
+  it('the catalogue: the workspaces page by page, a workspace’s reports; Power BI throttling a page (429, Retry-After)', async () => {
+    const admin = await ctx.tokenFor(await createAdmin(ctx.db, { id: 'admin-local' }));
+    const workspaces = await ctx.request('GET', '/api/powerbi/workspaces', { token: admin });
+    expect(workspaces.statusCode).toBe(200);
+    expect(workspaces.json<unknown[]>()).toHaveLength(3);
+    const reports = await ctx.request('GET', `/api/powerbi/workspaces/${WORKSPACE}/relatorios`, { token: admin });
+    expect(reports.statusCode).toBe(200);
+    expect(reports.json<unknown[]>()).toHaveLength(3);
+    // The second page is throttled once; the portal waits Retry-After and asks for it again.
+    standIns.current.powerBi.throttleNext(1, 1, 1);
+    expect((await ctx.request('GET', '/api/powerbi/workspaces', { token: admin })).json<unknown[]>()).toHaveLength(3);
+    const exchanges = expectConforming();
+    expect(calls(exchanges)).toEqual([
+      'Groups_GetGroups → 200',
+      'Groups_GetGroups → 200',
+      'Reports_GetReportsInGroup → 200',
+      'Groups_GetGroups → 200',
+      'Groups_GetGroups → 429',
+      'Groups_GetGroups → 200',
+    ]);
+    const pages = exchanges.filter((e) => e.url.startsWith('/v1.0/myorg/groups?')).map((e) => e.url);
+    expect(pages.slice(0, 2)).toEqual(['/v1.0/myorg/groups?$top=2&$skip=0', '/v1.0/myorg/groups?$top=2&$skip=2']);
+    expect(exchanges.find((e) => e.answer.status === 429)?.answer.headers['retry-after']).toBe('1');
+  });
+
+  it('importing: the reports checked in their workspace; a workspace the service principal was removed from (401)', async () => {
+    const admin = await ctx.tokenFor(await createAdmin(ctx.db, { id: 'admin-local' }));
+    const imported = await ctx.request('POST', '/api/paineis/importar', {
+      token: admin,
+      body: { classificacaoId: null, relatorios: [{ workspaceId: WORKSPACE, reportId: vendas.reportId }] },
+    });
+    expect(imported.statusCode).toBe(201);
+    expect(imported.json<ResultadoImportacao>().criados).toHaveLength(1);
+    standIns.current.powerBi.removeServicePrincipal(WORKSPACE_2);
+    const refused = await ctx.request('POST', '/api/paineis/importar', {
+      token: admin,
+      body: { classificacaoId: null, relatorios: [{ workspaceId: WORKSPACE_2, reportId: custos.reportId }] },
+    });
+    expect(refused.statusCode).toBe(404);
+    expect(calls(expectConforming())).toEqual(['Reports_GetReportsInGroup → 200', 'Reports_GetReportsInGroup → 401']);
+  });
+
+  it('freshness: the reports, the dataset and its refresh history; Power BI throttling each (429, Retry-After)', async () => {
+    const admin = await ctx.tokenFor(await createAdmin(ctx.db, { id: 'admin-local' }));
+    const p = await panelOver(ctx.db, regional, { nomePainel: 'Vendas por Região' });
+    const round = async () => {
+      expect((await ctx.request('POST', '/api/paineis/atualizacoes/verificar', { token: admin })).statusCode).toBe(202);
+      await ctx.app.freshness!.idle();
+    };
+    await round();
+    const read = await ctx.request('GET', '/api/paineis/atualizacoes', { token: admin });
+    expect(read.json<AtualizacoesPaineis>()[String(p.id)]).toMatchObject({
+      status: 'falhou',
+      ultimaAtualizacao: '2030-01-01T07:04:00.000Z',
+    });
+    // Each call throttled in turn: the round waits Retry-After and asks again.
+    for (const index of [0, 1, 2]) {
+      standIns.current.powerBi.throttleNext(1, 1, index);
+      await round();
+    }
+    const read3 = [
+      'Reports_GetReportsInGroup → 200',
+      'Datasets_GetDatasetInGroup → 200',
+      'Datasets_GetRefreshHistoryInGroup → 200',
+    ];
+    const throttled = (index: number) => {
+      const expected = [...read3];
+      expected.splice(index, 0, read3[index]!.replace('→ 200', '→ 429'));
+      return expected;
+    };
+    const exchanges = expectConforming();
+    expect(calls(exchanges)).toEqual([...read3, ...throttled(0), ...throttled(1), ...throttled(2)]);
+    expect(exchanges.find((e) => e.url.includes('/refreshes'))?.url).toMatch(/\/refreshes\?\$top=\d+$/);
+  });
+
+  it('health: each report’s pages; a deleted report (404) and a workspace the service principal was removed from (401)', async () => {
+    const admin = await ctx.tokenFor(await createAdmin(ctx.db, { id: 'admin-local' }));
+    const panels = {
+      vendas: await panelOver(ctx.db, vendas),
+      regional: await panelOver(ctx.db, regional),
+      custos: await panelOver(ctx.db, custos),
+    };
+    standIns.current.powerBi.setReports(REPORTS.filter((report) => report !== regional));
+    standIns.current.powerBi.removeServicePrincipal(WORKSPACE_2);
+    expect((await ctx.request('POST', '/api/paineis/saude/verificar', { token: admin })).statusCode).toBe(202);
+    await ctx.app.panelHealth!.idle();
+    const health = (await ctx.request('GET', '/api/paineis/saude', { token: admin })).json<SaudePainel[]>();
+    const estado = (id: number) => health.find((entry) => entry.painelId === id)?.estado;
+    expect([estado(panels.vendas.id), estado(panels.regional.id), estado(panels.custos.id)]).toEqual([
+      'ok',
+      'relatorio-nao-encontrado',
+      'sem-acesso',
+    ]);
+    expect(calls(expectConforming()).sort()).toEqual([
+      'Reports_GetPagesInGroup → 200',
+      'Reports_GetPagesInGroup → 401',
+      'Reports_GetPagesInGroup → 404',
     ]);
   });
 
