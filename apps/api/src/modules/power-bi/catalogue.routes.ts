@@ -56,7 +56,14 @@ export const catalogueRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 201: resultadoImportacao, ...errorResponses(400, 403, 404, 502, 503, 504) },
       },
     },
-    async (request, reply) =>
-      reply.code(201).send(await importFromPowerBi(app.db, app.powerBi, request.body, actorOf(request))),
+    async (request, reply) => {
+      const result = await importFromPowerBi(app.db, app.powerBi, request.body, actorOf(request));
+      // New panels get their freshness and health now, not at the next timed round (up to an hour away).
+      if (result.criados.length > 0) {
+        void app.freshness?.run();
+        void app.panelHealth?.run();
+      }
+      return reply.code(201).send(result);
+    },
   );
 };

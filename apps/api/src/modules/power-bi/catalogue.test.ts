@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Painel } from '@paineis/contract/panels';
-import type { RelatorioPowerBi, ResultadoImportacao } from '@paineis/contract/power-bi';
+import type { RelatorioPowerBi, ResultadoImportacao, SaudePainel } from '@paineis/contract/power-bi';
 import type { StandInReport } from '@paineis/microsoft-stand-ins/types';
 import { useTestApp } from '../../../test/context.ts';
 import { classificacao, createAdmin, createUser, panel, panelOver } from '../../../test/fixtures.ts';
@@ -54,6 +54,9 @@ describe('Power BI catalogue and import, against the stand-in Power BI', () => {
     standIns.current.powerBi.reset();
     standIns.current.powerBi.setReports(REPORTS);
   });
+  // An import starts the freshness and health rounds: they end within their test.
+  const rounds = () => Promise.all([ctx.app.freshness?.idle(), ctx.app.panelHealth?.idle()]);
+  afterEach(rounds);
 
   async function tokens() {
     const admin = await createAdmin(ctx.db, { email: 'admin@empresa.com.br' });
@@ -172,6 +175,21 @@ describe('Power BI catalogue and import, against the stand-in Power BI', () => {
     expect(listed.json<RelatorioPowerBi[]>().find((r) => r.reportId === carteira.reportId)?.painelId).toBe(
       result.criados[2]!.painelId,
     );
+  });
+
+  it('reads the new panels’ freshness and checks their reports at once, not at the next timed round', async () => {
+    const { admin } = await tokens();
+    const res = await ctx.request('POST', '/api/paineis/importar', {
+      token: admin,
+      body: { classificacaoId: null, relatorios: [item(dre), item(caixa)] },
+    });
+    expect(res.statusCode).toBe(201);
+    const created = res.json<ResultadoImportacao>().criados.map((c) => c.painelId);
+    await rounds();
+    const freshness = (await ctx.request('GET', '/api/paineis/atualizacoes', { token: admin })).json<object>();
+    expect(Object.keys(freshness).sort()).toEqual(created.map(String).sort());
+    const health = (await ctx.request('GET', '/api/paineis/saude', { token: admin })).json<SaudePainel[]>();
+    expect(health.map((h) => [h.painelId, h.estado]).sort()).toEqual(created.map((id) => [id, 'ok']).sort());
   });
 
   it("imports into 'Sem Classificação' with classificacaoId 0 or null", async () => {
