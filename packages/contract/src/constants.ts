@@ -6,3 +6,6 @@
 /** The id and name under which panels with no classification are grouped. */
 export const SEM_CLASSIFICACAO_ID = 0;
 export const SEM_CLASSIFICACAO_NOME = 'Sem Classificação';
+
+/** What a person reads when opening a panel whose report Power BI no longer serves to the portal. */
+export const PANEL_UNAVAILABLE = 'Este painel está temporariamente indisponível.';

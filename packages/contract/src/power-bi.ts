@@ -6,8 +6,7 @@ import { guid, MAX_ID, optionalText } from './fields.ts';
  * principal can reach and their import as panels, the freshness of each panel's data, and each panel's health.
  */
 
-/** What a person reads when opening a panel whose report Power BI no longer serves to the portal. */
-export const PANEL_UNAVAILABLE = 'Este painel está temporariamente indisponível.';
+export { PANEL_UNAVAILABLE } from './constants.ts';
 
 /** At most this many reports in one import. */
 export const MAX_IMPORTED_REPORTS = 200;

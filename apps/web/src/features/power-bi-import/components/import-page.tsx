@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
-import { SEM_CLASSIFICACAO_ID, SEM_CLASSIFICACAO_NOME } from '@paineis/contract/classifications';
+import { SEM_CLASSIFICACAO_ID, SEM_CLASSIFICACAO_NOME } from '@paineis/contract/constants';
 import type { RelatorioPowerBi, ResultadoImportacao } from '@paineis/contract/power-bi';
 import Alert from 'react-bootstrap/Alert';
 import Card from 'react-bootstrap/Card';

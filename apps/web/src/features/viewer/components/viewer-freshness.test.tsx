@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AtualizacaoPainel, SaudePainel } from '@paineis/contract/power-bi';
-import { PANEL_UNAVAILABLE } from '@paineis/contract/power-bi';
+import { PANEL_UNAVAILABLE } from '@paineis/contract/constants';
 import { painelComEmbed, type FakeEmbedder } from '../../../test/data-generators.ts';
 import { renderApp } from '../../../test/render-app.tsx';
 import { server } from '../../../test/server.ts';

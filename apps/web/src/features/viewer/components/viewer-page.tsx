@@ -9,7 +9,7 @@ import {
   useSearchParams,
 } from 'react-router';
 import type { VisaoSalva } from '@paineis/contract/personal';
-import { PANEL_UNAVAILABLE } from '@paineis/contract/power-bi';
+import { PANEL_UNAVAILABLE } from '@paineis/contract/constants';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
