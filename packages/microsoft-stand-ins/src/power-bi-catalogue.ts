@@ -88,6 +88,8 @@ export interface PowerBiCatalogue {
   refusal(request: FastifyRequest): PowerBiError | null;
   /** Where a dataset lives: declared, or the workspace of the first report over it. */
   datasetWorkspaceOf(report: StandInReport): string;
+  /** A Report as Power BI writes it, in a list or alone. */
+  reportObject(report: StandInReport): Record<string, unknown>;
   controls: Pick<
     StandIns['powerBi'],
     'setWorkspaces' | 'setDatasets' | 'setRefreshes' | 'removeServicePrincipal' | 'restoreServicePrincipal'
@@ -316,6 +318,7 @@ export function powerBiCatalogue(ctx: StandInContext): PowerBiCatalogue {
     register,
     refusal,
     datasetWorkspaceOf,
+    reportObject,
     controls: {
       setWorkspaces(list) {
         uniqueIds(

@@ -285,17 +285,7 @@ export function registerPowerBi(app: FastifyInstance, ctx: StandInContext): Stan
         if (!report) return sendError(reply, notFound(`Report ${reportId} was not found in workspace ${workspaceId}.`));
         return {
           '@odata.context': `${ctx.authorityHost}/v1.0/myorg/groups/${report.workspaceId}/$metadata#reports/$entity`,
-          id: report.reportId,
-          reportType: 'PowerBIReport',
-          name: report.name,
-          webUrl: `https://app.powerbi.com/groups/${report.workspaceId}/reports/${report.reportId}`,
-          embedUrl: embedUrlFor(report),
-          isFromPbix: true,
-          isOwnedByMe: false,
-          datasetId: report.datasetId,
-          datasetWorkspaceId: catalogue.datasetWorkspaceOf(report),
-          users: [],
-          subscriptions: [],
+          ...catalogue.reportObject(report),
         };
       });
 

@@ -1,11 +1,13 @@
 import { gunzipSync, brotliDecompressSync } from 'node:zlib';
 import pg from 'pg';
 import { sql } from 'drizzle-orm';
-import { afterEach, describe, expect, inject, it, vi } from 'vitest';
+import { afterEach, describe, expect, inject, it } from 'vitest';
 import type { StandInReport } from '@paineis/microsoft-stand-ins/types';
 import { useTestApp } from '../../test/context.ts';
 import { classificacao, createAdmin, createUser, link, panel, panelOver } from '../../test/fixtures.ts';
 import { microsoftConfig, useStandIns } from '../../test/microsoft.ts';
+import { eventually } from '../../test/eventually.ts';
+import { spyOnStatements } from '../../test/statements.ts';
 import type { Db } from './client.ts';
 import { versionFeedLive } from './versioned-cache.ts';
 
@@ -23,26 +25,6 @@ const report: StandInReport = {
   datasetId: '0c0c0c0c-0000-4000-8000-0000000000f1',
   rls: true,
 };
-
-/** Every statement either engine's driver is asked to run (drizzle's client: PGlite, or node-postgres's pool). */
-function spyOnStatements(db: Db) {
-  const client = (db as unknown as { $client: Record<string, (...args: unknown[]) => unknown> }).$client;
-  const spies = ['query', 'exec', 'transaction', 'connect']
-    .filter((name) => typeof client[name] === 'function')
-    .map((name) => vi.spyOn(client, name as never));
-  return {
-    count: () => spies.reduce((sum, spy) => sum + spy.mock.calls.length, 0),
-    restore: () => spies.forEach((spy) => spy.mockRestore()),
-  };
-}
-
-async function until(condition: () => boolean, ms = 5_000) {
-  const deadline = Date.now() + ms;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condição não atingida a tempo');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 describe('reads served from memory, kept fresh by the database', () => {
   const standIns = useStandIns({ people: [], reports: [report] });
@@ -88,7 +70,7 @@ describe('reads served from memory, kept fresh by the database', () => {
     ];
     // The first round fills the caches (and, on PostgreSQL, confirms what the fixtures wrote).
     for (const [url, token] of reads) expect((await ctx.request('GET', url, { token })).statusCode, url).toBe(200);
-    await until(() => versionFeedLive(ctx.db));
+    await eventually(() => expect(versionFeedLive(ctx.db)).toBe(true));
 
     spy = spyOnStatements(ctx.db);
     for (let round = 0; round < 3; round++) {
@@ -181,7 +163,7 @@ describe('reads served from memory, kept fresh by the database', () => {
     it('asks the database on every request, then serves from memory again once it listens again', async () => {
       const { anaToken } = await organisation();
       expect((await ctx.request('GET', '/api/paineis', { token: anaToken })).json()).toHaveLength(1);
-      await until(() => versionFeedLive(ctx.db));
+      await eventually(() => expect(versionFeedLive(ctx.db)).toBe(true));
 
       // Another session's connection, as another instance would write: nothing of this process sees it.
       const other = new pg.Client({ connectionString: await databaseUrl(ctx.db) });
@@ -191,7 +173,7 @@ describe('reads served from memory, kept fresh by the database', () => {
           `select pg_terminate_backend(pid) from pg_stat_activity
            where application_name = 'paineis-versoes_dados' and datname = current_database()`,
         );
-        await until(() => !versionFeedLive(ctx.db));
+        await eventually(() => expect(versionFeedLive(ctx.db)).toBe(false));
         await other.query('delete from painel_usuarios');
         spy = spyOnStatements(ctx.db);
         expect((await ctx.request('GET', '/api/paineis', { token: anaToken })).json()).toEqual([]);
@@ -199,9 +181,9 @@ describe('reads served from memory, kept fresh by the database', () => {
         spy.restore();
 
         // Reconnected (after 1.5 s): versions read again, then memory.
-        await until(() => versionFeedLive(ctx.db), 10_000);
+        await eventually(() => expect(versionFeedLive(ctx.db)).toBe(true), 10_000);
         await other.query(`update paineis set nome_painel = 'Renomeado' where nome_painel = 'Outro'`);
-        await until(() => versionFeedLive(ctx.db));
+        await eventually(() => expect(versionFeedLive(ctx.db)).toBe(true));
         const names = async () =>
           (await ctx.request('GET', '/api/paineis', { token: anaToken })).json<{ nomePainel: string }[]>();
         const admin = await ctx.tokenFor({

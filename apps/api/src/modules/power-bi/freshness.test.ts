@@ -1,10 +1,11 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AtualizacoesPaineis } from '@paineis/contract/power-bi';
 import type { StandInDataset, StandInReport } from '@paineis/microsoft-stand-ins/types';
 import { useTestApp } from '../../../test/context.ts';
 import { createAdmin, createUser, link, panelOver } from '../../../test/fixtures.ts';
 import { microsoftConfig, useStandIns } from '../../../test/microsoft.ts';
-import type { Db } from '../../db/client.ts';
+import { eventually } from '../../../test/eventually.ts';
+import { spyOnStatements } from '../../../test/statements.ts';
 import { versionFeedLive } from '../../db/versioned-cache.ts';
 import { FAILED_WITHOUT_REASON, failureMessage, FreshnessReader, MAX_MESSAGE } from './freshness.ts';
 import { POWER_BI_NOT_CONFIGURED } from './background-round.ts';
@@ -78,26 +79,6 @@ const datasets: StandInDataset[] = [
     refreshes: [{ status: 'Completed', startTime: hoursAgo(5.2), endTime: T.rhEnd }],
   },
 ];
-
-/** Every statement either engine's driver is asked to run (as db/version-feed.test.ts counts them). */
-function spyOnStatements(db: Db) {
-  const client = (db as unknown as { $client: Record<string, (...args: unknown[]) => unknown> }).$client;
-  const spies = ['query', 'exec', 'transaction', 'connect']
-    .filter((name) => typeof client[name] === 'function')
-    .map((name) => vi.spyOn(client, name as never));
-  return {
-    count: () => spies.reduce((sum, spy) => sum + spy.mock.calls.length, 0),
-    restore: () => spies.forEach((spy) => spy.mockRestore()),
-  };
-}
-
-async function until(condition: () => boolean, ms = 5_000) {
-  const deadline = Date.now() + ms;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condição não atingida a tempo');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 describe('the freshness of each panel’s data', () => {
   const standIns = useStandIns({ people: [], reports: Object.values(reports), datasets });
@@ -276,7 +257,7 @@ describe('the freshness of each panel’s data', () => {
     await ctx.app.freshness!.run();
     await freshness(admin);
     await freshness(ana);
-    await until(() => versionFeedLive(ctx.db));
+    await eventually(() => expect(versionFeedLive(ctx.db)).toBe(true));
     spy = spyOnStatements(ctx.db);
     for (let round = 0; round < 3; round++) {
       await freshness(admin);
