@@ -321,6 +321,22 @@ async function checkAdminScreens(audit: Audit, page: Page, viewport: Viewport) {
   await expect(refused.getByRole('alert')).toBeVisible();
   await audit.check('acessos, uma pessoa explicada');
 
+  await page.goto('/importar');
+  await expect(page.getByRole('heading', { level: 1, name: 'Importar do Power BI' })).toBeVisible();
+  await page.getByLabel('Workspace').selectOption({ label: 'Relatórios Financeiros' });
+  await page.getByRole('checkbox', { name: 'Despesas Corporativas', exact: true }).check();
+  await expect(page.getByRole('button', { name: 'Importar (1)' })).toBeEnabled();
+  await audit.check("'Importar do Power BI', um relatório escolhido");
+
+  // The demo's panel whose report was deleted in Power BI, once the first health check has found it.
+  await page.goto('/');
+  await page.getByPlaceholder('Buscar painel...').fill('Painel de Testes da Equipe de BI');
+  await expect(page.getByText('Indisponível')).toBeVisible({ timeout: 30_000 });
+  await audit.check("lista de painéis (admin), um painel 'Indisponível'");
+  await page.getByRole('link', { name: 'Visualizar painel Painel de Testes da Equipe de BI', exact: true }).click();
+  await expect(page.getByText('Este painel está temporariamente indisponível.')).toBeVisible();
+  await audit.check('visualizador, painel indisponível');
+
   await navigate(page, viewport, 'Auditoria');
   const details = page.getByRole('button', { name: /Detalhes/ }).first();
   await expect(details).toBeVisible();
@@ -370,8 +386,9 @@ for (const viewport of Object.keys(VIEWPORTS) as Viewport[]) {
       context,
       consoleErrors,
     }, testInfo) => {
-      // The addresses of no panel answer 404, which the browser logs.
+      // The addresses of no panel answer 404, and the panel whose report was deleted 503, which the browser logs.
       consoleErrors.allow(/status of 404/);
+      consoleErrors.allow(/status of 503/);
       test.setTimeout(240_000);
       await context.grantPermissions(['clipboard-read', 'clipboard-write']);
       await page.setViewportSize(VIEWPORTS[viewport]);

@@ -67,6 +67,7 @@ export function SavedViewsMenu({ painelId, ready, onApply, onDeleted, onError }:
           disabled={!ready}
           onClick={() => onApply(visao)}
           className="text-truncate"
+          style={{ minWidth: 0 }}
         >
           {visao.nome}
         </Dropdown.Item>
@@ -101,7 +102,8 @@ export function SavedViewsMenu({ painelId, ready, onApply, onDeleted, onError }:
         <Dropdown.Toggle variant="outline-secondary" size="sm">
           Visões
         </Dropdown.Toggle>
-        <Dropdown.Menu key={menuKey} className="saved-views-menu">
+        {/* Never wider than a phone's screen: a long name is cut, and 'Renomear' and 'Excluir' stay in sight. */}
+        <Dropdown.Menu key={menuKey} className="saved-views-menu" style={{ maxWidth: 'calc(100vw - 1rem)' }}>
           {items}
         </Dropdown.Menu>
       </Dropdown>
