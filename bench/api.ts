@@ -67,6 +67,10 @@ const P99_CALLS: { name: keyof typeof BUDGETS_P99_MS; path: string; as: Who }[] 
   { name: 'GET /api/usuarios365/ativos (25000 usuários)', path: '/api/usuarios365/ativos', as: 'admin' },
   { name: 'GET /api/paineis/{id}/usuarios (300 vínculos)', path: '/api/paineis/7/usuarios', as: 'admin' },
   { name: 'GET /api/paineis/{id}/token (usuário, RLS)', path: '/api/paineis/10/token', as: 'user' },
+  // What the list's rows say of Power BI (bench/seed.ts seeds every panel's last refresh and report check).
+  { name: 'GET /api/paineis/atualizacoes (usuário)', path: '/api/paineis/atualizacoes', as: 'user' },
+  { name: 'GET /api/paineis/atualizacoes (admin, 2000 painéis)', path: '/api/paineis/atualizacoes', as: 'admin' },
+  { name: 'GET /api/paineis/saude (admin)', path: '/api/paineis/saude', as: 'admin' },
 ];
 
 const ok2xx = (answer: Answer) => answer.status >= 200 && answer.status < 300;

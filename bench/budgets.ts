@@ -24,6 +24,10 @@ export const BUDGETS_P99_MS: Record<string, number> = {
   'GET /api/usuarios365/ativos (25000 usuários)': 1_500,
   'GET /api/paineis/{id}/usuarios (300 vínculos)': 300,
   'GET /api/paineis/{id}/token (usuário, RLS)': 150,
+  // What each row says of Power BI, answered from memory (a person's panels; every panel with Power BI's messages).
+  'GET /api/paineis/atualizacoes (usuário)': 150,
+  'GET /api/paineis/atualizacoes (admin, 2000 painéis)': 200,
+  'GET /api/paineis/saude (admin)': 150,
 };
 
 /** A year of views for '/uso', by this many people over every panel. */

@@ -167,6 +167,9 @@ await serveBenchProcess<PortalReady | DirectoryPortalReady>(
       PORT: '0',
       ...portalEnvironment(standIns),
       GRAPH_SYNC_INTERVAL_MINUTES: '0',
+      // No timed round over Power BI: the freshness and health seed() wrote stay as written while measured.
+      POWER_BI_REFRESH_INTERVAL_MINUTES: '0',
+      POWER_BI_HEALTH_INTERVAL_MINUTES: '0',
     });
     const { users, seconds } = await seed(database.db);
     console.error(

@@ -2,6 +2,13 @@
 import { sql } from 'drizzle-orm';
 import { rows, type Db } from '../apps/api/src/db/client.ts';
 import { demoUsers } from '../apps/api/src/demo/demo-data.ts';
+import {
+  saveRound,
+  type DatasetFreshness,
+  type PanelDatasetLink,
+} from '../apps/api/src/modules/power-bi/freshness.repository.ts';
+import { HEALTH_MESSAGES } from '../apps/api/src/modules/power-bi/panel-health.ts';
+import { saveHealth, type StoredHealth } from '../apps/api/src/modules/power-bi/panel-health.repository.ts';
 import { seedUsers } from '../apps/api/src/modules/users/users.service.ts';
 import type { StandInReport } from '../packages/microsoft-stand-ins/src/types.ts';
 import { SIZES } from './budgets.ts';
@@ -18,7 +25,8 @@ export const LARGE_GROUP = {
 /**
  * Replaces the database's data: users[0] is an admin, users[1] an ordinary user linked to every tenth panel.
  * The first SIZES.rlsPanels panels use RLS. Every 50th panel is unclassified; LARGE_GROUP holds the panels whose id
- * ends in 1, the other classifications share the rest (about 45 each).
+ * ends in 1, the other classifications share the rest (about 45 each). Every panel has what Power BI said of it
+ * (seedPowerBiStatus).
  */
 export async function seed(db: Db) {
   const started = Date.now();
@@ -50,6 +58,7 @@ export async function seed(db: Db) {
   await db.execute(sql`
     insert into painel_rls_role_emails (role_id, email)
     select id, ${users[1]!.email.toLowerCase()} from painel_rls_roles where painel_id = 10 and posicao = 1`);
+  await seedPowerBiStatus(db);
   // As the server does at start on PGlite (no autovacuum there); a server would analyze by itself.
   await db.execute(sql`analyze`);
   return { users, seconds: (Date.now() - started) / 1000 };
@@ -76,6 +85,93 @@ export async function seedCatalog(db: Db): Promise<void> {
   await db.execute(sql`
     insert into painel_rls_role_emails (role_id, email)
     select r.id, 'pessoa' || k || '@empresa.com.br' from painel_rls_roles r, generate_series(1, 50) k`);
+}
+
+/** Panels the benchmarks open (the API's reads and the viewer): their reports stay healthy, or they would not open. */
+const openedByBenchmarks = (painelId: number) => painelId % 10 === 0 || painelId === 7;
+
+/** A well-spread number in [0, 100) for a panel and a purpose, so that every classification gets every case. */
+const spread = (painelId: number, salt: number) => (Math.imul(painelId + salt * 7_919, 2_654_435_761) >>> 0) % 100;
+
+const MINUTE_MS = 60_000;
+const HOUR_MS = 60 * MINUTE_MS;
+const DAY_MS = 24 * HOUR_MS;
+
+/** Power BI's reasons for a failed refresh, about 150 characters each, as failureMessage keeps them. */
+const FAILURES = [
+  "Data source error: The credentials provided for the SQL source 'srv-dw01.empresa.local;DW_Vendas' are invalid or expired. Update them in the dataset settings.",
+  'Erro de fonte de dados: o gateway GW-CORP-02 está offline ou inacessível. Verifique se o gateway de dados local está em execução e conectado ao serviço.',
+  "The refresh operation timed out after 120 minutes on table 'FatoVendas'. Reduce the data volume with incremental refresh or schedule it outside peak hours.",
+  "Column 'CodigoFilial' in table 'DimFilial' contains a duplicate value '0042' and this is not allowed for columns on the one side of a many-to-one relationship.",
+];
+
+/**
+ * What the Power BI rounds would have stored for SIZES.panels panels, written with the rounds' own repository
+ * functions: each panel's dataset (one per report, as seededReports names it) and its last refresh, mostly completed
+ * minutes, hours or days ago, some failed (with Power BI's message), some under way, some DirectQuery (real time), a
+ * few unknown; and each report's last check, a few not found, not readable or in error (never a panel the benchmarks
+ * open). The timed rounds are off in the benchmarks' portals, so these stay as written.
+ */
+export async function seedPowerBiStatus(db: Db): Promise<void> {
+  const panels = await rows<{ id: number; workspace_id: string; report_id: string }>(
+    db,
+    sql`select id, workspace_id, report_id from paineis order by id`,
+  );
+  const now = Date.now();
+  const ago = (ms: number) => new Date(now - ms);
+  const links: PanelDatasetLink[] = [];
+  const datasets: DatasetFreshness[] = [];
+  const checks: StoredHealth[] = [];
+  for (const { id, workspace_id, report_id } of panels) {
+    const workspaceId = workspace_id.toLowerCase();
+    const reportId = report_id.toLowerCase();
+    const datasetId = reportId.replace(/^.{8}/, 'dddddddd');
+    links.push({ painelId: id, workspaceId, reportId, datasetId, datasetWorkspaceId: workspaceId });
+    // When the last completed refresh ended: within the hour, the day, or up to 40 days ago.
+    const age = spread(id, 2);
+    const ended = ago(
+      age < 30
+        ? (1 + (id % 59)) * MINUTE_MS
+        : age < 70
+          ? (1 + (id % 23)) * HOUR_MS + (id % 60) * MINUTE_MS
+          : (1 + (id % 40)) * DAY_MS + (id % 24) * HOUR_MS,
+    );
+    const kind = spread(id, 1);
+    const base = { datasetId, mensagem: null };
+    if (kind < 6) {
+      datasets.push({
+        ...base,
+        status: 'falhou',
+        ultimaAtualizacao: ended,
+        ultimaTentativa: ago((1 + (id % 5)) * HOUR_MS),
+        mensagem: FAILURES[id % FAILURES.length]!,
+      });
+    } else if (kind < 10) {
+      datasets.push({
+        ...base,
+        status: 'em-andamento',
+        ultimaAtualizacao: ended,
+        ultimaTentativa: ago((id % 10) * MINUTE_MS),
+      });
+    } else if (kind < 16) {
+      datasets.push({ ...base, status: 'tempo-real', ultimaAtualizacao: null, ultimaTentativa: null });
+    } else if (kind < 18) {
+      datasets.push({ ...base, status: 'desconhecida', ultimaAtualizacao: null, ultimaTentativa: null });
+    } else {
+      // Started some minutes before it ended.
+      const started = new Date(ended.getTime() - (2 + (id % 28)) * MINUTE_MS);
+      datasets.push({ ...base, status: 'concluida', ultimaAtualizacao: ended, ultimaTentativa: started });
+    }
+    const health = openedByBenchmarks(id) ? 99 : spread(id, 3);
+    const verificadoEm = ago((id % 60) * MINUTE_MS);
+    const check = { painelId: id, workspaceId, reportId, verificadoEm };
+    if (health < 2) checks.push({ ...check, estado: 'relatorio-nao-encontrado', mensagem: HEALTH_MESSAGES.notFound });
+    else if (health < 3) checks.push({ ...check, estado: 'sem-acesso', mensagem: HEALTH_MESSAGES.noAccess });
+    else if (health < 5) checks.push({ ...check, estado: 'erro', mensagem: HEALTH_MESSAGES.refused(400) });
+    else checks.push({ ...check, estado: 'ok', mensagem: null });
+  }
+  await saveRound(db, links, datasets);
+  await saveHealth(db, checks);
 }
 
 /** The Power BI stand-in's reports for the seeded panels (one each; RLS where the panel uses it). */

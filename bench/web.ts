@@ -84,6 +84,9 @@ async function startPortal(): Promise<Portal> {
     DATA_DIR: dataDir,
     ...portalEnvironment(standIns),
     GRAPH_SYNC_INTERVAL_MINUTES: '0',
+    // No timed round over Power BI: the freshness and health seed() wrote stay as written while measured.
+    POWER_BI_REFRESH_INTERVAL_MINUTES: '0',
+    POWER_BI_HEALTH_INTERVAL_MINUTES: '0',
   });
   const { users, seconds } = await seed(database.db);
   console.log(`web: base semeada em ${seconds.toFixed(1)} s`);
