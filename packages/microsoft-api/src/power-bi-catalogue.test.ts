@@ -3,7 +3,8 @@ import { checkExchange, operationOf } from './check-exchange.ts';
 import { REDACTED, type Exchange } from './exchange.ts';
 
 /**
- * The Power BI catalogue calls (workspaces, a workspace's reports, a report's pages, a dataset, its refresh history)
+ * The Power BI catalogue calls (workspaces, a workspace's reports and datasets, a report's pages, a dataset's refresh
+ * history)
  * as Microsoft's swagger describes them: each case breaks one thing and expects exactly that violation, and the
  * spellings Microsoft itself uses in two ways are both accepted.
  */
@@ -33,8 +34,11 @@ const groups = (query: string, value: unknown[] = [{ id: GROUP, name: 'Comercial
   exchange(`/v1.0/myorg/groups${query}`, { '@odata.context': 'x/$metadata#groups', value });
 const refreshes = (query: string, value: unknown[]) =>
   exchange(`/v1.0/myorg/groups/${GROUP}/datasets/${DATASET}/refreshes${query}`, { value });
-const datasetAnswer = (body: Record<string, unknown>) =>
-  exchange(`/v1.0/myorg/groups/${GROUP}/datasets/${DATASET}`, { id: DATASET, name: 'Vendas', ...body });
+const datasetsAnswer = (body: Record<string, unknown>) =>
+  exchange(`/v1.0/myorg/groups/${GROUP}/datasets`, {
+    '@odata.context': `x/groups/${GROUP}/$metadata#datasets`,
+    value: [{ id: DATASET, name: 'Vendas', ...body }],
+  });
 
 describe('the Power BI catalogue calls, as Microsoft describes them', () => {
   it('names each call by its operationId', () => {
@@ -43,16 +47,19 @@ describe('the Power BI catalogue calls, as Microsoft describes them', () => {
       `/v1.0/myorg/groups/${GROUP}/reports`,
       `/v1.0/myorg/groups/${GROUP}/reports/${REPORT}/pages`,
       `/v1.0/myorg/groups/${GROUP}/reports/${REPORT}`,
-      `/v1.0/myorg/groups/${GROUP}/datasets/${DATASET}`,
+      `/v1.0/myorg/groups/${GROUP}/datasets`,
       `/v1.0/myorg/groups/${GROUP}/datasets/${DATASET}/refreshes?$top=1`,
+      // The portal no longer asks for a dataset alone: a workspace's list says what it needs of each.
+      `/v1.0/myorg/groups/${GROUP}/datasets/${DATASET}`,
     ].map((url) => operationOf(exchange(url, {}))?.operation.id);
     expect(ids).toEqual([
       'Groups_GetGroups',
       'Reports_GetReportsInGroup',
       'Reports_GetPagesInGroup',
       'Reports_GetReportInGroup',
-      'Datasets_GetDatasetInGroup',
+      'Datasets_GetDatasetsInGroup',
       'Datasets_GetRefreshHistoryInGroup',
+      undefined,
     ]);
   });
 
@@ -86,16 +93,28 @@ describe('the Power BI catalogue calls, as Microsoft describes them', () => {
     ]);
   });
 
-  it("accepts both of Microsoft's spellings of a dataset's fields, and no third", () => {
+  it("lists a workspace's datasets in both of Microsoft's spellings of their fields, and no third", () => {
     expect(
-      found(datasetAnswer({ isRefreshable: true, isEffectiveIdentityRequired: false, targetStorageMode: 'Abf' })),
+      found(datasetsAnswer({ isRefreshable: true, isEffectiveIdentityRequired: false, targetStorageMode: 'Abf' })),
     ).toEqual([]);
-    expect(found(datasetAnswer({ IsRefreshable: true, IsEffectiveIdentityRequired: false }))).toEqual([]);
-    expect(found(datasetAnswer({ isrefreshable: true }))).toEqual([
-      "answer body.isrefreshable: spelled 'isRefreshable' in Microsoft's description",
+    expect(found(datasetsAnswer({ IsRefreshable: true, IsEffectiveIdentityRequired: false }))).toEqual([]);
+    expect(found(datasetsAnswer({ isrefreshable: true }))).toEqual([
+      "answer body.value[0].isrefreshable: spelled 'isRefreshable' in Microsoft's description",
     ]);
-    expect(found(datasetAnswer({ isRefreshable: 'sim' }))).toEqual([
-      'answer body.isRefreshable: Invalid input: expected boolean, received string',
+    expect(found(datasetsAnswer({ isRefreshable: 'sim' }))).toEqual([
+      'answer body.value[0].isRefreshable: Invalid input: expected boolean, received string',
+    ]);
+    // The swagger's wrapper (Datasets) names its context 'odata.context'; the live API '@odata.context'.
+    expect(found(exchange(`/v1.0/myorg/groups/${GROUP}/datasets`, { 'odata.context': 'x', value: [] }))).toEqual([]);
+    expect(found(exchange(`/v1.0/myorg/groups/${GROUP}/datasets`, { id: DATASET, name: 'Vendas' }))).toEqual([
+      'answer body.value: Invalid input: expected array, received undefined',
+    ]);
+    // The call takes no query option, and a workspace is named by its GUID.
+    expect(found(exchange(`/v1.0/myorg/groups/${GROUP}/datasets?$top=10`, { value: [] }))).toEqual([
+      'request query.$top: not a parameter of the call',
+    ]);
+    expect(found(exchange('/v1.0/myorg/groups/nao-e-guid/datasets', { value: [] }))).toEqual([
+      'request path.groupId: Invalid GUID',
     ]);
   });
 
@@ -133,12 +152,14 @@ describe('the Power BI catalogue calls, as Microsoft describes them', () => {
       { 'retry-after': '30' },
     );
     expect(found(throttled)).toEqual([]);
-    const notMember = exchange(
-      `/v1.0/myorg/groups/${GROUP}/reports`,
-      { error: { code: 'PowerBINotAuthorizedException' } },
-      401,
-    );
-    expect(found(notMember)).toEqual([]);
+    for (const call of ['reports', 'datasets']) {
+      const notMember = exchange(
+        `/v1.0/myorg/groups/${GROUP}/${call}`,
+        { error: { code: 'PowerBINotAuthorizedException' } },
+        401,
+      );
+      expect(found(notMember), call).toEqual([]);
+    }
     const badRetry = exchange('/v1.0/myorg/groups', { error: { code: 'TooManyRequests' } }, 429, {
       'retry-after': 'logo',
     });

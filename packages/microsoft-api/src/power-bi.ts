@@ -232,7 +232,7 @@ export const exportJob = documented({
 });
 
 /**
- * An OData collection (Groups, Reports, Pages, Refreshes). The swagger names the context `odata.context`; the live
+ * An OData collection (Groups, Reports, Pages, Datasets, Refreshes). The swagger names the context `odata.context`; the live
  * API and the OData JSON format write `@odata.context`: either is Microsoft's.
  */
 function collection(item: ZodType) {
@@ -408,13 +408,14 @@ export const POWER_BI_OPERATIONS: Operation[] = [
   },
   {
     service: 'power-bi',
-    id: 'Datasets_GetDatasetInGroup',
-    source: learn('datasets/get-dataset-in-group'),
+    id: 'Datasets_GetDatasetsInGroup',
+    source: learn('datasets/get-datasets-in-group'),
     method: 'GET',
-    paths: ['/v1.0/myorg/groups/{groupId}/datasets/{datasetId}'],
-    pathParams: datasetParams,
+    paths: ['/v1.0/myorg/groups/{groupId}/datasets'],
+    pathParams: { groupId: guid },
+    // The swagger gives the call no query option (no $filter, no paging): every dataset of the workspace at once.
     headers: { authorization: bearer },
-    answers: { 200: { content: 'json', body: dataset } },
+    answers: { 200: { content: 'json', body: collection(dataset) } },
     errors,
   },
   {

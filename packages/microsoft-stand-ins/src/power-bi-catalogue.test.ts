@@ -2,7 +2,7 @@ import { checkExchange } from '@paineis/microsoft-api/check-exchange';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startStandIns } from './stand-ins.ts';
 import { powerBiToken, testReport, vendas, WORKSPACE } from './test-helpers.ts';
-import type { StandInReport, StandIns } from './types.ts';
+import type { StandInRefresh, StandInReport, StandIns } from './types.ts';
 
 /** Response bodies are checked by shape, so tests read them untyped. */
 function json(response: Response): Promise<any> {
@@ -21,6 +21,17 @@ const FAILED_JSON = JSON.stringify({
   errorDescription: 'As credenciais da fonte de dados estão ausentes ou expiraram.',
 });
 
+const FINANCEIRO_REFRESHES: StandInRefresh[] = [
+  { status: 'Unknown', refreshType: 'OnDemand', startTime: '2030-01-02T10:00:00.000Z' },
+  {
+    status: 'Failed',
+    startTime: '2030-01-02T07:00:00.000Z',
+    endTime: '2030-01-02T07:03:00.000Z',
+    serviceExceptionJson: FAILED_JSON,
+  },
+  { status: 'Completed', startTime: '2030-01-01T07:00:00.000Z', endTime: '2030-01-01T07:05:00.000Z' },
+];
+
 describe('Power BI catalogue stand-in: workspaces, reports, pages, datasets, refresh history', () => {
   let s: StandIns;
   let token: string;
@@ -34,16 +45,7 @@ describe('Power BI catalogue stand-in: workspaces, reports, pages, datasets, ref
         { datasetId: tempoReal.datasetId, storageMode: 'DirectQuery' },
         {
           datasetId: financeiro.datasetId,
-          refreshes: [
-            { status: 'Unknown', refreshType: 'OnDemand', startTime: '2030-01-02T10:00:00.000Z' },
-            {
-              status: 'Failed',
-              startTime: '2030-01-02T07:00:00.000Z',
-              endTime: '2030-01-02T07:03:00.000Z',
-              serviceExceptionJson: FAILED_JSON,
-            },
-            { status: 'Completed', startTime: '2030-01-01T07:00:00.000Z', endTime: '2030-01-01T07:05:00.000Z' },
-          ],
+          refreshes: FINANCEIRO_REFRESHES,
         },
       ],
       recordExchanges: true,
@@ -148,24 +150,69 @@ describe('Power BI catalogue stand-in: workspaces, reports, pages, datasets, ref
     expectNoViolations();
   });
 
-  it('describes datasets: import by default, DirectQuery not refreshable, RLS as identity required', async () => {
-    const imported = await json(await get(`/groups/${WORKSPACE}/datasets/${vendas.datasetId}`));
-    expect(imported).toMatchObject({
+  it("lists a workspace's datasets: import by default, DirectQuery not refreshable, RLS as identity required", async () => {
+    const body = await json(await get(`/groups/${WORKSPACE}/datasets`));
+    expect(body['@odata.context']).toMatch(new RegExp(`/groups/${WORKSPACE}/\\$metadata#datasets$`));
+    // Declared first, then those only a report names; each once.
+    expect(body.value.map((entry: { id: string }) => entry.id)).toEqual([
+      tempoReal.datasetId,
+      financeiro.datasetId,
+      vendas.datasetId,
+    ]);
+    const byId = (datasetId: string) => body.value.find((entry: { id: string }) => entry.id === datasetId);
+    expect(byId(vendas.datasetId)).toMatchObject({
       id: vendas.datasetId,
       name: 'Vendas',
       isRefreshable: true,
       isEffectiveIdentityRequired: false,
       targetStorageMode: 'Abf',
     });
-    const direct = await json(await get(`/groups/${WORKSPACE}/datasets/${tempoReal.datasetId}`));
-    expect(direct).toMatchObject({ id: tempoReal.datasetId, isRefreshable: false });
-    expect(direct).not.toHaveProperty('targetStorageMode');
-    const rls = await json(await get(`/groups/${WORKSPACE}/datasets/${financeiro.datasetId}`));
-    expect(rls).toMatchObject({ isEffectiveIdentityRequired: true, isEffectiveIdentityRolesRequired: true });
+    expect(byId(tempoReal.datasetId)).toMatchObject({ id: tempoReal.datasetId, isRefreshable: false });
+    expect(byId(tempoReal.datasetId)).not.toHaveProperty('targetStorageMode');
+    expect(byId(financeiro.datasetId)).toMatchObject({
+      isEffectiveIdentityRequired: true,
+      isEffectiveIdentityRolesRequired: true,
+    });
+    // A dataset is listed in its own workspace only.
+    const other = await json(await get(`/groups/${OTHER_WORKSPACE}/datasets`));
+    expect(other.value.map((entry: { id: string }) => entry.id)).toEqual([emOutro.datasetId]);
+    const unknown = await get('/groups/eeeeeeee-0000-4000-8000-000000000009/datasets');
+    expect(unknown.status).toBe(404);
+    expect((await json(unknown)).error.code).toBe('PowerBIEntityNotFound');
+    expectNoViolations();
+  });
+
+  it('lists a dataset declared in a workspace no report is in, there and not where its reports are', async () => {
+    const lone = { datasetId: 'cccccccc-0000-4000-8000-000000000099', workspaceId: OTHER_WORKSPACE, name: 'Só' };
+    const shared = { datasetId: vendas.datasetId, workspaceId: 'aaaaaaaa-0000-4000-8000-000000000003' };
+    s.powerBi.setDatasets([lone, shared]);
+    try {
+      const ids = async (workspaceId: string) =>
+        (await json(await get(`/groups/${workspaceId}/datasets`))).value.map((entry: { id: string }) => entry.id);
+      expect(await ids(OTHER_WORKSPACE)).toEqual([lone.datasetId, emOutro.datasetId]);
+      expect(await ids(shared.workspaceId)).toEqual([vendas.datasetId]);
+      expect(await ids(WORKSPACE)).toEqual([financeiro.datasetId, tempoReal.datasetId]);
+      expectNoViolations();
+    } finally {
+      s.powerBi.setDatasets([
+        { datasetId: tempoReal.datasetId, storageMode: 'DirectQuery' },
+        { datasetId: financeiro.datasetId, refreshes: FINANCEIRO_REFRESHES },
+      ]);
+    }
+  });
+
+  it('describes a dataset alone as it lists it (Datasets_GetDatasetInGroup, which the portal no longer asks)', async () => {
+    const listed = await json(await get(`/groups/${WORKSPACE}/datasets`));
+    for (const entry of listed.value) {
+      const alone = await json(await get(`/groups/${WORKSPACE}/datasets/${entry.id}`));
+      expect(alone).toEqual({
+        '@odata.context': expect.stringMatching(/\$metadata#datasets\/\$entity$/),
+        ...entry,
+      });
+    }
     // A dataset lives in one workspace.
     const elsewhere = await get(`/groups/${OTHER_WORKSPACE}/datasets/${vendas.datasetId}`);
     expect(elsewhere.status).toBe(404);
-    expectNoViolations();
   });
 
   it('answers the refresh history newest first, cut at $top, in every status', async () => {
@@ -204,7 +251,7 @@ describe('Power BI catalogue stand-in: workspaces, reports, pages, datasets, ref
       '/reports',
       `/reports/${vendas.reportId}`,
       `/reports/${vendas.reportId}/pages`,
-      `/datasets/${vendas.datasetId}`,
+      '/datasets',
       `/datasets/${vendas.datasetId}/refreshes?$top=1`,
     ]) {
       const refused = await get(`/groups/${WORKSPACE}${path}`);

@@ -18,7 +18,9 @@ import type {
  *   member of. Power BI gives no next link: a client pages with $top and $skip until a page comes back short.
  * - Reports_GetReportsInGroup (GET …/groups/{g}/reports): every report of the workspace at once, no paging.
  * - Reports_GetPagesInGroup (GET …/groups/{g}/reports/{r}/pages): the report's pages with their `order`.
- * - Datasets_GetDatasetInGroup (GET …/groups/{g}/datasets/{d}).
+ * - Datasets_GetDatasetsInGroup (GET …/groups/{g}/datasets): every dataset of the workspace at once, no query option
+ *   and no paging; a dataset is listed in its own workspace, not in those of reports over it elsewhere.
+ * - Datasets_GetDatasetInGroup (GET …/groups/{g}/datasets/{d}): the same dataset alone (the portal no longer asks).
  * - Datasets_GetRefreshHistoryInGroup (GET …/groups/{g}/datasets/{d}/refreshes, `$top` of at least 1; the last 60
  *   entries without it), newest first.
  *
@@ -150,6 +152,19 @@ export function powerBiCatalogue(ctx: StandInContext): PowerBiCatalogue {
     return dataset(report.datasetId)?.workspaceId ?? report.workspaceId;
   }
 
+  /** Every dataset living in the workspace: the declared ones, then those only reports name, each once. */
+  function datasetsIn(workspaceId: string) {
+    const ids = new Map<string, string>();
+    for (const id of [...ctx.datasets.map((d) => d.datasetId), ...ctx.reports.map((r) => r.datasetId)]) {
+      if (!ids.has(id.toLowerCase())) ids.set(id.toLowerCase(), id);
+    }
+    return [...ids.values()]
+      .map((id) => dataset(id))
+      .filter(
+        (found): found is NonNullable<typeof found> => found !== undefined && sameId(found.workspaceId, workspaceId),
+      );
+  }
+
   const context = (path: string) => `${ctx.authorityHost}/v1.0/myorg/${path}`;
 
   function reportObject(report: StandInReport) {
@@ -180,6 +195,32 @@ export function powerBiCatalogue(ctx: StandInContext): PowerBiCatalogue {
         : {}),
       type: 'Workspace',
       name: workspace.name,
+    };
+  }
+
+  /**
+   * A Dataset as Power BI writes it, in a workspace's list or alone. Spelled as the live API and Microsoft's example
+   * spell them (isRefreshable…); the swagger's definition capitalises some (IsRefreshable…):
+   * packages/microsoft-api/src/power-bi.ts accepts both.
+   */
+  function datasetObject(found: NonNullable<ReturnType<typeof dataset>>) {
+    const targetStorageMode = TARGET_STORAGE_MODE[found.storageMode];
+    return {
+      id: found.datasetId,
+      name: found.name,
+      webUrl: `https://app.powerbi.com/groups/${found.workspaceId}/datasets/${found.datasetId}`,
+      addRowsAPIEnabled: false,
+      configuredBy: 'admin@contoso.com.br',
+      isRefreshable: refreshable(found.storageMode),
+      isEffectiveIdentityRequired: found.rls,
+      isEffectiveIdentityRolesRequired: found.rls,
+      isOnPremGatewayRequired: false,
+      ...(targetStorageMode ? { targetStorageMode } : {}),
+      createdDate: new Date(ctx.startedAt - 30 * 24 * 60 * 60 * 1000).toISOString(),
+      createReportEmbedURL: `https://app.powerbi.com/reportEmbed?datasetId=${found.datasetId}&groupId=${found.workspaceId}`,
+      qnaEmbedURL: `https://app.powerbi.com/qnaEmbed?datasetId=${found.datasetId}&groupId=${found.workspaceId}`,
+      upstreamDatasets: [],
+      users: [],
     };
   }
 
@@ -242,33 +283,28 @@ export function powerBiCatalogue(ctx: StandInContext): PowerBiCatalogue {
       };
     });
 
+    api.get<GroupRoute>('/groups/:workspaceId/datasets', async (request, reply) => {
+      const { workspaceId } = request.params;
+      const listed = datasetsIn(workspaceId);
+      // A workspace exists when declared, or when a report or a dataset lives there.
+      if (!findWorkspace(workspaceId) && listed.length === 0) {
+        return sendError(reply, notFound(`Workspace ${workspaceId} was not found.`));
+      }
+      return {
+        '@odata.context': context(`groups/${workspaceId}/$metadata#datasets`),
+        value: listed.map(datasetObject),
+      };
+    });
+
     api.get<DatasetRoute>('/groups/:workspaceId/datasets/:datasetId', async (request, reply) => {
       const { workspaceId, datasetId } = request.params;
       const found = dataset(datasetId);
       if (!found || !sameId(found.workspaceId, workspaceId)) {
         return sendError(reply, notFound(`Dataset ${datasetId} was not found in workspace ${workspaceId}.`));
       }
-      const targetStorageMode = TARGET_STORAGE_MODE[found.storageMode];
-      const webUrl = `https://app.powerbi.com/groups/${found.workspaceId}/datasets/${found.datasetId}`;
-      // Spelled as the live API and Microsoft's example spell them (isRefreshable…); the swagger's definition
-      // capitalises some (IsRefreshable…): packages/microsoft-api/src/power-bi.ts accepts both.
       return {
         '@odata.context': context(`groups/${found.workspaceId}/$metadata#datasets/$entity`),
-        id: found.datasetId,
-        name: found.name,
-        webUrl,
-        addRowsAPIEnabled: false,
-        configuredBy: 'admin@contoso.com.br',
-        isRefreshable: refreshable(found.storageMode),
-        isEffectiveIdentityRequired: found.rls,
-        isEffectiveIdentityRolesRequired: found.rls,
-        isOnPremGatewayRequired: false,
-        ...(targetStorageMode ? { targetStorageMode } : {}),
-        createdDate: new Date(ctx.startedAt - 30 * 24 * 60 * 60 * 1000).toISOString(),
-        createReportEmbedURL: `https://app.powerbi.com/reportEmbed?datasetId=${found.datasetId}&groupId=${found.workspaceId}`,
-        qnaEmbedURL: `https://app.powerbi.com/qnaEmbed?datasetId=${found.datasetId}&groupId=${found.workspaceId}`,
-        upstreamDatasets: [],
-        users: [],
+        ...datasetObject(found),
       };
     });
 

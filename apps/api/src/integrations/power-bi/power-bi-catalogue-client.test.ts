@@ -83,19 +83,19 @@ describe('the Power BI client’s catalogue calls', () => {
     ]);
   });
 
-  it('tells an import dataset from a DirectQuery one', async () => {
-    expect(await client().getDataset(WS, vendas.datasetId)).toEqual({
-      id: vendas.datasetId,
-      name: 'Vendas',
-      isRefreshable: true,
-      storageMode: 'Abf',
-    });
-    expect(await client().getDataset(WS, aoVivo.datasetId)).toEqual({
-      id: aoVivo.datasetId,
-      name: 'Ao vivo',
-      isRefreshable: false,
-      storageMode: null,
-    });
+  it("lists a workspace's datasets in one call, telling an import dataset from a DirectQuery one", async () => {
+    expect(await client().listDatasets(WS)).toEqual([
+      { id: aoVivo.datasetId, name: 'Ao vivo', isRefreshable: false, storageMode: null },
+      { id: vendas.datasetId, name: 'Vendas', isRefreshable: true, storageMode: 'Abf' },
+    ]);
+    expect(paths()).toEqual([`/v1.0/myorg/groups/${WS}/datasets`]);
+    // A dataset of another workspace is listed there, not in its report's workspace.
+    const elsewhere = '0a0a0a0a-0000-4000-8000-00000000e0ff';
+    standIns.current.powerBi.setDatasets([{ datasetId: vendas.datasetId, workspaceId: elsewhere }]);
+    expect((await client().listDatasets(WS)).map((dataset) => dataset.id)).toEqual([aoVivo.datasetId]);
+    expect(await client().listDatasets(elsewhere, 'background')).toEqual([
+      { id: vendas.datasetId, name: 'Vendas', isRefreshable: true, storageMode: 'Abf' },
+    ]);
   });
 
   it('answers the refresh history newest first, whatever order Power BI lists it in', async () => {
@@ -136,7 +136,7 @@ describe('the Power BI client’s catalogue calls', () => {
       ['workspaces', () => client().listWorkspaces()],
       ['reports', () => client().listReports(WS)],
       ['pages', () => client().getPages(WS, vendas.reportId)],
-      ['dataset', () => client().getDataset(WS, vendas.datasetId)],
+      ['datasets', () => client().listDatasets(WS)],
       ['refreshes', () => client().refreshHistory(WS, vendas.datasetId, 1)],
     ];
     for (const [name, call] of calls) {
@@ -146,13 +146,13 @@ describe('the Power BI client’s catalogue calls', () => {
       expect((error as MicrosoftError).failure, name).toBe('malformed');
     }
     standIns.current.powerBi.removeServicePrincipal(WS);
-    const refused = await client()
-      .listReports(WS)
-      .catch((e: unknown) => e);
-    expect(refused).toMatchObject({
-      failure: 'refused',
-      details: { status: 401, code: 'PowerBINotAuthorizedException' },
-    });
+    for (const call of [() => client().listReports(WS), () => client().listDatasets(WS)]) {
+      const refused = await call().catch((e: unknown) => e);
+      expect(refused).toMatchObject({
+        failure: 'refused',
+        details: { status: 401, code: 'PowerBINotAuthorizedException' },
+      });
+    }
   });
 
   it('waits out a long Retry-After in the background, not while a person waits', async () => {

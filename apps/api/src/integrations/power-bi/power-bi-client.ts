@@ -172,6 +172,21 @@ function readRefresh(entry: unknown): PowerBiRefresh {
   };
 }
 
+/**
+ * A dataset. The swagger spells `IsRefreshable` while Microsoft's example and the live API write `isRefreshable`:
+ * either is read (packages/microsoft-api/src/power-bi.ts).
+ */
+function readDataset(dataset: unknown): PowerBiDataset {
+  if (!isRecord(dataset) || !text(dataset.id)) throw malformed('o id do dataset');
+  const refreshable = dataset.isRefreshable ?? dataset.IsRefreshable;
+  return {
+    id: dataset.id,
+    name: isString(dataset.name) ? dataset.name : '',
+    isRefreshable: refreshable === true,
+    storageMode: optionalText(dataset.targetStorageMode),
+  };
+}
+
 const startedAt = (refresh: PowerBiRefresh) => (refresh.startTime === null ? 0 : Date.parse(refresh.startTime) || 0);
 
 const EXPORT_STATUSES = new Set(['NotStarted', 'Running', 'Succeeded', 'Failed']);
@@ -261,19 +276,12 @@ export class PowerBiClient {
   }
 
   /**
-   * A dataset. The swagger spells `IsRefreshable` while Microsoft's example and the live API write `isRefreshable`:
-   * either is read (packages/microsoft-api/src/power-bi.ts).
+   * The datasets of a workspace, as Datasets_GetDatasetsInGroup lists them all at once (no paging): whether each can be
+   * refreshed and its storage mode. A dataset is listed in its own workspace, which may not be its reports'.
    */
-  async getDataset(workspaceId: string, datasetId: string, mode: CallMode = 'person'): Promise<PowerBiDataset> {
-    const dataset = await this.call('GET', datasetPath(workspaceId, datasetId), mode);
-    if (!isRecord(dataset) || !text(dataset.id)) throw malformed('o id do dataset');
-    const refreshable = dataset.isRefreshable ?? dataset.IsRefreshable;
-    return {
-      id: dataset.id,
-      name: isString(dataset.name) ? dataset.name : '',
-      isRefreshable: refreshable === true,
-      storageMode: optionalText(dataset.targetStorageMode),
-    };
+  async listDatasets(workspaceId: string, mode: CallMode = 'person'): Promise<PowerBiDataset[]> {
+    const answer = await this.call('GET', `${groupPath(workspaceId)}/datasets`, mode);
+    return collection(answer, 'a lista de datasets').map(readDataset);
   }
 
   /** The last `top` entries of a dataset's refresh history, newest first. */

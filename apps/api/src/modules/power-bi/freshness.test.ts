@@ -159,24 +159,69 @@ describe('the freshness of each panel’s data', () => {
     expect(all[panels.rh.id]).toMatchObject({ status: 'concluida', ultimaAtualizacao: T.rhEnd });
   });
 
-  it('asks each workspace’s reports once and each dataset once, however many panels share it', async () => {
+  it('asks each workspace’s reports and datasets once, and each refreshable dataset’s history once', async () => {
     await organisation();
     await ctx.app.freshness!.run();
     const requests = standIns.current.powerBi.requests;
     expect(requests.every((r) => r.method === 'GET' && r.status === 200)).toBe(true);
-    expect(calls(`/groups/${WS}/reports`).filter((r) => r.path.endsWith('/reports'))).toHaveLength(1);
-    expect(calls(`/groups/${WS2}/reports`)).toHaveLength(1);
+    for (const ws of [WS, WS2]) {
+      expect(calls(`/groups/${ws}/reports`), ws).toHaveLength(1);
+      expect(
+        calls(`/groups/${ws}/datasets`).filter((r) => r.path.endsWith('/datasets')),
+        ws,
+      ).toHaveLength(1);
+    }
+    // Vendas and Metas share a dataset: one history for both, and no call for the dataset alone.
     const shared = reports.vendas.datasetId;
-    expect(calls(`/datasets/${shared}`).map((r) => r.path.replace(/\?.*/, ''))).toEqual(
-      expect.arrayContaining([`/v1.0/myorg/groups/${WS}/datasets/${shared}`]),
-    );
-    expect(calls(`/datasets/${shared}`)).toHaveLength(2); // the dataset and its history
-    expect(calls(`/datasets/${shared}/refreshes`)).toHaveLength(1);
+    expect(calls(`/datasets/${shared}`).map((r) => r.path.replace(/\?.*/, ''))).toEqual([
+      `/v1.0/myorg/groups/${WS}/datasets/${shared}/refreshes`,
+    ]);
     expect(calls(`/datasets/${shared}/refreshes`)[0]!.path).toMatch(/\$top=\d+/);
-    // DirectQuery: no history asked.
-    expect(calls(`/datasets/${reports.ao_vivo.datasetId}/refreshes`)).toHaveLength(0);
-    // 2 workspaces, 7 datasets, and 6 histories.
-    expect(requests).toHaveLength(2 + 7 + 6);
+    // DirectQuery: no call of its own.
+    expect(calls(`/datasets/${reports.ao_vivo.datasetId}`)).toHaveLength(0);
+    // 2 workspaces × (reports + datasets), and 6 refreshable datasets’ histories: 10 (15 when each dataset was also
+    // asked for alone).
+    expect(requests).toHaveLength(2 * 2 + 6);
+  });
+
+  it('reads a dataset of another workspace in that workspace’s list, and keeps it when that list fails', async () => {
+    const WS3 = '0a0a0a0a-0000-4000-8000-00000000a003';
+    const custos = report(9, 'Custos', 9);
+    const custosEnd = hoursAgo(3);
+    standIns.current.powerBi.setReports([...Object.values(reports), custos]);
+    standIns.current.powerBi.setDatasets([
+      ...datasets,
+      {
+        datasetId: custos.datasetId,
+        workspaceId: WS3,
+        refreshes: [{ status: 'Completed', startTime: hoursAgo(3.1), endTime: custosEnd }],
+      },
+    ]);
+    const { panels, admin } = await organisation();
+    const p = await panelOver(ctx.db, custos, { nomePainel: 'Custos' });
+    await ctx.app.freshness!.run();
+    expect(calls(`/groups/${WS3}/datasets`).map((r) => r.path)).toEqual([
+      `/v1.0/myorg/groups/${WS3}/datasets`,
+      `/v1.0/myorg/groups/${WS3}/datasets/${custos.datasetId}/refreshes?$top=10`,
+    ]);
+    expect(calls(`/groups/${WS3}/reports`)).toHaveLength(0);
+    // Reports of WS and WS2; datasets of WS, WS2 and WS3; 7 histories.
+    expect(standIns.current.powerBi.requests).toHaveLength(2 + 3 + 7);
+    const before = await freshness(admin);
+    expect(before[p.id]).toMatchObject({ status: 'concluida', ultimaAtualizacao: custosEnd });
+
+    // The service principal left the dataset's workspace: its dataset keeps its state, the others are read.
+    standIns.current.powerBi.setRefreshes(custos.datasetId, [{ status: 'Disabled', startTime: hoursAgo(0.1) }]);
+    standIns.current.powerBi.setRefreshes(reports.vendas.datasetId, [
+      { status: 'Completed', startTime: hoursAgo(0.2), endTime: hoursAgo(0.1) },
+    ]);
+    standIns.current.powerBi.reset();
+    standIns.current.powerBi.removeServicePrincipal(WS3);
+    await ctx.app.freshness!.run();
+    expect(calls(`/groups/${WS3}/`).map((r) => r.status)).toEqual([401]);
+    const after = await freshness(admin);
+    expect(after[p.id]).toEqual(before[p.id]);
+    expect(after[panels.vendas.id]?.ultimaAtualizacao).not.toBe(before[panels.vendas.id]?.ultimaAtualizacao);
   });
 
   it('waits out a 429 as Power BI’s Retry-After says, and reads everything', async () => {

@@ -95,7 +95,12 @@ export function freshnessOf(
 const isRealTime = (dataset: { isRefreshable: boolean; storageMode: string | null }) =>
   !dataset.isRefreshable || /directquery|live/i.test(dataset.storageMode ?? '');
 
-/** One round: each workspace's reports once, then each distinct dataset once, however many panels share it. */
+/**
+ * One round: the reports of each workspace holding panels, once; then the datasets of each workspace where the
+ * panels' datasets live (a report may use a dataset of another workspace), once, which says which can be refreshed;
+ * then the refresh history of each refreshable dataset, once, however many panels share it. DirectQuery and live
+ * datasets cost no call of their own.
+ */
 async function readRound(db: Db, client: PowerBiClient, log: FastifyBaseLogger): Promise<void> {
   const panels = await allPanels(db);
   const byWorkspace = new Map<string, typeof panels>();
@@ -127,17 +132,42 @@ async function readRound(db: Db, client: PowerBiClient, log: FastifyBaseLogger):
     }
   });
 
-  const datasets = new Map<string, string>();
-  for (const link of links) if (link.datasetId) datasets.set(link.datasetId, link.datasetWorkspaceId!);
+  // The panels' datasets, by the workspace they live in.
+  const byDatasetWorkspace = new Map<string, Set<string>>();
+  for (const link of links) {
+    if (!link.datasetId) continue;
+    const ws = link.datasetWorkspaceId!;
+    byDatasetWorkspace.set(ws, (byDatasetWorkspace.get(ws) ?? new Set()).add(link.datasetId));
+  }
   const previous = await storedDatasets(db);
   const read: DatasetFreshness[] = [];
-  await eachLimited([...datasets], CONCURRENT_CALLS, async ([datasetId, workspaceId]) => {
+  const refreshable: [datasetId: string, workspaceId: string][] = [];
+  await eachLimited([...byDatasetWorkspace], CONCURRENT_CALLS, async ([workspaceId, wanted]) => {
+    let listed;
     try {
-      const dataset = await client.getDataset(workspaceId, datasetId, 'background');
+      listed = await client.listDatasets(workspaceId, 'background');
+    } catch (error) {
+      // Its datasets keep what was known before until Power BI answers again.
+      log.warn({ ...callFailure(error), workspaceId }, 'Power BI não listou os datasets do workspace');
+      return;
+    }
+    const byId = new Map(listed.map((d) => [lower(d.id), d]));
+    for (const datasetId of wanted) {
+      const dataset = byId.get(datasetId);
+      if (!dataset) {
+        // Not in its workspace's list: what was known before stands.
+        log.warn({ workspaceId, datasetId }, 'Power BI não listou o dataset no seu workspace');
+        continue;
+      }
       if (isRealTime(dataset)) {
         read.push({ datasetId, status: 'tempo-real', ultimaAtualizacao: null, ultimaTentativa: null, mensagem: null });
-        return;
+      } else {
+        refreshable.push([datasetId, workspaceId]);
       }
+    }
+  });
+  await eachLimited(refreshable, CONCURRENT_CALLS, async ([datasetId, workspaceId]) => {
+    try {
       const history = await client.refreshHistory(workspaceId, datasetId, HISTORY_SIZE, 'background');
       read.push(freshnessOf(datasetId, history, previous.get(datasetId)));
     } catch (error) {
