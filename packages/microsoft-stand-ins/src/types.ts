@@ -370,7 +370,7 @@ export interface StandIns {
    * status answers 202 with Retry-After; a finished one 200 (a transient Failed with Retry-After too).
    *
    * The catalogue (power-bi-catalogue.ts) speaks Groups_GetGroups (paged by $top and $skip, a subset of $filter),
-   * Reports_GetReportsInGroup, Reports_GetPagesInGroup, Datasets_GetDatasetInGroup and
+   * Reports_GetReportsInGroup, Reports_GetPagesInGroup, Datasets_GetDatasetsInGroup, Datasets_GetDatasetInGroup and
    * Datasets_GetRefreshHistoryInGroup ($top) as Microsoft's swagger describes them; a workspace the service principal
    * was removed from answers 401 PowerBINotAuthorizedException, a deleted report 404 PowerBIEntityNotFound.
    *

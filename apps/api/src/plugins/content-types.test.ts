@@ -41,6 +41,8 @@ describe('calls that take no body', () => {
       'DELETE /api/paineis/{id}/rls',
       'DELETE /api/paineis/{id}/visoes/{visaoId}',
       'POST /api/auth/logout-complete',
+      'POST /api/paineis/atualizacoes/verificar',
+      'POST /api/paineis/saude/verificar',
       'POST /api/usuarios365/sincronizar',
       'PUT /api/favoritos/{painelId}',
     ]);
@@ -63,6 +65,9 @@ describe('calls that take no body', () => {
       ['DELETE /api/paineis/{id}', `DELETE /api/paineis/${p.id}`, 204],
       // Without Microsoft configuration the sync answers its own 503, not a complaint about the body.
       ['POST /api/usuarios365/sincronizar', 'POST /api/usuarios365/sincronizar', 503],
+      // ...and so do the Power BI rounds.
+      ['POST /api/paineis/atualizacoes/verificar', 'POST /api/paineis/atualizacoes/verificar', 503],
+      ['POST /api/paineis/saude/verificar', 'POST /api/paineis/saude/verificar', 503],
       ['POST /api/auth/logout-complete', 'POST /api/auth/logout-complete', 204],
     ];
     expect(calls.map(([route]) => route).sort()).toEqual(bodiless.map((r) => `${r.method} ${r.path}`).sort());
