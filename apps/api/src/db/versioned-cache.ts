@@ -49,6 +49,10 @@ class VersionFeed {
     const set = payload.slice(0, at);
     const version = Number(payload.slice(at + 1));
     if (!set || !Number.isFinite(version)) return;
+    // Versions only grow. A notification still on its way when a refresh read a later version from the table must
+    // not take memory back to it: the cache loaded under the later one would look stale until the next bump.
+    const held = this.versions.get(set);
+    if (held !== undefined && version <= held) return;
     this.versions.set(set, version);
     this.changes += 1;
     this.notified.set(set, (this.notified.get(set) ?? 0) + 1);
