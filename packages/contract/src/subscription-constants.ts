@@ -1,0 +1,79 @@
+/**
+ * Values of e-mail subscriptions that need no schema (docs/requirements.md#subscriptions). Imports nothing (no zod),
+ * so the web app can use them at run time; subscriptions.ts exports the same values for the API.
+ */
+
+export const FORMATOS_ASSINATURA = ['PDF', 'PPTX'] as const;
+export type FormatoAssinatura = (typeof FORMATOS_ASSINATURA)[number];
+
+export const FREQUENCIAS = ['diaria', 'semanal', 'mensal'] as const;
+export type Frequencia = (typeof FREQUENCIAS)[number];
+
+export const FREQUENCIA_ROTULOS: Record<Frequencia, string> = {
+  diaria: 'Diária',
+  semanal: 'Semanal',
+  mensal: 'Mensal',
+};
+
+/** ISO weekdays: 1 is Monday, 7 is Sunday (diaSemana). */
+export const DIAS_SEMANA: Record<number, string> = {
+  1: 'segunda-feira',
+  2: 'terça-feira',
+  3: 'quarta-feira',
+  4: 'quinta-feira',
+  5: 'sexta-feira',
+  6: 'sábado',
+  7: 'domingo',
+};
+
+/** The last day of the month a monthly subscription may name: every month has it. */
+export const MAX_DIA_MES = 28;
+
+/** How many subscriptions one person may own. */
+export const MAX_ASSINATURAS_POR_PESSOA = 100;
+
+/** How many people and groups one administrator's subscription may name. */
+export const MAX_DESTINATARIOS = 500;
+
+/**
+ * A subscription's state as its owner reads it: 'ativa' (sent on schedule), 'pausada' (by its owner), 'sem-acesso'
+ * (its owner, or every recipient, may no longer open the panel, or the owner's account is inactive: nothing is sent).
+ */
+export const SITUACOES_ASSINATURA = ['ativa', 'pausada', 'sem-acesso'] as const;
+export type SituacaoAssinatura = (typeof SITUACOES_ASSINATURA)[number];
+
+export const SITUACAO_ROTULOS: Record<SituacaoAssinatura, string> = {
+  ativa: 'Ativa',
+  pausada: 'Pausada',
+  'sem-acesso': 'Sem acesso',
+};
+
+/** One delivery of a subscription (an occurrence of its schedule, or 'Enviar agora'). */
+export const ESTADOS_ENVIO = ['pendente', 'executando', 'enviado', 'falhou'] as const;
+export type EstadoEnvio = (typeof ESTADOS_ENVIO)[number];
+
+export const ASSINATURA_MESSAGES = {
+  naoEncontrada: 'Assinatura não encontrada.',
+  visaoNaoEncontrada: 'Visão salva não encontrada neste painel.',
+  paginaEVisao: 'Escolha a página atual ou uma visão salva, não as duas.',
+  somenteAdministradores: 'Somente administradores podem assinar para outras pessoas e grupos.',
+  semDestinatarios: 'Escolha ao menos uma pessoa ou um grupo.',
+  destinatarioDesconhecido: 'Uma das pessoas ou um dos grupos escolhidos não existe.',
+  limite: `Você já tem ${MAX_ASSINATURAS_POR_PESSOA} assinaturas, o máximo. Exclua uma para criar outra.`,
+  exportacaoDesativada: 'A exportação está desativada para este painel, e a assinatura depende dela.',
+  semAcesso: 'Você não tem mais acesso a este painel: a assinatura não é enviada.',
+  contaInativa: 'Esta conta está inativa: a assinatura não é enviada.',
+  pausada: 'A assinatura está pausada. Retome-a para enviar.',
+  envioEmAndamento: 'Um envio desta assinatura já está em andamento.',
+  semTransporte: 'O envio de e-mail não está configurado neste servidor.',
+  arquivoNaoEncontrado: 'Arquivo não encontrado ou expirado.',
+  criada: 'Assinatura criada.',
+  envioSolicitado: 'Envio solicitado. O e-mail chega em alguns minutos.',
+} as const;
+
+/** What an administrator reads when a delivery ended without sending (the subscription's last failure). */
+export const FALHAS_ENVIO = {
+  exportacao: 'O Power BI não conseguiu exportar o relatório.',
+  email: 'O servidor de e-mail recusou ou não respondeu.',
+  semDestinatarios: 'Nenhum destinatário pode abrir o painel.',
+} as const;
