@@ -44,6 +44,9 @@ import { powerBiModule } from './modules/power-bi/power-bi.module.ts';
 import { FreshnessReader } from './modules/power-bi/freshness.ts';
 import { PanelHealthChecker } from './modules/power-bi/panel-health.ts';
 import openingRecorder from './plugins/opening-recorder.ts';
+import { createMailTransport, type MailTransport } from './integrations/mail/mail-transport.ts';
+import { DeliveryWorker } from './modules/subscriptions/deliveries.ts';
+import { subscriptionsModule } from './modules/subscriptions/subscriptions.module.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -62,7 +65,27 @@ declare module 'fastify' {
     freshness: FreshnessReader | null;
     /** The background check of each panel's report in Power BI; null without Microsoft configuration. */
     panelHealth: PanelHealthChecker | null;
+    /** How subscription messages leave (SMTP or Graph sendMail); null when no transport is configured. */
+    mail: MailTransport | null;
+    /** The subscriptions' deliveries (docs/requirements.md#subscriptions). */
+    deliveries: DeliveryWorker;
+    /** Demo mode only: the messages the Graph stand-in received (the demo outbox); null otherwise. */
+    demoOutbox: DemoOutbox | null;
   }
+}
+
+/** The Graph stand-in's record of what sendMail received (demo mode). */
+export interface DemoOutbox {
+  messages(): readonly DemoOutboxMessage[];
+}
+export interface DemoOutboxMessage {
+  id: string;
+  from: string;
+  to: string[];
+  subject: string;
+  html: string;
+  receivedAt: string;
+  attachments: { name: string; contentType: string; content: Buffer }[];
 }
 
 export interface AppDependencies {
@@ -83,6 +106,12 @@ export interface AppDependencies {
   powerBiOptions?: PowerBiClientOptions;
   /** Overrides for the Entra ID client (tests shorten its timeout). */
   entraOptions?: EntraClientOptions;
+  /** Poll for due subscription deliveries from the start (server.ts); tests run them with deliveries.runOnce. */
+  runDeliveries?: boolean;
+  /** Overrides the configured mail transport (tests). */
+  mail?: MailTransport | null;
+  /** Demo mode: the Graph stand-in's outbox. */
+  demoOutbox?: DemoOutbox;
   /** How long the data versions' lost notification channel waits before reconnecting (tests lengthen it). */
   versionFeed?: { reconnectDelayMs?: number };
 }
@@ -99,6 +128,7 @@ const apiModules = [
   { plugin: exportsRoutes, prefix: '' },
   { plugin: accessRoutes, prefix: '' },
   { plugin: powerBiModule, prefix: '' },
+  { plugin: subscriptionsModule, prefix: '' },
 ];
 
 /** Builds the whole server (API, docs, web app) without listening: server.ts listens, tests inject. */
@@ -162,6 +192,20 @@ export async function buildApp(deps: AppDependencies) {
       : null,
   );
 
+  const mail = deps.mail !== undefined ? deps.mail : createMailTransport(config.mail, { graph });
+  app.decorate('mail', mail);
+  app.decorate('demoOutbox', deps.demoOutbox ?? null);
+  app.decorate(
+    'deliveries',
+    new DeliveryWorker({
+      db: deps.database.db,
+      reportExports: app.reportExports,
+      mail,
+      config,
+      log: app.log,
+    }),
+  );
+
   await app.register(errorHandler);
   await app.register(contentTypes);
   await app.register(securityHeaders, {
@@ -189,7 +233,10 @@ export async function buildApp(deps: AppDependencies) {
   });
   await app.register(openingRecorder);
   await app.register(authPlugin);
-  await app.register(backgroundJobs, { syncAtStart: deps.syncDirectoryAtStart ?? false });
+  await app.register(backgroundJobs, {
+    syncAtStart: deps.syncDirectoryAtStart ?? false,
+    runDeliveries: deps.runDeliveries ?? false,
+  });
 
   // The docs are public so they can be read before signing in; they describe, they do not answer data.
   app.addHook('onRoute', (route) => {

@@ -168,6 +168,27 @@ const envSchema = z.object({
     .min(0)
     .max(7 * 24 * 60)
     .default(60),
+  // docs/requirements.md#subscriptions: the mail transport (SMTP, or Graph sendMail from MAIL_SENDER's mailbox) and
+  // the deliveries' retries, concurrency and large files.
+  SMTP_URL: z
+    .url({
+      error: 'SMTP_URL deve ser um endereço smtp:// ou smtps://, como smtps://usuario:senha@smtp.exemplo.com:465.',
+    })
+    .refine((url) => /^smtps?:\/\//.test(url), 'SMTP_URL deve começar com smtp:// ou smtps://.')
+    .optional(),
+  MAIL_FROM: z.string().trim().min(3).max(320).optional(),
+  MAIL_SENDER: z.email({ error: 'MAIL_SENDER deve ser o endereço de uma caixa de correio.' }).optional(),
+  SUBSCRIPTION_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(4),
+  SUBSCRIPTION_RETRY_SECONDS: z.coerce
+    .number()
+    .min(0)
+    .max(24 * 3600)
+    .default(60),
+  SUBSCRIPTION_EXPORT_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(3),
+  SUBSCRIPTION_POLL_SECONDS: z.coerce.number().min(0.05).max(3600).default(30),
+  SUBSCRIPTION_LEASE_SECONDS: z.coerce.number().min(1).max(3600).default(120),
+  SUBSCRIPTION_FILE_DAYS: z.coerce.number().int().min(1).max(90).default(7),
+  MAIL_MAX_ATTACHMENT_MB: z.coerce.number().min(0).max(100).default(10),
   // docs/requirements.md#usage: views kept this long; their person removed after the second (0: never).
   VIEW_RETENTION_DAYS: z.coerce.number().int().min(1).max(3_650).default(400),
   VIEW_ANONYMISE_AFTER_DAYS: z.coerce.number().int().min(0).max(3_650).default(0),
@@ -230,6 +251,10 @@ export interface Config {
   graphSyncIntervalMinutes: number;
   /** docs/requirements.md#power-bi: minutes between the background reads (0: never on a timer). */
   powerBi: { refreshIntervalMinutes: number; healthIntervalMinutes: number };
+  /** docs/requirements.md#subscriptions: how messages leave (null: no transport, nothing is sent). */
+  mail: MailSettings | null;
+  /** docs/requirements.md#subscriptions. */
+  subscriptions: SubscriptionSettings;
   /** docs/requirements.md#usage. */
   usage: { retentionDays: number; anonymiseAfterDays: number; auditRetentionDays: number; timeZone: string };
   /** The address people use to reach the portal; derived from each request when unset. */
@@ -242,6 +267,32 @@ export interface Config {
   /** Origins allowed to call the API from a browser (CORS); empty: none, the browser refuses them. */
   corsOrigins: string[];
 }
+
+/**
+ * SMTP through a mail library, or Microsoft Graph sendMail from one mailbox (with Microsoft configuration; in demo
+ * mode, server.ts points it at the Graph stand-in).
+ */
+export type MailSettings =
+  | { kind: 'smtp'; url: string; from: string; maxAttachmentBytes: number }
+  | { kind: 'graph'; sender: string; maxAttachmentBytes: number };
+
+export interface SubscriptionSettings {
+  /** Attempts of one delivery, the first included, before it is marked failed. */
+  maxAttempts: number;
+  /** The first retry's wait; each next one doubles it. */
+  retrySeconds: number;
+  /** Exports rendered at once by this instance. */
+  exportConcurrency: number;
+  /** How often this instance looks for due deliveries. */
+  pollSeconds: number;
+  /** How long a claimed delivery is held by its instance (renewed while it works); a dead instance's is taken after. */
+  leaseSeconds: number;
+  /** How long a file too large to attach stays downloadable. */
+  fileDays: number;
+}
+
+/** Graph takes attachments inline only under 3 MB (a larger one needs an upload session). */
+export const GRAPH_MAX_ATTACHMENT_BYTES = 3 * 1024 * 1024 - 64 * 1024;
 
 /** Local sign-in throttling; local-sign-in.ts says how each one is used. */
 export interface LoginLimits {
@@ -327,7 +378,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       'PORTAL_ADMIN_USERNAME e PORTAL_ADMIN_PASSWORD: defina os dois para criar o administrador local, ou nenhum',
     );
   }
+  if (e.SMTP_URL && !e.MAIL_FROM) {
+    problems.push(
+      'MAIL_FROM: obrigatório com SMTP_URL (o remetente das mensagens, como "Painéis <paineis@exemplo.com>")',
+    );
+  }
+  if (e.MAIL_SENDER && !microsoft && !e.SMTP_URL) {
+    problems.push(
+      'MAIL_SENDER: o envio pelo Microsoft Graph exige a configuração Microsoft (AZURE_TENANT_ID, AZURE_CLIENT_ID, AZURE_CLIENT_SECRET)',
+    );
+  }
   if (problems.length > 0) throw new ConfigError(problems);
+  const maxAttachmentBytes = Math.round(e.MAIL_MAX_ATTACHMENT_MB * 1024 * 1024);
 
   return {
     env: e.NODE_ENV,
@@ -353,6 +415,23 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     powerBi: {
       refreshIntervalMinutes: e.POWER_BI_REFRESH_INTERVAL_MINUTES,
       healthIntervalMinutes: e.POWER_BI_HEALTH_INTERVAL_MINUTES,
+    },
+    mail: e.SMTP_URL
+      ? { kind: 'smtp', url: e.SMTP_URL, from: e.MAIL_FROM!, maxAttachmentBytes }
+      : e.MAIL_SENDER && microsoft
+        ? {
+            kind: 'graph',
+            sender: e.MAIL_SENDER.toLowerCase(),
+            maxAttachmentBytes: Math.min(maxAttachmentBytes, GRAPH_MAX_ATTACHMENT_BYTES),
+          }
+        : null,
+    subscriptions: {
+      maxAttempts: e.SUBSCRIPTION_MAX_ATTEMPTS,
+      retrySeconds: e.SUBSCRIPTION_RETRY_SECONDS,
+      exportConcurrency: e.SUBSCRIPTION_EXPORT_CONCURRENCY,
+      pollSeconds: e.SUBSCRIPTION_POLL_SECONDS,
+      leaseSeconds: e.SUBSCRIPTION_LEASE_SECONDS,
+      fileDays: e.SUBSCRIPTION_FILE_DAYS,
     },
     usage: {
       retentionDays: e.VIEW_RETENTION_DAYS,

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import {
   bigint,
+  customType,
   bigserial,
   boolean,
   index,
@@ -441,3 +442,150 @@ export const rodadasPowerBi = pgTable('rodadas_powerbi', {
     .default(sql`'-infinity'`),
   iniciadaEm: timestamp('iniciada_em', { withTimezone: true }),
 });
+
+/** Bytes, as PostgreSQL keeps them (bytea). */
+const bytes = customType<{ data: Buffer; driverData: Buffer }>({ dataType: () => 'bytea' });
+
+/*
+ * E-mail subscriptions (docs/requirements.md#subscriptions, docs/decisions/020-subscription-deliveries.md): what is
+ * sent on a schedule, each delivery as a job claimed with row locks, and each recipient's message recorded as it is
+ * accepted by the mail server, so that an occurrence is sent exactly once across instances and crashes.
+ */
+
+/** A subscription: its owner (who made it), the panel, the format and the schedule in its time zone. */
+export const assinaturas = pgTable(
+  'assinaturas',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    painelId: panelColumn().notNull(),
+    /** The owner: its recipient too, unless an administrator named recipients. */
+    usuarioId: personColumn().notNull(),
+    formato: text('formato', { enum: ['PDF', 'PPTX'] }).notNull(),
+    frequencia: text('frequencia', { enum: ['diaria', 'semanal', 'mensal'] }).notNull(),
+    /** 'HH:MM' in `fusoHorario`. */
+    hora: text('hora').notNull(),
+    /** ISO weekday, 1 (Monday) to 7, for 'semanal'. */
+    diaSemana: integer('dia_semana'),
+    /** 1 to 28, for 'mensal'. */
+    diaMes: integer('dia_mes'),
+    fusoHorario: text('fuso_horario').notNull(),
+    pagina: text('pagina'),
+    /** The owner's saved view exported (its state as the default bookmark); null when the view was deleted. */
+    visaoId: uuid('visao_id').references(() => visoesSalvas.id, { onDelete: 'set null' }),
+    /** Whether an administrator named recipients (assinatura_usuarios, assinatura_grupos) instead of the owner. */
+    comDestinatarios: boolean('com_destinatarios').notNull().default(false),
+    ativa: boolean('ativa').notNull().default(true),
+    /** The next occurrence to deliver; null while paused. */
+    proximoEnvio: timestamp('proximo_envio', { withTimezone: true }),
+    ultimoEnvio: timestamp('ultimo_envio', { withTimezone: true }),
+    ultimaFalha: text('ultima_falha'),
+    ultimaFalhaEm: timestamp('ultima_falha_em', { withTimezone: true }),
+    criadaEm: timestamp('criada_em', { withTimezone: true }).notNull().defaultNow(),
+    atualizadaEm: timestamp('atualizada_em', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('assinaturas_devidas')
+      .on(t.proximoEnvio)
+      .where(sql`${t.ativa}`),
+    index('assinaturas_usuario').on(t.usuarioId),
+    index('assinaturas_painel').on(t.painelId),
+  ],
+);
+
+/** An administrator's subscription: the people named as recipients. */
+export const assinaturaUsuarios = pgTable(
+  'assinatura_usuarios',
+  {
+    assinaturaId: uuid('assinatura_id')
+      .notNull()
+      .references(() => assinaturas.id, { onDelete: 'cascade' }),
+    usuarioId: personColumn().notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.assinaturaId, t.usuarioId] }), index('assinatura_usuarios_usuario').on(t.usuarioId)],
+);
+
+/** An administrator's subscription: the directory groups named as recipients (their members at delivery time). */
+export const assinaturaGrupos = pgTable(
+  'assinatura_grupos',
+  {
+    assinaturaId: uuid('assinatura_id')
+      .notNull()
+      .references(() => assinaturas.id, { onDelete: 'cascade' }),
+    grupoId: text('grupo_id')
+      .notNull()
+      .references(() => grupos.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.assinaturaId, t.grupoId] })],
+);
+
+/**
+ * One delivery: an occurrence of a subscription's schedule (unique per subscription, so it is queued once however
+ * many instances find it due) or an 'Enviar agora'. Claimed by one instance at a time (FOR UPDATE SKIP LOCKED) for
+ * `ocupadoAte`, renewed while it works; a claim that lapsed (its instance died) is taken again.
+ */
+export const enviosAssinatura = pgTable(
+  'envios_assinatura',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    assinaturaId: uuid('assinatura_id')
+      .notNull()
+      .references(() => assinaturas.id, { onDelete: 'cascade' }),
+    /** The scheduled moment delivered (or the moment 'Enviar agora' was asked). */
+    ocorrencia: timestamp('ocorrencia', { withTimezone: true }).notNull(),
+    manual: boolean('manual').notNull().default(false),
+    estado: text('estado', { enum: ['pendente', 'executando', 'enviado', 'falhou'] })
+      .notNull()
+      .default('pendente'),
+    /** Attempts started, the first included. */
+    tentativas: integer('tentativas').notNull().default(0),
+    /** When it may be claimed (a retry waits with backoff). */
+    disponivelEm: timestamp('disponivel_em', { withTimezone: true }).notNull().defaultNow(),
+    /** While 'executando': until when its instance holds it. */
+    ocupadoAte: timestamp('ocupado_ate', { withTimezone: true }),
+    ocupadoPor: text('ocupado_por'),
+    erro: text('erro'),
+    criadoEm: timestamp('criado_em', { withTimezone: true }).notNull().defaultNow(),
+    concluidoEm: timestamp('concluido_em', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('envios_assinatura_ocorrencia').on(t.assinaturaId, t.ocorrencia),
+    index('envios_assinatura_fila').on(t.estado, t.disponivelEm),
+  ],
+);
+
+/**
+ * Each recipient's part of a delivery, recorded the moment the mail server accepts their message ('enviado'), or
+ * when they were left out ('sem-acesso'). A delivery taken again after a crash skips whoever is here.
+ */
+export const envioDestinatarios = pgTable(
+  'envio_destinatarios',
+  {
+    envioId: uuid('envio_id')
+      .notNull()
+      .references(() => enviosAssinatura.id, { onDelete: 'cascade' }),
+    usuarioId: personColumn().notNull(),
+    estado: text('estado', { enum: ['enviado', 'sem-acesso'] }).notNull(),
+    /** The effective identity the file was rendered with (null without RLS). */
+    identidade: text('identidade'),
+    idMensagem: text('id_mensagem'),
+    registradoEm: timestamp('registrado_em', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.envioId, t.usuarioId] })],
+);
+
+/** A file too large to attach: downloadable by its recipient alone from the portal until `expiraEm`. */
+export const arquivosAssinatura = pgTable(
+  'arquivos_assinatura',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    usuarioId: personColumn().notNull(),
+    envioId: uuid('envio_id')
+      .notNull()
+      .references(() => enviosAssinatura.id, { onDelete: 'cascade' }),
+    nome: text('nome').notNull(),
+    tipo: text('tipo').notNull(),
+    conteudo: bytes('conteudo').notNull(),
+    expiraEm: timestamp('expira_em', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('arquivos_assinatura_expira').on(t.expiraEm)],
+);

@@ -307,8 +307,12 @@ export function logSecrets(config: Config): string[] {
   const secrets = [config.jwt.secret];
   if (config.microsoft) secrets.push(config.microsoft.clientSecret);
   if (config.bootstrapAdmin) secrets.push(config.bootstrapAdmin.password);
-  if (config.database.kind === 'postgres' && URL.canParse(config.database.url)) {
-    const { password } = new URL(config.database.url);
+  // Database and SMTP credentials travel in their URLs.
+  const urls = [config.database.kind === 'postgres' ? config.database.url : null];
+  if (config.mail?.kind === 'smtp') urls.push(config.mail.url);
+  for (const url of urls) {
+    if (!url || !URL.canParse(url)) continue;
+    const { password } = new URL(url);
     if (password) secrets.push(password, safeDecode(password));
   }
   return secrets;

@@ -13,8 +13,8 @@ import { purgeOldViews } from '../modules/usage/usage.ts';
  * older than a day (docs/requirements.md#personal), and the anonymising of older views (docs/requirements.md#usage).
  * Timers do not keep the process alive; close waits for a sync under way.
  */
-export default fp<{ syncAtStart: boolean }>(
-  async (app, { syncAtStart }) => {
+export default fp<{ syncAtStart: boolean; runDeliveries: boolean }>(
+  async (app, { syncAtStart, runDeliveries }) => {
     const timers: NodeJS.Timeout[] = [];
     const sync = app.directorySync;
     const runSync = () => void sync?.run().catch(() => undefined); // failures are logged by the sync
@@ -32,6 +32,8 @@ export default fp<{ syncAtStart: boolean }>(
       ]).catch((err: unknown) => app.log.warn({ err }, 'limpeza periódica falhou'));
 
     app.addHook('onReady', async () => {
+      // Subscriptions' deliveries: every instance polls; each delivery is claimed by one (docs/decisions/020).
+      if (runDeliveries) app.deliveries.start();
       purge();
       timers.push(setInterval(purge, 60 * 60_000).unref());
       if (sync) {
@@ -48,7 +50,7 @@ export default fp<{ syncAtStart: boolean }>(
     });
     app.addHook('onClose', async () => {
       timers.forEach(clearTimeout);
-      await Promise.all([sync?.idle(), ...powerBiRounds.map(({ round }) => round.idle())]);
+      await Promise.all([app.deliveries.stop(), sync?.idle(), ...powerBiRounds.map(({ round }) => round.idle())]);
     });
   },
   { name: 'background-jobs', dependencies: ['database'] },
