@@ -12,10 +12,21 @@ export const PERIODOS_USO = [7, 30, 90] as const;
 export type PeriodoUso = (typeof PERIODOS_USO)[number];
 
 /** What a change was made to (docs/requirements.md#audit). */
-export const OBJETOS_AUDITORIA = ['painel', 'classificacao', 'vinculos', 'rls', 'ordem', 'sessao'] as const;
+export const OBJETOS_AUDITORIA = [
+  'painel',
+  'classificacao',
+  'vinculos',
+  'rls',
+  'ordem',
+  'sessao',
+  'assinatura',
+] as const;
 export type ObjetoAuditoria = (typeof OBJETOS_AUDITORIA)[number];
 
-/** The kinds of change: administrators' changes, and sign-ins, sign-outs, refused sign-ins and throttling. */
+/**
+ * The kinds of change: administrators' changes, sign-ins, sign-outs, refused sign-ins and throttling, and each
+ * delivery of a subscription ('envio', with who was sent it and who was left out).
+ */
 export const ACOES_AUDITORIA = [
   'criacao',
   'alteracao',
@@ -24,6 +35,7 @@ export const ACOES_AUDITORIA = [
   'logout',
   'login_recusado',
   'limitado',
+  'envio',
 ] as const;
 export type AcaoAuditoria = (typeof ACOES_AUDITORIA)[number];
 
@@ -35,6 +47,7 @@ export const NOMES_OBJETOS: Record<ObjetoAuditoria, string> = {
   rls: 'RLS',
   ordem: 'Ordem',
   sessao: 'Sessão',
+  assinatura: 'Assinatura',
 };
 export const NOMES_ACOES: Record<AcaoAuditoria, string> = {
   criacao: 'Criação',
@@ -44,6 +57,7 @@ export const NOMES_ACOES: Record<AcaoAuditoria, string> = {
   logout: 'Logout',
   login_recusado: 'Login recusado',
   limitado: 'Tentativas limitadas',
+  envio: 'Envio',
 };
 
 /** The records of one page of GET /auditoria. */
