@@ -1,11 +1,11 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { EXPORT_MESSAGES, type FormatoExportacao } from '@paineis/contract/personal-constants';
 import { errorMessage } from '../../../lib/api-client.ts';
+import { saveFile } from '../../../lib/save-file.ts';
 import { downloadExport } from '../api/download-export.ts';
 import { getExport } from '../api/get-export.ts';
 import { startExport } from '../api/start-export.ts';
 import type { ReportControls } from '../embedding/report-embedder.ts';
-import { saveFile } from '../utils/save-file.ts';
 
 export const EXPORT_FAILED = EXPORT_MESSAGES.falhou;
 export const EXPORT_ERROR = 'Não foi possível exportar o relatório.';
