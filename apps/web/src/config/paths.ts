@@ -10,4 +10,9 @@ export const paths = {
   audit: '/auditoria',
   access: '/acessos',
   importFromPowerBi: '/importar',
+  subscriptions: '/assinaturas',
+  allSubscriptions: '/assinaturas/todas',
+  /** Where the link of a message whose file was too large to attach leads. */
+  subscriptionFile: (id: string) => `/assinaturas/arquivos/${id}`,
+  demoOutbox: '/caixa-de-saida',
 } as const;

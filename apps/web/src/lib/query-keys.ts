@@ -23,6 +23,10 @@ export const queryKeys = {
   freshness: ['paineis', 'atualizacoes'] as const,
   /** The last health check of each panel's report (GET /paineis/saude, admins). */
   panelHealth: ['paineis', 'saude'] as const,
+  /** The person's own subscriptions (GET /assinaturas); a prefix of every subscription list, so changes refresh all. */
+  subscriptions: ['assinaturas'] as const,
+  /** Every subscription (GET /assinaturas/todas, admins). */
+  allSubscriptions: ['assinaturas', 'todas'] as const,
   powerBiWorkspaces: ['powerbi', 'workspaces'] as const,
   powerBiReports: (workspaceId: string) => ['powerbi', 'workspaces', workspaceId, 'relatorios'] as const,
 };
