@@ -1,7 +1,7 @@
 import type { Exportacao } from '@paineis/contract/personal';
 import { API_BASE } from '../../../config/api.ts';
 import { api } from '../../../lib/api-client.ts';
-import { fileNameFrom } from '../utils/content-disposition.ts';
+import { fileNameFrom } from '../../../lib/content-disposition.ts';
 
 /** The API client's path for the file's address, which the API gives as it serves it (under /api). */
 function clientPath(url: string): string {
