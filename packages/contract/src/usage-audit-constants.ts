@@ -24,8 +24,9 @@ export const OBJETOS_AUDITORIA = [
 export type ObjetoAuditoria = (typeof OBJETOS_AUDITORIA)[number];
 
 /**
- * The kinds of change: administrators' changes, sign-ins, sign-outs, refused sign-ins and throttling, and each
- * delivery of a subscription ('envio', with who was sent it and who was left out).
+ * The kinds of change: administrators' changes, sign-ins, sign-outs, refused sign-ins and throttling, each delivery
+ * of a subscription ('envio', with who was sent it and who was left out) and each 'Enviar agora' asked
+ * ('envio_solicitado').
  */
 export const ACOES_AUDITORIA = [
   'criacao',
@@ -36,6 +37,7 @@ export const ACOES_AUDITORIA = [
   'login_recusado',
   'limitado',
   'envio',
+  'envio_solicitado',
 ] as const;
 export type AcaoAuditoria = (typeof ACOES_AUDITORIA)[number];
 
@@ -58,6 +60,7 @@ export const NOMES_ACOES: Record<AcaoAuditoria, string> = {
   login_recusado: 'Login recusado',
   limitado: 'Tentativas limitadas',
   envio: 'Envio',
+  envio_solicitado: 'Envio solicitado',
 };
 
 /** The records of one page of GET /auditoria. */
