@@ -76,4 +76,5 @@ export const FALHAS_ENVIO = {
   exportacao: 'O Power BI não conseguiu exportar o relatório.',
   email: 'O servidor de e-mail recusou ou não respondeu.',
   semDestinatarios: 'Nenhum destinatário pode abrir o painel.',
+  interno: 'Erro interno do portal ao preparar o envio.',
 } as const;
