@@ -1,6 +1,7 @@
 import { ENTRA_OPERATIONS } from './entra.ts';
 import type { Exchange, Violation } from './exchange.ts';
 import { GRAPH_OPERATIONS } from './graph.ts';
+import { GRAPH_MAIL_OPERATIONS } from './graph-mail.ts';
 import { findingsOf, queryOf, type AnswerSpec, type Finding, type HeaderRule, type Operation } from './operation.ts';
 import { POWER_BI_OPERATIONS } from './power-bi.ts';
 
@@ -8,6 +9,7 @@ import { POWER_BI_OPERATIONS } from './power-bi.ts';
 export const MICROSOFT_OPERATIONS: readonly Operation[] = [
   ...ENTRA_OPERATIONS,
   ...GRAPH_OPERATIONS,
+  ...GRAPH_MAIL_OPERATIONS,
   ...POWER_BI_OPERATIONS,
 ];
 

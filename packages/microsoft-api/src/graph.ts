@@ -57,6 +57,8 @@ const errors: AnswerSpec = {
   // A 429 (and a 503) may say how long to wait; without it a client backs off on its own (throttling page).
   headers: { 'retry-after': { required: false, value: retryAfter } },
 };
+/** Graph's error answer, for the descriptions of Graph calls kept in other files (graph-mail.ts). */
+export const GRAPH_ERRORS = errors;
 
 /**
  * The user resource type's properties (resources/user). Those the portal reads are typed, with the maximum lengths
