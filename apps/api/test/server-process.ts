@@ -7,6 +7,8 @@ import { REPO_ROOT } from '../src/config/env.ts';
 export interface ServerProcess {
   /** e.g. http://127.0.0.1:41234 */
   url: string;
+  /** Its process id (e.g. to find the rows it claimed, named after its host and pid). */
+  pid: number;
   /** Everything it wrote to stdout and stderr so far. */
   output(): string;
   /** Its stdout's JSON log lines so far (anything else it printed is left out). */
@@ -90,6 +92,7 @@ export async function startServer(
 
   const server: ServerProcess = {
     url,
+    pid: child.pid!,
     output: () => combined,
     logLines: () =>
       stdout
