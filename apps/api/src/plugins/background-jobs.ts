@@ -2,6 +2,7 @@ import fp from 'fastify-plugin';
 import { purgeAudit } from '../modules/audit/audit.ts';
 import { purgeStaleSignInRecords } from '../modules/auth/sessions.ts';
 import { purgeOldExports } from '../modules/exports/exports.ts';
+import { purgeExpiredSubscriptionFiles } from '../modules/subscriptions/deliveries.ts';
 import { purgeOldViews } from '../modules/usage/usage.ts';
 
 /**
@@ -10,7 +11,8 @@ import { purgeOldViews } from '../modules/usage/usage.ts';
  * POWER_BI_HEALTH_INTERVAL_MINUTES), both shortly after start too, one instance a round (docs/requirements.md#power-bi);
  * and, hourly, the purge
  * of expired revocations and old login attempts, of views and audit records past their retention, of export jobs
- * older than a day (docs/requirements.md#personal), and the anonymising of older views (docs/requirements.md#usage).
+ * older than a day (docs/requirements.md#personal), of subscription files past their expiry
+ * (docs/requirements.md#subscriptions), and the anonymising of older views (docs/requirements.md#usage).
  * Timers do not keep the process alive; close waits for a sync under way.
  */
 export default fp<{ syncAtStart: boolean; runDeliveries: boolean }>(
@@ -29,6 +31,7 @@ export default fp<{ syncAtStart: boolean; runDeliveries: boolean }>(
         purgeOldViews(app.db, usage),
         purgeAudit(app.db, usage.auditRetentionDays),
         purgeOldExports(app.db),
+        purgeExpiredSubscriptionFiles(app.db),
       ]).catch((err: unknown) => app.log.warn({ err }, 'limpeza periódica falhou'));
 
     app.addHook('onReady', async () => {

@@ -1,8 +1,42 @@
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
+import { EXPORT_MESSAGES } from '@paineis/contract/personal';
+import type { Painel } from '@paineis/contract/panels';
+import { ASSINATURA_MESSAGES, FALHAS_ENVIO } from '@paineis/contract/subscriptions';
 import type { Config } from '../../config/env.ts';
 import type { Db } from '../../db/client.ts';
-import type { ReportExporter } from '../../integrations/power-bi/embedding-service.ts';
-import type { MailTransport } from '../../integrations/mail/mail-transport.ts';
+import { MicrosoftError } from '../../integrations/microsoft-error.ts';
+import type { ExportJob, ReportExporter } from '../../integrations/power-bi/embedding-service.ts';
+import type { PowerBiExport } from '../../integrations/power-bi/power-bi-client.ts';
+import { MailError, type MailTransport } from '../../integrations/mail/mail-transport.ts';
+import { DomainFailure } from '../../lib/domain-failure.ts';
+import { recordAudit, SYSTEM_ACTOR } from '../audit/audit.ts';
+import { exportFileName, FILE_TYPES } from '../exports/export-answers.ts';
+import { exportRefusal } from '../exports/export-refusals.ts';
+import { MAX_EXPORT_ATTEMPTS } from '../exports/exports.ts';
+import { allPanels } from '../panels/panel-access.ts';
+import { directoryEntries } from '../users/users.service.ts';
+import {
+  claimDeliveries,
+  finishDelivery,
+  purgeFilesExpiredBy,
+  queueDueBatch,
+  recordedRecipients,
+  recordRecipient,
+  releaseDelivery,
+  renewClaim,
+  retryDelivery,
+  storeFile,
+  subscriptionToDeliver,
+  type DeliveryClaim,
+  type RecipientState,
+  type SubscriptionToDeliver,
+} from './deliveries.repository.ts';
+import { deliveryMessage } from './delivery-message.ts';
+import { identityOf, recipientsOf, type Recipient, type RecipientIdentity } from './recipients.ts';
+import { nextOccurrence } from './schedule.ts';
 
 /** What the deliveries need of the app. */
 export interface DeliveryDeps {
@@ -13,6 +47,61 @@ export interface DeliveryDeps {
   log: FastifyBaseLogger;
   /** A name for this instance in the jobs' claims (host and pid by default). */
   instanceId?: string;
+  /** Waits between Power BI's status answers (tests shorten them); stops early when `signal` aborts. */
+  wait?: (ms: number, signal: AbortSignal) => Promise<void>;
+}
+
+/** Subscriptions queued per transaction: a burst of due ones is queued in several short transactions. */
+const QUEUE_BATCH = 200;
+/** The shortest wait between two status requests of an export, whatever Retry-After says. */
+const MIN_STATUS_WAIT_SECONDS = 0.2;
+/** The wait when Power BI named none. */
+const DEFAULT_STATUS_WAIT_SECONDS = 1;
+/** How soon after wake() the queue is worked. */
+const WAKE_DELAY_MS = 50;
+
+/** A delivery's attempt that failed: what the subscription's owner and the administrators read, and whether to retry. */
+class AttemptFailure extends Error {
+  constructor(
+    /** Portuguese: FALHAS_ENVIO's reason, and the detail when it is safe to show. */
+    readonly reason: string,
+    /** Trying again cannot help (export is off for the panel). */
+    readonly final = false,
+  ) {
+    super(reason);
+    this.name = 'AttemptFailure';
+  }
+}
+
+/** This instance no longer holds the delivery (its lease lapsed and another took it) or is stopping. */
+class ClaimLost extends Error {
+  constructor() {
+    super('envio não está mais com esta instância');
+    this.name = 'ClaimLost';
+  }
+}
+
+const withDetail = (reason: string, detail: string | null) => (detail ? `${reason} ${detail}` : reason);
+
+/** Power BI's part of a failure, in Portuguese: its refusal as a person would read it, or what went wrong. */
+function powerBiDetail(error: MicrosoftError, panel: Painel, stateOrPage: boolean): string {
+  const refusal = exportRefusal(error, { identity: panel.usaRls, stateOrPage });
+  if (refusal instanceof DomainFailure) return refusal.message;
+  switch (error.failure) {
+    case 'timeout':
+      return 'O Power BI não respondeu a tempo.';
+    case 'unreachable':
+      return 'O Power BI não pôde ser alcançado.';
+    case 'throttled':
+      return 'O Power BI pediu para esperar (muitas requisições).';
+    case 'identity-without-roles':
+    case 'identity-over-limits':
+      return 'O Power BI não aceitaria a identidade RLS do destinatário.';
+    case 'not-configured':
+      return 'O Power BI não está configurado neste servidor.';
+    default:
+      return error.status ? `O Power BI respondeu ${error.status}.` : 'O Power BI deu uma resposta ilegível.';
+  }
 }
 
 /**
@@ -20,23 +109,374 @@ export interface DeliveryDeps {
  * occurrences that fell due and works the queue, each delivery claimed by one instance at a time.
  */
 export class DeliveryWorker {
-  constructor(private readonly deps: DeliveryDeps) {}
+  private readonly instanceId: string;
+  private readonly wait: (ms: number, signal: AbortSignal) => Promise<void>;
+  private timer: NodeJS.Timeout | null = null;
+  private started = false;
+  /** The tick under way (or the last one): ticks run one after another, never two at once. */
+  private current: Promise<void> = Promise.resolve();
+  /** Aborted by stop(): waits end, and deliveries under way stop before sending anything more. */
+  private stopping = new AbortController();
+
+  constructor(private readonly deps: DeliveryDeps) {
+    this.instanceId = deps.instanceId ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+    this.wait = deps.wait ?? ((ms, signal) => sleep(ms, undefined, { signal }).catch(() => undefined));
+  }
 
   /** Starts polling every `subscriptions.pollSeconds` (server.ts; tests call runOnce). */
   start(): void {
-    throw new Error('TODO (deliveries helper)');
+    if (this.started) return;
+    this.started = true;
+    this.stopping = new AbortController();
+    if (!this.deps.mail) this.deps.log.warn('nenhum transporte de e-mail configurado: as assinaturas não são enviadas');
+    this.schedule(this.deps.config.subscriptions.pollSeconds * 1000);
   }
 
   /** Queues what is due, then works deliveries until none is available now; resolves when they ended. */
   async runOnce(now = new Date()): Promise<void> {
-    void now;
-    void this.deps;
-    throw new Error('TODO (deliveries helper)');
+    const run = this.current.then(() => this.tick(now));
+    this.current = run.catch(() => undefined);
+    return run;
   }
 
   /** A delivery was just queued ('Enviar agora'): work the queue soon rather than at the next poll (when started). */
-  wake(): void {}
+  wake(): void {
+    if (this.started) this.schedule(WAKE_DELAY_MS);
+  }
 
   /** Stops polling and waits for the deliveries under way (the app's close). */
-  async stop(): Promise<void> {}
+  async stop(): Promise<void> {
+    this.started = false;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    this.stopping.abort();
+    await this.current;
+  }
+
+  private schedule(ms: number): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      void this.runOnce()
+        .catch((err: unknown) => this.deps.log.error({ err }, 'falha ao processar a fila de envios de assinaturas'))
+        .finally(() => {
+          // A wake() meanwhile set a sooner timer: that one stays.
+          if (this.started && !this.timer) this.schedule(this.deps.config.subscriptions.pollSeconds * 1000);
+        });
+    }, ms).unref();
+  }
+
+  private async tick(now: Date): Promise<void> {
+    if (!this.deps.mail) return;
+    // The caller's moment, moving on with real time: tests run a tick at any moment, and it stays consistent.
+    const startedAt = performance.now();
+    const clock = () => new Date(now.getTime() + (performance.now() - startedAt));
+    await this.queueDue(clock());
+    await this.drain(clock);
+  }
+
+  /**
+   * Queues every subscription due at `now`, a batch per transaction. Its next occurrence is the first after `now`:
+   * occurrences missed while no instance ran are delivered once, not once each.
+   */
+  private async queueDue(now: Date): Promise<void> {
+    while ((await queueDueBatch(this.deps.db, now, QUEUE_BATCH, (s) => nextOccurrence(s, now))) === QUEUE_BATCH);
+  }
+
+  /** Claims and works deliveries, at most exportConcurrency at once, until none is available. */
+  private async drain(clock: () => Date): Promise<void> {
+    const { exportConcurrency, leaseSeconds } = this.deps.config.subscriptions;
+    const running = new Set<Promise<void>>();
+    while (!this.stopping.signal.aborted) {
+      const free = exportConcurrency - running.size;
+      const now = clock();
+      const claimed =
+        free > 0
+          ? await claimDeliveries(this.deps.db, {
+              now,
+              limit: free,
+              leaseUntil: new Date(now.getTime() + leaseSeconds * 1000),
+              instanceId: this.instanceId,
+            })
+          : [];
+      for (const claim of claimed) {
+        const work: Promise<void> = this.work(claim, clock).finally(() => running.delete(work));
+        running.add(work);
+      }
+      if (running.size === 0) break;
+      await Promise.race(running);
+    }
+    await Promise.all(running);
+  }
+
+  /** One delivery, its claim renewed while it runs. Never rejects: the outcome is recorded, or the claim lapses. */
+  private async work(claim: DeliveryClaim, clock: () => Date): Promise<void> {
+    const { db, log, config } = this.deps;
+    const leaseMs = config.subscriptions.leaseSeconds * 1000;
+    let lost = false;
+    const renewal = setInterval(() => {
+      void renewClaim(db, claim.id, this.instanceId, new Date(clock().getTime() + leaseMs))
+        .then((held) => {
+          if (!held) lost = true;
+        })
+        .catch((err: unknown) => log.warn({ err, envioId: claim.id }, 'não foi possível renovar o envio'));
+    }, leaseMs / 3).unref();
+    const held = () => {
+      if (lost || this.stopping.signal.aborted) throw new ClaimLost();
+    };
+    const found: { panel: Painel | null } = { panel: null };
+    try {
+      await this.deliver(claim, clock, held, found);
+    } catch (error) {
+      await this.failed(claim, clock, error, found.panel).catch((err: unknown) =>
+        log.error({ err, envioId: claim.id }, 'não foi possível registrar a falha do envio'),
+      );
+    } finally {
+      clearInterval(renewal);
+    }
+  }
+
+  private async deliver(
+    claim: DeliveryClaim,
+    clock: () => Date,
+    held: () => void,
+    found: { panel: Painel | null },
+  ): Promise<void> {
+    const { db, config } = this.deps;
+    const subscription = await subscriptionToDeliver(db, claim.assinaturaId);
+    // Deleted meanwhile: its deliveries went with it.
+    if (!subscription) return;
+    const panel = (await allPanels(db)).find((p) => p.id === subscription.painelId);
+    if (!panel) return;
+    found.panel = panel;
+    if (!subscription.ativa) {
+      // Paused after this occurrence was queued: its owner expects nothing more.
+      await finishDelivery(
+        db,
+        claim,
+        this.instanceId,
+        { estado: 'falhou', erro: ASSINATURA_MESSAGES.pausada, falhaAssinatura: null },
+        clock(),
+      );
+      return;
+    }
+    if (!panel.permiteExportacao) {
+      throw new AttemptFailure(withDetail(FALHAS_ENVIO.exportacao, EXPORT_MESSAGES.desativada), true);
+    }
+
+    const recipients = await recipientsOf(db, subscription);
+    const recorded = await recordedRecipients(db, claim.id);
+    // Recipients not yet recorded, by the identity their file is rendered with.
+    const groups = new Map<string, { identity: RecipientIdentity; members: Recipient[] }>();
+    for (const recipient of recipients) {
+      if (recorded.has(recipient.id)) continue;
+      const identity = await identityOf(db, panel, recipient, config.rlsUsername);
+      if (!identity) {
+        await recordRecipient(db, { envioId: claim.id, usuarioId: recipient.id, estado: 'sem-acesso' });
+        recorded.set(recipient.id, 'sem-acesso');
+        continue;
+      }
+      const group = groups.get(identity.key);
+      if (group) group.members.push(recipient);
+      else groups.set(identity.key, { identity, members: [recipient] });
+    }
+
+    for (const { identity, members } of groups.values()) {
+      held();
+      const file = await this.exportFor(panel, subscription, identity, held);
+      for (const recipient of members) {
+        held();
+        await this.send(claim, subscription, panel, recipient, identity, file, clock);
+        recorded.set(recipient.id, 'enviado');
+      }
+    }
+
+    const sent = [...recorded.values()].some((estado) => estado === 'enviado');
+    const outcome = sent
+      ? ({ estado: 'enviado' } as const)
+      : ({
+          estado: 'falhou',
+          erro: FALHAS_ENVIO.semDestinatarios,
+          falhaAssinatura: FALHAS_ENVIO.semDestinatarios,
+        } as const);
+    if (await finishDelivery(db, claim, this.instanceId, outcome, clock())) {
+      await this.audited(claim, panel, recorded, outcome.estado === 'falhou' ? outcome.erro : null);
+    }
+  }
+
+  /**
+   * One export of the panel as this identity sees it: started, polled as Power BI says (Retry-After), started again
+   * after a transient Failed as its export guidance says, at most MAX_EXPORT_ATTEMPTS times; then its file.
+   */
+  private async exportFor(
+    panel: Painel,
+    subscription: SubscriptionToDeliver,
+    identity: RecipientIdentity,
+    held: () => void,
+  ): Promise<Buffer> {
+    const { reportExports } = this.deps;
+    const state = subscription.visao?.estado;
+    const page = subscription.pagina ?? subscription.visao?.pagina ?? undefined;
+    const seconds = (retryAfter: number | null) =>
+      Math.max(MIN_STATUS_WAIT_SECONDS, retryAfter ?? DEFAULT_STATUS_WAIT_SECONDS) * 1000;
+    try {
+      for (let attempt = 1; ; attempt++) {
+        const started = await reportExports.startExport(
+          panel,
+          { ...identity.requester, roles: identity.roles },
+          { format: subscription.formato, state, page },
+        );
+        const job: ExportJob = {
+          workspaceId: started.workspaceId,
+          reportId: started.reportId,
+          exportId: started.exportId,
+        };
+        let status: PowerBiExport = started;
+        while (status.status === 'NotStarted' || status.status === 'Running') {
+          await this.wait(seconds(status.retryAfterSeconds), this.stopping.signal);
+          held();
+          status = await reportExports.exportStatus(job, panel.id);
+        }
+        if (status.status === 'Succeeded') return Buffer.from((await reportExports.exportFile(job, panel.id)).bytes);
+        if (status.retryAfterSeconds === null || attempt >= MAX_EXPORT_ATTEMPTS) {
+          throw new AttemptFailure(withDetail(FALHAS_ENVIO.exportacao, 'A exportação terminou com falha no Power BI.'));
+        }
+        // A transient failure: Power BI said when the export may be started again.
+        await this.wait(seconds(status.retryAfterSeconds), this.stopping.signal);
+        held();
+      }
+    } catch (error) {
+      if (!(error instanceof MicrosoftError)) throw error;
+      throw new AttemptFailure(
+        withDetail(FALHAS_ENVIO.exportacao, powerBiDetail(error, panel, state !== undefined || page !== undefined)),
+      );
+    }
+  }
+
+  /**
+   * The message to one recipient, then, the moment the mail server accepted it, their part recorded: a process dying
+   * between the two is the one way a message goes twice.
+   */
+  private async send(
+    claim: DeliveryClaim,
+    subscription: SubscriptionToDeliver,
+    panel: Painel,
+    recipient: Recipient,
+    identity: RecipientIdentity,
+    bytes: Buffer,
+    clock: () => Date,
+  ): Promise<void> {
+    const { db, config } = this.deps;
+    const mail = this.deps.mail!;
+    const type = FILE_TYPES[subscription.formato];
+    const filename = exportFileName(panel.nomePainel, type.extension);
+    const file =
+      bytes.length <= mail.maxAttachmentBytes
+        ? { kind: 'attached' as const, filename, contentType: type.contentType, content: bytes }
+        : {
+            kind: 'link' as const,
+            ...(await storeFile(db, {
+              envioId: claim.id,
+              usuarioId: recipient.id,
+              nome: filename,
+              tipo: type.contentType,
+              conteudo: bytes,
+              expiraEm: new Date(clock().getTime() + config.subscriptions.fileDays * 86_400_000),
+            }).then((stored) => ({ arquivoId: stored.id, expiraEm: stored.expiraEm }))),
+          };
+    const message = deliveryMessage({
+      envioId: claim.id,
+      base: (config.publicUrl ?? `http://localhost:${config.port}`).replace(/\/+$/, ''),
+      recipient,
+      panel,
+      formato: subscription.formato,
+      schedule: subscription,
+      ocorrencia: claim.ocorrencia,
+      manual: claim.manual,
+      visao: subscription.visao?.nome ?? null,
+      file,
+    });
+    let accepted: { messageId: string | null };
+    try {
+      accepted = await mail.send(message);
+    } catch (error) {
+      if (!(error instanceof MailError)) throw error;
+      throw new AttemptFailure(withDetail(FALHAS_ENVIO.email, error.message));
+    }
+    await recordRecipient(db, {
+      envioId: claim.id,
+      usuarioId: recipient.id,
+      estado: 'enviado',
+      identidade: panel.usaRls ? identity.requester.username : null,
+      idMensagem: accepted.messageId,
+    });
+  }
+
+  /** An attempt that ended without delivering to everyone: tried again later with backoff, or failed for good. */
+  private async failed(claim: DeliveryClaim, clock: () => Date, error: unknown, panel: Painel | null): Promise<void> {
+    const { db, log, config } = this.deps;
+    const now = clock();
+    if (error instanceof ClaimLost) {
+      // Stopping: back to the queue at once, this attempt not counted. Lost: the instance that took it goes on.
+      if (this.stopping.signal.aborted) await releaseDelivery(db, claim, this.instanceId, now);
+      log.info({ envioId: claim.id, assinaturaId: claim.assinaturaId }, 'envio interrompido antes de terminar');
+      return;
+    }
+    const failure = error instanceof AttemptFailure ? error : new AttemptFailure(FALHAS_ENVIO.interno);
+    const context = { envioId: claim.id, assinaturaId: claim.assinaturaId, tentativas: claim.tentativas };
+    if (error instanceof AttemptFailure) log.warn({ ...context, motivo: failure.reason }, 'envio de assinatura falhou');
+    else log.error({ ...context, err: error }, 'envio de assinatura falhou por um erro interno');
+    const { maxAttempts, retrySeconds } = config.subscriptions;
+    if (!failure.final && claim.tentativas < maxAttempts) {
+      const at = new Date(now.getTime() + retrySeconds * 1000 * 2 ** (claim.tentativas - 1));
+      await retryDelivery(db, claim, this.instanceId, at, failure.reason);
+      return;
+    }
+    const outcome = { estado: 'falhou', erro: failure.reason, falhaAssinatura: failure.reason } as const;
+    if (await finishDelivery(db, claim, this.instanceId, outcome, now)) {
+      await this.audited(claim, panel, await recordedRecipients(db, claim.id), failure.reason);
+    }
+  }
+
+  /** The audit record of a finished delivery: whom it was sent to, whom it left out, and why it failed. */
+  private async audited(
+    claim: DeliveryClaim,
+    panel: Painel | null,
+    recorded: ReadonlyMap<string, RecipientState>,
+    motivo: string | null,
+  ): Promise<void> {
+    const people = await directoryEntries(this.deps.db);
+    const named = (estado: RecipientState) =>
+      [...recorded].filter(([, e]) => e === estado).map(([id]) => people.get(id)?.email ?? id);
+    const enviadoPara = named('enviado');
+    const semAcesso = named('sem-acesso');
+    await recordAudit(this.deps.db, SYSTEM_ACTOR, {
+      objeto: 'assinatura',
+      acao: 'envio',
+      objetoId: claim.assinaturaId,
+      objetoNome: panel?.nomePainel ?? null,
+      mudancas: [
+        { campo: 'envio', depois: claim.id },
+        { campo: 'ocorrencia', depois: claim.ocorrencia.toISOString() },
+        { campo: 'manual', depois: claim.manual },
+        { campo: 'estado', depois: motivo === null ? 'enviado' : 'falhou' },
+        { campo: 'enviadoPara', depois: enviadoPara },
+        { campo: 'semAcesso', depois: semAcesso },
+        ...(motivo === null ? [] : [{ campo: 'motivo', depois: motivo }]),
+      ],
+    });
+    this.deps.log.info(
+      {
+        envioId: claim.id,
+        assinaturaId: claim.assinaturaId,
+        enviados: enviadoPara.length,
+        semAcesso: semAcesso.length,
+        falha: motivo,
+      },
+      motivo === null ? 'envio de assinatura concluído' : 'envio de assinatura falhou de vez',
+    );
+  }
 }
+
+/** The hourly purge: files of subscriptions too large to attach go once they expire. */
+export const purgeExpiredSubscriptionFiles = (db: Db, now = new Date()) => purgeFilesExpiredBy(db, now);

@@ -1,0 +1,317 @@
+import { and, asc, eq, inArray, lt, lte, or, sql } from 'drizzle-orm';
+import type { FormatoAssinatura } from '@paineis/contract/subscriptions';
+import type { Db } from '../../db/client.ts';
+import {
+  arquivosAssinatura,
+  assinaturaGrupos,
+  assinaturas,
+  assinaturaUsuarios,
+  envioDestinatarios,
+  enviosAssinatura,
+  visoesSalvas,
+} from '../../db/schema.ts';
+import type { Schedule } from './schedule.ts';
+
+/**
+ * The deliveries' queue (docs/decisions/020-subscription-deliveries.md): occurrences queued once per subscription and
+ * moment (the unique index), each claimed by one instance at a time with FOR UPDATE SKIP LOCKED and a lease it renews,
+ * and each recipient recorded the moment their message is accepted. Times are always the caller's `now`, never the
+ * database's, so that the due-ness of everything follows one clock.
+ */
+
+/** A delivery as claimed by an instance. */
+export interface DeliveryClaim {
+  id: string;
+  assinaturaId: string;
+  ocorrencia: Date;
+  manual: boolean;
+  /** Attempts started, this one included. */
+  tentativas: number;
+}
+
+/** What a delivery needs of its subscription, with the saved view's state and page when it exports one. */
+export interface SubscriptionToDeliver extends Schedule {
+  id: string;
+  painelId: number;
+  usuarioId: string;
+  formato: FormatoAssinatura;
+  pagina: string | null;
+  comDestinatarios: boolean;
+  ativa: boolean;
+  visao: { nome: string; estado: string; pagina: string | null } | null;
+}
+
+export type RecipientState = 'enviado' | 'sem-acesso';
+
+const claimColumns = {
+  id: enviosAssinatura.id,
+  assinaturaId: enviosAssinatura.assinaturaId,
+  ocorrencia: enviosAssinatura.ocorrencia,
+  manual: enviosAssinatura.manual,
+  tentativas: enviosAssinatura.tentativas,
+};
+
+/**
+ * Queues up to `limit` subscriptions whose next occurrence is due at `now`, in one transaction: each one's occurrence
+ * becomes a delivery (once, whatever the instances: the unique index), and its next occurrence is `nextOf` it. Rows
+ * another instance is queueing are skipped. Answers how many subscriptions were taken.
+ */
+export async function queueDueBatch(
+  db: Db,
+  now: Date,
+  limit: number,
+  nextOf: (schedule: Schedule) => Date,
+): Promise<number> {
+  return db.transaction(async (tx) => {
+    const due = await tx
+      .select({
+        id: assinaturas.id,
+        proximoEnvio: assinaturas.proximoEnvio,
+        frequencia: assinaturas.frequencia,
+        hora: assinaturas.hora,
+        diaSemana: assinaturas.diaSemana,
+        diaMes: assinaturas.diaMes,
+        fusoHorario: assinaturas.fusoHorario,
+      })
+      .from(assinaturas)
+      .where(and(eq(assinaturas.ativa, true), lte(assinaturas.proximoEnvio, now)))
+      .orderBy(asc(assinaturas.proximoEnvio))
+      .limit(limit)
+      .for('update', { skipLocked: true });
+    if (due.length === 0) return 0;
+    await tx
+      .insert(enviosAssinatura)
+      .values(due.map((s) => ({ assinaturaId: s.id, ocorrencia: s.proximoEnvio!, disponivelEm: now })))
+      .onConflictDoNothing();
+    const next = sql.join(
+      due.map((s) => sql`(${s.id}::uuid, ${nextOf(s).toISOString()}::timestamptz)`),
+      sql`, `,
+    );
+    await tx.execute(
+      sql`update assinaturas set proximo_envio = proxima.em
+          from (values ${next}) as proxima(id, em) where assinaturas.id = proxima.id`,
+    );
+    return due.length;
+  });
+}
+
+/**
+ * Claims up to `limit` deliveries for `instanceId` until `leaseUntil`: those waiting and available at `now`, and those
+ * whose instance's lease lapsed (it died). Each claim counts an attempt.
+ */
+export async function claimDeliveries(
+  db: Db,
+  { now, limit, leaseUntil, instanceId }: { now: Date; limit: number; leaseUntil: Date; instanceId: string },
+): Promise<DeliveryClaim[]> {
+  const available = db
+    .select({ id: enviosAssinatura.id })
+    .from(enviosAssinatura)
+    .where(
+      or(
+        and(eq(enviosAssinatura.estado, 'pendente'), lte(enviosAssinatura.disponivelEm, now)),
+        and(eq(enviosAssinatura.estado, 'executando'), lt(enviosAssinatura.ocupadoAte, now)),
+      ),
+    )
+    .orderBy(asc(enviosAssinatura.disponivelEm))
+    .limit(limit)
+    .for('update', { skipLocked: true });
+  return db
+    .update(enviosAssinatura)
+    .set({
+      estado: 'executando',
+      tentativas: sql`${enviosAssinatura.tentativas} + 1`,
+      ocupadoAte: leaseUntil,
+      ocupadoPor: instanceId,
+    })
+    .where(inArray(enviosAssinatura.id, available))
+    .returning(claimColumns);
+}
+
+/** The claim held longer; false when this instance no longer holds it (its lease lapsed and another took it). */
+export async function renewClaim(db: Db, envioId: string, instanceId: string, leaseUntil: Date): Promise<boolean> {
+  const renewed = await db
+    .update(enviosAssinatura)
+    .set({ ocupadoAte: leaseUntil })
+    .where(heldBy(envioId, instanceId))
+    .returning({ id: enviosAssinatura.id });
+  return renewed.length > 0;
+}
+
+const heldBy = (envioId: string, instanceId: string) =>
+  and(
+    eq(enviosAssinatura.id, envioId),
+    eq(enviosAssinatura.estado, 'executando'),
+    eq(enviosAssinatura.ocupadoPor, instanceId),
+  );
+
+/** The subscription as it is now, with its saved view (the owner's, of its panel); null when it was deleted. */
+export async function subscriptionToDeliver(db: Db, assinaturaId: string): Promise<SubscriptionToDeliver | null> {
+  const [row] = await db
+    .select({
+      id: assinaturas.id,
+      painelId: assinaturas.painelId,
+      usuarioId: assinaturas.usuarioId,
+      formato: assinaturas.formato,
+      frequencia: assinaturas.frequencia,
+      hora: assinaturas.hora,
+      diaSemana: assinaturas.diaSemana,
+      diaMes: assinaturas.diaMes,
+      fusoHorario: assinaturas.fusoHorario,
+      pagina: assinaturas.pagina,
+      comDestinatarios: assinaturas.comDestinatarios,
+      ativa: assinaturas.ativa,
+      visaoNome: visoesSalvas.nome,
+      visaoEstado: visoesSalvas.estado,
+      visaoPagina: visoesSalvas.pagina,
+    })
+    .from(assinaturas)
+    .leftJoin(
+      visoesSalvas,
+      and(eq(visoesSalvas.id, assinaturas.visaoId), eq(visoesSalvas.painelId, assinaturas.painelId)),
+    )
+    .where(eq(assinaturas.id, assinaturaId));
+  if (!row) return null;
+  const { visaoNome, visaoEstado, visaoPagina, ...subscription } = row;
+  return {
+    ...subscription,
+    visao:
+      visaoNome !== null && visaoEstado !== null ? { nome: visaoNome, estado: visaoEstado, pagina: visaoPagina } : null,
+  };
+}
+
+/** The people and directory groups an administrator named as a subscription's recipients. */
+export async function namedRecipients(db: Db, assinaturaId: string): Promise<{ usuarios: string[]; grupos: string[] }> {
+  const [people, groups] = await Promise.all([
+    db
+      .select({ id: assinaturaUsuarios.usuarioId })
+      .from(assinaturaUsuarios)
+      .where(eq(assinaturaUsuarios.assinaturaId, assinaturaId)),
+    db
+      .select({ id: assinaturaGrupos.grupoId })
+      .from(assinaturaGrupos)
+      .where(eq(assinaturaGrupos.assinaturaId, assinaturaId)),
+  ]);
+  return { usuarios: people.map((p) => p.id), grupos: groups.map((g) => g.id) };
+}
+
+/** Who already has their part of this delivery recorded (sent, or left out), by person. */
+export async function recordedRecipients(db: Db, envioId: string): Promise<Map<string, RecipientState>> {
+  const found = await db
+    .select({ usuarioId: envioDestinatarios.usuarioId, estado: envioDestinatarios.estado })
+    .from(envioDestinatarios)
+    .where(eq(envioDestinatarios.envioId, envioId));
+  return new Map(found.map((r) => [r.usuarioId, r.estado]));
+}
+
+/**
+ * A recipient's part, in one autocommitted statement: for 'enviado', the instant after the mail server accepted the
+ * message. A part already recorded (by an instance that took the delivery before) stays as it was.
+ */
+export async function recordRecipient(
+  db: Db,
+  part: {
+    envioId: string;
+    usuarioId: string;
+    estado: RecipientState;
+    identidade?: string | null;
+    idMensagem?: string | null;
+  },
+): Promise<void> {
+  await db
+    .insert(envioDestinatarios)
+    .values({ identidade: null, idMensagem: null, ...part })
+    .onConflictDoNothing();
+}
+
+/**
+ * A file too large to attach, for its recipient to download until `expiraEm`. A delivery taken again after a crash
+ * reuses the file it stored for that person.
+ */
+export async function storeFile(
+  db: Db,
+  file: { envioId: string; usuarioId: string; nome: string; tipo: string; conteudo: Buffer; expiraEm: Date },
+): Promise<{ id: string; expiraEm: Date }> {
+  const columns = { id: arquivosAssinatura.id, expiraEm: arquivosAssinatura.expiraEm };
+  const [stored] = await db
+    .select(columns)
+    .from(arquivosAssinatura)
+    .where(and(eq(arquivosAssinatura.envioId, file.envioId), eq(arquivosAssinatura.usuarioId, file.usuarioId)))
+    .limit(1);
+  if (stored) return stored;
+  const [inserted] = await db.insert(arquivosAssinatura).values(file).returning(columns);
+  return inserted!;
+}
+
+/**
+ * The delivery ended: 'enviado' (its subscription's last delivery now, its last failure cleared) or 'falhou' (the
+ * reason on the subscription when `falhaAssinatura` is given). Nothing when this instance no longer holds it.
+ */
+export async function finishDelivery(
+  db: Db,
+  claim: { id: string; assinaturaId: string },
+  instanceId: string,
+  outcome: { estado: 'enviado' } | { estado: 'falhou'; erro: string; falhaAssinatura: string | null },
+  now: Date,
+): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const finished = await tx
+      .update(enviosAssinatura)
+      .set({
+        estado: outcome.estado,
+        erro: outcome.estado === 'falhou' ? outcome.erro : null,
+        concluidoEm: now,
+        ocupadoAte: null,
+        ocupadoPor: null,
+      })
+      .where(heldBy(claim.id, instanceId))
+      .returning({ id: enviosAssinatura.id });
+    if (finished.length === 0) return false;
+    if (outcome.estado === 'enviado') {
+      await tx
+        .update(assinaturas)
+        .set({ ultimoEnvio: now, ultimaFalha: null, ultimaFalhaEm: null })
+        .where(eq(assinaturas.id, claim.assinaturaId));
+    } else if (outcome.falhaAssinatura !== null) {
+      await tx
+        .update(assinaturas)
+        .set({ ultimaFalha: outcome.falhaAssinatura, ultimaFalhaEm: now })
+        .where(eq(assinaturas.id, claim.assinaturaId));
+    }
+    return true;
+  });
+}
+
+/** The attempt failed and another is left: back in the queue, available at `at`. */
+export async function retryDelivery(
+  db: Db,
+  claim: { id: string },
+  instanceId: string,
+  at: Date,
+  erro: string,
+): Promise<boolean> {
+  const released = await db
+    .update(enviosAssinatura)
+    .set({ estado: 'pendente', disponivelEm: at, erro, ocupadoAte: null, ocupadoPor: null })
+    .where(heldBy(claim.id, instanceId))
+    .returning({ id: enviosAssinatura.id });
+  return released.length > 0;
+}
+
+/** This instance is stopping: the delivery goes back to the queue at once, the attempt it began not counted. */
+export async function releaseDelivery(db: Db, claim: { id: string }, instanceId: string, now: Date): Promise<void> {
+  await db
+    .update(enviosAssinatura)
+    .set({
+      estado: 'pendente',
+      disponivelEm: now,
+      tentativas: sql`${enviosAssinatura.tentativas} - 1`,
+      ocupadoAte: null,
+      ocupadoPor: null,
+    })
+    .where(heldBy(claim.id, instanceId));
+}
+
+/** The hourly purge: files past their expiry go. */
+export async function purgeFilesExpiredBy(db: Db, now: Date): Promise<void> {
+  await db.delete(arquivosAssinatura).where(lte(arquivosAssinatura.expiraEm, now));
+}
