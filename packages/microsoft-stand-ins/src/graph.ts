@@ -4,6 +4,7 @@ import type { JWTPayload } from 'jose';
 import { USER_DEFAULT_PROPERTIES } from '@paineis/microsoft-api/graph-user-defaults';
 import { simulatedFailure } from './error-codes.ts';
 import { FaultQueue, sendGarbage } from './faults.ts';
+import { MailOutbox, MailRefusal, MAX_REQUEST_BYTES } from './graph-mail.ts';
 import {
   GROUP_DEFAULT_PROPERTIES,
   GROUP_PROPERTIES,
@@ -150,6 +151,8 @@ class GraphError {
 }
 
 type Body = Record<string, unknown>;
+/** A request Graph accepted to do later (sendMail): 202, with no body. */
+const ACCEPTED = Symbol('accepted');
 /** What an error answer is made of (a GraphError, or a simulated failure). */
 type ErrorAnswer = Pick<GraphError, 'status' | 'code' | 'message'> & { headers?: Record<string, string> };
 
@@ -162,10 +165,12 @@ interface Caller {
 
 /** One Graph request the stand-in serves. */
 interface Route {
-  /** Whether the caller's permissions allow the request (Graph answers 403 Authorization_RequestDenied otherwise). */
+  /** Whether the caller's permissions allow the request (Graph answers 403 `denied` otherwise). */
   permitted(caller: Caller): boolean;
-  /** The 200 body, or the error Graph would answer. */
-  respond(caller: Caller, search: URLSearchParams): Body | GraphError;
+  /** The 403 without the permission: Authorization_RequestDenied unless the request's service says otherwise. */
+  denied?: GraphError;
+  /** The 200 body, ACCEPTED for a 202 without one, or the error Graph would answer. */
+  respond(caller: Caller, search: URLSearchParams): Body | typeof ACCEPTED | GraphError;
   /** Whether it answers a collection (a page with `value`) rather than one entity: garbage looks like one or the other. */
   collection: boolean;
 }
@@ -453,6 +458,7 @@ export function registerGraph(app: FastifyInstance, ctx: StandInContext): StandI
   const faults = new FaultQueue();
   const requests: StandIns['graph']['requests'] = [];
   const groups = new GroupDirectory(ctx);
+  const outbox = new MailOutbox(ctx, () => servicePrincipalId(ctx));
 
   async function authenticate(header: string | undefined): Promise<Caller | GraphError> {
     const token = /^Bearer\s+(\S+)$/i.exec(header ?? '')?.[1];
@@ -506,7 +512,8 @@ export function registerGraph(app: FastifyInstance, ctx: StandInContext): StandI
     if (route instanceof GraphError) return sendError(route);
     if (!route.permitted(caller)) {
       return sendError(
-        new GraphError(403, 'Authorization_RequestDenied', 'Insufficient privileges to complete the operation.'),
+        route.denied ??
+          new GraphError(403, 'Authorization_RequestDenied', 'Insufficient privileges to complete the operation.'),
       );
     }
 
@@ -542,7 +549,36 @@ export function registerGraph(app: FastifyInstance, ctx: StandInContext): StandI
     }
 
     const answer = route.respond(caller, new URL(request.url, ctx.authorityHost).searchParams);
+    if (answer === ACCEPTED) {
+      reply.removeHeader('content-type');
+      return send(202, undefined);
+    }
     return answer instanceof GraphError ? sendError(answer) : send(200, answer);
+  }
+
+  /** POST /v1.0/users/{id | userPrincipalName}/sendMail (graph-mail.ts): the body arrives as its bytes. */
+  function sendMailRoute(request: FastifyRequest<{ Params: { id: string } }>): Route {
+    const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+    // The exchange recorder reads the body as JSON, as it does any other call's, faults played instead included.
+    try {
+      request.body = JSON.parse(raw.toString('utf8')) as unknown;
+    } catch {
+      request.body = raw.toString('utf8');
+    }
+    const callerOf = ({ claims, permissions }: Caller) => ({
+      oid: typeof claims.oid === 'string' ? claims.oid : null,
+      isApp: claims.idtyp === 'app',
+      permissions,
+    });
+    return {
+      collection: false,
+      permitted: (caller) => outbox.permitted(callerOf(caller)),
+      denied: new GraphError(403, 'ErrorAccessDenied', 'Access is denied. Check credentials and try again.'),
+      respond: (caller) => {
+        const sent = outbox.send(callerOf(caller), request.params.id, raw, request.headers['content-type'] ?? '');
+        return sent instanceof MailRefusal ? new GraphError(sent.status, sent.code, sent.message) : ACCEPTED;
+      },
+    };
   }
 
   app.get('/v1.0/users', (request, reply) =>
@@ -822,13 +858,28 @@ export function registerGraph(app: FastifyInstance, ctx: StandInContext): StandI
   );
   app.get('/v1.0/servicePrincipals*', (request, reply) => serve(request, reply, servicePrincipalRoute(request)));
   app.get('/v1.0/groups/*', (request, reply) => serve(request, reply, groupsRoute(request)));
+  // sendMail reads its body itself, as bytes of any type: Graph's own answers for a body too large or unreadable.
+  void app.register(async (mail) => {
+    mail.removeAllContentTypeParsers();
+    mail.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: 4 * MAX_REQUEST_BYTES }, (_request, body, done) =>
+      done(null, body),
+    );
+    mail.post<{ Params: { id: string } }>('/v1.0/users/:id/sendMail', (request, reply) =>
+      serve(request, reply, sendMailRoute(request)),
+    );
+  });
 
   return {
     ...faults.controls,
     reset() {
       faults.reset();
       requests.length = 0;
+      outbox.clear();
+      outbox.restrictSenders(null);
     },
+    sentMail: () => outbox.list(),
+    clearSentMail: () => outbox.clear(),
+    restrictMailSenders: (addresses) => outbox.restrictSenders(addresses),
     setPeople(people) {
       ctx.people = [...people];
     },

@@ -129,6 +129,25 @@ export interface GraphRequestLog {
   fault?: string;
 }
 
+/** A message Graph's sendMail accepted, as the stand-in keeps it (instead of delivering it). */
+export interface StandInSentMail {
+  /** The stand-in's id for it (a GUID). */
+  id: string;
+  /** The sending mailbox's address (its `mail`). */
+  from: string;
+  to: { address: string; name: string | null }[];
+  cc: { address: string; name: string | null }[];
+  bcc: { address: string; name: string | null }[];
+  subject: string;
+  body: { contentType: 'HTML' | 'Text'; content: string };
+  /** The custom internetMessageHeaders, by name as sent (e.g. `X-Paineis-Envio`). */
+  headers: Record<string, string>;
+  /** When the stand-in accepted it (ISO 8601, UTC). */
+  receivedAt: string;
+  /** The file attachments, decoded. */
+  attachments: { name: string; contentType: string; content: Buffer }[];
+}
+
 /** What backs a workspace: a dedicated capacity (Premium, Embedded, Fabric), Premium Per User, or shared. */
 export type StandInCapacity = 'Premium' | 'Embedded' | 'Fabric' | 'PremiumPerUser' | 'Shared';
 
@@ -297,6 +316,11 @@ export interface StandIns {
    * among the properties), $deltatoken=latest and Prefer: return=minimal, from a log of every change made through
    * the controls below (a token of an earlier run answers 410 syncStateNotFound; one the stand-in never issued 400).
    * Each checks the caller's Graph permissions as Graph does (403 Authorization_RequestDenied).
+   * Also POST /v1.0/users/{id | userPrincipalName}/sendMail in JSON (graph-mail.ts): the sender a user of the
+   * directory with a mailbox (404 ErrorInvalidUser, MailboxNotEnabledForRESTAPI), the caller allowed to send as them
+   * (the portal's application through Exchange's RBAC for Applications, or Mail.Send; 403 ErrorAccessDenied), at most
+   * 4 MB (413), the message checked (400 ErrorInvalidRecipients, RequestBodyRead, InvalidInternetMessageHeader…);
+   * answered 202 without a body, and kept (`sentMail()`) rather than delivered.
    */
   graphUrl: string;
   tenantId: string;
@@ -347,7 +371,20 @@ export interface StandIns {
      * objects, one a page. Left out: the default.
      */
     setDeltaPaging(paging: { groupsPerPage?: number; membersPerObject?: number }): void;
-    /** Forgets queued faults and the request log, and lets go of requests held hanging (between tests). */
+    /** The messages sendMail accepted, oldest first: the last 500 (the demo's outbox reads them). */
+    sentMail(): StandInSentMail[];
+    /** Forgets the messages sendMail accepted. */
+    clearSentMail(): void;
+    /**
+     * The mailboxes the portal's application may send as (the scope of its Exchange Online role assignment
+     * "Application Mail.Send", by address); null (the default): every mailbox of the directory. Another sender is
+     * refused 403 ErrorAccessDenied.
+     */
+    restrictMailSenders(addresses: string[] | null): void;
+    /**
+     * Forgets queued faults, the request log and the messages sent, lets go of requests held hanging, and lets the
+     * application send as every mailbox again (between tests).
+     */
     reset(): void;
     /** Every request to Graph, in order. */
     readonly requests: GraphRequestLog[];
