@@ -77,3 +77,15 @@ export const GROUP_BUDGETS_MS = {
   /** GET /api/paineis/{id}/acesso of a panel linked to 3 large groups, and GET /api/usuarios365/{id}/acesso (p95). */
   accessP95: 300,
 };
+
+/**
+ * Subscriptions' deliveries (bench/subscriptions.ts), the durability test's scenario without the kill: two instances
+ * on one PostgreSQL database, `subscriptions` falling due at once, each instance exporting `exportConcurrency` at a
+ * time. Power BI makes every export wait at least its Retry-After (1 s from ExportTo) before the file can be asked
+ * for, so `subscriptions / (2 × exportConcurrency)` seconds is a floor no design beats; sending the messages costs at
+ * least what nodemailer alone takes to hand the same messages to the same SMTP server (the bare baseline, measured in
+ * the same run). The portal's own work (queueing, claims, lease renewals, one record per recipient, the audit, the
+ * messages' text) may add half again over the two together.
+ */
+export const SUBSCRIPTION_SIZES = { subscriptions: 1_000, people: 250, exportConcurrency: 10 };
+export const SUBSCRIPTION_RATIO_MAX = 1.5;

@@ -1,6 +1,7 @@
 // npm run bench: every budget of the portal measured at the sizes an organisation reaches (bench/budgets.ts), in
 // one run: the API (on PGlite, then on PostgreSQL when one answers), access by Entra group (bench/groups.ts, on
-// both engines too), the web app in Chromium, and the server's start-up. Prints one table per part, then "bench: N passed, N failed".
+// both engines too), subscriptions' deliveries by two instances (bench/subscriptions.ts, PostgreSQL only), the web
+// app in Chromium, and the server's start-up. Prints one table per part, then "bench: N passed, N failed".
 //
 //   node --import tsx bench/run.ts           every budget enforced: any row that misses fails the run
 //   node --import tsx bench/run.ts --quick   (or BENCH_QUICK=1) CI's check that the benchmark still works:
@@ -81,6 +82,15 @@ if (await postgresReachable()) {
   tables.push({
     title: 'Acesso por grupo, PostgreSQL',
     rows: [{ figure: 'Acesso por grupo no PostgreSQL', value, budget: '—', ok: true }],
+  });
+}
+if (await postgresReachable()) {
+  await part('Assinaturas: envios, PostgreSQL', 'subscriptions');
+} else {
+  const value = `não medido: nada responde em ${new URL(POSTGRES_ADMIN_URL).host}`;
+  tables.push({
+    title: 'Assinaturas: envios, PostgreSQL',
+    rows: [{ figure: 'Envios de assinaturas (duas instâncias num PostgreSQL)', value, budget: '—', ok: true }],
   });
 }
 await part('Aplicação web (Chromium)', 'web');
