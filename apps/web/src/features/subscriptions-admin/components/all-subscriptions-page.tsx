@@ -1,4 +1,119 @@
-/** TODO (web admin helper): 'Assinaturas', every subscription (docs/requirements.md#subscriptions). */
+import { useMemo, useState } from 'react';
+import { Link } from 'react-router';
+import Alert from 'react-bootstrap/Alert';
+import Button from 'react-bootstrap/Button';
+import Card from 'react-bootstrap/Card';
+import Col from 'react-bootstrap/Col';
+import Container from 'react-bootstrap/Container';
+import Form from 'react-bootstrap/Form';
+import Row from 'react-bootstrap/Row';
+import { ASSINATURA_MESSAGES } from '@paineis/contract/subscription-constants';
+import { LoadErrorAlert } from '../../../components/load-error-alert.tsx';
+import { LoadingSpinner } from '../../../components/loading-spinner.tsx';
+import { paths } from '../../../config/paths.ts';
+import { errorMessage } from '../../../lib/api-client.ts';
+import { useAllSubscriptions } from '../api/get-all-subscriptions.ts';
+import { useDemoMode } from '../api/get-demo-outbox.ts';
+import { filterSubscriptionRows, subscriptionRows, subscriptionsCount } from '../utils/subscription-rows.ts';
+import { NewSubscriptionModal } from './new-subscription-modal.tsx';
+import { SubscriptionsTable } from './subscriptions-table.tsx';
+
+export const SUBSCRIPTIONS_LOAD_ERROR = 'Não foi possível carregar as assinaturas.';
+
+/**
+ * /assinaturas/todas: 'Assinaturas' (docs/requirements.md#subscriptions), for administrators (the route guards it).
+ * Every subscription with its owner, recipients, schedule, deliveries, status and last failure, filtered by panel or
+ * person; 'Nova assinatura' subscribes people and groups. In demo mode, a link to the outbox the messages land in.
+ */
 export function AllSubscriptionsPage() {
-  return <h1>Assinaturas</h1>;
+  const subscriptions = useAllSubscriptions();
+  const demoMode = useDemoMode();
+  const [query, setQuery] = useState('');
+  const [onlyFailed, setOnlyFailed] = useState(false);
+  const [creating, setCreating] = useState(false);
+  const [created, setCreated] = useState(false);
+  const all = useMemo(() => subscriptionRows(subscriptions.data ?? []), [subscriptions.data]);
+  const visible = useMemo(() => filterSubscriptionRows(all, query, onlyFailed), [all, query, onlyFailed]);
+
+  return (
+    <Container fluid="xl" className="py-4">
+      <div className="d-flex flex-wrap align-items-center justify-content-between gap-2 mb-4">
+        <h1 className="h3 mb-0">Assinaturas</h1>
+        <div className="d-flex flex-wrap align-items-center gap-3">
+          {demoMode && <Link to={paths.demoOutbox}>Caixa de saída (demonstração)</Link>}
+          <Button
+            onClick={() => {
+              setCreated(false);
+              setCreating(true);
+            }}
+          >
+            Nova assinatura
+          </Button>
+        </div>
+      </div>
+
+      {created && (
+        <Alert variant="success" dismissible onClose={() => setCreated(false)}>
+          {ASSINATURA_MESSAGES.criada}
+        </Alert>
+      )}
+
+      <Card className="shadow-sm">
+        <Card.Body className="border-bottom">
+          <Form role="search" onSubmit={(event) => event.preventDefault()}>
+            <Row className="g-3 align-items-center">
+              <Col md={8}>
+                <Form.Label htmlFor="assinaturas-busca" visuallyHidden>
+                  Buscar assinaturas
+                </Form.Label>
+                <Form.Control
+                  id="assinaturas-busca"
+                  type="search"
+                  placeholder="Buscar por painel ou pessoa..."
+                  autoComplete="off"
+                  value={query}
+                  onChange={(event) => setQuery(event.target.value)}
+                />
+              </Col>
+              <Col md={4}>
+                <Form.Check
+                  type="switch"
+                  id="assinaturas-somente-falha"
+                  label="Somente com falha"
+                  checked={onlyFailed}
+                  onChange={(event) => setOnlyFailed(event.target.checked)}
+                />
+              </Col>
+            </Row>
+          </Form>
+          {subscriptions.data && (
+            <div className="small text-body-secondary mt-2" aria-live="polite">
+              {subscriptionsCount(visible.length, all.length)}
+            </div>
+          )}
+        </Card.Body>
+        {subscriptions.data ? (
+          <SubscriptionsTable rows={visible} />
+        ) : subscriptions.isError ? (
+          <LoadErrorAlert
+            className="m-3"
+            message={errorMessage(subscriptions.error, SUBSCRIPTIONS_LOAD_ERROR)}
+            retryDisabled={subscriptions.isFetching}
+            onRetry={() => void subscriptions.refetch()}
+          />
+        ) : (
+          <LoadingSpinner />
+        )}
+      </Card>
+
+      <NewSubscriptionModal
+        show={creating}
+        onHide={() => setCreating(false)}
+        onCreated={() => {
+          setCreating(false);
+          setCreated(true);
+        }}
+      />
+    </Container>
+  );
 }

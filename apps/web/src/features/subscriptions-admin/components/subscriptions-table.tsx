@@ -1,0 +1,187 @@
+import { useRef, useState } from 'react';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import Badge from 'react-bootstrap/Badge';
+import Table from 'react-bootstrap/Table';
+import { SITUACAO_ROTULOS, type SituacaoAssinatura } from '@paineis/contract/subscription-constants';
+import type { Assinatura } from '@paineis/contract/subscriptions';
+import { formatDateMinutes } from '../../../lib/format.ts';
+import { browserTimeZone, describeSchedule } from '../../../lib/subscription-schedule.ts';
+import { failureText, recipientsLabel, type SubscriptionRow } from '../utils/subscription-rows.ts';
+
+/** The list scrolls within at most this height, as the access screens' lists do. */
+export const SUBSCRIPTIONS_LIST_MAX_HEIGHT = 560;
+// A row with one line per cell; measured once drawn (a failure, a long name or shown recipients make it taller).
+const ROW_HEIGHT = 58;
+// On a phone the list scrolls sideways rather than squeezing seven columns.
+const TABLE_MIN_WIDTH = 1040;
+const COLUMNS = 7;
+
+const SITUACAO_CORES: Record<SituacaoAssinatura, string> = {
+  ativa: 'success',
+  pausada: 'secondary',
+  'sem-acesso': 'warning',
+};
+
+const when = (iso: string | null) => (iso ? formatDateMinutes(new Date(iso)) : '—');
+
+/**
+ * Painel, Dono, Destinatários, Agenda, Próximo envio, Último envio, Situação. Only the rows in view (plus a few) are
+ * in the page, so that a portal with thousands of subscriptions lists them at once; padding rows above and below
+ * keep the scroll bar true.
+ */
+export function SubscriptionsTable({ rows }: { rows: SubscriptionRow[] }) {
+  const scrollRef = useRef<HTMLDivElement>(null);
+  // The subscriptions whose recipients are shown by name.
+  const [expanded, setExpanded] = useState<ReadonlySet<string>>(new Set());
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ROW_HEIGHT,
+    getItemKey: (index) => rows[index]?.assinatura.id ?? index,
+    overscan: 6,
+    // Rows on the first paint, before the list has been measured.
+    initialRect: { width: TABLE_MIN_WIDTH, height: SUBSCRIPTIONS_LIST_MAX_HEIGHT },
+  });
+  const items = virtualizer.getVirtualItems();
+  const paddingTop = items[0]?.start ?? 0;
+  const paddingBottom = items.length > 0 ? virtualizer.getTotalSize() - items[items.length - 1]!.end : 0;
+
+  const toggle = (id: string) =>
+    setExpanded((current) => {
+      const next = new Set(current);
+      if (!next.delete(id)) next.add(id);
+      return next;
+    });
+
+  const zone = browserTimeZone();
+  return (
+    <div ref={scrollRef} style={{ maxHeight: SUBSCRIPTIONS_LIST_MAX_HEIGHT, overflow: 'auto' }}>
+      <Table
+        size="sm"
+        className="mb-0 align-top"
+        style={{ tableLayout: 'fixed', minWidth: TABLE_MIN_WIDTH }}
+        aria-rowcount={rows.length + 1}
+      >
+        <colgroup>
+          <col style={{ width: '17%' }} />
+          <col style={{ width: '16%' }} />
+          <col style={{ width: '15%' }} />
+          <col style={{ width: '15%' }} />
+          <col style={{ width: '10%' }} />
+          <col style={{ width: '10%' }} />
+          <col />
+        </colgroup>
+        <thead className="sticky-top table-light">
+          <tr aria-rowindex={1}>
+            <th scope="col">Painel</th>
+            <th scope="col">Dono</th>
+            <th scope="col">Destinatários</th>
+            <th scope="col">Agenda</th>
+            <th scope="col">Próximo envio</th>
+            <th scope="col">Último envio</th>
+            <th scope="col">Situação</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.length === 0 && (
+            <tr>
+              <td colSpan={COLUMNS} className="text-center text-body-secondary py-4">
+                Nenhuma assinatura encontrada.
+              </td>
+            </tr>
+          )}
+          {paddingTop > 0 && (
+            <tr aria-hidden="true">
+              <td colSpan={COLUMNS} className="p-0 border-0" style={{ height: paddingTop }} />
+            </tr>
+          )}
+          {items.map((item) => {
+            const a = rows[item.index]!.assinatura;
+            return (
+              <tr
+                key={item.key}
+                ref={virtualizer.measureElement}
+                data-index={item.index}
+                aria-rowindex={item.index + 2}
+                style={{ minHeight: ROW_HEIGHT }}
+              >
+                <td className="text-break">
+                  <div className="fw-semibold">{a.nomePainel}</div>
+                  <div className="small text-body-secondary">
+                    {a.formato === 'PPTX' ? 'PowerPoint' : 'PDF'}
+                    {a.nomeVisao !== null && ` · Visão: ${a.nomeVisao}`}
+                  </div>
+                </td>
+                <td className="text-break">
+                  <div>{a.dono.displayName}</div>
+                  <div className="small text-body-secondary">{a.dono.email}</div>
+                </td>
+                <td>
+                  <Recipients assinatura={a} expanded={expanded.has(a.id)} onToggle={() => toggle(a.id)} />
+                </td>
+                <td>{describeSchedule(a, zone)}</td>
+                <td>{when(a.proximoEnvio)}</td>
+                <td>{when(a.ultimoEnvio)}</td>
+                <td>
+                  <Badge bg={SITUACAO_CORES[a.situacao]} text={a.situacao === 'sem-acesso' ? 'dark' : undefined}>
+                    {SITUACAO_ROTULOS[a.situacao]}
+                  </Badge>
+                  {a.ultimaFalha && (
+                    <div className="small text-danger text-break mt-1">{failureText(a.ultimaFalha)}</div>
+                  )}
+                </td>
+              </tr>
+            );
+          })}
+          {paddingBottom > 0 && (
+            <tr aria-hidden="true">
+              <td colSpan={COLUMNS} className="p-0 border-0" style={{ height: paddingBottom }} />
+            </tr>
+          )}
+        </tbody>
+      </Table>
+    </div>
+  );
+}
+
+interface RecipientsProps {
+  assinatura: Assinatura;
+  expanded: boolean;
+  onToggle: () => void;
+}
+
+/** 'Só o dono', or '3 pessoas, 1 grupo': the names on hover (its title) and, expanded, under it. */
+function Recipients({ assinatura, expanded, onToggle }: RecipientsProps) {
+  const { destinatarios } = assinatura;
+  const label = recipientsLabel(destinatarios);
+  if (destinatarios === null) return <span className="text-body-secondary">{label}</span>;
+  const names = [
+    ...destinatarios.usuarios.map((p) => p.displayName),
+    ...destinatarios.grupos.map((g) => `Grupo: ${g.displayName}`),
+  ];
+  const listId = `destinatarios-${assinatura.id}`;
+  return (
+    <>
+      <button
+        type="button"
+        className="btn btn-link btn-sm p-0 text-start"
+        aria-expanded={expanded}
+        aria-controls={listId}
+        title={names.join('\n')}
+        onClick={onToggle}
+      >
+        {label}
+      </button>
+      <ul id={listId} className="list-unstyled small mb-0 mt-1 text-break" hidden={!expanded}>
+        {destinatarios.usuarios.map((p) => (
+          <li key={`u-${p.id}`} title={p.email}>
+            {p.displayName}
+          </li>
+        ))}
+        {destinatarios.grupos.map((g) => (
+          <li key={`g-${g.id}`}>Grupo: {g.displayName}</li>
+        ))}
+      </ul>
+    </>
+  );
+}
