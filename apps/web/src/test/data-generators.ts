@@ -2,6 +2,7 @@ import { act } from '@testing-library/react';
 import { vi } from 'vitest';
 import type { Grupo365 } from '@paineis/contract/groups';
 import type { GrupoPaineis, Painel, PainelComEmbed } from '@paineis/contract/panels';
+import type { Assinatura, MensagemDemonstracao } from '@paineis/contract/subscriptions';
 import type {
   EmbedTarget,
   ReportEmbedder,
@@ -64,6 +65,50 @@ export function grupo365(overrides: Partial<Grupo365> = {}): Grupo365 {
     descricao: 'Equipe comercial',
     tipo: 'seguranca',
     membros: 12,
+    ...overrides,
+  };
+}
+
+/**
+ * A subscription as GET /api/assinaturas and /api/assinaturas/todas list it: Bruno's weekly PDF of 'Vendas por Região'
+ * (panel 7), every Monday at 07:00 in São Paulo, active, never sent, for its owner alone.
+ */
+export function assinatura(overrides: Partial<Assinatura> = {}): Assinatura {
+  return {
+    id: '33333333-3333-4333-8333-333333333333',
+    painelId: 7,
+    nomePainel: 'Vendas por Região',
+    formato: 'PDF',
+    frequencia: 'semanal',
+    hora: '07:00',
+    diaSemana: 1,
+    diaMes: null,
+    fusoHorario: 'America/Sao_Paulo',
+    pagina: null,
+    visaoId: null,
+    nomeVisao: null,
+    ativa: true,
+    situacao: 'ativa',
+    proximoEnvio: '2026-11-30T10:00:00.000Z',
+    ultimoEnvio: null,
+    ultimaFalha: null,
+    dono: { id: 'user-1', displayName: 'Bruno Usuário', email: 'bruno@empresa.com.br' },
+    destinatarios: null,
+    criadaEm: '2026-11-20T13:00:00.000Z',
+    ...overrides,
+  };
+}
+
+/** A message of the demo outbox: the weekly 'Vendas por Região' sent to Bruno, with its PDF attached. */
+export function mensagemDemonstracao(overrides: Partial<MensagemDemonstracao> = {}): MensagemDemonstracao {
+  return {
+    id: 'mensagem-1',
+    de: 'paineis@empresa.com.br',
+    para: ['bruno@empresa.com.br'],
+    assunto: 'Vendas por Região — 30/11/2026',
+    corpo: '<p>Olá, Bruno. Segue o painel <a href="http://localhost/visualizar/7">Vendas por Região</a>.</p>',
+    enviadaEm: '2026-11-30T10:00:05.000Z',
+    anexos: [{ nome: 'Vendas por Região.pdf', tipo: 'application/pdf', tamanho: 48_640 }],
     ...overrides,
   };
 }
