@@ -1,5 +1,7 @@
 import type { MailSettings } from '../../config/env.ts';
 import type { GraphClient } from '../microsoft-graph/graph-client.ts';
+import { GraphMailTransport } from './graph-mail-transport.ts';
+import { SmtpTransport } from './smtp-transport.ts';
 
 /**
  * How the portal's messages leave (docs/requirements.md#subscriptions): SMTP through nodemailer, or Microsoft Graph
@@ -50,6 +52,8 @@ export function createMailTransport(
   deps: { graph: GraphClient | null },
 ): MailTransport | null {
   if (!settings) return null;
-  void deps;
-  throw new Error('TODO (mail helper): SMTP and Graph transports');
+  if (settings.kind === 'smtp') return new SmtpTransport(settings.url, settings.from, settings.maxAttachmentBytes);
+  // env.ts sets MAIL_SENDER's transport only with the Microsoft configuration that gives app.ts its Graph client.
+  if (!deps.graph) throw new Error('MAIL_SENDER: o envio pelo Microsoft Graph exige a configuração Microsoft.');
+  return new GraphMailTransport(deps.graph, settings.sender, settings.maxAttachmentBytes);
 }

@@ -25,6 +25,31 @@ export const GRAPH_SCOPE = 'https://graph.microsoft.com/.default';
  */
 export type GraphClientOptions = RetryOptions;
 
+/** A message sent through Graph's sendMail, in the portal's terms (graph-client.ts writes Graph's JSON). */
+export interface GraphMailMessage {
+  subject: string;
+  html: string;
+  to: { address: string; name: string };
+  attachments: { name: string; contentType: string; content: Buffer }[];
+  /** Custom headers (names starting with X-). */
+  headers: Record<string, string>;
+}
+
+/**
+ * sendMail's retries: a 429 (Exchange throttles a mailbox's sending) and a 5xx or a refused connection are retried
+ * briefly, honouring Retry-After; a timeout is not, as Graph may have accepted the message by then: the deliveries
+ * decide (docs/decisions/020-subscription-deliveries.md). A 4 MB request gets a minute.
+ */
+const SEND_MAIL_LIMITS = {
+  timeoutMs: 60_000,
+  maxRetries: 3,
+  maxRetryAfterMs: 30_000,
+  deadlineMs: 120_000,
+  firstBackoffMs: 1000,
+  longestBackoffMs: 8000,
+  retryTimeouts: false,
+};
+
 /** What the portal keeps of a user (docs/decisions/013-identity-from-the-directory.md). */
 const SELECT = 'id,displayName,mail,userPrincipalName,userType,department,jobTitle,officeLocation,accountEnabled';
 
@@ -66,6 +91,7 @@ function toGraphUser(item: Item): GraphUser {
 export class GraphClient {
   private readonly retry: RetryPolicy;
   private readonly signInRetry: RetryPolicy;
+  private readonly sendMailRetry: RetryPolicy;
 
   constructor(
     private readonly graphUrl: string,
@@ -74,6 +100,39 @@ export class GraphClient {
   ) {
     this.retry = retryPolicy(RETRY_PROFILES.backgroundJob, options);
     this.signInRetry = atMost(this.retry, RETRY_PROFILES.signIn);
+    this.sendMailRetry = atMost(this.retry, SEND_MAIL_LIMITS);
+  }
+
+  /**
+   * Sends a message as the mailbox `sender` (Graph's "user: sendMail" in JSON, application permission Mail.Send),
+   * not kept in its Sent Items. Resolves on Graph's 202 Accepted: Exchange has the message, delivery follows.
+   */
+  async sendMail(sender: string, message: GraphMailMessage): Promise<void> {
+    const body = {
+      message: {
+        subject: message.subject,
+        body: { contentType: 'HTML', content: message.html },
+        toRecipients: [{ emailAddress: { address: message.to.address, name: message.to.name } }],
+        attachments: message.attachments.map((file) => ({
+          '@odata.type': '#microsoft.graph.fileAttachment',
+          name: file.name,
+          contentType: file.contentType,
+          contentBytes: file.content.toString('base64'),
+        })),
+        internetMessageHeaders: Object.entries(message.headers).map(([name, value]) => ({ name, value })),
+      },
+      saveToSentItems: false,
+    };
+    const url = `${this.graphUrl}/v1.0/users/${encodeURIComponent(sender)}/sendMail`;
+    const token = (signal: AbortSignal | undefined) => this.entra.appToken(GRAPH_SCOPE, signal);
+    const response = await callMicrosoft(
+      'graph',
+      url,
+      { method: 'POST', accept: 'application/json', body, token },
+      this.sendMailRetry,
+    );
+    // 202 has no body; whatever came is not read.
+    await response.body?.cancel().catch(() => undefined);
   }
 
   /**
