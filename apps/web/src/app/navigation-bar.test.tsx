@@ -14,7 +14,7 @@ const emptyLists = () =>
 const menu = () => document.querySelector('[aria-labelledby="menu-usuario"]')!;
 
 describe('navigation bar (Bootstrap markup, no react-bootstrap Navbar)', () => {
-  it("shows an admin 'Classificações', 'Novo Painel', 'Uso', 'Auditoria' and 'Acessos', in that order", async () => {
+  it("shows an admin 'Minhas assinaturas', then 'Classificações', 'Novo Painel', 'Uso', 'Auditoria', 'Acessos' and 'Assinaturas', in that order", async () => {
     signIn(ADMIN);
     emptyLists();
     renderApp('/');
@@ -22,21 +22,27 @@ describe('navigation bar (Bootstrap markup, no react-bootstrap Navbar)', () => {
     const links = document.querySelectorAll('#navegacao-principal .me-auto a');
     expect([...links].map((a) => [a.textContent, a.getAttribute('href')])).toEqual([
       ['Início', '/'],
+      ['Minhas assinaturas', '/assinaturas'],
       ['Classificações', '/classificacoes'],
       ['Novo Painel', '/cadastro'],
       ['Uso', '/uso'],
       ['Auditoria', '/auditoria'],
       ['Acessos', '/acessos'],
+      ['Assinaturas', '/assinaturas/todas'],
     ]);
   });
 
-  it('shows a user none of the admin links', async () => {
+  it("shows a user 'Início' and 'Minhas assinaturas', and none of the admin links", async () => {
     signIn(USER);
     emptyLists();
     renderApp('/');
     await screen.findByRole('button', { name: 'Bruno Usuário' });
-    expect(screen.getByRole('link', { name: 'Início' })).toBeInTheDocument();
-    for (const name of ['Classificações', 'Novo Painel', 'Uso', 'Auditoria', 'Acessos']) {
+    const links = document.querySelectorAll('#navegacao-principal .me-auto a');
+    expect([...links].map((a) => [a.textContent, a.getAttribute('href')])).toEqual([
+      ['Início', '/'],
+      ['Minhas assinaturas', '/assinaturas'],
+    ]);
+    for (const name of ['Classificações', 'Novo Painel', 'Uso', 'Auditoria', 'Acessos', 'Assinaturas']) {
       expect(screen.queryByRole('link', { name })).not.toBeInTheDocument();
     }
   });

@@ -8,7 +8,7 @@ import { useAuth } from '../features/auth/auth-context.ts';
 const COLLAPSE_MS = 350;
 
 /**
- * Brand, Início, the admin links and the user menu (docs/requirements.md#navigation-bar). Hidden on /login.
+ * Brand, Início, Minhas assinaturas, the admin links and the user menu (docs/requirements.md#navigation-bar). Hidden on /login.
  *
  * Bootstrap's own navbar markup and classes, written out rather than taken from react-bootstrap's Navbar and
  * NavDropdown: those bring the dropdown machinery and Popper.js (~10 kB gzip) into the entry chunk, for one menu
@@ -46,6 +46,10 @@ export function NavigationBar() {
             <NavLink to={paths.home} end className="nav-link" onClick={close}>
               Início
             </NavLink>
+            {/* end: the admins' 'Assinaturas' (/assinaturas/todas) is not this link's. */}
+            <NavLink to={paths.subscriptions} end className="nav-link" onClick={close}>
+              Minhas assinaturas
+            </NavLink>
             {isAdmin && (
               <>
                 <NavLink to={paths.classifications} className="nav-link" onClick={close}>
@@ -62,6 +66,9 @@ export function NavigationBar() {
                 </NavLink>
                 <NavLink to={paths.access} className="nav-link" onClick={close}>
                   Acessos
+                </NavLink>
+                <NavLink to={paths.allSubscriptions} className="nav-link" onClick={close}>
+                  Assinaturas
                 </NavLink>
               </>
             )}

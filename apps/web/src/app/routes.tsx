@@ -54,6 +54,20 @@ const importFromPowerBi = lazyScreen(() =>
   import('../features/power-bi-import/components/import-page.tsx').then((m) => m.ImportPage),
 );
 
+const mySubscriptions = lazyScreen(() =>
+  import('../features/subscriptions/components/my-subscriptions-page.tsx').then((m) => m.MySubscriptionsPage),
+);
+// The page a message's link opens when its file was too large to attach.
+const subscriptionFile = lazyScreen(() =>
+  import('../features/subscriptions/components/subscription-file-page.tsx').then((m) => m.SubscriptionFilePage),
+);
+const allSubscriptions = lazyScreen(() =>
+  import('../features/subscriptions-admin/components/all-subscriptions-page.tsx').then((m) => m.AllSubscriptionsPage),
+);
+const demoOutbox = lazyScreen(() =>
+  import('../features/demo-outbox/components/demo-outbox-page.tsx').then((m) => m.DemoOutboxPage),
+);
+
 /** A lazily loaded screen, with the spinner shown while its chunk arrives. */
 const load = ({ Screen }: { Screen: ComponentType }, fallback: ReactNode = <LoadingSpinner />) => (
   <Suspense fallback={fallback}>
@@ -75,6 +89,8 @@ export const routes: RouteObject[] = [
             children: [
               { path: '/', element: load(panelList), handle: panelList },
               { path: '/visualizar/:id', element: load(viewer, <FullPageSpinner />), handle: viewer },
+              { path: '/assinaturas', element: load(mySubscriptions), handle: mySubscriptions },
+              { path: '/assinaturas/arquivos/:id', element: load(subscriptionFile), handle: subscriptionFile },
               {
                 element: <RequireAdmin />,
                 children: [
@@ -85,6 +101,8 @@ export const routes: RouteObject[] = [
                   { path: '/auditoria', element: load(audit), handle: audit },
                   { path: '/acessos', element: load(access), handle: access },
                   { path: '/importar', element: load(importFromPowerBi), handle: importFromPowerBi },
+                  { path: '/assinaturas/todas', element: load(allSubscriptions), handle: allSubscriptions },
+                  { path: '/caixa-de-saida', element: load(demoOutbox), handle: demoOutbox },
                 ],
               },
             ],

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ComponentType, type ReactNode } from 'react';
 import { useLocation } from 'react-router';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
@@ -20,6 +20,15 @@ export const PRINT_ERROR = 'Não foi possível imprimir o relatório.';
 /** How long 'Link copiado' shows. */
 const FEEDBACK_MS = 3000;
 
+/** What the action offered beside 'Exportar' from outside the viewer ('Assinar', composed in app/) is given. */
+export interface SubscribeActionProps {
+  painelId: number;
+  /** The page shown (`?pagina=`). */
+  pagina: string | undefined;
+  /** Shows a success notice under the header (with a link, say), until dismissed or replaced. */
+  onNotice: (notice: ReactNode) => void;
+}
+
 interface ViewerActionsProps {
   painelId: number;
   nomePainel: string;
@@ -31,11 +40,14 @@ interface ViewerActionsProps {
   onApplyView: (visao: VisaoSalva) => void;
   onViewDeleted: (visaoId: string) => void;
   wait?: Wait | undefined;
+  /** Shown beside 'Exportar', under the same rule (the panel's export on). */
+  subscribeAction?: ComponentType<SubscribeActionProps> | undefined;
 }
 
 /**
  * The viewer header's actions: 'Copiar link', 'Salvar visão', 'Visões', 'Tela cheia', 'Imprimir' and 'Exportar'
- * (PDF or PowerPoint, unless the panel does not allow it), with their feedback and errors under the header.
+ * (PDF or PowerPoint, unless the panel does not allow it) with, beside it, the subscribe action the route gives,
+ * and their feedback, notices and errors under the header.
  */
 export function ViewerActions({
   painelId,
@@ -46,10 +58,12 @@ export function ViewerActions({
   onApplyView,
   onViewDeleted,
   wait,
+  subscribeAction: SubscribeAction,
 }: ViewerActionsProps) {
   const location = useLocation();
   const [copied, setCopied] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
+  const [notice, setNotice] = useState<ReactNode>(null);
   const [saving, setSaving] = useState(false);
   const create = useCreateSavedView();
   const [capturing, setCapturing] = useState(false);
@@ -153,8 +167,11 @@ export function ViewerActions({
             </Dropdown.Menu>
           </Dropdown>
         )}
+        {permiteExportacao && SubscribeAction && (
+          <SubscribeAction painelId={painelId} pagina={pagina} onNotice={setNotice} />
+        )}
       </div>
-      {(running || progress.kind === 'error' || problem) && (
+      {(running || progress.kind === 'error' || problem || notice) && (
         <div className="w-100 d-flex flex-column gap-2">
           {running && (
             <div className="d-flex align-items-center gap-2 small" aria-live="polite">
@@ -176,6 +193,17 @@ export function ViewerActions({
               className="py-2 mb-0"
             >
               {problem}
+            </Alert>
+          )}
+          {notice && (
+            <Alert
+              variant="success"
+              dismissible
+              closeLabel="Fechar"
+              onClose={() => setNotice(null)}
+              className="py-2 mb-0"
+            >
+              {notice}
             </Alert>
           )}
         </div>

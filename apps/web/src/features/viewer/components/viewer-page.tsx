@@ -1,4 +1,4 @@
-import { useCallback, useContext, useEffect, useRef, useState, type ReactNode } from 'react';
+import { useCallback, useContext, useEffect, useRef, useState, type ComponentType, type ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import {
   Link,
@@ -23,7 +23,7 @@ import { savedViewKey, useSavedView } from '../api/get-saved-view.ts';
 import type { EmbedderFactory, ReportControls } from '../embedding/report-embedder.ts';
 import type { Wait } from '../hooks/use-export.ts';
 import { ReportArea } from './report-area.tsx';
-import { ViewerActions } from './viewer-actions.tsx';
+import { ViewerActions, type SubscribeActionProps } from './viewer-actions.tsx';
 
 export const PANEL_NOT_FOUND = 'Painel não encontrado';
 export const PANEL_LOAD_ERROR = 'Erro ao carregar painel';
@@ -43,6 +43,8 @@ interface ViewerPageProps {
   /** Tests pass a fake report embedder and a wait that returns at once. */
   createEmbedder?: EmbedderFactory;
   wait?: Wait;
+  /** 'Assinar', beside 'Exportar': the route composes it from the subscriptions feature. */
+  subscribeAction?: ComponentType<SubscribeActionProps>;
 }
 
 /**
@@ -123,7 +125,13 @@ function useSharedView(panelId: number, visaoId: string | undefined, controls: R
  * /visualizar/{id}: header with the name and Voltar, the RLS banner, and the report
  * (docs/requirements.md#screen-viewer).
  */
-export default function ViewerPage({ canChooseRole = false, isAdmin = false, createEmbedder, wait }: ViewerPageProps) {
+export default function ViewerPage({
+  canChooseRole = false,
+  isAdmin = false,
+  createEmbedder,
+  wait,
+  subscribeAction,
+}: ViewerPageProps) {
   const { id } = useParams();
   const panelId = Number(id);
   const queryClient = useQueryClient();
@@ -204,6 +212,7 @@ export default function ViewerPage({ canChooseRole = false, isAdmin = false, cre
           onApplyView={applyView}
           onViewDeleted={viewDeleted}
           wait={wait}
+          subscribeAction={subscribeAction}
         />
       </header>
       {sharedView.warning && sharedView.warning !== dismissedWarning && (

@@ -1,0 +1,256 @@
+import { useState, type ReactNode } from 'react';
+import { Link } from 'react-router';
+import Alert from 'react-bootstrap/Alert';
+import Badge from 'react-bootstrap/Badge';
+import Button from 'react-bootstrap/Button';
+import Container from 'react-bootstrap/Container';
+import { SITUACAO_ROTULOS, type SituacaoAssinatura } from '@paineis/contract/subscription-constants';
+import type { Assinatura } from '@paineis/contract/subscriptions';
+import { BusyButton } from '../../../components/busy-button.tsx';
+// This screen is a chunk of its own already: the dialog comes with it rather than on first use.
+import ConfirmDialog from '../../../components/confirm-dialog-modal.tsx';
+import { LoadErrorAlert } from '../../../components/load-error-alert.tsx';
+import { LoadingSpinner } from '../../../components/loading-spinner.tsx';
+import { paths } from '../../../config/paths.ts';
+import { errorMessage, statusOf } from '../../../lib/api-client.ts';
+import { formatDateMinutes } from '../../../lib/format.ts';
+import { browserTimeZone, describeSchedule } from '../../../lib/subscription-schedule.ts';
+import { useDeleteSubscription } from '../api/delete-subscription.ts';
+import { useSubscriptions } from '../api/get-subscriptions.ts';
+import { useSendSubscriptionNow } from '../api/send-subscription-now.ts';
+import { useUpdateSubscription } from '../api/update-subscription.ts';
+import { FORMATO_ROTULOS, SubscriptionModal } from './subscription-modal.tsx';
+
+export const LOAD_ERROR = 'Erro ao carregar suas assinaturas.';
+export const EMPTY = 'Você não tem assinaturas. Abra um painel e use Assinar para recebê-lo por e-mail.';
+export const SEND_ERROR = 'Não foi possível solicitar o envio.';
+export const PAUSE_ERROR = 'Não foi possível alterar a assinatura.';
+export const DELETE_ERROR = 'Não foi possível excluir a assinatura.';
+export const SAVED = 'Assinatura salva.';
+
+const SITUACAO_CORES: Record<SituacaoAssinatura, string> = {
+  ativa: 'success',
+  pausada: 'secondary',
+  'sem-acesso': 'warning',
+};
+
+/** A moment as the page writes it, '—' when there is none. */
+const when = (iso: string | null) => (iso ? formatDateMinutes(new Date(iso)) : '—');
+
+/** What is sent, when it is not the whole report. */
+function contentOf(a: Assinatura): string | null {
+  if (a.visaoId) return `Visão salva: ${a.nomeVisao ?? 'excluída'}`;
+  if (a.pagina) return `Página: ${a.pagina}`;
+  return null;
+}
+
+type Notice = { variant: 'success' | 'danger'; text: string };
+
+/**
+ * /assinaturas, 'Minhas assinaturas' (docs/requirements.md#subscriptions): the person's subscriptions, each with its
+ * schedule, last and next delivery, state and last failure, and 'Enviar agora', 'Pausar' / 'Retomar', 'Editar' and
+ * 'Excluir'. A list rather than a table, so that on a phone each subscription reads top to bottom.
+ */
+export function MySubscriptionsPage() {
+  const { data: assinaturas, error, isPending, isFetching, refetch } = useSubscriptions();
+  const sendNow = useSendSubscriptionNow();
+  const update = useUpdateSubscription();
+  const remove = useDeleteSubscription();
+  const [notice, setNotice] = useState<Notice | null>(null);
+  const [editing, setEditing] = useState<Assinatura | null>(null);
+  // Kept apart from `editing` and `toDelete` so that the dialogs keep their content while they fade out.
+  const [editOpen, setEditOpen] = useState(false);
+  const [toDelete, setToDelete] = useState<Assinatura | null>(null);
+  const [confirming, setConfirming] = useState(false);
+  const zone = browserTimeZone();
+
+  const fail = (e: unknown, fallback: string) => {
+    setNotice({ variant: 'danger', text: errorMessage(e, fallback) });
+    // Gone meanwhile (deleted elsewhere): the list as it is now.
+    if (statusOf(e) === 404) void refetch();
+  };
+  const send = (a: Assinatura) => {
+    setNotice(null);
+    sendNow.mutate(a.id, {
+      onSuccess: (answer) => setNotice({ variant: 'success', text: answer.message }),
+      onError: (e) => fail(e, SEND_ERROR),
+    });
+  };
+  const toggle = (a: Assinatura) => {
+    setNotice(null);
+    update.mutate({ id: a.id, body: { ativa: !a.ativa } }, { onError: (e) => fail(e, PAUSE_ERROR) });
+  };
+  const confirmDelete = () => {
+    if (!toDelete) return;
+    setNotice(null);
+    remove.mutate(toDelete.id, {
+      onError: (e) => fail(e, DELETE_ERROR),
+      onSettled: () => setConfirming(false),
+    });
+  };
+
+  return (
+    <Container fluid="xl" className="py-4">
+      <div className="d-flex flex-wrap align-items-center justify-content-between gap-2 mb-4">
+        <h1 className="h3 mb-0">Minhas assinaturas</h1>
+        <Link to={paths.home} className="btn btn-outline-secondary">
+          ← Voltar
+        </Link>
+      </div>
+
+      {notice && (
+        <Alert variant={notice.variant} dismissible closeLabel="Fechar" onClose={() => setNotice(null)}>
+          {notice.text}
+        </Alert>
+      )}
+
+      {isPending ? (
+        <LoadingSpinner />
+      ) : error ? (
+        <LoadErrorAlert
+          message={errorMessage(error, LOAD_ERROR)}
+          onRetry={() => void refetch()}
+          retryDisabled={isFetching}
+        />
+      ) : assinaturas.length === 0 ? (
+        <p className="text-body-secondary text-center py-5 mb-0">{EMPTY}</p>
+      ) : (
+        <ul className="list-group shadow-sm" aria-label="Assinaturas">
+          {assinaturas.map((a) => (
+            <SubscriptionItem
+              key={a.id}
+              assinatura={a}
+              zone={zone}
+              sending={sendNow.isPending && sendNow.variables === a.id}
+              toggling={update.isPending && update.variables?.id === a.id}
+              onSend={() => send(a)}
+              onToggle={() => toggle(a)}
+              onEdit={() => {
+                setNotice(null);
+                setEditing(a);
+                setEditOpen(true);
+              }}
+              onDelete={() => {
+                setNotice(null);
+                setToDelete(a);
+                setConfirming(true);
+              }}
+            />
+          ))}
+        </ul>
+      )}
+
+      {editing && (
+        <SubscriptionModal
+          show={editOpen}
+          painelId={editing.painelId}
+          editing={editing}
+          onHide={() => setEditOpen(false)}
+          onSaved={() => {
+            setEditOpen(false);
+            setNotice({ variant: 'success', text: SAVED });
+          }}
+        />
+      )}
+      <ConfirmDialog
+        show={confirming}
+        title="Excluir assinatura"
+        message={toDelete ? `A assinatura de ${toDelete.nomePainel} será excluída e não será mais enviada.` : ''}
+        confirmLabel="Excluir"
+        variant="danger"
+        busy={remove.isPending}
+        onConfirm={confirmDelete}
+        onCancel={() => setConfirming(false)}
+      />
+    </Container>
+  );
+}
+
+interface SubscriptionItemProps {
+  assinatura: Assinatura;
+  /** The reader's zone: a schedule in it is written without its name. */
+  zone: string;
+  sending: boolean;
+  toggling: boolean;
+  onSend: () => void;
+  onToggle: () => void;
+  onEdit: () => void;
+  onDelete: () => void;
+}
+
+/** One subscription: its panel, a few facts side by side (stacked on a phone), and its actions. */
+function SubscriptionItem({
+  assinatura: a,
+  zone,
+  sending,
+  toggling,
+  onSend,
+  onToggle,
+  onEdit,
+  onDelete,
+}: SubscriptionItemProps) {
+  const nameId = `assinatura-${a.id}`;
+  const content = contentOf(a);
+  const of = `a assinatura de ${a.nomePainel}`;
+  return (
+    <li className="list-group-item py-3" aria-labelledby={nameId}>
+      <h2 className="h6 mb-2" id={nameId}>
+        <Link to={paths.viewer(a.painelId)}>{a.nomePainel}</Link>
+      </h2>
+      <dl className="row row-cols-2 row-cols-md-5 g-2 mb-2 small">
+        <Fact label="Formato">{FORMATO_ROTULOS[a.formato]}</Fact>
+        <Fact label="Agenda">
+          {describeSchedule(a, zone)}
+          {content && <div className="text-body-secondary">{content}</div>}
+        </Fact>
+        <Fact label="Próximo envio">{when(a.proximoEnvio)}</Fact>
+        <Fact label="Último envio">{when(a.ultimoEnvio)}</Fact>
+        <Fact label="Situação">
+          <Badge bg={SITUACAO_CORES[a.situacao]} text={a.situacao === 'sem-acesso' ? 'dark' : undefined}>
+            {SITUACAO_ROTULOS[a.situacao]}
+          </Badge>
+          {a.ultimaFalha && (
+            <div className="text-danger mt-1">
+              Falha em {when(a.ultimaFalha.em)}: {a.ultimaFalha.motivo}
+            </div>
+          )}
+        </Fact>
+      </dl>
+      <div className="d-flex flex-wrap gap-1">
+        <BusyButton
+          size="sm"
+          variant="outline-primary"
+          busy={sending}
+          onClick={onSend}
+          aria-label={`Enviar agora ${of}`}
+        >
+          Enviar agora
+        </BusyButton>
+        <BusyButton
+          size="sm"
+          variant="outline-secondary"
+          busy={toggling}
+          onClick={onToggle}
+          aria-label={`${a.ativa ? 'Pausar' : 'Retomar'} ${of}`}
+        >
+          {a.ativa ? 'Pausar' : 'Retomar'}
+        </BusyButton>
+        <Button size="sm" variant="outline-secondary" onClick={onEdit} aria-label={`Editar ${of}`}>
+          Editar
+        </Button>
+        <Button size="sm" variant="outline-danger" onClick={onDelete} aria-label={`Excluir ${of}`}>
+          Excluir
+        </Button>
+      </div>
+    </li>
+  );
+}
+
+function Fact({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div className="col">
+      <dt className="fw-normal text-body-secondary">{label}</dt>
+      <dd className="mb-0">{children}</dd>
+    </div>
+  );
+}
