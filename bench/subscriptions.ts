@@ -4,9 +4,9 @@
 // (apps/api/test/smtp-sink.ts) in this process. Each round, 1,000 subscriptions fall due at once (one insert) and the
 // figure is the time from that insert to the last delivery recorded 'enviado'; every occurrence must be delivered,
 // none twice. Beside it, in the same round: the bare baseline, the same number of messages (with a PDF of the
-// stand-in's as their attachment) handed by nodemailer alone to the same SMTP server, as many at once as the two
-// instances export; and Power BI's floor (each export waits its 1 s Retry-After). Budget: the portal's median within
-// SUBSCRIPTION_RATIO_MAX × (floor + baseline's median).
+// stand-in's attached) handed by nodemailer alone to the same SMTP server, over as many pooled connections and as many
+// at once as the two instances; and Power BI's floor (each export waits its 1 s Retry-After). Budget: the portal's
+// median within SUBSCRIPTION_RATIO_MAX × (floor + the baseline's median).
 //
 // Alone: node --import tsx bench/part.ts subscriptions <rows.json> [--quick]
 import path from 'node:path';
@@ -36,6 +36,8 @@ const INSTANCES = 2;
 const { exportConcurrency, people: PEOPLE } = SUBSCRIPTION_SIZES;
 /** What the stand-in's ExportTo and running export answer: the wait Power BI asks for before the next look. */
 const POWER_BI_RETRY_AFTER_S = 1;
+/** The connections of each instance's SMTP pool (apps/api/src/integrations/mail/smtp-transport.ts). */
+const SMTP_POOL_CONNECTIONS = 3;
 /** Longest wait for a round's deliveries before the figure is an error. */
 const ROUND_TIMEOUT_MS = 300_000;
 
@@ -138,12 +140,17 @@ async function portalRound(database: Database, sink: SmtpSink, painelId: number)
   return took;
 }
 
-/** One round of the baseline: as many messages, as many at once as the instances export, nodemailer alone. */
+/**
+ * One round of the baseline: as many messages, nodemailer alone, as the instances send them: one pooled transport
+ * each (SMTP_POOL_CONNECTIONS connections, as the portal's SMTP transport opens), exportConcurrency messages at once.
+ */
 async function bareRound(sink: SmtpSink, attachment: Buffer): Promise<number> {
-  const transport = nodemailer.createTransport(sink.url);
+  const transports = Array.from({ length: INSTANCES }, () =>
+    nodemailer.createTransport({ url: sink.url, pool: true, maxConnections: SMTP_POOL_CONNECTIONS }),
+  );
   let next = 0;
   const began = performance.now();
-  const lane = async () => {
+  const lane = async (transport: (typeof transports)[number]) => {
     for (let i = next++; i < SUBSCRIPTIONS; i = next++) {
       const person = people[i % PEOPLE]!;
       await transport.sendMail({
@@ -157,9 +164,11 @@ async function bareRound(sink: SmtpSink, attachment: Buffer): Promise<number> {
       });
     }
   };
-  await Promise.all(Array.from({ length: INSTANCES * exportConcurrency }, lane));
+  await Promise.all(
+    transports.flatMap((transport) => Array.from({ length: exportConcurrency }, () => lane(transport))),
+  );
   const took = performance.now() - began;
-  transport.close();
+  for (const transport of transports) transport.close();
   return took;
 }
 
