@@ -30,7 +30,7 @@ export function exportFileName(nomePainel: string, extension: string): string {
 }
 
 /** The header with the name as is (filename*) and, for old clients, without accents (filename). */
-const attachment = (fileName: string) =>
+export const attachment = (fileName: string) =>
   contentDisposition(fileName, {
     fallback: fileName
       .normalize('NFD')

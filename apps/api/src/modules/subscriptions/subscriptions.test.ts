@@ -1,0 +1,624 @@
+import { sql } from 'drizzle-orm';
+import { DateTime } from 'luxon';
+import { describe, expect, it } from 'vitest';
+import {
+  ASSINATURA_MESSAGES,
+  FALHAS_ENVIO,
+  MAX_ASSINATURAS_POR_PESSOA,
+  type Assinatura,
+  type EnvioSolicitado,
+} from '@paineis/contract/subscriptions';
+import { useTestApp, type TestContext } from '../../../test/context.ts';
+import { createAdmin, createUser, link, panel, seedGroups } from '../../../test/fixtures.ts';
+import { rows } from '../../db/client.ts';
+import type { MailTransport } from '../../integrations/mail/mail-transport.ts';
+
+const PANEL_NOT_FOUND = { message: 'Painel não encontrado.' };
+const NOT_FOUND = { message: ASSINATURA_MESSAGES.naoEncontrada };
+const ADMIN_ONLY = { message: 'Acesso restrito a administradores.' };
+const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
+const DAY_MS = 86_400_000;
+
+/**
+ * A transport the worker would send through. The worker is not started in these tests (its deliveries are
+ * deliveries.test.ts's), so nothing is ever sent: 'Enviar agora' only needs a transport to be configured.
+ */
+const NEVER_SENDS: MailTransport = {
+  kind: 'smtp',
+  maxAttachmentBytes: 10 * 1024 * 1024,
+  send: () => Promise.reject(new Error('nenhum envio nestes testes')),
+  close: async () => undefined,
+};
+
+const count = async (ctx: TestContext, table: string) =>
+  (await rows<{ n: number }>(ctx.db, sql`select count(*)::int as n from ${sql.raw(table)}`))[0]!.n;
+
+/** Everyone and everything the tests share: Ana and Bia may open Vendas, Caio may not; Metas has export off. */
+async function people(ctx: TestContext) {
+  const ana = await createUser(ctx.db, { displayName: 'Ana Souza', email: 'ana@empresa.com.br' });
+  const bia = await createUser(ctx.db, { displayName: 'Bia Lima', email: 'bia@empresa.com.br' });
+  const caio = await createUser(ctx.db, { displayName: 'Caio Reis', email: 'caio@empresa.com.br' });
+  const admin = await createAdmin(ctx.db, { displayName: 'Admin Teste', email: 'admin@empresa.com.br' });
+  const vendas = await panel(ctx.db, { nomePainel: 'Vendas' });
+  const metas = await panel(ctx.db, { nomePainel: 'Metas', permiteExportacao: false });
+  await link(ctx.db, vendas.id, [ana.id, bia.id]);
+  await link(ctx.db, metas.id, [ana.id]);
+  return {
+    ana,
+    bia,
+    caio,
+    admin,
+    vendas,
+    metas,
+    tokens: {
+      ana: await ctx.tokenFor(ana),
+      bia: await ctx.tokenFor(bia),
+      caio: await ctx.tokenFor(caio),
+      admin: await ctx.tokenFor(admin),
+    },
+  };
+}
+
+const subscribe = (ctx: TestContext, token: string, body: Record<string, unknown>) =>
+  ctx.request('POST', '/api/assinaturas', { token, body });
+const mine = async (ctx: TestContext, token: string) =>
+  (await ctx.request('GET', '/api/assinaturas', { token })).json<{ assinaturas: Assinatura[] }>().assinaturas;
+const created = async (ctx: TestContext, token: string, body: Record<string, unknown>) => {
+  const res = await subscribe(ctx, token, body);
+  expect(res.statusCode, res.body).toBe(201);
+  return res.json<Assinatura>();
+};
+
+/** The next delivery read in the subscription's own zone. */
+const local = (s: Assinatura) => DateTime.fromISO(s.proximoEnvio!, { zone: s.fusoHorario });
+
+describe('subscriptions (docs/requirements.md#subscriptions)', () => {
+  const ctx = useTestApp({ mail: NEVER_SENDS });
+
+  it('creates each kind of schedule in two time zones, the next delivery at the local hour strictly ahead', async () => {
+    const s = await people(ctx);
+    const schedules = [
+      { frequencia: 'diaria', limit: 1 },
+      { frequencia: 'semanal', diaSemana: 1, limit: 7 },
+      { frequencia: 'mensal', diaMes: 28, limit: 31 },
+    ] as const;
+    for (const fusoHorario of ['America/Sao_Paulo', 'Asia/Tokyo']) {
+      for (const { limit, ...schedule } of schedules) {
+        const before = Date.now();
+        const sub = await created(ctx, s.tokens.ana, {
+          painelId: s.vendas.id,
+          formato: 'PDF',
+          hora: '07:30',
+          fusoHorario,
+          ...schedule,
+        });
+        expect(sub).toMatchObject({ fusoHorario, frequencia: schedule.frequencia, situacao: 'ativa', ativa: true });
+        // 07:30 where the subscriber is, whatever the server's zone: São Paulo is UTC-3, Tokyo UTC+9.
+        const at = local(sub);
+        expect(at.toFormat('HH:mm')).toBe('07:30');
+        expect(DateTime.fromISO(sub.proximoEnvio!).toUTC().toFormat('HH:mm')).toBe(
+          fusoHorario === 'Asia/Tokyo' ? '22:30' : '10:30',
+        );
+        if (schedule.frequencia === 'semanal') expect(at.weekday).toBe(1);
+        if (schedule.frequencia === 'mensal') expect(at.day).toBe(28);
+        expect(at.toMillis()).toBeGreaterThan(before);
+        expect(at.toMillis()).toBeLessThanOrEqual(Date.now() + limit * DAY_MS);
+      }
+    }
+
+    // Without fusoHorario, the portal's own zone (USAGE_TIME_ZONE).
+    const byDefault = await created(ctx, s.tokens.ana, {
+      painelId: s.vendas.id,
+      formato: 'PPTX',
+      frequencia: 'diaria',
+      hora: '18:00',
+      pagina: 'ReportSection2',
+    });
+    expect(byDefault).toEqual({
+      id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      painelId: s.vendas.id,
+      nomePainel: 'Vendas',
+      formato: 'PPTX',
+      frequencia: 'diaria',
+      hora: '18:00',
+      diaSemana: null,
+      diaMes: null,
+      fusoHorario: ctx.config.usage.timeZone,
+      pagina: 'ReportSection2',
+      visaoId: null,
+      nomeVisao: null,
+      ativa: true,
+      situacao: 'ativa',
+      proximoEnvio: expect.stringMatching(ISO),
+      ultimoEnvio: null,
+      ultimaFalha: null,
+      dono: { id: s.ana.id, displayName: 'Ana Souza', email: 'ana@empresa.com.br' },
+      destinatarios: null,
+      criadaEm: expect.stringMatching(ISO),
+    });
+    expect(local(byDefault).toFormat('HH:mm')).toBe('18:00');
+
+    // Her own, newest first; nobody else's.
+    const list = await mine(ctx, s.tokens.ana);
+    expect(list).toHaveLength(7);
+    expect(list[0]).toEqual(byDefault);
+    expect(await mine(ctx, s.tokens.bia)).toEqual([]);
+  });
+
+  it('exports one of the person’s own saved views of the panel, and no one else’s', async () => {
+    const s = await people(ctx);
+    const view = async (token: string, painelId: number) =>
+      (
+        await ctx.request('POST', `/api/paineis/${painelId}/visoes`, { token, body: { nome: 'Sul', estado: 'e' } })
+      ).json<{ id: string }>().id;
+    const own = await view(s.tokens.ana, s.vendas.id);
+    const biasView = await view(s.tokens.bia, s.vendas.id);
+    const otherPanel = await view(s.tokens.ana, s.metas.id);
+    const base = { painelId: s.vendas.id, formato: 'PDF', frequencia: 'diaria', hora: '08:00' };
+
+    for (const visaoId of [biasView, otherPanel, crypto.randomUUID()]) {
+      const refused = await subscribe(ctx, s.tokens.ana, { ...base, visaoId });
+      expect(refused.statusCode).toBe(404);
+      expect(refused.json()).toEqual({ message: ASSINATURA_MESSAGES.visaoNaoEncontrada });
+    }
+    expect(await count(ctx, 'assinaturas')).toBe(0);
+    const sub = await created(ctx, s.tokens.ana, { ...base, visaoId: own });
+    expect(sub).toMatchObject({ visaoId: own, nomeVisao: 'Sul', pagina: null });
+  });
+
+  it('refuses bad input, a panel the person may not open, export off and recipients from a user; creates nothing', async () => {
+    const s = await people(ctx);
+    const base = { painelId: s.vendas.id, formato: 'PDF', frequencia: 'diaria', hora: '08:00' };
+    for (const [body, message] of [
+      [{ ...base, frequencia: 'semanal' }, 'Uma assinatura semanal precisa do dia da semana (diaSemana).'],
+      [{ ...base, frequencia: 'mensal' }, 'Uma assinatura mensal precisa do dia do mês (diaMes).'],
+      [{ ...base, frequencia: 'mensal', diaMes: 29 }, 'O dia do mês (diaMes) deve ser um número de 1 a 28.'],
+      [{ ...base, diaSemana: 2 }, 'O dia da semana (diaSemana) só vale para assinaturas semanais.'],
+      [
+        { ...base, frequencia: 'semanal', diaSemana: 8 },
+        'O dia da semana (diaSemana) deve ser um número de 1 (segunda-feira) a 7 (domingo).',
+      ],
+      [{ ...base, hora: '24:00' }, 'A hora (hora) deve estar no formato HH:MM, de 00:00 a 23:59.'],
+      [{ ...base, hora: '7:30' }, 'A hora (hora) deve estar no formato HH:MM, de 00:00 a 23:59.'],
+      [
+        { ...base, fusoHorario: 'Marte/Olympus' },
+        'O fuso horário (fusoHorario) deve ser um fuso IANA, como America/Sao_Paulo.',
+      ],
+      [{ ...base, formato: 'XLSX' }, 'O formato (formato) deve ser PDF ou PPTX.'],
+      [{ ...base, frequencia: 'anual' }, "A frequência (frequencia) deve ser 'diaria', 'semanal' ou 'mensal'."],
+      [{ ...base, pagina: 'P1', visaoId: crypto.randomUUID() }, `Campo 'visaoId': ${ASSINATURA_MESSAGES.paginaEVisao}`],
+      [{ ...base, visaoId: 'nao-e-uuid' }, 'O id da visão (visaoId) deve ser um UUID.'],
+    ] as const) {
+      const res = await subscribe(ctx, s.tokens.ana, body);
+      expect(res.statusCode, JSON.stringify(body)).toBe(400);
+      expect(res.json()).toEqual({ message });
+    }
+
+    const hidden = await subscribe(ctx, s.tokens.caio, base);
+    expect(hidden.statusCode).toBe(404);
+    expect(hidden.json()).toEqual(PANEL_NOT_FOUND);
+    const missing = await subscribe(ctx, s.tokens.admin, { ...base, painelId: 9999 });
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json()).toEqual(PANEL_NOT_FOUND);
+
+    const exportOff = await subscribe(ctx, s.tokens.ana, { ...base, painelId: s.metas.id });
+    expect(exportOff.statusCode).toBe(403);
+    expect(exportOff.json()).toEqual({ message: ASSINATURA_MESSAGES.exportacaoDesativada });
+
+    const forOthers = await subscribe(ctx, s.tokens.ana, { ...base, destinatarios: { usuarios: [s.bia.id] } });
+    expect(forOthers.statusCode).toBe(403);
+    expect(forOthers.json()).toEqual({ message: ASSINATURA_MESSAGES.somenteAdministradores });
+
+    expect(await count(ctx, 'assinaturas')).toBe(0);
+    expect(await count(ctx, "auditoria where objeto = 'assinatura'")).toBe(0);
+  });
+
+  it(`keeps at most ${MAX_ASSINATURAS_POR_PESSOA} subscriptions per person, even when asked all at once`, async () => {
+    const s = await people(ctx);
+    await ctx.db.execute(sql`
+      insert into assinaturas (painel_id, usuario_id, formato, frequencia, hora, fuso_horario)
+      select ${s.vendas.id}, ${s.ana.id}, 'PDF', 'diaria', '08:00', 'America/Sao_Paulo'
+      from generate_series(1, ${MAX_ASSINATURAS_POR_PESSOA - 2})`);
+    const body = { painelId: s.vendas.id, formato: 'PDF', frequencia: 'diaria', hora: '09:00' };
+    const answers = await Promise.all(Array.from({ length: 5 }, () => subscribe(ctx, s.tokens.ana, body)));
+    expect(answers.filter((a) => a.statusCode === 201)).toHaveLength(2);
+    expect(answers.filter((a) => a.statusCode !== 201).map((a) => [a.statusCode, a.json()])).toEqual(
+      Array.from({ length: 3 }, () => [409, { message: ASSINATURA_MESSAGES.limite }]),
+    );
+    expect(await count(ctx, 'assinaturas')).toBe(MAX_ASSINATURAS_POR_PESSOA);
+    // The limit is per owner.
+    expect((await subscribe(ctx, s.tokens.bia, body)).statusCode).toBe(201);
+  });
+
+  it('answers 404 for someone else’s subscription, to a user and to an administrator; only /todas lists it', async () => {
+    const s = await people(ctx);
+    const anas = await created(ctx, s.tokens.ana, {
+      painelId: s.vendas.id,
+      formato: 'PDF',
+      frequencia: 'diaria',
+      hora: '08:00',
+    });
+    const url = `/api/assinaturas/${anas.id}`;
+    for (const token of [s.tokens.bia, s.tokens.admin]) {
+      for (const [method, path, body] of [
+        ['PATCH', url, { ativa: false }],
+        ['DELETE', url, undefined],
+        ['POST', `${url}/enviar-agora`, undefined],
+      ] as const) {
+        const res = await ctx.request(method, path, { token, body });
+        expect(res.statusCode, `${method} ${path}`).toBe(404);
+        expect(res.json()).toEqual(NOT_FOUND);
+      }
+      expect(await mine(ctx, token)).toEqual([]);
+    }
+    const unknown = await ctx.request('DELETE', `/api/assinaturas/${crypto.randomUUID()}`, { token: s.tokens.ana });
+    expect(unknown.json()).toEqual(NOT_FOUND);
+    const badId = await ctx.request('PATCH', '/api/assinaturas/nao-e-uuid', { token: s.tokens.ana, body: {} });
+    expect(badId.statusCode).toBe(400);
+    expect(badId.json()).toEqual({ message: 'O id da assinatura deve ser um UUID.' });
+
+    // Unchanged, and nothing queued.
+    expect(await mine(ctx, s.tokens.ana)).toEqual([anas]);
+    expect(await count(ctx, 'envios_assinatura')).toBe(0);
+
+    const all = await ctx.request('GET', '/api/assinaturas/todas', { token: s.tokens.admin });
+    expect(all.statusCode).toBe(200);
+    expect(all.json()).toEqual({ assinaturas: [anas] });
+    const refused = await ctx.request('GET', '/api/assinaturas/todas', { token: s.tokens.ana });
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json()).toEqual(ADMIN_ONLY);
+
+    expect((await ctx.request('DELETE', url, { token: s.tokens.ana })).statusCode).toBe(204);
+    expect(await count(ctx, 'assinaturas')).toBe(0);
+  });
+
+  it('pauses, resumes and edits: the next delivery is cleared, then computed again from the new schedule', async () => {
+    const s = await people(ctx);
+    const sub = await created(ctx, s.tokens.ana, {
+      painelId: s.vendas.id,
+      formato: 'PDF',
+      frequencia: 'semanal',
+      diaSemana: 3,
+      hora: '08:00',
+      fusoHorario: 'America/Sao_Paulo',
+    });
+    const patch = (body: Record<string, unknown>) =>
+      ctx.request('PATCH', `/api/assinaturas/${sub.id}`, { token: s.tokens.ana, body });
+
+    const paused = await patch({ ativa: false });
+    expect(paused.statusCode).toBe(200);
+    expect(paused.json()).toMatchObject({ ativa: false, situacao: 'pausada', proximoEnvio: null });
+    const resumed = (await patch({ ativa: true })).json<Assinatura>();
+    expect(resumed).toMatchObject({ ativa: true, situacao: 'ativa', proximoEnvio: sub.proximoEnvio });
+
+    // A new kind comes with its day; the old kind's day goes.
+    const monthly = (await patch({ frequencia: 'mensal', diaMes: 5, hora: '06:15' })).json<Assinatura>();
+    expect(monthly).toMatchObject({ frequencia: 'mensal', diaMes: 5, diaSemana: null, hora: '06:15' });
+    expect([local(monthly).day, local(monthly).toFormat('HH:mm')]).toEqual([5, '06:15']);
+
+    for (const [body, message] of [
+      [{ frequencia: 'semanal' }, 'Uma assinatura semanal precisa do dia da semana (diaSemana).'],
+      [{ diaSemana: 2 }, 'O dia da semana (diaSemana) só vale para assinaturas semanais.'],
+      [{ diaMes: null }, 'Uma assinatura mensal precisa do dia do mês (diaMes).'],
+      [{ hora: '25:00' }, 'A hora (hora) deve estar no formato HH:MM, de 00:00 a 23:59.'],
+      [{ destinatarios: { usuarios: [s.bia.id] } }, ASSINATURA_MESSAGES.somenteAdministradores],
+    ] as const) {
+      const res = await patch(body);
+      expect(res.statusCode, JSON.stringify(body)).toBe('destinatarios' in body ? 403 : 400);
+      expect(res.json()).toEqual({ message });
+    }
+    expect((await mine(ctx, s.tokens.ana))[0]).toEqual(monthly);
+
+    const daily = (await patch({ frequencia: 'diaria', fusoHorario: 'Asia/Tokyo' })).json<Assinatura>();
+    expect(daily).toMatchObject({ frequencia: 'diaria', diaMes: null, diaSemana: null, fusoHorario: 'Asia/Tokyo' });
+    expect(local(daily).toFormat('HH:mm')).toBe('06:15');
+    expect(Date.parse(daily.proximoEnvio!) - Date.now()).toBeLessThanOrEqual(DAY_MS);
+
+    // A page replaces the saved view, and a view the page; the format changes alone.
+    const paged = (await patch({ pagina: 'ReportSection3', formato: 'PPTX' })).json<Assinatura>();
+    expect(paged).toMatchObject({ pagina: 'ReportSection3', formato: 'PPTX', proximoEnvio: daily.proximoEnvio });
+
+    // Paused, a change of schedule keeps it paused.
+    await patch({ ativa: false });
+    expect((await patch({ hora: '10:00' })).json()).toMatchObject({ hora: '10:00', proximoEnvio: null });
+  });
+
+  it('shows "sem-acesso" when the owner lost the panel, is outside its RLS roles or is inactive', async () => {
+    const s = await people(ctx);
+    const body = { painelId: s.vendas.id, formato: 'PDF', frequencia: 'diaria', hora: '08:00' };
+    const anas = await created(ctx, s.tokens.ana, body);
+    const bias = await created(ctx, s.tokens.bia, body);
+
+    await link(ctx.db, s.vendas.id, [s.bia.id]);
+    const [lost] = await mine(ctx, s.tokens.ana);
+    expect(lost).toMatchObject({ id: anas.id, situacao: 'sem-acesso', ativa: true });
+    const sendNow = await ctx.request('POST', `/api/assinaturas/${anas.id}/enviar-agora`, { token: s.tokens.ana });
+    expect(sendNow.statusCode).toBe(409);
+    expect(sendNow.json()).toEqual({ message: ASSINATURA_MESSAGES.semAcesso });
+    // She may still pause, edit and delete it.
+    expect(
+      (
+        await ctx.request('PATCH', `/api/assinaturas/${anas.id}`, { token: s.tokens.ana, body: { ativa: false } })
+      ).json(),
+    ).toMatchObject({ situacao: 'pausada' });
+
+    // On an RLS panel, a person no role lists could not open it.
+    await ctx.db.execute(sql`update paineis set usa_rls = true where id = ${s.vendas.id}`);
+    const roles = (userEmails: string[]) =>
+      ctx.request('POST', `/api/paineis/${s.vendas.id}/rls`, {
+        token: s.tokens.admin,
+        body: [{ roleName: 'Sul', userEmails }],
+      });
+    expect((await roles(['outra@empresa.com.br'])).statusCode).toBe(200);
+    expect((await mine(ctx, s.tokens.bia))[0]).toMatchObject({ id: bias.id, situacao: 'sem-acesso' });
+    await roles(['bia@empresa.com.br']);
+    expect((await mine(ctx, s.tokens.bia))[0]).toMatchObject({ id: bias.id, situacao: 'ativa' });
+
+    // An inactive owner cannot sign in: the administrators read it in /todas.
+    await ctx.db.execute(sql`update usuarios set active = false where id = ${s.bia.id}`);
+    const all = (await ctx.request('GET', '/api/assinaturas/todas', { token: s.tokens.admin })).json<{
+      assinaturas: Assinatura[];
+    }>().assinaturas;
+    expect(all.map((a) => [a.dono.displayName, a.situacao])).toEqual([
+      ['Bia Lima', 'sem-acesso'],
+      ['Ana Souza', 'pausada'],
+    ]);
+  });
+
+  it('lets an administrator name people and groups; the owner receives it only when named', async () => {
+    const s = await people(ctx);
+    await seedGroups(ctx.database, [
+      { id: 'g-vendas', nome: 'Equipe de Vendas', people: [s.caio.id], groups: ['g-norte'] },
+      { id: 'g-norte', nome: 'Região Norte', people: [] },
+    ]);
+    const body = {
+      painelId: s.vendas.id,
+      formato: 'PDF',
+      frequencia: 'semanal',
+      diaSemana: 5,
+      hora: '17:00',
+      destinatarios: { usuarios: [s.caio.id, s.bia.id, s.bia.id], grupos: ['g-norte', 'g-vendas'] },
+    };
+    for (const destinatarios of [{ usuarios: [s.bia.id, 'ninguem'] }, { grupos: ['g-vendas', 'g-inexistente'] }]) {
+      const unknown = await subscribe(ctx, s.tokens.admin, { ...body, destinatarios });
+      expect(unknown.statusCode).toBe(400);
+      expect(unknown.json()).toEqual({ message: ASSINATURA_MESSAGES.destinatarioDesconhecido });
+    }
+    const none = await subscribe(ctx, s.tokens.admin, { ...body, destinatarios: { usuarios: [], grupos: [] } });
+    expect(none.statusCode).toBe(400);
+    expect(none.json()).toEqual({ message: `Campo 'destinatarios': ${ASSINATURA_MESSAGES.semDestinatarios}` });
+    expect(await count(ctx, 'assinaturas')).toBe(0);
+    expect(await count(ctx, 'assinatura_usuarios')).toBe(0);
+
+    const sub = await created(ctx, s.tokens.admin, body);
+    expect(sub).toMatchObject({
+      dono: { id: s.admin.id, displayName: 'Admin Teste', email: 'admin@empresa.com.br' },
+      situacao: 'ativa',
+      destinatarios: {
+        usuarios: [
+          { id: s.bia.id, displayName: 'Bia Lima', email: 'bia@empresa.com.br' },
+          { id: s.caio.id, displayName: 'Caio Reis', email: 'caio@empresa.com.br' },
+        ],
+        grupos: [
+          { id: 'g-vendas', displayName: 'Equipe de Vendas' },
+          { id: 'g-norte', displayName: 'Região Norte' },
+        ],
+      },
+    });
+    const stored = await rows<{ com_destinatarios: boolean }>(
+      ctx.db,
+      sql`select com_destinatarios from assinaturas where id = ${sub.id}`,
+    );
+    expect(stored).toEqual([{ com_destinatarios: true }]);
+
+    // Bia alone may open Vendas: once she is gone, nobody it names may, Caio (in a group) included.
+    await link(ctx.db, s.vendas.id, [s.ana.id]);
+    const [lost] = await mine(ctx, s.tokens.admin);
+    expect(lost!.situacao).toBe('sem-acesso');
+    const refused = await ctx.request('POST', `/api/assinaturas/${sub.id}/enviar-agora`, { token: s.tokens.admin });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json()).toEqual({ message: FALHAS_ENVIO.semDestinatarios });
+    // The panel linked to a group Caio is in: someone it names may open it again.
+    await ctx.request('POST', `/api/paineis/${s.vendas.id}/grupos`, { token: s.tokens.admin, body: ['g-vendas'] });
+    expect((await mine(ctx, s.tokens.admin))[0]!.situacao).toBe('ativa');
+
+    // Recipients are replaced by an administrator's PATCH, and may make a personal subscription an administrator's.
+    const replaced = await ctx.request('PATCH', `/api/assinaturas/${sub.id}`, {
+      token: s.tokens.admin,
+      body: { destinatarios: { usuarios: [s.ana.id] } },
+    });
+    expect(replaced.json<Assinatura>().destinatarios).toEqual({
+      usuarios: [{ id: s.ana.id, displayName: 'Ana Souza', email: 'ana@empresa.com.br' }],
+      grupos: [],
+    });
+    const personal = await created(ctx, s.tokens.admin, { ...body, destinatarios: undefined });
+    expect(personal.destinatarios).toBeNull();
+    const turned = await ctx.request('PATCH', `/api/assinaturas/${personal.id}`, {
+      token: s.tokens.admin,
+      body: { destinatarios: { grupos: ['g-norte'] } },
+    });
+    expect(turned.json<Assinatura>().destinatarios).toEqual({
+      usuarios: [],
+      grupos: [{ id: 'g-norte', displayName: 'Região Norte' }],
+    });
+    // Nobody is in Região Norte.
+    expect(turned.json<Assinatura>().situacao).toBe('sem-acesso');
+  });
+
+  it('queues "Enviar agora" once at a time, and refuses it while paused or with export off', async () => {
+    const s = await people(ctx);
+    const sub = await created(ctx, s.tokens.ana, {
+      painelId: s.vendas.id,
+      formato: 'PDF',
+      frequencia: 'diaria',
+      hora: '08:00',
+    });
+    const sendNow = () => ctx.request('POST', `/api/assinaturas/${sub.id}/enviar-agora`, { token: s.tokens.ana });
+
+    const before = Date.now();
+    const asked = await sendNow();
+    expect(asked.statusCode).toBe(202);
+    const envio = asked.json<EnvioSolicitado>();
+    expect(envio).toEqual({
+      envioId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      estado: 'pendente',
+      message: ASSINATURA_MESSAGES.envioSolicitado,
+    });
+    const [queued] = await rows<{ manual: boolean; estado: string; ocorrencia: Date; disponivel_em: Date }>(
+      ctx.db,
+      sql`select manual, estado, ocorrencia, disponivel_em from envios_assinatura where id = ${envio.envioId}`,
+    );
+    expect(queued).toMatchObject({ manual: true, estado: 'pendente' });
+    expect(new Date(queued!.ocorrencia).getTime()).toBeGreaterThanOrEqual(before - 1000);
+    expect(new Date(queued!.disponivel_em).getTime()).toBe(new Date(queued!.ocorrencia).getTime());
+
+    const again = await sendNow();
+    expect(again.statusCode).toBe(409);
+    expect(again.json()).toEqual({ message: ASSINATURA_MESSAGES.envioEmAndamento });
+    await ctx.db.execute(sql`update envios_assinatura set estado = 'executando' where id = ${envio.envioId}`);
+    expect((await sendNow()).statusCode).toBe(409);
+    // Once it ended, another may be asked; two at once queue one.
+    await ctx.db.execute(sql`update envios_assinatura set estado = 'enviado' where id = ${envio.envioId}`);
+    const both = await Promise.all([sendNow(), sendNow()]);
+    expect(both.map((r) => r.statusCode).sort()).toEqual([202, 409]);
+    expect(await count(ctx, 'envios_assinatura')).toBe(2);
+
+    await ctx.db.execute(sql`delete from envios_assinatura`);
+    await ctx.request('PATCH', `/api/assinaturas/${sub.id}`, { token: s.tokens.ana, body: { ativa: false } });
+    const paused = await sendNow();
+    expect(paused.statusCode).toBe(409);
+    expect(paused.json()).toEqual({ message: ASSINATURA_MESSAGES.pausada });
+
+    await ctx.request('PATCH', `/api/assinaturas/${sub.id}`, { token: s.tokens.ana, body: { ativa: true } });
+    await ctx.db.execute(sql`update paineis set permite_exportacao = false where id = ${s.vendas.id}`);
+    const exportOff = await sendNow();
+    expect(exportOff.statusCode).toBe(403);
+    expect(exportOff.json()).toEqual({ message: ASSINATURA_MESSAGES.exportacaoDesativada });
+    expect(await count(ctx, 'envios_assinatura')).toBe(0);
+  });
+
+  it('records subscriptions created, changed, removed and each "Enviar agora" in the audit trail', async () => {
+    const s = await people(ctx);
+    const sub = await created(ctx, s.tokens.admin, {
+      painelId: s.vendas.id,
+      formato: 'PDF',
+      frequencia: 'diaria',
+      hora: '08:00',
+      fusoHorario: 'America/Sao_Paulo',
+      destinatarios: { usuarios: [s.bia.id] },
+    });
+    await ctx.request('PATCH', `/api/assinaturas/${sub.id}`, {
+      token: s.tokens.admin,
+      body: { hora: '09:00', destinatarios: { usuarios: [s.ana.id] } },
+    });
+    // A change that changes nothing is not recorded.
+    await ctx.request('PATCH', `/api/assinaturas/${sub.id}`, { token: s.tokens.admin, body: { hora: '09:00' } });
+    const envio = (
+      await ctx.request('POST', `/api/assinaturas/${sub.id}/enviar-agora`, { token: s.tokens.admin })
+    ).json<EnvioSolicitado>();
+    await ctx.request('DELETE', `/api/assinaturas/${sub.id}`, { token: s.tokens.admin });
+
+    const records = await rows<{
+      usuario_id: string;
+      objeto: string;
+      objeto_id: string;
+      objeto_nome: string;
+      acao: string;
+      mudancas: { campo: string; antes?: unknown; depois?: unknown }[];
+    }>(
+      ctx.db,
+      sql`select usuario_id, objeto, objeto_id, objeto_nome, acao, mudancas from auditoria where objeto = 'assinatura' order by id`,
+    );
+    expect(records.map((r) => [r.usuario_id, r.objeto_id, r.objeto_nome, r.acao])).toEqual([
+      [s.admin.id, sub.id, 'Vendas', 'criacao'],
+      [s.admin.id, sub.id, 'Vendas', 'alteracao'],
+      [s.admin.id, sub.id, 'Vendas', 'envio_solicitado'],
+      [s.admin.id, sub.id, 'Vendas', 'exclusao'],
+    ]);
+    expect(records[0]!.mudancas).toEqual(
+      expect.arrayContaining([
+        { campo: 'formato', depois: 'PDF' },
+        { campo: 'hora', depois: '08:00' },
+        { campo: 'destinatarios', depois: { usuarios: { [s.bia.id]: 'Bia Lima' }, grupos: {} } },
+      ]),
+    );
+    expect(records[1]!.mudancas).toEqual(
+      expect.arrayContaining([
+        { campo: 'hora', antes: '08:00', depois: '09:00' },
+        { campo: 'destinatarios.usuarios.' + s.bia.id, antes: 'Bia Lima' },
+        { campo: 'destinatarios.usuarios.' + s.ana.id, depois: 'Ana Souza' },
+      ]),
+    );
+    expect(records[1]!.mudancas).toHaveLength(3);
+    expect(records[2]!.mudancas).toEqual([{ campo: 'envio', depois: envio.envioId }]);
+    expect(records[3]!.mudancas).toEqual(expect.arrayContaining([{ campo: 'hora', antes: '09:00' }]));
+  });
+
+  it('serves a file too large to attach to its recipient alone, until it expires', async () => {
+    const s = await people(ctx);
+    const sub = await created(ctx, s.tokens.ana, {
+      painelId: s.vendas.id,
+      formato: 'PDF',
+      frequencia: 'diaria',
+      hora: '08:00',
+    });
+    const [envio] = await rows<{ id: string }>(
+      ctx.db,
+      sql`insert into envios_assinatura (assinatura_id, ocorrencia, estado) values (${sub.id}, now(), 'enviado') returning id`,
+    );
+    const file = async (usuarioId: string, expiraEm: string) =>
+      (
+        await rows<{ id: string }>(
+          ctx.db,
+          sql`insert into arquivos_assinatura (usuario_id, envio_id, nome, tipo, conteudo, expira_em)
+              values (${usuarioId}, ${envio!.id}, 'Vendas — Região.pdf', 'application/pdf',
+                      ${Buffer.from('%PDF-1.7 conteúdo')}, now() + ${expiraEm}::interval)
+              returning id`,
+        )
+      )[0]!.id;
+    const fresh = await file(s.ana.id, '7 days');
+    const expired = await file(s.ana.id, '-1 minute');
+
+    const res = await ctx.app.inject({
+      method: 'GET',
+      url: `/api/assinaturas/arquivos/${fresh}`,
+      headers: { authorization: `Bearer ${s.tokens.ana}` },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.rawPayload.toString()).toBe('%PDF-1.7 conteúdo');
+    expect(res.headers['content-type']).toBe('application/pdf');
+    expect(res.headers['content-disposition']).toBe(
+      `attachment; filename="Vendas _ Regiao.pdf"; filename*=UTF-8''Vendas%20%E2%80%94%20Regi%C3%A3o.pdf`,
+    );
+    expect(res.headers['cache-control']).toBe('private, no-store');
+
+    for (const [token, id] of [
+      [s.tokens.bia, fresh],
+      [s.tokens.admin, fresh],
+      [s.tokens.ana, expired],
+      [s.tokens.ana, crypto.randomUUID()],
+    ] as const) {
+      const refused = await ctx.request('GET', `/api/assinaturas/arquivos/${id}`, { token });
+      expect(refused.statusCode).toBe(404);
+      expect(refused.json()).toEqual({ message: ASSINATURA_MESSAGES.arquivoNaoEncontrado });
+    }
+  });
+});
+
+describe('subscriptions without a mail transport', () => {
+  const ctx = useTestApp({ mail: null });
+
+  it('creates them, and answers "Enviar agora" with 503 queuing nothing', async () => {
+    const s = await people(ctx);
+    const sub = await created(ctx, s.tokens.ana, {
+      painelId: s.vendas.id,
+      formato: 'PDF',
+      frequencia: 'diaria',
+      hora: '08:00',
+    });
+    const res = await ctx.request('POST', `/api/assinaturas/${sub.id}/enviar-agora`, { token: s.tokens.ana });
+    expect(res.statusCode).toBe(503);
+    expect(res.json()).toEqual({ message: ASSINATURA_MESSAGES.semTransporte });
+    expect(await count(ctx, 'envios_assinatura')).toBe(0);
+  });
+});

@@ -1,0 +1,346 @@
+import {
+  ASSINATURA_MESSAGES,
+  assinaturaPatchBody,
+  FALHAS_ENVIO,
+  type Assinatura,
+  type AssinaturaBody,
+  type AssinaturaPatchBody,
+  type EnvioSolicitado,
+  type SituacaoAssinatura,
+} from '@paineis/contract/subscriptions';
+import type { Config } from '../../config/env.ts';
+import type { Db } from '../../db/client.ts';
+import type { MailTransport } from '../../integrations/mail/mail-transport.ts';
+import { conflict, DomainFailure, forbidden, invalid, notFound } from '../../lib/domain-failure.ts';
+import { HttpError } from '../../lib/http-error.ts';
+import type { AuditActor } from '../audit/audit.ts';
+import { attachment } from '../exports/export-answers.ts';
+import {
+  openingOf,
+  panelRules,
+  panelsVisibleTo,
+  requireVisiblePanel,
+  type PanelRules,
+} from '../panels/panel-access.ts';
+import type { Requester } from '../panels/requester.ts';
+import { directoryEntries, groupMembership, type DirectoryEntry } from '../users/users.service.ts';
+import { nextOccurrence } from './schedule.ts';
+import {
+  changeSubscription,
+  deleteSubscription,
+  everySubscription,
+  insertSubscription,
+  ownSubscription,
+  ownSubscriptions,
+  queueManualDelivery,
+  recipientFile,
+  type SubscriptionChange,
+  type SubscriptionRecord,
+} from './subscriptions.repository.ts';
+
+/**
+ * E-mail subscriptions (docs/requirements.md#subscriptions): each person's own, on panels they may open and export,
+ * and an administrator's for people and groups. A subscription is its owner's alone: anyone else's is 404, to
+ * administrators too, who only list them (GET /assinaturas/todas).
+ */
+
+/** What the subscriptions need of the app. */
+export interface SubscriptionDeps {
+  db: Db;
+  config: Pick<Config, 'usage'>;
+  mail: MailTransport | null;
+  deliveries: { wake(): void };
+}
+
+/** The people who may open a panel and their groups, read once per answer however many subscriptions it lists. */
+class AccessCheck {
+  private readonly visible = new Map<string, Promise<ReadonlySet<number>>>();
+  private readonly rules = new Map<number, Promise<PanelRules | null>>();
+  private directory: Promise<ReadonlyMap<string, DirectoryEntry>> | undefined;
+
+  constructor(private readonly db: Db) {}
+
+  private people() {
+    return (this.directory ??= directoryEntries(this.db));
+  }
+
+  /** Whether this person may open the panel now: active, linked or an administrator, and in a role on RLS panels. */
+  private async opens(person: DirectoryEntry | undefined, painelId: number, linked: () => Promise<boolean>) {
+    if (!person?.ativo) return false;
+    if (!person.administrador && !(await linked())) return false;
+    const rules = await this.rulesOf(painelId);
+    if (!rules) return false;
+    const requester: Requester = { ...person, username: '', isAdmin: person.administrador };
+    try {
+      await openingOf(this.db, rules.panel, requester, undefined);
+      return true;
+    } catch (error) {
+      // No RLS role lists them: the opening would be refused (403), and so would their export.
+      if (error instanceof DomainFailure) return false;
+      throw error;
+    }
+  }
+
+  private rulesOf(painelId: number) {
+    let found = this.rules.get(painelId);
+    if (!found) {
+      found = panelRules(this.db, painelId).catch((error: unknown) => {
+        if (error instanceof DomainFailure && error.kind === 'not-found') return null;
+        throw error;
+      });
+      this.rules.set(painelId, found);
+    }
+    return found;
+  }
+
+  /** One named person, through the panels they see (kept in memory by the panels module). */
+  async personOpens(usuarioId: string, painelId: number): Promise<boolean> {
+    const person = (await this.people()).get(usuarioId);
+    return this.opens(person, painelId, async () => {
+      let ids = this.visible.get(usuarioId);
+      if (!ids) {
+        ids = panelsVisibleTo(this.db, { id: usuarioId, isAdmin: false }).then((found) => new Set(found));
+        this.visible.set(usuarioId, ids);
+      }
+      return (await ids).has(painelId);
+    });
+  }
+
+  /** Someone in the group at any depth, through the panel's own links, so that a large group costs no query each. */
+  async groupOpens(grupoId: string, painelId: number): Promise<boolean> {
+    const [people, membership, rules] = await Promise.all([
+      this.people(),
+      groupMembership(this.db),
+      this.rulesOf(painelId),
+    ]);
+    if (!rules) return false;
+    const linkedGroups = rules.groups.map((g) => g.id);
+    for (const usuarioId of membership.peopleWithPaths(grupoId).keys()) {
+      const linked = async () =>
+        rules.people.has(usuarioId) || linkedGroups.some((g) => membership.groupsOf(usuarioId).has(g));
+      if (await this.opens(people.get(usuarioId), painelId, linked)) return true;
+    }
+    return false;
+  }
+
+  /**
+   * Whether anyone it is for may open the panel: its owner (inactive is no one), or, for an administrator's, any of
+   * the people named or anyone in the groups named.
+   */
+  async reachesAnyone(s: SubscriptionRecord): Promise<boolean> {
+    if (!s.destinatarios) return this.personOpens(s.dono.id, s.painelId);
+    for (const person of s.destinatarios.usuarios) if (await this.personOpens(person.id, s.painelId)) return true;
+    for (const group of s.destinatarios.grupos) if (await this.groupOpens(group.id, s.painelId)) return true;
+    return false;
+  }
+}
+
+const iso = (at: Date | null) => at?.toISOString() ?? null;
+
+/** The answers for these subscriptions, each with its situation now. */
+async function answers(db: Db, found: SubscriptionRecord[]): Promise<Assinatura[]> {
+  const access = new AccessCheck(db);
+  return Promise.all(
+    found.map(async (s): Promise<Assinatura> => {
+      const situacao: SituacaoAssinatura = !s.ativa
+        ? 'pausada'
+        : (await access.reachesAnyone(s))
+          ? 'ativa'
+          : 'sem-acesso';
+      return {
+        id: s.id,
+        painelId: s.painelId,
+        nomePainel: s.nomePainel,
+        formato: s.formato,
+        frequencia: s.frequencia,
+        hora: s.hora,
+        diaSemana: s.diaSemana,
+        diaMes: s.diaMes,
+        fusoHorario: s.fusoHorario,
+        pagina: s.pagina,
+        visaoId: s.visaoId,
+        nomeVisao: s.nomeVisao,
+        ativa: s.ativa,
+        situacao,
+        proximoEnvio: iso(s.proximoEnvio),
+        ultimoEnvio: iso(s.ultimoEnvio),
+        ultimaFalha:
+          s.ultimaFalha !== null && s.ultimaFalhaEm !== null
+            ? { em: s.ultimaFalhaEm.toISOString(), motivo: s.ultimaFalha }
+            : null,
+        dono: s.dono,
+        destinatarios: s.destinatarios,
+        criadaEm: s.criadaEm.toISOString(),
+      };
+    }),
+  );
+}
+
+const answer = async (db: Db, s: SubscriptionRecord) => (await answers(db, [s]))[0]!;
+
+/** Recipients are an administrator's to name. */
+function checkRecipientsAllowed(requester: Requester, destinatarios: unknown): void {
+  if (destinatarios !== undefined && !requester.isAdmin) throw forbidden(ASSINATURA_MESSAGES.somenteAdministradores);
+}
+
+/** POST /assinaturas: on a panel the person may open (404) whose export is on (403). */
+export async function createSubscription(
+  deps: SubscriptionDeps,
+  requester: Requester,
+  body: AssinaturaBody,
+  actor: AuditActor,
+  now = new Date(),
+): Promise<Assinatura> {
+  const panel = await requireVisiblePanel(deps.db, body.painelId, requester);
+  if (!panel.permiteExportacao) throw forbidden(ASSINATURA_MESSAGES.exportacaoDesativada);
+  checkRecipientsAllowed(requester, body.destinatarios);
+  const schedule = {
+    frequencia: body.frequencia,
+    hora: body.hora,
+    diaSemana: body.diaSemana ?? null,
+    diaMes: body.diaMes ?? null,
+    fusoHorario: body.fusoHorario ?? deps.config.usage.timeZone,
+  };
+  const created = await insertSubscription(
+    deps.db,
+    {
+      ...schedule,
+      painelId: panel.id,
+      usuarioId: requester.id,
+      formato: body.formato,
+      pagina: body.pagina ?? null,
+      visaoId: body.visaoId ?? null,
+      proximoEnvio: nextOccurrence(schedule, now),
+      destinatarios: body.destinatarios
+        ? { usuarios: body.destinatarios.usuarios ?? [], grupos: body.destinatarios.grupos ?? [] }
+        : null,
+    },
+    actor,
+  );
+  return answer(deps.db, created);
+}
+
+/** GET /assinaturas: the caller's own, newest first. */
+export async function listOwnSubscriptions(db: Db, requester: Requester): Promise<Assinatura[]> {
+  return answers(db, await ownSubscriptions(db, requester.id));
+}
+
+/** GET /assinaturas/todas: every subscription, newest first (administrators). */
+export async function listEverySubscription(db: Db): Promise<Assinatura[]> {
+  return answers(db, await everySubscription(db));
+}
+
+/** The first problem of the schedule's days as merged, in the contract's own words. */
+function checkDays(schedule: Pick<SubscriptionChange, 'frequencia' | 'diaSemana' | 'diaMes'>): void {
+  const checked = assinaturaPatchBody.safeParse(schedule);
+  if (!checked.success) throw invalid(checked.error.issues[0]!.message);
+}
+
+/**
+ * A PATCH merged into the stored subscription. A new `frequencia` drops the days of the old one (it comes with its
+ * own); a day must suit the kind that results. Choosing a page drops the saved view, and the other way round.
+ * Pausing clears the next delivery; resuming, or changing the schedule while on, computes it from now.
+ */
+export function mergedChange(current: SubscriptionRecord, patch: AssinaturaPatchBody, now: Date): SubscriptionChange {
+  const frequencia = patch.frequencia ?? current.frequencia;
+  const kindChanged = frequencia !== current.frequencia;
+  const day = <K extends 'diaSemana' | 'diaMes'>(key: K) =>
+    patch[key] !== undefined ? patch[key] : kindChanged ? null : current[key];
+  const schedule = {
+    frequencia,
+    hora: patch.hora ?? current.hora,
+    // 'diaria' has no day: the stored ones go; a day named for it is refused below.
+    diaSemana: day('diaSemana') ?? null,
+    diaMes: day('diaMes') ?? null,
+    fusoHorario: patch.fusoHorario ?? current.fusoHorario,
+  };
+  checkDays(schedule);
+  const pagina = patch.pagina !== undefined ? patch.pagina : patch.visaoId != null ? null : current.pagina;
+  const visaoId = patch.visaoId !== undefined ? patch.visaoId : patch.pagina != null ? null : current.visaoId;
+  const ativa = patch.ativa ?? current.ativa;
+  const scheduleChanged =
+    schedule.frequencia !== current.frequencia ||
+    schedule.hora !== current.hora ||
+    schedule.diaSemana !== current.diaSemana ||
+    schedule.diaMes !== current.diaMes ||
+    schedule.fusoHorario !== current.fusoHorario;
+  const proximoEnvio = !ativa
+    ? null
+    : !current.ativa || scheduleChanged || current.proximoEnvio === null
+      ? nextOccurrence(schedule, now)
+      : current.proximoEnvio;
+  return {
+    ...schedule,
+    formato: patch.formato ?? current.formato,
+    pagina: pagina ?? null,
+    visaoId: visaoId ?? null,
+    ativa,
+    proximoEnvio,
+    destinatarios: patch.destinatarios && {
+      usuarios: patch.destinatarios.usuarios ?? [],
+      grupos: patch.destinatarios.grupos ?? [],
+    },
+  };
+}
+
+/**
+ * PATCH /assinaturas/{id}: the caller's own only. `destinatarios` is an administrator's, on any of their own
+ * subscriptions: it replaces the recipients, and makes a personal subscription an administrator's one (the owner
+ * then receives it only if named).
+ */
+export async function updateSubscription(
+  db: Db,
+  id: string,
+  requester: Requester,
+  patch: AssinaturaPatchBody,
+  actor: AuditActor,
+  now = new Date(),
+): Promise<Assinatura> {
+  checkRecipientsAllowed(requester, patch.destinatarios);
+  const changed = await changeSubscription(db, id, requester.id, (current) => mergedChange(current, patch, now), actor);
+  return answer(db, changed);
+}
+
+/** DELETE /assinaturas/{id}: the caller's own only. */
+export const removeSubscription = (db: Db, id: string, requester: Requester, actor: AuditActor) =>
+  deleteSubscription(db, id, requester.id, actor);
+
+/**
+ * POST /assinaturas/{id}/enviar-agora: queues a delivery due now and wakes this instance's worker. Refused while
+ * paused (409), when the panel's export is off (403), when nobody it is for may open the panel (409), without a mail
+ * transport (503), and while another 'Enviar agora' of it is waiting or under way (409).
+ */
+export async function sendNow(
+  deps: SubscriptionDeps,
+  id: string,
+  requester: Requester,
+  actor: AuditActor,
+  now = new Date(),
+): Promise<EnvioSolicitado> {
+  const found = await ownSubscription(deps.db, id, requester.id);
+  if (!found) throw notFound(ASSINATURA_MESSAGES.naoEncontrada);
+  if (!found.ativa) throw conflict(ASSINATURA_MESSAGES.pausada);
+  if (!found.permiteExportacao) throw forbidden(ASSINATURA_MESSAGES.exportacaoDesativada);
+  // Outside the transaction that queues it: the panels' and people's caches may have to read the database.
+  if (!(await new AccessCheck(deps.db).reachesAnyone(found))) {
+    throw conflict(found.destinatarios ? FALHAS_ENVIO.semDestinatarios : ASSINATURA_MESSAGES.semAcesso);
+  }
+  if (!deps.mail) throw new HttpError(503, ASSINATURA_MESSAGES.semTransporte);
+  const queued = await queueManualDelivery(deps.db, id, requester.id, actor, now);
+  deps.deliveries.wake();
+  return { ...queued, message: ASSINATURA_MESSAGES.envioSolicitado };
+}
+
+/** GET /assinaturas/arquivos/{id}: a file too large to attach, for its recipient alone until it expires. */
+export async function subscriptionFile(db: Db, id: string, requester: Requester, now = new Date()) {
+  const file = await recipientFile(db, id, requester.id, now);
+  if (!file) throw notFound(ASSINATURA_MESSAGES.arquivoNaoEncontrado);
+  return {
+    body: Buffer.from(file.conteudo),
+    headers: {
+      'content-type': file.tipo,
+      'content-disposition': attachment(file.nome),
+      'cache-control': 'private, no-store',
+    },
+  };
+}
