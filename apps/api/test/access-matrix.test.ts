@@ -5,6 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { StandInReport } from '@paineis/microsoft-stand-ins/types';
 import type { DemoUser } from '../src/demo/demo-data.ts';
 import type { PowerBiEmbeddingService } from '../src/integrations/power-bi/power-bi-embedding-service.ts';
+import { rows } from '../src/db/client.ts';
 import { hashPassword } from '../src/modules/auth/passwords.ts';
 import { signSessionToken } from '../src/modules/auth/tokens.ts';
 import { ensureLocalAccountUser } from '../src/modules/users/users.service.ts';
@@ -16,6 +17,8 @@ import { fingerprint, fingerprintDiff, type Fingerprint } from './db-fingerprint
 import { classificacao, createAdmin, createUser, link, panelOver, seedGroups } from './fixtures.ts';
 import { microsoftConfig, person, useStandIns } from './microsoft.ts';
 import { PANEL_NOT_FOUND } from '@paineis/contract/panels';
+import { ASSINATURA_MESSAGES } from '@paineis/contract/subscriptions';
+import { demoOutboxOf } from '../src/demo/demo-outbox.ts';
 
 /**
  * Every route of the OpenAPI document, called as each of the ten callers of
@@ -44,11 +47,19 @@ const GROUP = '0d0d0d0d-0000-4000-8000-000000000001';
 /** A view of a panel, as the viewer would report on one (none by this id exists: the report then changes nothing). */
 const VIEW_ID = '0b6f2f4e-3c1a-4d8e-9a57-2f1e6c0d9b31';
 const LOCAL = { username: 'maria.local', password: 'senha-forte-da-matriz-1' };
+/** The mailbox the portal sends its subscriptions from, through Graph's sendMail (the stand-in's). */
+const SENDER = person('d1d1d1d1-0000-4000-8000-000000000001', 'Pessoa do Diretório');
 const REFUSAL_MESSAGE: Record<number, string> = {
   401: SESSION_INVALID,
   403: ADMIN_ONLY,
   404: PANEL_NOT_FOUND,
 };
+/** A subscription, and a subscription's file, are their owner's: anyone else's is 404 with their own message. */
+function refusalMessage(path: string, status: number): string | undefined {
+  if (status === 404 && path.startsWith('/api/assinaturas/arquivos/')) return ASSINATURA_MESSAGES.arquivoNaoEncontrado;
+  if (status === 404 && path.startsWith('/api/assinaturas/')) return ASSINATURA_MESSAGES.naoEncontrada;
+  return REFUSAL_MESSAGE[status];
+}
 
 interface Route {
   key: string;
@@ -65,6 +76,9 @@ interface Seeded {
   /** A saved view and an export job of the linked user's and of the admin's own (each calls with theirs). */
   views: { linked: string; admin: string };
   exports: { linked: string; admin: string };
+  /** Likewise a subscription of each, and a file of each from a delivery of theirs. */
+  subscriptions: { linked: string; admin: string };
+  files: { linked: string; admin: string };
   /** Each caller's Authorization headers (several ways of being that caller for some). */
   callers: Record<CallerNumber, Record<string, string>[]>;
   /** The database right after seeding: every cell starts from it. */
@@ -180,6 +194,19 @@ const CALLS: Record<string, (s: Seeded) => Call> = {
   'POST /api/paineis/{id}/exportacoes': () => ({ body: { formato: 'PDF' }, reaches: 'powerBi' }),
   'GET /api/paineis/{id}/exportacoes/{exportacaoId}': () => ({ reaches: 'powerBi' }),
   'GET /api/paineis/{id}/exportacoes/{exportacaoId}/arquivo': () => ({ reaches: 'powerBi' }),
+
+  'POST /api/assinaturas': (s) => ({
+    body: { painelId: s.panelId, formato: 'PDF', frequencia: 'semanal', diaSemana: 1, hora: '07:30' },
+  }),
+  'GET /api/assinaturas': () => ({}),
+  'GET /api/assinaturas/todas': () => ({}),
+  'PATCH /api/assinaturas/{id}': () => ({ body: { ativa: false } }),
+  'DELETE /api/assinaturas/{id}': () => ({}),
+  // Queued only: the deliveries' worker is not started here, so nothing reaches Power BI or Graph.
+  'POST /api/assinaturas/{id}/enviar-agora': () => ({}),
+  'GET /api/assinaturas/arquivos/{id}': () => ({}),
+  'GET /api/demonstracao/caixa-de-saida': () => ({}),
+  'GET /api/demonstracao/caixa-de-saida/{id}/anexos/{indice}': () => ({}),
 };
 
 const CALLER_NAMES: Record<CallerNumber, string> = {
@@ -198,22 +225,35 @@ const CALLER_NUMBERS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10] as const;
 
 describe('access matrix: every route of the OpenAPI document × every kind of caller', () => {
   const standIns = useStandIns({
-    people: [person('d1d1d1d1-0000-4000-8000-000000000001', 'Pessoa do Diretório')],
+    people: [SENDER],
     reports: [REPORT, IMPORTABLE],
     // An export is done at its first status request: its file is there for the matrix's download.
     exportDurationMs: 0,
   });
+  // Sending through Graph (MAIL_SENDER), with the demo outbox over the stand-in, as demo mode has them.
   const ctx = useTestApp(() => ({
-    config: microsoftConfig(standIns.current),
+    config: microsoftConfig(standIns.current, { MAIL_SENDER: SENDER.mail! }),
     powerBiOptions: { timeoutMs: 2000, sleep: async () => undefined },
     graphOptions: { sleep: async () => undefined },
+    demoOutbox: demoOutboxOf(standIns.current.graph),
   }));
   const matrix = readAccessMatrix();
   let routes: Route[] = [];
   let passwordHash: string;
+  /** A message of the demo outbox, with an attachment. */
+  let sentMessageId: string;
 
   beforeAll(async () => {
     passwordHash = await hashPassword(LOCAL.password);
+    await ctx.app.mail!.send({
+      to: { address: 'vinculada@empresa.com.br', name: 'Pessoa Vinculada' },
+      subject: 'Vendas por Região — 27/11/2026',
+      html: '<p>Segue o relatório.</p>',
+      text: 'Segue o relatório.',
+      attachment: { filename: 'Vendas por Região.pdf', contentType: 'application/pdf', content: Buffer.from('%PDF') },
+      deliveryKey: 'matriz/vinculada',
+    });
+    sentMessageId = standIns.current.graph.sentMail()[0]!.id;
     const res = await ctx.app.inject({ method: 'GET', url: '/api/docs/json' });
     expect(res.statusCode).toBe(200);
     const doc = res.json<{ paths: Record<string, Record<string, unknown>> }>();
@@ -291,6 +331,36 @@ describe('access matrix: every route of the OpenAPI document × every kind of ca
       linked: await own(linked, 'exportacoes', { formato: 'PDF' }),
       admin: await own(admin, 'exportacoes', { formato: 'PPTX' }),
     };
+    const subscribe = async (user: DemoUser) => {
+      const res = await ctx.app.inject({
+        method: 'POST',
+        url: '/api/assinaturas',
+        headers: bearer(await tokenOf(user)),
+        payload: { painelId: p.id, formato: 'PDF', frequencia: 'diaria', hora: '08:00' },
+      });
+      expect(res.statusCode).toBe(201);
+      return res.json<{ id: string }>().id;
+    };
+    const subscriptions = { linked: await subscribe(linked), admin: await subscribe(admin) };
+    // A file of a delivery too large to attach, as the deliveries keep one for its recipient.
+    const file = async (usuarioId: string, assinaturaId: string) => {
+      const [row] = await rows<{ id: string }>(
+        ctx.db,
+        sql`
+        with envio as (
+          insert into envios_assinatura (assinatura_id, ocorrencia, estado) values (${assinaturaId}, now(), 'enviado')
+          returning id
+        )
+        insert into arquivos_assinatura (usuario_id, envio_id, nome, tipo, conteudo, expira_em)
+        select ${usuarioId}, id, 'Vendas por Região.pdf', 'application/pdf', ${Buffer.from('%PDF')}, now() + interval '7 days'
+        from envio returning id`,
+      );
+      return row!.id;
+    };
+    const files = {
+      linked: await file(linked.id, subscriptions.linked),
+      admin: await file(admin.id, subscriptions.admin),
+    };
     const revoked = await tokenOf(admin);
     const signOut = await ctx.app.inject({
       method: 'POST',
@@ -332,16 +402,25 @@ describe('access matrix: every route of the OpenAPI document × every kind of ca
       classificacaoId: c.id,
       views,
       exports,
+      subscriptions,
+      files,
       callers,
       state: await fingerprint(ctx.db),
     };
   }
 
-  /** Saved views and export jobs are their owner's: the admin calls with theirs, everyone else with the linked user's. */
+  /**
+   * Saved views, export jobs, subscriptions and their files are their owner's: the admin calls with theirs, everyone
+   * else with the linked user's.
+   */
   function urlOf(route: Route, s: Seeded, caller: CallerNumber): string {
     const owner = caller === 10 ? 'admin' : 'linked';
     return route.path.replace(/\{(\w+)\}/g, (_, name: string) => {
       if (name === 'id' && route.path.startsWith('/api/usuarios365/')) return s.linked.id;
+      if (name === 'id' && route.path.startsWith('/api/assinaturas/arquivos/')) return s.files[owner];
+      if (name === 'id' && route.path.startsWith('/api/assinaturas/')) return s.subscriptions[owner];
+      if (name === 'id' && route.path.startsWith('/api/demonstracao/')) return sentMessageId;
+      if (name === 'indice') return '0';
       if (name === 'id') return String(route.path.startsWith('/api/classificacoes/') ? s.classificacaoId : s.panelId);
       if (name === 'painelId') return String(s.panelId);
       if (name === 'visaoId') return s.views[owner];
@@ -389,7 +468,8 @@ describe('access matrix: every route of the OpenAPI document × every kind of ca
       for (const caller of CALLER_NUMBERS) {
         cells += 1;
         const expected = row.status[caller];
-        const refused = expected in REFUSAL_MESSAGE;
+        const refusal = refusalMessage(route.path, expected);
+        const refused = refusal !== undefined;
         for (let variant = 0; variant < s.callers[caller].length; variant += 1) {
           // Every cell starts from the seeded state: an allowed call that changed something is undone first.
           if (!isDeepStrictEqual(current ?? (await fingerprint(ctx.db)), s.state)) s = await seed();
@@ -413,8 +493,8 @@ describe('access matrix: every route of the OpenAPI document × every kind of ca
           const now = { powerBi: microsoft.powerBi.requests.length, graph: microsoft.graph.requests.length };
 
           if (refused) {
-            if (res.statusCode === expected && res.body !== JSON.stringify({ message: REFUSAL_MESSAGE[expected] })) {
-              wrong.push(`${cell}: expected the message "${REFUSAL_MESSAGE[expected]}", got ${res.body}`);
+            if (res.statusCode === expected && res.body !== JSON.stringify({ message: refusal })) {
+              wrong.push(`${cell}: expected the message "${refusal}", got ${res.body}`);
             }
             const after = await fingerprint(ctx.db);
             const changes = fingerprintDiff(before, after);
@@ -442,5 +522,5 @@ describe('access matrix: every route of the OpenAPI document × every kind of ca
     expect(wrong).toEqual([]);
     expect(cells).toBe(routes.length * CALLER_NUMBERS.length);
     expect(requests).toBeGreaterThan(cells);
-  }, 120_000);
+  }, 240_000);
 });

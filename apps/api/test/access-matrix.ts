@@ -84,10 +84,11 @@ export function readAccessMatrix(text: string = readFileSync(REQUIREMENTS, 'utf8
 
 /**
  * The same matrix as the section's prose states its rules, to catch a mistyped cell: public rows answer all
- * alike; user rows 401 / 404 on a panel of the path, else their success status (200 for a read); admin rows
- * 401 / 403 / 403 / 2xx. Every POST, PUT, PATCH and DELETE outside /api/auth is for administrators, but the
- * writes people make on what is their own: the viewer's report of its load times, favourites, saved views and
- * exports (docs/requirements.md#personal).
+ * alike; user rows 401 / 404 on a panel of the path (or of the body, or on someone else's subscription), else their
+ * success status (200 for a read); admin rows 401 / 403 / 403 / 2xx. Every POST, PUT, PATCH and DELETE outside
+ * /api/auth is for administrators, but the writes people make on what is their own: the viewer's report of its load
+ * times, favourites, saved views, exports (docs/requirements.md#personal) and subscriptions
+ * (docs/requirements.md#subscriptions).
  */
 export const USER_WRITES: Record<string, number> = {
   'POST /api/paineis/{id}/visualizacoes/{visualizacaoId}': 202,
@@ -97,7 +98,19 @@ export const USER_WRITES: Record<string, number> = {
   'PATCH /api/paineis/{id}/visoes/{visaoId}': 200,
   'DELETE /api/paineis/{id}/visoes/{visaoId}': 204,
   'POST /api/paineis/{id}/exportacoes': 202,
+  'POST /api/assinaturas': 201,
+  'PATCH /api/assinaturas/{id}': 200,
+  'DELETE /api/assinaturas/{id}': 204,
+  'POST /api/assinaturas/{id}/enviar-agora': 202,
 };
+/**
+ * 404 to a user not linked to the panel though no panel is in the path: a subscription names its panel in the body,
+ * and a subscription or its file is its owner's alone (caller 8 calls with the linked user's).
+ */
+const NOT_THEIRS = (row: MatrixRow) =>
+  row.key === 'POST /api/assinaturas' ||
+  row.path.startsWith('/api/assinaturas/{id}') ||
+  row.path.startsWith('/api/assinaturas/arquivos/');
 /** Removing a favourite reveals nothing and must work after losing the panel: 204 to anyone signed in. */
 const ANSWERS_EVERY_USER = new Set(['DELETE /api/favoritos/{painelId}']);
 
@@ -108,13 +121,13 @@ export function ruleBreaches(row: MatrixRow): string[] {
     if (s[caller] !== expected)
       breaches.push(`${row.key}: caller ${caller} should be ${expected}, the table says ${s[caller]}`);
   };
-  const onPanel = row.path.startsWith('/api/paineis/{id}') || row.path.includes('{painelId}');
+  const notFoundToOthers = row.path.startsWith('/api/paineis/{id}') || row.path.includes('{painelId}') || NOT_THEIRS(row);
   const success = USER_WRITES[row.key] ?? 200;
   if (row.access === 'public') {
     for (const c of [8, 9, 10] as const) is(c, s[1]);
   } else if (row.access === 'user') {
     is(1, 401);
-    is(8, onPanel && !ANSWERS_EVERY_USER.has(row.key) ? 404 : success);
+    is(8, notFoundToOthers && !ANSWERS_EVERY_USER.has(row.key) ? 404 : success);
     is(9, success);
     is(10, success);
   } else {
