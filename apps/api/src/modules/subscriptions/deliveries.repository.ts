@@ -27,6 +27,8 @@ export interface DeliveryClaim {
   manual: boolean;
   /** Attempts started, this one included. */
   tentativas: number;
+  /** Until when this instance holds it, unless it renews the claim. */
+  ocupadoAte: Date;
 }
 
 /** What a delivery needs of its subscription, with the saved view's state and page when it exports one. */
@@ -49,18 +51,20 @@ const claimColumns = {
   ocorrencia: enviosAssinatura.ocorrencia,
   manual: enviosAssinatura.manual,
   tentativas: enviosAssinatura.tentativas,
+  ocupadoAte: enviosAssinatura.ocupadoAte,
 };
 
 /**
  * Queues up to `limit` subscriptions whose next occurrence is due at `now`, in one transaction: each one's occurrence
- * becomes a delivery (once, whatever the instances: the unique index), and its next occurrence is `nextOf` it. Rows
- * another instance is queueing are skipped. Answers how many subscriptions were taken.
+ * becomes a delivery (once, whatever the instances: the unique index), and its next occurrence is `nextOf` it (null:
+ * none, it no longer falls due). Rows another instance is queueing are skipped. Answers how many subscriptions were
+ * taken.
  */
 export async function queueDueBatch(
   db: Db,
   now: Date,
   limit: number,
-  nextOf: (schedule: Schedule) => Date,
+  nextOf: (schedule: Schedule & { id: string }) => Date | null,
 ): Promise<number> {
   return db.transaction(async (tx) => {
     const due = await tx
@@ -84,7 +88,7 @@ export async function queueDueBatch(
       .values(due.map((s) => ({ assinaturaId: s.id, ocorrencia: s.proximoEnvio!, disponivelEm: now })))
       .onConflictDoNothing();
     const next = sql.join(
-      due.map((s) => sql`(${s.id}::uuid, ${nextOf(s).toISOString()}::timestamptz)`),
+      due.map((s) => sql`(${s.id}::uuid, ${nextOf(s)?.toISOString() ?? null}::timestamptz)`),
       sql`, `,
     );
     await tx.execute(
@@ -124,7 +128,8 @@ export async function claimDeliveries(
       ocupadoPor: instanceId,
     })
     .where(inArray(enviosAssinatura.id, available))
-    .returning(claimColumns);
+    .returning(claimColumns)
+    .then((claimed) => claimed.map((c) => ({ ...c, ocupadoAte: c.ocupadoAte ?? leaseUntil })));
 }
 
 /** The claim held longer; false when this instance no longer holds it (its lease lapsed and another took it). */

@@ -486,6 +486,34 @@ describe('subscription deliveries (docs/decisions/020-subscription-deliveries.md
     expect(await delivery(live.id)).toMatchObject({ id: held!.id, estado: 'executando', ocupadoPor: 'instancia-viva' });
   });
 
+  it('fails a delivery taken again after every attempt died on it, without trying it once more', async () => {
+    const { ana, plain } = await setup();
+    const sub = await subscribe({ painelId: plain.id, usuarioId: ana.id, proximoEnvio: null });
+    await ctx.db.insert(enviosAssinatura).values({
+      assinaturaId: sub.id,
+      ocorrencia: MONDAY,
+      estado: 'executando',
+      tentativas: 3,
+      ocupadoPor: 'instancia-morta',
+      ocupadoAte: seconds(NOW, -1),
+    });
+    await worker({ maxAttempts: 3 }).runOnce(NOW);
+    expect(await delivery(sub.id)).toMatchObject({ estado: 'falhou', tentativas: 4, erro: FALHAS_ENVIO.interno });
+    expect((await subscription(sub.id)).ultimaFalha).toBe(FALHAS_ENVIO.interno);
+    expect(powerBi().exports).toEqual([]);
+  });
+
+  it('queues the others when one schedule has no next occurrence', async () => {
+    const { ana, bia, plain } = await setup();
+    // A weekly schedule without its weekday, which the API never writes.
+    const broken = await subscribe({ painelId: plain.id, usuarioId: ana.id, diaSemana: null });
+    const fine = await subscribe({ painelId: plain.id, usuarioId: bia.id });
+    await worker().runOnce(NOW);
+    expect((await subscription(broken.id)).proximoEnvio).toBeNull();
+    expect((await subscription(fine.id)).proximoEnvio).toEqual(new Date('2026-03-09T10:00:00Z'));
+    expect(smtp.received.map((m) => m.to).sort()).toEqual([['ana@empresa.com.br'], ['bia@empresa.com.br']]);
+  });
+
   it('delivers each of 30 due subscriptions exactly once with two workers on one database', async () => {
     const { plain } = await setup();
     const owners = [];

@@ -36,7 +36,7 @@ import {
 } from './deliveries.repository.ts';
 import { deliveryMessage } from './delivery-message.ts';
 import { identityOf, recipientsOf, type Recipient, type RecipientIdentity } from './recipients.ts';
-import { nextOccurrence } from './schedule.ts';
+import { nextOccurrence, type Schedule } from './schedule.ts';
 
 /** What the deliveries need of the app. */
 export interface DeliveryDeps {
@@ -180,7 +180,16 @@ export class DeliveryWorker {
    * occurrences missed while no instance ran are delivered once, not once each.
    */
   private async queueDue(now: Date): Promise<void> {
-    while ((await queueDueBatch(this.deps.db, now, QUEUE_BATCH, (s) => nextOccurrence(s, now))) === QUEUE_BATCH);
+    const nextOf = (schedule: Schedule & { id: string }) => {
+      try {
+        return nextOccurrence(schedule, now);
+      } catch (err) {
+        // A schedule no day matches (never written by the API): that subscription stops, the others go on.
+        this.deps.log.error({ err, assinaturaId: schedule.id }, 'assinatura sem próxima ocorrência');
+        return null;
+      }
+    };
+    while ((await queueDueBatch(this.deps.db, now, QUEUE_BATCH, nextOf)) === QUEUE_BATCH);
   }
 
   /** Claims and works deliveries, at most exportConcurrency at once, until none is available. */
@@ -214,15 +223,20 @@ export class DeliveryWorker {
     const { db, log, config } = this.deps;
     const leaseMs = config.subscriptions.leaseSeconds * 1000;
     let lost = false;
+    let leaseEnds = claim.ocupadoAte.getTime();
     const renewal = setInterval(() => {
-      void renewClaim(db, claim.id, this.instanceId, new Date(clock().getTime() + leaseMs))
-        .then((held) => {
-          if (!held) lost = true;
+      const until = new Date(clock().getTime() + leaseMs);
+      void renewClaim(db, claim.id, this.instanceId, until)
+        .then((renewed) => {
+          if (renewed) leaseEnds = until.getTime();
+          else lost = true;
         })
         .catch((err: unknown) => log.warn({ err, envioId: claim.id }, 'não foi possível renovar o envio'));
     }, leaseMs / 3).unref();
+    // Past its lease, another instance may have taken the delivery even if no renewal said so yet (this process
+    // stalled): nothing more is sent.
     const held = () => {
-      if (lost || this.stopping.signal.aborted) throw new ClaimLost();
+      if (lost || this.stopping.signal.aborted || clock().getTime() >= leaseEnds) throw new ClaimLost();
     };
     const found: { panel: Painel | null } = { panel: null };
     try {
@@ -243,6 +257,8 @@ export class DeliveryWorker {
     found: { panel: Painel | null },
   ): Promise<void> {
     const { db, config } = this.deps;
+    // Taken again after every attempt's instance died on it: something in it kills instances, so it stops here.
+    if (claim.tentativas > config.subscriptions.maxAttempts) throw new AttemptFailure(FALHAS_ENVIO.interno, true);
     const subscription = await subscriptionToDeliver(db, claim.assinaturaId);
     // Deleted meanwhile: its deliveries went with it.
     if (!subscription) return;
