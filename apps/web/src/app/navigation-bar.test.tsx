@@ -47,6 +47,22 @@ describe('navigation bar (Bootstrap markup, no react-bootstrap Navbar)', () => {
     }
   });
 
+  it("leads everyone to 'Minhas assinaturas', and sends a user away from the admins' subscription screens", async () => {
+    signIn(USER);
+    emptyLists();
+    server.use(http.get('/api/assinaturas', () => HttpResponse.json({ assinaturas: [] })));
+    const { user, location, router } = renderApp('/');
+    await user.click(await screen.findByRole('link', { name: 'Minhas assinaturas' }));
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'Minhas assinaturas' }, { timeout: 10_000 }),
+    ).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Minhas assinaturas' })).toHaveAttribute('aria-current', 'page');
+    for (const adminOnly of ['/assinaturas/todas', '/caixa-de-saida']) {
+      await act(() => router.navigate(adminOnly));
+      await waitFor(() => expect(location().pathname).toBe('/'));
+    }
+  });
+
   it('opens the user menu on click and closes it with Escape, giving the focus back to the toggle', async () => {
     signIn(USER);
     emptyLists();
