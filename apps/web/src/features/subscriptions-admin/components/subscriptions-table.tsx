@@ -1,4 +1,4 @@
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import Badge from 'react-bootstrap/Badge';
 import Table from 'react-bootstrap/Table';
@@ -8,10 +8,13 @@ import { formatDateMinutes } from '../../../lib/format.ts';
 import { browserTimeZone, describeSchedule } from '../../../lib/subscription-schedule.ts';
 import { failureText, recipientsLabel, type SubscriptionRow } from '../utils/subscription-rows.ts';
 
-/** The list scrolls within at most this height, as the access screens' lists do. */
+/** The list scrolls within at most this height. */
 export const SUBSCRIPTIONS_LIST_MAX_HEIGHT = 560;
-// A row with one line per cell; measured once drawn (a failure, a long name or shown recipients make it taller).
-const ROW_HEIGHT = 58;
+// Every cell holds at most two lines (a name, then a small one), cut with an ellipsis, so the height of every row is
+// known before it is drawn: a last failure adds a small line (its text takes two under the badge), and the recipients
+// shown by name one small line each, under their count.
+const ROW_HEIGHT = 54;
+const SMALL_LINE = 21;
 // On a phone the list scrolls sideways rather than squeezing seven columns.
 const TABLE_MIN_WIDTH = 1040;
 const COLUMNS = 7;
@@ -21,6 +24,23 @@ const SITUACAO_CORES: Record<SituacaoAssinatura, string> = {
   pausada: 'secondary',
   'sem-acesso': 'warning',
 };
+
+// Two small lines at most, then an ellipsis (the whole text is in the title).
+const TWO_LINES = {
+  display: '-webkit-box',
+  WebkitLineClamp: 2,
+  WebkitBoxOrient: 'vertical',
+  overflow: 'hidden',
+} as const;
+
+function rowHeight(assinatura: Assinatura | undefined, expanded: ReadonlySet<string>): number {
+  if (!assinatura) return ROW_HEIGHT;
+  const withFailure = ROW_HEIGHT + (assinatura.ultimaFalha ? SMALL_LINE : 0);
+  const { destinatarios } = assinatura;
+  if (!destinatarios || !expanded.has(assinatura.id)) return withFailure;
+  const names = destinatarios.usuarios.length + destinatarios.grupos.length;
+  return Math.max(withFailure, ROW_HEIGHT + names * SMALL_LINE);
+}
 
 const when = (iso: string | null) => (iso ? formatDateMinutes(new Date(iso)) : '—');
 
@@ -36,12 +56,14 @@ export function SubscriptionsTable({ rows }: { rows: SubscriptionRow[] }) {
   const virtualizer = useVirtualizer({
     count: rows.length,
     getScrollElement: () => scrollRef.current,
-    estimateSize: () => ROW_HEIGHT,
+    estimateSize: (index) => rowHeight(rows[index]?.assinatura, expanded),
     getItemKey: (index) => rows[index]?.assinatura.id ?? index,
     overscan: 6,
     // Rows on the first paint, before the list has been measured.
     initialRect: { width: TABLE_MIN_WIDTH, height: SUBSCRIPTIONS_LIST_MAX_HEIGHT },
   });
+  // A row shown or hidden its names changes height: the sizes are worked out again.
+  useEffect(() => virtualizer.measure(), [virtualizer, expanded]);
   const items = virtualizer.getVirtualItems();
   const paddingTop = items[0]?.start ?? 0;
   const paddingBottom = items.length > 0 ? virtualizer.getTotalSize() - items[items.length - 1]!.end : 0;
@@ -63,9 +85,9 @@ export function SubscriptionsTable({ rows }: { rows: SubscriptionRow[] }) {
         aria-rowcount={rows.length + 1}
       >
         <colgroup>
-          <col style={{ width: '17%' }} />
           <col style={{ width: '16%' }} />
-          <col style={{ width: '15%' }} />
+          <col style={{ width: '16%' }} />
+          <col style={{ width: '13%' }} />
           <col style={{ width: '15%' }} />
           <col style={{ width: '10%' }} />
           <col style={{ width: '10%' }} />
@@ -97,29 +119,32 @@ export function SubscriptionsTable({ rows }: { rows: SubscriptionRow[] }) {
           )}
           {items.map((item) => {
             const a = rows[item.index]!.assinatura;
+            const schedule = describeSchedule(a, zone);
+            const detail = `${a.formato === 'PPTX' ? 'PowerPoint' : 'PDF'}${a.nomeVisao === null ? '' : ` · Visão: ${a.nomeVisao}`}`;
             return (
-              <tr
-                key={item.key}
-                ref={virtualizer.measureElement}
-                data-index={item.index}
-                aria-rowindex={item.index + 2}
-                style={{ minHeight: ROW_HEIGHT }}
-              >
-                <td className="text-break">
-                  <div className="fw-semibold">{a.nomePainel}</div>
-                  <div className="small text-body-secondary">
-                    {a.formato === 'PPTX' ? 'PowerPoint' : 'PDF'}
-                    {a.nomeVisao !== null && ` · Visão: ${a.nomeVisao}`}
+              <tr key={item.key} aria-rowindex={item.index + 2} style={{ height: item.size }}>
+                <td>
+                  <div className="fw-semibold text-truncate" title={a.nomePainel}>
+                    {a.nomePainel}
+                  </div>
+                  <div className="small text-body-secondary text-truncate" title={detail}>
+                    {detail}
                   </div>
                 </td>
-                <td className="text-break">
-                  <div>{a.dono.displayName}</div>
-                  <div className="small text-body-secondary">{a.dono.email}</div>
+                <td>
+                  <div className="text-truncate" title={a.dono.displayName}>
+                    {a.dono.displayName}
+                  </div>
+                  <div className="small text-body-secondary text-truncate" title={a.dono.email}>
+                    {a.dono.email}
+                  </div>
                 </td>
                 <td>
                   <Recipients assinatura={a} expanded={expanded.has(a.id)} onToggle={() => toggle(a.id)} />
                 </td>
-                <td>{describeSchedule(a, zone)}</td>
+                <td className="text-truncate" title={schedule}>
+                  {schedule}
+                </td>
                 <td>{when(a.proximoEnvio)}</td>
                 <td>{when(a.ultimoEnvio)}</td>
                 <td>
@@ -127,7 +152,9 @@ export function SubscriptionsTable({ rows }: { rows: SubscriptionRow[] }) {
                     {SITUACAO_ROTULOS[a.situacao]}
                   </Badge>
                   {a.ultimaFalha && (
-                    <div className="small text-danger text-break mt-1">{failureText(a.ultimaFalha)}</div>
+                    <div className="small text-danger" style={TWO_LINES} title={failureText(a.ultimaFalha)}>
+                      {failureText(a.ultimaFalha)}
+                    </div>
                   )}
                 </td>
               </tr>
@@ -164,7 +191,7 @@ function Recipients({ assinatura, expanded, onToggle }: RecipientsProps) {
     <>
       <button
         type="button"
-        className="btn btn-link btn-sm p-0 text-start"
+        className="btn btn-link btn-sm p-0 text-start text-truncate mw-100"
         aria-expanded={expanded}
         aria-controls={listId}
         title={names.join('\n')}
@@ -172,14 +199,16 @@ function Recipients({ assinatura, expanded, onToggle }: RecipientsProps) {
       >
         {label}
       </button>
-      <ul id={listId} className="list-unstyled small mb-0 mt-1 text-break" hidden={!expanded}>
+      <ul id={listId} className="list-unstyled small mb-0" hidden={!expanded}>
         {destinatarios.usuarios.map((p) => (
-          <li key={`u-${p.id}`} title={p.email}>
+          <li key={`u-${p.id}`} className="text-truncate" title={p.email}>
             {p.displayName}
           </li>
         ))}
         {destinatarios.grupos.map((g) => (
-          <li key={`g-${g.id}`}>Grupo: {g.displayName}</li>
+          <li key={`g-${g.id}`} className="text-truncate">
+            Grupo: {g.displayName}
+          </li>
         ))}
       </ul>
     </>

@@ -1,0 +1,414 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { http, HttpResponse } from 'msw';
+import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Grupo365 } from '@paineis/contract/groups';
+import type { Assinatura, AssinaturaBody } from '@paineis/contract/subscriptions';
+import type { Usuario365 } from '@paineis/contract/users';
+import { formatDateMinutes } from '../../../lib/format.ts';
+import { browserTimeZone } from '../../../lib/subscription-schedule.ts';
+import { assinatura, grupo365, mensagemDemonstracao, painel } from '../../../test/data-generators.ts';
+import { renderApp } from '../../../test/render-app.tsx';
+import { server } from '../../../test/server.ts';
+import { signIn } from '../../../test/session.ts';
+
+// The reader's own zone is not written after the hour: the schedules read as this test's browser reads them.
+const zone = browserTimeZone();
+
+const BRUNO = { id: 'user-1', displayName: 'Bruno Usuário', email: 'bruno@empresa.com.br' };
+const CARLA = { id: 'user-2', displayName: 'Carla Gestora', email: 'carla@empresa.com.br' };
+const DIEGO = { id: 'user-3', displayName: 'Diego Analista', email: 'diego@empresa.com.br' };
+
+/** Bruno's own weekly subscription, sent once. */
+const PROPRIA = assinatura({ fusoHorario: zone, ultimoEnvio: '2026-11-23T10:00:00.000Z' });
+/** Ana's, for two people and a group, monthly on the 5th, whose last delivery failed. */
+const DA_ADMIN = assinatura({
+  id: '44444444-4444-4444-8444-444444444444',
+  painelId: 9,
+  nomePainel: 'Estoque Diário',
+  formato: 'PPTX',
+  frequencia: 'mensal',
+  diaSemana: null,
+  diaMes: 5,
+  fusoHorario: zone,
+  dono: { id: 'admin-1', displayName: 'Ana Admin', email: 'ana.admin@empresa.com.br' },
+  destinatarios: { usuarios: [CARLA, DIEGO], grupos: [{ id: 'g-logistica', displayName: 'Logística' }] },
+  ultimaFalha: { em: '2026-11-05T10:02:00.000Z', motivo: 'O Power BI não conseguiu exportar o relatório.' },
+});
+/** Carla's, paused. */
+const PAUSADA = assinatura({
+  id: '55555555-5555-4555-8555-555555555555',
+  frequencia: 'diaria',
+  diaSemana: null,
+  fusoHorario: zone,
+  ativa: false,
+  situacao: 'pausada',
+  proximoEnvio: null,
+  dono: CARLA,
+});
+
+/** Serves GET /api/assinaturas/todas with `list` (read again on every call), and the outbox (404 unless demo). */
+function serveSubscriptions(list: () => Assinatura[], { demo = false } = {}) {
+  server.use(
+    http.get('/api/assinaturas/todas', () => HttpResponse.json({ assinaturas: list() })),
+    http.get('/api/demonstracao/caixa-de-saida', () =>
+      demo
+        ? HttpResponse.json({ mensagens: [mensagemDemonstracao()] })
+        : HttpResponse.json({ message: 'Não encontrado.' }, { status: 404 }),
+    ),
+  );
+}
+
+// The route loads the page lazily: its first transform is done here, not inside a test's wait.
+beforeAll(async () => {
+  await import('./all-subscriptions-page.tsx');
+}, 30_000);
+
+beforeEach(() => {
+  // jsdom lays nothing out; the list needs a height for the virtualiser to show rows.
+  vi.spyOn(Element.prototype, 'clientHeight', 'get').mockReturnValue(560);
+  vi.spyOn(Element.prototype, 'clientWidth', 'get').mockReturnValue(1100);
+});
+
+async function openPage() {
+  signIn();
+  const view = renderApp('/assinaturas/todas');
+  expect(await screen.findByRole('heading', { level: 1, name: 'Assinaturas' })).toBeInTheDocument();
+  return view;
+}
+
+/** Each data row's cells, as text. */
+const dataRows = () =>
+  screen
+    .getAllByRole('row')
+    .slice(1)
+    .map((row) =>
+      within(row)
+        .getAllByRole('cell')
+        .map((cell) => cell.textContent),
+    );
+
+const count = () => screen.getByText(/de \d+ assinaturas?$/);
+
+describe('/assinaturas/todas: Assinaturas', () => {
+  it('lists every subscription: panel, owner, recipients, schedule, deliveries, status and the last failure', async () => {
+    serveSubscriptions(() => [PROPRIA, DA_ADMIN, PAUSADA]);
+    await openPage();
+    await screen.findByText('Estoque Diário');
+    expect(screen.getAllByRole('columnheader').map((th) => th.textContent)).toEqual([
+      'Painel',
+      'Dono',
+      'Destinatários',
+      'Agenda',
+      'Próximo envio',
+      'Último envio',
+      'Situação',
+    ]);
+    expect(dataRows()).toEqual([
+      [
+        'Vendas por RegiãoPDF',
+        'Bruno Usuáriobruno@empresa.com.br',
+        'Só o dono',
+        'Toda segunda-feira às 07:00',
+        formatDateMinutes(new Date('2026-11-30T10:00:00.000Z')),
+        formatDateMinutes(new Date('2026-11-23T10:00:00.000Z')),
+        'Ativa',
+      ],
+      [
+        'Estoque DiárioPowerPoint',
+        'Ana Adminana.admin@empresa.com.br',
+        // The names are in the page (hidden until expanded), so a screen reader's list reads them too.
+        '2 pessoas, 1 grupoCarla GestoraDiego AnalistaGrupo: Logística',
+        'Todo dia 5 às 07:00',
+        formatDateMinutes(new Date('2026-11-30T10:00:00.000Z')),
+        '—',
+        `Ativa` +
+          `Falha em ${formatDateMinutes(new Date('2026-11-05T10:02:00.000Z'))}: O Power BI não conseguiu exportar o relatório.`,
+      ],
+      [
+        'Vendas por RegiãoPDF',
+        'Carla Gestoracarla@empresa.com.br',
+        'Só o dono',
+        'Diária às 07:00',
+        '—',
+        '—',
+        'Pausada',
+      ],
+    ]);
+    expect(screen.getByText(/^Falha em/)).toHaveClass('text-danger');
+    expect(count()).toHaveTextContent('3 de 3 assinaturas');
+  });
+
+  it('draws only the rows in view of a long list', async () => {
+    const many = Array.from({ length: 500 }, (_, i) =>
+      assinatura({ id: `id-${i}`, nomePainel: `Painel ${i + 1}`, fusoHorario: zone }),
+    );
+    serveSubscriptions(() => many);
+    // Every row 58 px high, as drawn.
+    await openPage();
+    await screen.findByText('Painel 1');
+    expect(count()).toHaveTextContent('500 de 500 assinaturas');
+    const drawn = screen.getAllByRole('row').length - 1;
+    expect(drawn).toBeGreaterThan(5);
+    expect(drawn).toBeLessThan(40);
+    expect(screen.getByRole('table')).toHaveAttribute('aria-rowcount', '501');
+    expect(screen.queryByText('Painel 500')).not.toBeInTheDocument();
+  });
+
+  it("names the recipients on hover (the button's title) and when expanded", async () => {
+    serveSubscriptions(() => [DA_ADMIN]);
+    const { user } = await openPage();
+    const button = await screen.findByRole('button', { name: '2 pessoas, 1 grupo' });
+    expect(button).toHaveAttribute('title', 'Carla Gestora\nDiego Analista\nGrupo: Logística');
+    const names = document.getElementById(button.getAttribute('aria-controls')!)!;
+    expect(names).not.toBeVisible();
+    await user.click(button);
+    expect(button).toHaveAttribute('aria-expanded', 'true');
+    expect(names).toBeVisible();
+    expect(
+      within(names)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual(['Carla Gestora', 'Diego Analista', 'Grupo: Logística']);
+  });
+
+  it("filters by panel or person (ignoring accents and case), and 'Somente com falha'", async () => {
+    serveSubscriptions(() => [PROPRIA, DA_ADMIN, PAUSADA]);
+    const { user } = await openPage();
+    await screen.findByText('Estoque Diário');
+    const search = screen.getByPlaceholderText('Buscar por painel ou pessoa...');
+
+    await user.type(search, 'VENDAS POR REGIAO');
+    expect(count()).toHaveTextContent('2 de 3 assinaturas');
+    expect(screen.queryByText('Estoque Diário')).not.toBeInTheDocument();
+
+    // A recipient's e-mail finds the subscriptions they receive, and the owner's name their own.
+    await user.clear(search);
+    await user.type(search, 'diego@');
+    expect(count()).toHaveTextContent('1 de 3 assinaturas');
+    expect(screen.getByText('Estoque Diário')).toBeInTheDocument();
+    await user.clear(search);
+    await user.type(search, 'carla');
+    expect(count()).toHaveTextContent('2 de 3 assinaturas');
+    // A group's name too.
+    await user.clear(search);
+    await user.type(search, 'logistica');
+    expect(count()).toHaveTextContent('1 de 3 assinaturas');
+
+    await user.clear(search);
+    await user.click(screen.getByRole('checkbox', { name: 'Somente com falha' }));
+    expect(count()).toHaveTextContent('1 de 3 assinaturas');
+    expect(dataRows().map((cells) => cells[0])).toEqual(['Estoque DiárioPowerPoint']);
+
+    await user.type(search, 'bruno');
+    expect(count()).toHaveTextContent('0 de 3 assinaturas');
+    expect(screen.getByText('Nenhuma assinatura encontrada.')).toBeInTheDocument();
+  });
+
+  it("shows the server's message when the list does not load, and tries again", async () => {
+    let fail = true;
+    server.use(
+      http.get('/api/assinaturas/todas', () =>
+        fail
+          ? HttpResponse.json({ message: 'Somente administradores.' }, { status: 403 })
+          : HttpResponse.json({ assinaturas: [PROPRIA] }),
+      ),
+      http.get('/api/demonstracao/caixa-de-saida', () => HttpResponse.json({ message: 'x' }, { status: 404 })),
+    );
+    const { user } = await openPage();
+    expect(await screen.findByText('Somente administradores.')).toBeInTheDocument();
+    fail = false;
+    await user.click(screen.getByRole('button', { name: 'Tentar novamente' }));
+    expect(await screen.findByText('Vendas por Região')).toBeInTheDocument();
+  });
+
+  it("links to 'Caixa de saída (demonstração)' in demo mode only", async () => {
+    serveSubscriptions(() => [PROPRIA], { demo: true });
+    const { user, location } = await openPage();
+    const link = await screen.findByRole('link', { name: 'Caixa de saída (demonstração)' });
+    await user.click(link);
+    expect(location().pathname).toBe('/caixa-de-saida');
+  });
+
+  it('has no outbox link outside demo mode (the outbox answers 404)', async () => {
+    let asked = false;
+    serveSubscriptions(() => [PROPRIA]);
+    server.use(
+      http.get('/api/demonstracao/caixa-de-saida', () => {
+        asked = true;
+        return HttpResponse.json({ message: 'Não encontrado.' }, { status: 404 });
+      }),
+    );
+    await openPage();
+    await screen.findByText('Vendas por Região');
+    await waitFor(() => expect(asked).toBe(true));
+    expect(screen.queryByRole('link', { name: 'Caixa de saída (demonstração)' })).not.toBeInTheDocument();
+  });
+});
+
+const PESSOAS: Usuario365[] = [
+  { ...BRUNO, department: 'Vendas' },
+  { ...CARLA, department: 'Gestão' },
+  { ...DIEGO, department: null },
+];
+const GRUPOS: Grupo365[] = [
+  grupo365(),
+  grupo365({ id: 'g-logistica', nome: 'Logística', descricao: 'Centro de distribuição', membros: 30 }),
+];
+
+/** The pickers' lists, and POST /api/assinaturas answered by `answer`; returns the bodies received. */
+function serveCreation(answer: (body: AssinaturaBody) => Response) {
+  const bodies: AssinaturaBody[] = [];
+  server.use(
+    http.get('/api/paineis', () =>
+      HttpResponse.json([painel(), painel({ id: 9, nomePainel: 'Estoque Diário', classificacaoNome: 'Logística' })]),
+    ),
+    http.get('/api/usuarios365/ativos', () => HttpResponse.json(PESSOAS)),
+    http.get('/api/grupos365', () => HttpResponse.json(GRUPOS)),
+    http.post('/api/assinaturas', async ({ request }) => {
+      const body = (await request.json()) as AssinaturaBody;
+      bodies.push(body);
+      return answer(body);
+    }),
+  );
+  return bodies;
+}
+
+// Typing into the pickers, a key at a time, takes a few seconds in jsdom.
+describe("/assinaturas/todas: 'Nova assinatura para pessoas e grupos'", { timeout: 20_000 }, () => {
+  async function openModal() {
+    const view = await openPage();
+    await view.user.click(screen.getByRole('button', { name: 'Nova assinatura' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Nova assinatura para pessoas e grupos' });
+    return { ...view, dialog };
+  }
+
+  /** Types into a picker and chooses the option named `option`. */
+  async function choose(user: ReturnType<typeof renderApp>['user'], picker: string, typed: string, option: RegExp) {
+    const box = screen.getByRole('combobox', { name: picker });
+    await waitFor(() => expect(box).toBeEnabled());
+    await user.type(box, typed);
+    await user.click(await screen.findByRole('option', { name: option }));
+  }
+
+  it('sends the panel, the people, the groups and the schedule, then the list shows the new subscription', async () => {
+    const list = [PROPRIA];
+    const bodies = serveCreation(() => {
+      list.push(DA_ADMIN);
+      return HttpResponse.json(DA_ADMIN, { status: 201 });
+    });
+    serveSubscriptions(() => list);
+    const { user, dialog } = await openModal();
+
+    await choose(user, 'Painel', 'estoque', /Estoque Diário/);
+    expect(within(dialog).getByText('Estoque Diário')).toBeInTheDocument();
+    await choose(user, 'Pessoas', 'carla', /Carla Gestora/);
+    await choose(user, 'Pessoas', 'diego@', /Diego Analista/);
+    // Someone chosen is not offered again.
+    await user.type(screen.getByRole('combobox', { name: 'Pessoas' }), 'carla');
+    expect(screen.queryByRole('option', { name: /Carla Gestora/ })).not.toBeInTheDocument();
+    await user.clear(screen.getByRole('combobox', { name: 'Pessoas' }));
+    await choose(user, 'Grupos', 'logis', /Logística/);
+    await choose(user, 'Grupos', 'comercial', /Comercial/);
+    // Changed one's mind about a group.
+    await user.click(within(dialog).getByRole('button', { name: 'Remover Comercial' }));
+
+    await user.selectOptions(within(dialog).getByRole('combobox', { name: 'Formato' }), 'PowerPoint');
+    await user.selectOptions(within(dialog).getByRole('combobox', { name: 'Frequência' }), 'Mensal');
+    expect(within(dialog).queryByRole('combobox', { name: 'Dia da semana' })).not.toBeInTheDocument();
+    await user.selectOptions(within(dialog).getByRole('combobox', { name: 'Dia do mês' }), '5');
+    const hour = within(dialog).getByLabelText('Hora');
+    await user.clear(hour);
+    await user.type(hour, '06:30');
+    const zones = within(dialog).getByRole('combobox', { name: 'Fuso horário' });
+    expect(zones).toHaveDisplayValue('Padrão do portal');
+    await user.selectOptions(zones, 'America/Manaus');
+
+    await user.click(within(dialog).getByRole('button', { name: 'Criar assinatura' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(bodies).toEqual([
+      {
+        painelId: 9,
+        formato: 'PPTX',
+        frequencia: 'mensal',
+        hora: '06:30',
+        diaMes: 5,
+        fusoHorario: 'America/Manaus',
+        destinatarios: { usuarios: ['user-2', 'user-3'], grupos: ['g-logistica'] },
+      },
+    ]);
+    expect(screen.getByText('Assinatura criada.')).toBeInTheDocument();
+    // The list was asked again and shows it.
+    expect(await screen.findByText('Estoque Diário')).toBeInTheDocument();
+    expect(count()).toHaveTextContent('2 de 2 assinaturas');
+  });
+
+  it("sends a weekly schedule with its weekday and no zone for 'Padrão do portal'", async () => {
+    const bodies = serveCreation(() => HttpResponse.json(PROPRIA, { status: 201 }));
+    serveSubscriptions(() => [PROPRIA]);
+    const { user, dialog } = await openModal();
+    await choose(user, 'Painel', 'vendas', /Vendas por Região/);
+    await choose(user, 'Grupos', 'comercial', /Comercial/);
+    await user.selectOptions(within(dialog).getByRole('combobox', { name: 'Dia da semana' }), 'Sexta-feira');
+    await user.click(within(dialog).getByRole('button', { name: 'Criar assinatura' }));
+    await waitFor(() => expect(bodies).toHaveLength(1));
+    expect(bodies[0]).toEqual({
+      painelId: 7,
+      formato: 'PDF',
+      frequencia: 'semanal',
+      hora: '07:00',
+      diaSemana: 5,
+      destinatarios: { usuarios: [], grupos: ['g-comercial'] },
+    });
+  });
+
+  it('asks for a panel and a recipient before sending anything', async () => {
+    const bodies = serveCreation(() => HttpResponse.json(PROPRIA, { status: 201 }));
+    serveSubscriptions(() => [PROPRIA]);
+    const { user, dialog } = await openModal();
+    const create = within(dialog).getByRole('button', { name: 'Criar assinatura' });
+    await user.click(create);
+    expect(within(dialog).getByText('Escolha um painel.')).toBeInTheDocument();
+    await choose(user, 'Painel', 'vendas', /Vendas por Região/);
+    await user.click(create);
+    expect(within(dialog).getByText('Escolha ao menos uma pessoa ou um grupo.')).toBeInTheDocument();
+    expect(bodies).toEqual([]);
+  });
+
+  it("shows the server's refusal and stays open to correct it", async () => {
+    const bodies = serveCreation(() =>
+      HttpResponse.json(
+        { message: 'A exportação está desativada para este painel, e a assinatura depende dela.' },
+        { status: 403 },
+      ),
+    );
+    serveSubscriptions(() => [PROPRIA]);
+    const { user, dialog } = await openModal();
+    await choose(user, 'Painel', 'vendas', /Vendas por Região/);
+    await choose(user, 'Pessoas', 'bruno', /Bruno Usuário/);
+    await user.click(within(dialog).getByRole('button', { name: 'Criar assinatura' }));
+    expect(
+      await within(dialog).findByText('A exportação está desativada para este painel, e a assinatura depende dela.'),
+    ).toBeInTheDocument();
+    expect(bodies).toHaveLength(1);
+    expect(screen.getByRole('dialog')).toBeInTheDocument();
+    expect(screen.queryByText('Assinatura criada.')).not.toBeInTheDocument();
+  });
+
+  it('says when the people could not be loaded, and loads them again', async () => {
+    serveCreation(() => HttpResponse.json(PROPRIA, { status: 201 }));
+    let fail = true;
+    server.use(
+      http.get('/api/usuarios365/ativos', () =>
+        fail ? HttpResponse.json({ message: 'Falha no diretório.' }, { status: 500 }) : HttpResponse.json(PESSOAS),
+      ),
+    );
+    serveSubscriptions(() => [PROPRIA]);
+    const { user, dialog } = await openModal();
+    expect(await within(dialog).findByText('Falha no diretório.')).toBeInTheDocument();
+    expect(within(dialog).getByRole('combobox', { name: 'Pessoas' })).toBeDisabled();
+    fail = false;
+    await user.click(within(dialog).getByRole('button', { name: 'Tentar novamente' }));
+    await choose(user, 'Pessoas', 'carla', /Carla Gestora/);
+    expect(within(dialog).getByRole('list', { name: 'Pessoas escolhidas' })).toHaveTextContent('Carla Gestora');
+  });
+});
