@@ -87,6 +87,15 @@ const EXPECTED: Record<string, Access> = {
   'POST /api/paineis/{id}/exportacoes': 'user',
   'GET /api/paineis/{id}/exportacoes/{exportacaoId}': 'user',
   'GET /api/paineis/{id}/exportacoes/{exportacaoId}/arquivo': 'user',
+  'POST /api/assinaturas': 'user',
+  'GET /api/assinaturas': 'user',
+  'GET /api/assinaturas/todas': 'admin',
+  'PATCH /api/assinaturas/{id}': 'user',
+  'DELETE /api/assinaturas/{id}': 'user',
+  'POST /api/assinaturas/{id}/enviar-agora': 'user',
+  'GET /api/assinaturas/arquivos/{id}': 'user',
+  'GET /api/demonstracao/caixa-de-saida': 'admin',
+  'GET /api/demonstracao/caixa-de-saida/{id}/anexos/{indice}': 'admin',
 
   'GET /api/auth/microsoft-login': 'public',
   'GET /api/auth/microsoft-callback': 'public',
@@ -104,6 +113,16 @@ const NEEDS_MICROSOFT = new Set([
   'POST /api/paineis/saude/verificar',
 ]);
 
+/**
+ * What this app honestly cannot do, auth having let the call through: 'Enviar agora' without a mail transport (503),
+ * and the demo outbox outside demo mode (404).
+ */
+const UNAVAILABLE_HERE: Record<string, number> = {
+  'POST /api/assinaturas/{id}/enviar-agora': 503,
+  'GET /api/demonstracao/caixa-de-saida': 404,
+  'GET /api/demonstracao/caixa-de-saida/{id}/anexos/{indice}': 404,
+};
+
 /** The same rules written as docs/requirements.md#server-permissions states them, to catch a mistyped row in the table above. */
 function designRule(method: string, path: string): Access {
   if (path === '/healthz' || path === '/readyz') return 'public';
@@ -113,6 +132,10 @@ function designRule(method: string, path: string): Access {
   if (method === 'POST' && path === '/api/paineis/{id}/visualizacoes/{visualizacaoId}') return 'user';
   // What people keep and take for themselves: favourites, saved views, exports (docs/requirements.md#personal).
   if (/^\/api\/(favoritos\/|paineis\/\{id\}\/(visoes|exportacoes))/.test(path)) return 'user';
+  // E-mail subscriptions, each its owner's; every one of them only for administrators
+  // (docs/requirements.md#subscriptions).
+  if (path === '/api/assinaturas/todas') return 'admin';
+  if (path === '/api/assinaturas' || path.startsWith('/api/assinaturas/')) return 'user';
   if (method !== 'GET') return 'admin';
   if (
     path === '/api/classificacoes/admin' ||
@@ -127,7 +150,8 @@ function designRule(method: string, path: string): Access {
     path.startsWith('/api/powerbi/') ||
     path === '/api/paineis/saude' ||
     path.startsWith('/api/uso/') ||
-    path === '/api/auditoria'
+    path === '/api/auditoria' ||
+    path.startsWith('/api/demonstracao/')
   ) {
     return 'admin';
   }
@@ -148,10 +172,25 @@ interface Seed {
   panelId: number;
 }
 
-/** A saved view and an export job of each person, under fixed ids: each calls with their own. */
+/**
+ * A saved view, an export job, a subscription (and another for DELETE, so that the routes called after it on the
+ * same data still find the first) and a delivery's file of each person, under fixed ids: each calls with their own.
+ */
 const OWN = {
-  user: { view: '5a1e0000-0000-4000-8000-00000000000a', job: 'e0e00000-0000-4000-8000-00000000000a' },
-  admin: { view: '5a1e0000-0000-4000-8000-00000000000b', job: 'e0e00000-0000-4000-8000-00000000000b' },
+  user: {
+    view: '5a1e0000-0000-4000-8000-00000000000a',
+    job: 'e0e00000-0000-4000-8000-00000000000a',
+    subscription: 'a5500000-0000-4000-8000-00000000000a',
+    deleted: 'a5500000-0000-4000-8000-00000000001a',
+    file: 'f1e00000-0000-4000-8000-00000000000a',
+  },
+  admin: {
+    view: '5a1e0000-0000-4000-8000-00000000000b',
+    job: 'e0e00000-0000-4000-8000-00000000000b',
+    subscription: 'a5500000-0000-4000-8000-00000000000b',
+    deleted: 'a5500000-0000-4000-8000-00000000001b',
+    file: 'f1e00000-0000-4000-8000-00000000000b',
+  },
 };
 /** Without Microsoft configuration an export is honestly unavailable (503): auth let the call through. */
 const isExport = (route: { path: string }) => route.path.includes('/exportacoes');
@@ -184,6 +223,18 @@ describe('auth plugin: permissions for every route', () => {
       await ctx.db.execute(sql`
         insert into exportacoes (id, usuario_id, painel_id, formato, power_bi_export_id, workspace_id, report_id)
         values (${own.job}, ${who.id}, ${p.id}, 'PDF', 'exportacao-do-power-bi', ${p.workspaceId}, ${p.reportId})`);
+      await ctx.db.execute(sql`
+        insert into assinaturas (id, painel_id, usuario_id, formato, frequencia, hora, fuso_horario, proximo_envio)
+        values (${own.subscription}, ${p.id}, ${who.id}, 'PDF', 'diaria', '08:00', 'America/Sao_Paulo', now() + interval '1 day'),
+               (${own.deleted}, ${p.id}, ${who.id}, 'PDF', 'diaria', '09:00', 'America/Sao_Paulo', now() + interval '1 day')`);
+      await ctx.db.execute(sql`
+        with envio as (
+          insert into envios_assinatura (assinatura_id, ocorrencia, estado) values (${own.subscription}, now(), 'enviado')
+          returning id
+        )
+        insert into arquivos_assinatura (id, usuario_id, envio_id, nome, tipo, conteudo, expira_em)
+        select ${own.file}, ${who.id}, id, 'Painel.pdf', 'application/pdf', ${Buffer.from('%PDF')}, now() + interval '7 days'
+        from envio`);
     }
     return { admin, user, classificacaoId: c.id, panelId: p.id };
   }
@@ -210,6 +261,11 @@ describe('auth plugin: permissions for every route', () => {
   function urlOf(route: Route, s: Seed = seed, owner: 'user' | 'admin' = 'user'): string {
     return route.path.replace(/\{(\w+)\}/g, (_, name: string) => {
       if (name === 'id' && route.path.startsWith('/api/usuarios365/')) return s.user.id;
+      if (name === 'id' && route.path.startsWith('/api/assinaturas/arquivos/')) return OWN[owner].file;
+      if (name === 'id' && route.key === 'DELETE /api/assinaturas/{id}') return OWN[owner].deleted;
+      if (name === 'id' && route.path.startsWith('/api/assinaturas/')) return OWN[owner].subscription;
+      if (name === 'id' && route.path.startsWith('/api/demonstracao/')) return 'mensagem-1';
+      if (name === 'indice') return '0';
       if (name === 'id') return String(route.path.startsWith('/api/classificacoes') ? s.classificacaoId : s.panelId);
       if (name === 'painelId') return String(s.panelId);
       if (name === 'visaoId') return OWN[owner].view;
@@ -246,6 +302,15 @@ describe('auth plugin: permissions for every route', () => {
       'POST /api/paineis/{id}/visoes': { nome: 'Nova visão', estado: 'estado' },
       'PATCH /api/paineis/{id}/visoes/{visaoId}': { nome: 'Renomeada' },
       'POST /api/paineis/{id}/exportacoes': { formato: 'PDF' },
+      'POST /api/assinaturas': {
+        painelId: s.panelId,
+        formato: 'PDF',
+        frequencia: 'semanal',
+        diaSemana: 1,
+        hora: '07:30',
+      },
+      // Not a pause: 'Enviar agora', called next on the same data, would then be refused for it.
+      'PATCH /api/assinaturas/{id}': { formato: 'PPTX' },
       'POST /api/paineis/importar': {
         classificacaoId: s.classificacaoId,
         relatorios: [{ workspaceId: panelBody.workspaceId, reportId: panelBody.reportId }],
@@ -516,8 +581,10 @@ describe('auth plugin: permissions for every route', () => {
         'DELETE /api/favoritos/{painelId}': 204,
         'POST /api/paineis/{id}/visoes': 201,
         'DELETE /api/paineis/{id}/visoes/{visaoId}': 204,
+        'POST /api/assinaturas': 201,
+        'DELETE /api/assinaturas/{id}': 204,
       };
-      const ok = isExport(route) ? 503 : (writes[route.key] ?? 200);
+      const ok = isExport(route) ? 503 : (UNAVAILABLE_HERE[route.key] ?? writes[route.key] ?? 200);
       if (res.statusCode !== ok) wrong.push(`${route.key} → ${res.statusCode} ${res.body}`);
     }
     expect(wrong).toEqual([]);
@@ -538,9 +605,11 @@ describe('auth plugin: permissions for every route', () => {
       const ok =
         NEEDS_MICROSOFT.has(route.key) || isExport(route)
           ? res.statusCode === 503
-          : route.method === 'GET'
-            ? res.statusCode === 200
-            : res.statusCode >= 200 && res.statusCode < 300;
+          : route.key in UNAVAILABLE_HERE
+            ? res.statusCode === UNAVAILABLE_HERE[route.key]
+            : route.method === 'GET'
+              ? res.statusCode === 200
+              : res.statusCode >= 200 && res.statusCode < 300;
       if (!ok) wrong.push(`${route.key} → ${res.statusCode} ${res.body}`);
     }
     expect(wrong).toEqual([]);
