@@ -194,6 +194,8 @@ export async function buildApp(deps: AppDependencies) {
 
   const mail = deps.mail !== undefined ? deps.mail : createMailTransport(config.mail, { graph });
   app.decorate('mail', mail);
+  // The SMTP pool's connections, when the app opened them (nodemailer ends one busy with a message once it is sent).
+  if (mail && deps.mail === undefined) app.addHook('onClose', () => mail.close());
   app.decorate('demoOutbox', deps.demoOutbox ?? null);
   app.decorate(
     'deliveries',

@@ -1,11 +1,12 @@
 import closeWithGrace from 'close-with-grace';
 import { sql } from 'drizzle-orm';
 import { buildApp } from './app.ts';
-import { ConfigError, loadConfig, REPO_ROOT, type Config } from './config/env.ts';
+import { ConfigError, GRAPH_MAX_ATTACHMENT_BYTES, loadConfig, REPO_ROOT, type Config } from './config/env.ts';
 import { DataDirInUseError, openDatabase } from './db/client.ts';
 import { migrateDatabase } from './db/migrate.ts';
 import { DEMO_ADMIN, DEMO_USER, loadDemoData } from './demo/demo-data.ts';
 import { demoDatasets, demoDirectory, demoGroups, demoReports, demoWorkspaces } from './demo/demo-directory.ts';
+import { demoOutboxOf } from './demo/demo-outbox.ts';
 import { openLogDestination } from './lib/log-destination.ts';
 import { logMicrosoftReachability } from './integrations/microsoft-reachability.ts';
 import { ensureLocalAccounts } from './modules/auth/bootstrap-accounts.ts';
@@ -62,12 +63,30 @@ if (standIns) {
       powerBiApiUrl: standIns.powerBiApiUrl,
       demoEmbedHost: standIns.embedHostUrl,
     },
+    // Without SMTP_URL, subscriptions are sent through the Graph stand-in's sendMail from the demo administrator's
+    // mailbox, and read on the demo outbox (docs/requirements.md#subscriptions).
+    mail:
+      config.mail?.kind === 'smtp'
+        ? config.mail
+        : {
+            kind: 'graph',
+            sender: DEMO_ADMIN.email,
+            maxAttachmentBytes: GRAPH_MAX_ATTACHMENT_BYTES,
+          },
   };
 }
 
 // Log lines go to stdout asynchronously, in blocks (log-destination.ts); flushed below when the server stops.
 const logDestination = openLogDestination();
-const app = await buildApp({ config, database, syncDirectoryAtStart: true, logger: { stream: logDestination.stream } });
+const app = await buildApp({
+  config,
+  database,
+  syncDirectoryAtStart: true,
+  // Every instance works the subscriptions' deliveries (docs/decisions/020-subscription-deliveries.md).
+  runDeliveries: true,
+  ...(standIns ? { demoOutbox: demoOutboxOf(standIns.graph) } : {}),
+  logger: { stream: logDestination.stream },
+});
 
 if (config.demoMode) {
   const loaded = await loadDemoData(database.db);
