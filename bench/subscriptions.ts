@@ -9,6 +9,7 @@
 // median within SUBSCRIPTION_RATIO_MAX × (floor + the baseline's median).
 //
 // Alone: node --import tsx bench/part.ts subscriptions <rows.json> [--quick]
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
@@ -58,6 +59,23 @@ const people: StandInPerson[] = Array.from({ length: PEOPLE }, (_, i) => {
   };
 });
 
+/**
+ * The CPU time (user and system) a process has used so far, in ms, from /proc (fields 14 and 15 of its stat, in
+ * clock ticks of 1/100 s); null where there is no /proc. Says how much of a round was the instances' own work.
+ */
+function cpuMs(pid: number): number | null {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return null;
+  }
+}
+const cpuOf = (pids: number[]) => {
+  const each = pids.map(cpuMs);
+  return each.includes(null) ? null : each.reduce<number>((sum, ms) => sum + ms!, 0);
+};
+
 const seconds = (ms: number) => `${formatNumber(ms / 1000, 1)} s`;
 
 /** The people (as the directory has them, so the instances' sync at start keeps them), the panel, its links. */
@@ -95,7 +113,12 @@ async function seedOrganisation(database: Database): Promise<number> {
 }
 
 /** One round of the portal: the subscriptions due at once, until every delivery ended. Milliseconds. */
-async function portalRound(database: Database, sink: SmtpSink, painelId: number): Promise<number> {
+async function portalRound(
+  database: Database,
+  sink: SmtpSink,
+  painelId: number,
+  pids: number[],
+): Promise<{ ms: number; cpuMs: number | null }> {
   const db = database.db;
   // The previous round's subscriptions and deliveries go (cascade), so each round starts from the same tables.
   await db.execute(sql`delete from assinaturas`);
@@ -110,6 +133,7 @@ async function portalRound(database: Database, sink: SmtpSink, painelId: number)
     fusoHorario: 'America/Sao_Paulo',
     proximoEnvio: due,
   }));
+  const cpuBefore = cpuOf(pids);
   const began = performance.now();
   await db.insert(assinaturas).values(subscriptions);
   type Progress = { queued: number; sent: number; open: number };
@@ -131,13 +155,14 @@ async function portalRound(database: Database, sink: SmtpSink, painelId: number)
     now = await progress();
   }
   const took = performance.now() - began;
+  const cpuAfter = cpuOf(pids);
   if (now.sent !== SUBSCRIPTIONS) throw new Error(`${SUBSCRIPTIONS - now.sent} envios falharam`);
   const counts = countByDeliveryKey(sink.messages.slice(firstMessage));
   const twice = [...counts.values()].filter((n) => n > 1).length;
   if (counts.size !== SUBSCRIPTIONS || twice > 0) {
     throw new Error(`${counts.size} envios distintos recebidos pelo servidor SMTP, ${twice} duas vezes`);
   }
-  return took;
+  return { ms: took, cpuMs: cpuBefore === null || cpuAfter === null ? null : cpuAfter - cpuBefore };
 }
 
 /**
@@ -225,10 +250,14 @@ export async function benchSubscriptions(databaseUrl: string): Promise<BenchRow[
       exportedAt: new Date(),
     });
 
+    const pids = servers.map((server) => server.child.pid!);
     const portal: number[] = [];
+    const cpu: number[] = [];
     const bare: number[] = [];
     for (let round = 0; round < ROUNDS; round++) {
-      portal.push(await portalRound(database, sink, painelId));
+      const measured = await portalRound(database, sink, painelId, pids);
+      portal.push(measured.ms);
+      if (measured.cpuMs !== null) cpu.push(measured.cpuMs);
       bare.push(await bareRound(sink, attachment));
       console.error(
         `assinaturas, rodada ${round + 1}: portal ${seconds(portal.at(-1)!)}, base ${seconds(bare.at(-1)!)}`,
@@ -248,6 +277,15 @@ export async function benchSubscriptions(databaseUrl: string): Promise<BenchRow[
       {
         figure: `Base: as mesmas ${formatNumber(SUBSCRIPTIONS)} mensagens pelo nodemailer, ${INSTANCES * exportConcurrency} de cada vez (mediana)`,
         value: `${seconds(bareMs)} (${list(bare)})`,
+        budget: '—',
+        ok: true,
+      },
+      {
+        figure: `CPU das ${INSTANCES} instâncias numa rodada (mediana)`,
+        value:
+          cpu.length > 0
+            ? `${seconds(median(cpu))} (${formatNumber(median(cpu) / SUBSCRIPTIONS, 1)} ms por envio)`
+            : 'sem /proc',
         budget: '—',
         ok: true,
       },
