@@ -56,6 +56,10 @@ describe('the hooks each request runs', () => {
     const hooks = routes().get('POST /api/paineis');
     expect(hooks?.preParsing).toEqual(['preParsing']);
     expect(routes().get('GET /api/auditoria')?.onSend).toHaveLength(2);
+    // The subscriptions' lists are read per request, each with its situation now: compressed as they are answered.
+    for (const route of ['GET /api/assinaturas', 'GET /api/assinaturas/todas']) {
+      expect(routes().get(route)?.onSend, route).toHaveLength(2);
+    }
   });
 
   it('the Microsoft sign-in keeps its cookie', () => {

@@ -35,11 +35,13 @@ describe('calls that take no body', () => {
 
   it('are the ones the contract calls without a body', () => {
     expect(bodiless.map((r) => `${r.method} ${r.path}`).sort()).toEqual([
+      'DELETE /api/assinaturas/{id}',
       'DELETE /api/classificacoes/{id}',
       'DELETE /api/favoritos/{painelId}',
       'DELETE /api/paineis/{id}',
       'DELETE /api/paineis/{id}/rls',
       'DELETE /api/paineis/{id}/visoes/{visaoId}',
+      'POST /api/assinaturas/{id}/enviar-agora',
       'POST /api/auth/logout-complete',
       'POST /api/paineis/atualizacoes/verificar',
       'POST /api/paineis/saude/verificar',
@@ -55,11 +57,18 @@ describe('calls that take no body', () => {
     await ctx.db.execute(
       sql`insert into visoes_salvas (id, painel_id, usuario_id, nome, estado) values (${visao}, ${p.id}, ${adminId}, 'V', 'e')`,
     );
+    const assinatura = 'a5500000-0000-4000-8000-000000000001';
+    await ctx.db.execute(sql`
+      insert into assinaturas (id, painel_id, usuario_id, formato, frequencia, hora, fuso_horario, proximo_envio)
+      values (${assinatura}, ${p.id}, ${adminId}, 'PDF', 'diaria', '08:00', 'America/Sao_Paulo', now() + interval '1 day')`);
     // Each route as the document names it, with the call made; in an order where nothing is gone before its turn.
     const calls: [string, string, number][] = [
       ['PUT /api/favoritos/{painelId}', `PUT /api/favoritos/${p.id}`, 204],
       ['DELETE /api/favoritos/{painelId}', `DELETE /api/favoritos/${p.id}`, 204],
       ['DELETE /api/paineis/{id}/visoes/{visaoId}', `DELETE /api/paineis/${p.id}/visoes/${visao}`, 204],
+      // Without a mail transport 'Enviar agora' answers its own 503, having read the subscription.
+      ['POST /api/assinaturas/{id}/enviar-agora', `POST /api/assinaturas/${assinatura}/enviar-agora`, 503],
+      ['DELETE /api/assinaturas/{id}', `DELETE /api/assinaturas/${assinatura}`, 204],
       ['DELETE /api/classificacoes/{id}', `DELETE /api/classificacoes/${c.id}`, 204],
       ['DELETE /api/paineis/{id}/rls', `DELETE /api/paineis/${p.id}/rls`, 204],
       ['DELETE /api/paineis/{id}', `DELETE /api/paineis/${p.id}`, 204],
