@@ -132,9 +132,12 @@ export class DeliveryWorker {
     this.schedule(this.deps.config.subscriptions.pollSeconds * 1000);
   }
 
-  /** Queues what is due, then works deliveries until none is available now; resolves when they ended. */
-  async runOnce(now = new Date()): Promise<void> {
-    const run = this.current.then(() => this.tick(now));
+  /**
+   * Queues what is due, then works deliveries until none is available now; resolves when they ended. Without `now`,
+   * the moment it starts (after a tick under way ends), not the moment it was asked.
+   */
+  async runOnce(now?: Date): Promise<void> {
+    const run = this.current.then(() => this.tick(now ?? new Date()));
     this.current = run.catch(() => undefined);
     return run;
   }
