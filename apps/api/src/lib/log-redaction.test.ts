@@ -177,6 +177,15 @@ describe('logSecrets', () => {
       expect.arrayContaining([JWT_SECRET, SECRET, 'senha-do-admin', 'senha%40db', 'senha@db']),
     );
   });
+
+  it('lists the SMTP password of SMTP_URL, as written and decoded', () => {
+    const config = testConfig({
+      JWT_SECRET,
+      SMTP_URL: 'smtps://paineis:segredo%2Fdo%2Fsmtp@smtp.empresa.com.br:465',
+      MAIL_FROM: 'paineis@empresa.com.br',
+    });
+    expect(logSecrets(config)).toEqual(expect.arrayContaining(['segredo%2Fdo%2Fsmtp', 'segredo/do/smtp']));
+  });
 });
 
 /** Lines a logger wrote, parsed. */

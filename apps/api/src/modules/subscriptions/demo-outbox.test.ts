@@ -89,7 +89,7 @@ describe('demo outbox', () => {
       token: tokens.admin,
     });
     expect(bad.statusCode).toBe(400);
-    expect(bad.json()).toEqual({ message: 'O índice do anexo deve ser um número.' });
+    expect(bad.json()).toEqual({ message: "Campo 'indice': O índice do anexo deve ser um número." });
   });
 
   it('is for administrators only', async () => {
