@@ -348,7 +348,7 @@ describe("/assinaturas/todas: 'Nova assinatura para pessoas e grupos'", { timeou
     const { user, dialog } = await openModal();
     await choose(user, 'Painel', 'vendas', /Vendas por Região/);
     await choose(user, 'Grupos', 'comercial', /Comercial/);
-    await user.selectOptions(within(dialog).getByRole('combobox', { name: 'Dia da semana' }), 'Sexta-feira');
+    await user.selectOptions(within(dialog).getByRole('combobox', { name: 'Dia da semana' }), 'sexta-feira');
     await user.click(within(dialog).getByRole('button', { name: 'Criar assinatura' }));
     await waitFor(() => expect(bodies).toHaveLength(1));
     expect(bodies[0]).toEqual({
@@ -371,6 +371,11 @@ describe("/assinaturas/todas: 'Nova assinatura para pessoas e grupos'", { timeou
     await choose(user, 'Painel', 'vendas', /Vendas por Região/);
     await user.click(create);
     expect(within(dialog).getByText('Escolha ao menos uma pessoa ou um grupo.')).toBeInTheDocument();
+    await choose(user, 'Grupos', 'comercial', /Comercial/);
+    await user.clear(within(dialog).getByLabelText('Hora'));
+    await user.click(create);
+    expect(within(dialog).getByLabelText('Hora')).toHaveClass('is-invalid');
+    expect(within(dialog).getByText('Informe a hora no formato HH:MM.')).toBeInTheDocument();
     expect(bodies).toEqual([]);
   });
 

@@ -11,7 +11,7 @@ import { useCreateSubscription } from '../api/create-subscription.ts';
 import { useActiveUsers } from '../api/get-active-users.ts';
 import { useGroups } from '../api/get-groups.ts';
 import { usePanels } from '../api/get-panels.ts';
-import { DEFAULT_SCHEDULE, ScheduleFields, scheduleBody, type ScheduleValue } from './schedule-fields.tsx';
+import { DEFAULT_SCHEDULE, ScheduleFields, scheduleBody, validHour, type ScheduleValue } from './schedule-fields.tsx';
 import { SearchCombobox, type ComboboxItem } from './search-combobox.tsx';
 
 export const NEW_SUBSCRIPTION_TITLE = 'Nova assinatura para pessoas e grupos';
@@ -121,6 +121,7 @@ function NewSubscriptionForm({ onHide, onCreated }: Omit<NewSubscriptionModalPro
   const [schedule, setSchedule] = useState<ScheduleValue>(DEFAULT_SCHEDULE);
   // What the form itself found missing; the server's refusals come from the mutation.
   const [missing, setMissing] = useState<string | null>(null);
+  const [badHour, setBadHour] = useState(false);
 
   const peopleIds = useMemo(() => new Set(people.map((p) => p.id)), [people]);
   const groupIds = useMemo(() => new Set(chosenGroups.map((g) => g.id)), [chosenGroups]);
@@ -134,7 +135,8 @@ function NewSubscriptionForm({ onHide, onCreated }: Omit<NewSubscriptionModalPro
         ? ASSINATURA_MESSAGES.semDestinatarios
         : null;
     setMissing(problem);
-    if (problem || !panel) return;
+    setBadHour(!validHour(schedule));
+    if (problem || !panel || !validHour(schedule)) return;
     create.reset();
     create.mutate(
       {
@@ -207,7 +209,15 @@ function NewSubscriptionForm({ onHide, onCreated }: Omit<NewSubscriptionModalPro
             onRemove={(id) => setChosenGroups((current) => withoutId(current, id))}
           />
         </div>
-        <ScheduleFields value={schedule} onChange={setSchedule} idPrefix="nova-assinatura" />
+        <ScheduleFields
+          value={schedule}
+          onChange={(value) => {
+            setSchedule(value);
+            setBadHour(false);
+          }}
+          idPrefix="nova-assinatura"
+          badHour={badHour}
+        />
         {error && (
           <Alert variant="danger" className="mt-3 mb-0">
             {error}

@@ -9,6 +9,7 @@ import {
   type FormatoAssinatura,
   type Frequencia,
 } from '@paineis/contract/subscription-constants';
+import { browserTimeZone } from '../../../lib/subscription-schedule.ts';
 
 /** The schedule as the form holds it: both days kept, so switching the frequency back and forth loses neither. */
 export interface ScheduleValue {
@@ -49,12 +50,24 @@ const FORMATOS: { value: FormatoAssinatura; label: string }[] = [
   { value: 'PPTX', label: 'PowerPoint' },
 ];
 
-const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+/** What 'Hora' must hold; the time field gives it, or nothing while it is incomplete. */
+const HOUR = /^([01][0-9]|2[0-3]):[0-5][0-9]$/;
+export const BAD_HOUR = 'Informe a hora no formato HH:MM.';
+
+/** Whether the schedule may be sent: the hour is complete (everything else is a choice from a list). */
+export const validHour = (value: ScheduleValue) => HOUR.test(value.hora);
 
 let zones: string[] | undefined;
-/** The IANA zones this browser knows (the server refuses one it does not know with its own message). */
+/**
+ * The IANA zones this browser knows, its own first, as the viewer's dialog lists them (the server refuses a zone it
+ * does not know with its own message).
+ */
 function timeZones(): string[] {
-  zones ??= typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : [];
+  if (!zones) {
+    const own = browserTimeZone();
+    const known = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : [];
+    zones = [own, ...known.filter((zone) => zone !== own)];
+  }
   return zones;
 }
 
@@ -63,10 +76,12 @@ interface ScheduleFieldsProps {
   onChange: (value: ScheduleValue) => void;
   /** Prefixes the fields' ids, unique in the page. */
   idPrefix: string;
+  /** The form was sent with an incomplete hour. */
+  badHour: boolean;
 }
 
 /** 'Formato', 'Frequência', 'Dia da semana' or 'Dia do mês', 'Hora' and 'Fuso horário'. */
-export function ScheduleFields({ value, onChange, idPrefix }: ScheduleFieldsProps) {
+export function ScheduleFields({ value, onChange, idPrefix, badHour }: ScheduleFieldsProps) {
   const set = <K extends keyof ScheduleValue>(key: K, field: ScheduleValue[K]) => onChange({ ...value, [key]: field });
   return (
     <Row className="g-3">
@@ -96,7 +111,7 @@ export function ScheduleFields({ value, onChange, idPrefix }: ScheduleFieldsProp
           <Form.Select value={value.diaSemana} onChange={(e) => set('diaSemana', Number(e.target.value))}>
             {Object.entries(DIAS_SEMANA).map(([day, name]) => (
               <option key={day} value={day}>
-                {capitalized(name)}
+                {name}
               </option>
             ))}
           </Form.Select>
@@ -116,7 +131,15 @@ export function ScheduleFields({ value, onChange, idPrefix }: ScheduleFieldsProp
       )}
       <Form.Group as={Col} sm={6} controlId={`${idPrefix}-hora`}>
         <Form.Label>Hora</Form.Label>
-        <Form.Control type="time" required value={value.hora} onChange={(e) => set('hora', e.target.value)} />
+        <Form.Control
+          type="time"
+          step={60}
+          required
+          isInvalid={badHour}
+          value={value.hora}
+          onChange={(e) => set('hora', e.target.value)}
+        />
+        <Form.Control.Feedback type="invalid">{BAD_HOUR}</Form.Control.Feedback>
       </Form.Group>
       <Form.Group as={Col} sm={value.frequencia === 'diaria' ? 6 : 12} controlId={`${idPrefix}-fuso`}>
         <Form.Label>Fuso horário</Form.Label>
