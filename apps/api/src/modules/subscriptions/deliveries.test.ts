@@ -2,7 +2,6 @@ import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { eq, sql } from 'drizzle-orm';
 import { simpleParser, type ParsedMail } from 'mailparser';
-import nodemailer from 'nodemailer';
 import { SMTPServer } from 'smtp-server';
 import { extractText, getDocumentProxy } from 'unpdf';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -20,7 +19,7 @@ import {
   envioDestinatarios,
   enviosAssinatura,
 } from '../../db/schema.ts';
-import { DELIVERY_HEADER, MailError, type MailTransport } from '../../integrations/mail/mail-transport.ts';
+import { createMailTransport, DELIVERY_HEADER, type MailTransport } from '../../integrations/mail/mail-transport.ts';
 import { DeliveryWorker, purgeExpiredSubscriptionFiles } from './deliveries.ts';
 import { deliveryMessage, scheduleInWords } from './delivery-message.ts';
 
@@ -88,44 +87,30 @@ function useMailServer() {
   return state;
 }
 
-/** A transport over nodemailer to the test's SMTP server, as the SMTP transport sends (until it is in the app). */
-function smtpTransport(server: { host: string; port: number }, maxAttachmentBytes: number): MailTransport {
-  const transporter = nodemailer.createTransport({ ...server, secure: false, ignoreTLS: true });
-  return {
-    kind: 'smtp',
-    maxAttachmentBytes,
-    async send(mail) {
-      try {
-        const info = await transporter.sendMail({
-          from: 'Painéis <paineis@empresa.com.br>',
-          to: mail.to,
-          subject: mail.subject,
-          html: mail.html,
-          text: mail.text,
-          headers: { [DELIVERY_HEADER]: mail.deliveryKey },
-          attachments: mail.attachment ? [mail.attachment] : [],
-        });
-        return { messageId: info.messageId };
-      } catch (error) {
-        const code = (error as { responseCode?: number }).responseCode;
-        throw new MailError(`O servidor respondeu ${code ?? 'sem código'}.`, code === undefined || code < 500, code);
-      }
-    },
-    close: async () => transporter.close(),
-  };
-}
-
 describe('subscription deliveries (docs/decisions/020-subscription-deliveries.md)', () => {
   const smtp = useMailServer();
   const { standIns, ctx } = useSalesApp(reports, { powerBiOptions: { timeoutMs: 2000, sleep: async () => undefined } });
   const powerBi = () => standIns.current.powerBi;
   const started: DeliveryWorker[] = [];
+  const transports: MailTransport[] = [];
   beforeEach(() => {
     powerBi().setExportDuration(0);
   });
   afterEach(async () => {
     await Promise.all(started.splice(0).map((w) => w.stop()));
+    await Promise.all(transports.splice(0).map((t) => t.close()));
   });
+
+  /** The SMTP transport (SMTP_URL, MAIL_FROM) to the test's mail server. */
+  function smtpTransport(maxAttachmentBytes: number): MailTransport {
+    const url = `smtp://${smtp.url.host}:${smtp.url.port}`;
+    const transport = createMailTransport(
+      { kind: 'smtp', url, from: 'Painéis <paineis@empresa.com.br>', maxAttachmentBytes },
+      { graph: null },
+    )!;
+    transports.push(transport);
+    return transport;
+  }
 
   /** A worker of its own over the app's database and Power BI, with the test's mail server and short waits. */
   function worker(
@@ -135,7 +120,7 @@ describe('subscription deliveries (docs/decisions/020-subscription-deliveries.md
     const created = new DeliveryWorker({
       db: ctx.db,
       reportExports: ctx.app.reportExports,
-      mail: smtpTransport(smtp.url, maxAttachmentBytes),
+      mail: smtpTransport(maxAttachmentBytes),
       config: {
         ...ctx.config,
         publicUrl: `${PUBLIC_URL}/`,
@@ -424,12 +409,14 @@ describe('subscription deliveries (docs/decisions/020-subscription-deliveries.md
   it('tries again when the mail server refuses, then fails after maxAttempts refusals', async () => {
     const { ana, bia, plain } = await setup();
     const once = await subscribe({ painelId: plain.id, usuarioId: ana.id });
+    // The reason, with the server's own reply.
+    const refused = `${FALHAS_ENVIO.email} Servidor SMTP: Message failed: 550 Caixa postal recusou a mensagem`;
     smtp.refuse = 1;
     await worker().runOnce(NOW);
     expect(await delivery(once.id)).toMatchObject({
       estado: 'pendente',
       tentativas: 1,
-      erro: `${FALHAS_ENVIO.email} O servidor respondeu 550.`,
+      erro: refused,
     });
     await worker().runOnce(seconds(NOW, 75));
     expect(await delivery(once.id)).toMatchObject({ estado: 'enviado', tentativas: 2 });
@@ -441,9 +428,9 @@ describe('subscription deliveries (docs/decisions/020-subscription-deliveries.md
     expect(await delivery(always.id)).toMatchObject({
       estado: 'falhou',
       tentativas: 3,
-      erro: `${FALHAS_ENVIO.email} O servidor respondeu 550.`,
+      erro: refused,
     });
-    expect((await subscription(always.id)).ultimaFalha).toBe(`${FALHAS_ENVIO.email} O servidor respondeu 550.`);
+    expect((await subscription(always.id)).ultimaFalha).toBe(refused);
     expect(smtp.received).toHaveLength(1);
   });
 
