@@ -151,7 +151,7 @@ describe.runIf(onPostgres)(
       async () => {
         const db = database!.db;
         const mail = sink!;
-        const killAt = random.int(250, 450);
+        const killAt = random.int(300, 500);
 
         // Due at once: one statement, committed while both instances poll.
         const due = new Date(Date.now() - 60_000);
