@@ -590,6 +590,7 @@ describe('auth plugin: permissions for every route', () => {
     expect(wrong).toEqual([]);
   });
 
+  // A reset and a seed per route: on a busy PostgreSQL server that is well over the default 30 s.
   it('an administrator is never turned away (each route on fresh data)', async () => {
     const wrong: string[] = [];
     for (const route of protectedRoutes()) {
@@ -613,7 +614,7 @@ describe('auth plugin: permissions for every route', () => {
       if (!ok) wrong.push(`${route.key} → ${res.statusCode} ${res.body}`);
     }
     expect(wrong).toEqual([]);
-  });
+  }, 120_000);
 
   describe('the role and the active flag come from the database, not from the token', () => {
     const adminRoute = '/api/usuarios365/ativos';
