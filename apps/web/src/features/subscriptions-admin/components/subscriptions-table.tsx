@@ -10,11 +10,13 @@ import { failureText, recipientsLabel, type SubscriptionRow } from '../utils/sub
 
 /** The list scrolls within at most this height. */
 export const SUBSCRIPTIONS_LIST_MAX_HEIGHT = 560;
-// Every cell holds at most two lines (a name, then a small one), cut with an ellipsis, so the height of every row is
-// known before it is drawn: a last failure adds a small line (its text takes two under the badge), and the recipients
-// shown by name one small line each, under their count.
-const ROW_HEIGHT = 54;
+// Every cell holds at most two lines (a name and a small line, or the schedule in two), cut with an ellipsis, so the
+// height of every row is known before it is drawn: a last failure adds a small line (its text takes two under the
+// badge), and the recipients shown by name one small line each, under their count.
+const ROW_HEIGHT = 57;
 const SMALL_LINE = 21;
+// The recipients' count is a small button (a small line and its border); their names follow it.
+const RECIPIENTS_COUNT_HEIGHT = 33;
 // On a phone the list scrolls sideways rather than squeezing seven columns.
 const TABLE_MIN_WIDTH = 1040;
 const COLUMNS = 7;
@@ -39,7 +41,7 @@ function rowHeight(assinatura: Assinatura | undefined, expanded: ReadonlySet<str
   const { destinatarios } = assinatura;
   if (!destinatarios || !expanded.has(assinatura.id)) return withFailure;
   const names = destinatarios.usuarios.length + destinatarios.grupos.length;
-  return Math.max(withFailure, ROW_HEIGHT + names * SMALL_LINE);
+  return Math.max(withFailure, RECIPIENTS_COUNT_HEIGHT + names * SMALL_LINE);
 }
 
 const when = (iso: string | null) => (iso ? formatDateMinutes(new Date(iso)) : '—');
@@ -85,12 +87,12 @@ export function SubscriptionsTable({ rows }: { rows: SubscriptionRow[] }) {
         aria-rowcount={rows.length + 1}
       >
         <colgroup>
-          <col style={{ width: '16%' }} />
-          <col style={{ width: '16%' }} />
-          <col style={{ width: '13%' }} />
           <col style={{ width: '15%' }} />
-          <col style={{ width: '10%' }} />
-          <col style={{ width: '10%' }} />
+          <col style={{ width: '15%' }} />
+          <col style={{ width: '12%' }} />
+          <col style={{ width: '15%' }} />
+          <col style={{ width: '9%' }} />
+          <col style={{ width: '9%' }} />
           <col />
         </colgroup>
         <thead className="sticky-top table-light">
@@ -142,8 +144,10 @@ export function SubscriptionsTable({ rows }: { rows: SubscriptionRow[] }) {
                 <td>
                   <Recipients assinatura={a} expanded={expanded.has(a.id)} onToggle={() => toggle(a.id)} />
                 </td>
-                <td className="text-truncate" title={schedule}>
-                  {schedule}
+                <td>
+                  <div style={TWO_LINES} title={schedule}>
+                    {schedule}
+                  </div>
                 </td>
                 <td>{when(a.proximoEnvio)}</td>
                 <td>{when(a.ultimoEnvio)}</td>
