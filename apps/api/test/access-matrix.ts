@@ -121,7 +121,8 @@ export function ruleBreaches(row: MatrixRow): string[] {
     if (s[caller] !== expected)
       breaches.push(`${row.key}: caller ${caller} should be ${expected}, the table says ${s[caller]}`);
   };
-  const notFoundToOthers = row.path.startsWith('/api/paineis/{id}') || row.path.includes('{painelId}') || NOT_THEIRS(row);
+  const notFoundToOthers =
+    row.path.startsWith('/api/paineis/{id}') || row.path.includes('{painelId}') || NOT_THEIRS(row);
   const success = USER_WRITES[row.key] ?? 200;
   if (row.access === 'public') {
     for (const c of [8, 9, 10] as const) is(c, s[1]);

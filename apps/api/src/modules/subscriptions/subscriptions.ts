@@ -241,7 +241,7 @@ function checkDays(schedule: Pick<SubscriptionChange, 'frequencia' | 'diaSemana'
  * own); a day must suit the kind that results. Choosing a page drops the saved view, and the other way round.
  * Pausing clears the next delivery; resuming, or changing the schedule while on, computes it from now.
  */
-export function mergedChange(current: SubscriptionRecord, patch: AssinaturaPatchBody, now: Date): SubscriptionChange {
+function mergedChange(current: SubscriptionRecord, patch: AssinaturaPatchBody, now: Date): SubscriptionChange {
   const frequencia = patch.frequencia ?? current.frequencia;
   const kindChanged = frequencia !== current.frequencia;
   const day = <K extends 'diaSemana' | 'diaMes'>(key: K) =>
