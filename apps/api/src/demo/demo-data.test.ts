@@ -23,7 +23,8 @@ async function counts(db: Db) {
            (select count(*) from tokens_revogados) as revogados,
            (select count(*) from visualizacoes) as visualizacoes,
            (select count(*) from auditoria) as auditoria,
-           (select count(*) from ultimos_logins) as logins`,
+           (select count(*) from ultimos_logins) as logins,
+           (select count(*) from assinaturas) as assinaturas`,
   );
   return Object.fromEntries(Object.entries(row!).map(([k, v]) => [k, Number(v)]));
 }
@@ -156,6 +157,24 @@ describe('demo data', () => {
     expect(upper!.n).toBe(0);
   });
 
+  it('subscribes the demo user weekly, and the group Comercial monthly, each due next at its own time', async () => {
+    const now = new Date('2026-11-27T12:00:00Z');
+    await loadDemoData(db, 30, now);
+    const subscriptions = await rows<{ usuario_id: string; frequencia: string; proximo_envio: Date; grupos: number }>(
+      db,
+      sql`select a.usuario_id, a.frequencia, a.proximo_envio,
+                 (select count(*)::int from assinatura_grupos g where g.assinatura_id = a.id) as grupos
+          from assinaturas a order by a.frequencia`,
+    );
+    expect(
+      subscriptions.map((s) => [s.usuario_id, s.frequencia, new Date(s.proximo_envio).toISOString(), s.grupos]),
+    ).toEqual([
+      // The 1st of December at 08:00 and Monday the 30th of November at 07:00, in São Paulo (UTC-3).
+      [DEMO_ADMIN.id, 'mensal', '2026-12-01T11:00:00.000Z', 1],
+      [DEMO_USER.id, 'semanal', '2026-11-30T10:00:00.000Z', 0],
+    ]);
+  });
+
   it('running it again returns false and changes nothing', async () => {
     expect(await loadDemoData(db)).toBe(true);
     const before = await counts(db);
@@ -181,6 +200,7 @@ describe('demo data', () => {
       visualizacoes: 0,
       auditoria: 0,
       logins: 0,
+      assinaturas: 0,
     });
   });
 

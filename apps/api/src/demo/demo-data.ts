@@ -9,6 +9,9 @@ import { replaceRls } from '../modules/panels/rls.repository.ts';
 import { seedLastSignIns } from '../modules/auth/sign-ins.ts';
 import { forgetUsageSnapshots, seedOpenings } from '../modules/usage/usage.ts';
 import { seedGroups, seedUsers, type NewUser } from '../modules/users/users.service.ts';
+import { SYSTEM_ACTOR } from '../modules/audit/audit.ts';
+import { nextOccurrence } from '../modules/subscriptions/schedule.ts';
+import { insertSubscription, type NewSubscription } from '../modules/subscriptions/subscriptions.repository.ts';
 import { isEmpty, lockDemoLoad } from './demo.repository.ts';
 import { demoGroupId, demoGroups } from './demo-directory.ts';
 import { demoHistory, type DemoClassificacao, type DemoPanel, type DemoPerson } from './demo-history.ts';
@@ -368,6 +371,44 @@ const roleGroups = (panel: string, role: string) =>
  * Loads the demo organisation into an empty database, with its last 90 days, up to `now`, of panel openings and audit
  * records (demo-history.ts). Returns false (and does nothing) otherwise.
  */
+/**
+ * Subscriptions to show (docs/requirements.md#subscriptions): the demo user's weekly PDF of an RLS panel, and an
+ * administrator's monthly PowerPoint for the group 'Comercial' and the demo user.
+ */
+async function seedDemoSubscriptions(db: Db, panels: readonly DemoPanel[], now: Date): Promise<void> {
+  const panelId = (nome: string) => panels.find((panel) => panel.nome === nome)!.id;
+  const fields = { pagina: null, visaoId: null, fusoHorario: 'America/Sao_Paulo' };
+  const subscriptions: NewSubscription[] = [
+    {
+      ...fields,
+      painelId: panelId('Vendas por Região'),
+      usuarioId: DEMO_USER.id,
+      formato: 'PDF',
+      frequencia: 'semanal',
+      hora: '07:00',
+      diaSemana: 1,
+      diaMes: null,
+      destinatarios: null,
+      proximoEnvio: now,
+    },
+    {
+      ...fields,
+      painelId: panelId('Metas da Equipe Comercial'),
+      usuarioId: DEMO_ADMIN.id,
+      formato: 'PPTX',
+      frequencia: 'mensal',
+      hora: '08:00',
+      diaSemana: null,
+      diaMes: 1,
+      destinatarios: { usuarios: [DEMO_USER.id], grupos: [demoGroupId('Comercial')] },
+      proximoEnvio: now,
+    },
+  ];
+  for (const subscription of subscriptions) {
+    await insertSubscription(db, { ...subscription, proximoEnvio: nextOccurrence(subscription, now) }, SYSTEM_ACTOR);
+  }
+}
+
 export async function loadDemoData(db: Db, userCount = 300, now = new Date()): Promise<boolean> {
   const loaded = await db.transaction(async (tx) => {
     // Two instances starting together on one PostgreSQL: the second waits, then finds data.
@@ -449,6 +490,8 @@ export async function loadDemoData(db: Db, userCount = 300, now = new Date()): P
         })),
       );
     }
+
+    await seedDemoSubscriptions(tx, history.panels, now);
 
     const person = (u: { id: string; email: string }, upn = u.email): DemoPerson => ({ id: u.id, email: u.email, upn });
     const { views, audit } = demoHistory(
