@@ -55,7 +55,7 @@ export type EstadoEnvio = (typeof ESTADOS_ENVIO)[number];
 export const ASSINATURA_MESSAGES = {
   naoEncontrada: 'Assinatura não encontrada.',
   visaoNaoEncontrada: 'Visão salva não encontrada neste painel.',
-  paginaEVisao: 'Escolha a página atual ou uma visão salva, não as duas.',
+  paginaEVisao: 'Escolha a página atual (pagina) ou uma visão salva (visaoId), não as duas.',
   somenteAdministradores: 'Somente administradores podem assinar para outras pessoas e grupos.',
   semDestinatarios: 'Escolha ao menos uma pessoa ou um grupo.',
   destinatarioDesconhecido: 'Uma das pessoas ou um dos grupos escolhidos não existe.',

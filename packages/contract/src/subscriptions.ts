@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { isoDate, plainText, positiveId } from './fields.ts';
 import {
+  ASSINATURA_MESSAGES,
   ESTADOS_ENVIO,
   FORMATOS_ASSINATURA,
   FREQUENCIAS,
@@ -76,7 +77,10 @@ export const destinatariosBody = z
       .max(MAX_DESTINATARIOS, `No máximo ${MAX_DESTINATARIOS} grupos por assinatura.`)
       .default([]),
   })
-  .refine((d) => d.usuarios.length + d.grupos.length > 0, 'Escolha ao menos uma pessoa ou um grupo.');
+  .refine(
+    (d) => d.usuarios.length + d.grupos.length > 0,
+    'Escolha ao menos uma pessoa ou um grupo para receber a assinatura (destinatarios).',
+  );
 
 /** The schedule's day must match its kind: diaSemana for 'semanal' only, diaMes for 'mensal' only. */
 function scheduleDays(
@@ -120,7 +124,7 @@ const pageOrView = (value: { pagina?: string | null; visaoId?: string | null }, 
     ctx.addIssue({
       code: 'custom',
       path: ['visaoId'],
-      message: 'Escolha a página atual ou uma visão salva, não as duas.',
+      message: ASSINATURA_MESSAGES.paginaEVisao,
     });
   }
 };

@@ -186,7 +186,7 @@ describe('subscriptions (docs/requirements.md#subscriptions)', () => {
       ],
       [{ ...base, formato: 'XLSX' }, 'O formato (formato) deve ser PDF ou PPTX.'],
       [{ ...base, frequencia: 'anual' }, "A frequência (frequencia) deve ser 'diaria', 'semanal' ou 'mensal'."],
-      [{ ...base, pagina: 'P1', visaoId: crypto.randomUUID() }, `Campo 'visaoId': ${ASSINATURA_MESSAGES.paginaEVisao}`],
+      [{ ...base, pagina: 'P1', visaoId: crypto.randomUUID() }, ASSINATURA_MESSAGES.paginaEVisao],
       [{ ...base, visaoId: 'nao-e-uuid' }, 'O id da visão (visaoId) deve ser um UUID.'],
     ] as const) {
       const res = await subscribe(ctx, s.tokens.ana, body);
@@ -386,7 +386,9 @@ describe('subscriptions (docs/requirements.md#subscriptions)', () => {
     }
     const none = await subscribe(ctx, s.tokens.admin, { ...body, destinatarios: { usuarios: [], grupos: [] } });
     expect(none.statusCode).toBe(400);
-    expect(none.json()).toEqual({ message: `Campo 'destinatarios': ${ASSINATURA_MESSAGES.semDestinatarios}` });
+    expect(none.json()).toEqual({
+      message: 'Escolha ao menos uma pessoa ou um grupo para receber a assinatura (destinatarios).',
+    });
     expect(await count(ctx, 'assinaturas')).toBe(0);
     expect(await count(ctx, 'assinatura_usuarios')).toBe(0);
 
