@@ -1,5 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { describeSchedule, type SubscriptionSchedule } from './subscription-schedule.ts';
+import { assinatura } from '../test/data-generators.ts';
+import {
+  browserTimeZone,
+  DEFAULT_SCHEDULE,
+  describeSchedule,
+  scheduleBody,
+  scheduleOf,
+  schedulePatch,
+  timeZoneChoices,
+  validHour,
+  type SubscriptionSchedule,
+} from './subscription-schedule.ts';
 
 const SAO_PAULO = 'America/Sao_Paulo';
 const schedule = (overrides: Partial<SubscriptionSchedule>): SubscriptionSchedule => ({
@@ -36,5 +47,63 @@ describe('describeSchedule', () => {
       'Todo dia 28 às 07:00 (Asia/Tokyo)',
     );
     expect(describeSchedule(schedule({}))).toBe('Diária às 07:00 (America/Sao_Paulo)');
+  });
+});
+
+describe("the schedule fields' values", () => {
+  it('start a new subscription as a PDF every Monday at 07:00 in the portal’s zone', () => {
+    expect(scheduleBody(DEFAULT_SCHEDULE)).toEqual({
+      formato: 'PDF',
+      frequencia: 'semanal',
+      hora: '07:00',
+      diaSemana: 1,
+    });
+  });
+
+  it('send on creation only the day the frequency uses, and a zone only when one was chosen', () => {
+    const value = { ...DEFAULT_SCHEDULE, diaSemana: 5, diaMes: 15 };
+    expect(scheduleBody({ ...value, frequencia: 'mensal', fusoHorario: 'Asia/Tokyo' })).toEqual({
+      formato: 'PDF',
+      frequencia: 'mensal',
+      hora: '07:00',
+      diaMes: 15,
+      fusoHorario: 'Asia/Tokyo',
+    });
+    expect(scheduleBody({ ...value, frequencia: 'diaria' })).toEqual({
+      formato: 'PDF',
+      frequencia: 'diaria',
+      hora: '07:00',
+    });
+  });
+
+  it('send every field on edit, clearing the day the frequency no longer uses', () => {
+    const editing = assinatura({ frequencia: 'semanal', diaSemana: 3, hora: '09:15', fusoHorario: 'Asia/Tokyo' });
+    const value = scheduleOf(editing);
+    // The day the subscription does not use starts at 1, ready if the frequency changes.
+    expect(value).toEqual({
+      formato: 'PDF',
+      frequencia: 'semanal',
+      diaSemana: 3,
+      diaMes: 1,
+      hora: '09:15',
+      fusoHorario: 'Asia/Tokyo',
+    });
+    const monthly = { ...value, frequencia: 'mensal' as const, diaMes: 28 };
+    expect(schedulePatch(monthly)).toEqual({ ...monthly, diaSemana: null });
+    expect(schedulePatch({ ...value, frequencia: 'diaria' })).toMatchObject({ diaSemana: null, diaMes: null });
+  });
+
+  it('take a complete hour only', () => {
+    const at = (hora: string) => validHour({ ...DEFAULT_SCHEDULE, hora });
+    expect([at('00:00'), at('23:59'), at('07:00')]).toEqual([true, true, true]);
+    expect([at(''), at('7:00'), at('24:00'), at('07:60'), at('07:00:00')]).toEqual([false, false, false, false, false]);
+  });
+
+  it("list the browser's zone first, then the subscription's own even if the browser does not know it, each once", () => {
+    const zones = timeZoneChoices('Etc/Desconhecida');
+    expect(zones.slice(0, 2)).toEqual([browserTimeZone(), 'Etc/Desconhecida']);
+    expect(zones).toContain('Asia/Tokyo');
+    expect(new Set(zones).size).toBe(zones.length);
+    expect(timeZoneChoices(browserTimeZone())).toEqual(timeZoneChoices());
   });
 });

@@ -2,6 +2,7 @@ import { act } from '@testing-library/react';
 import { vi } from 'vitest';
 import type { Grupo365 } from '@paineis/contract/groups';
 import type { GrupoPaineis, Painel, PainelComEmbed } from '@paineis/contract/panels';
+import type { VisaoSalva } from '@paineis/contract/personal';
 import type { Assinatura, MensagemDemonstracao } from '@paineis/contract/subscriptions';
 import type {
   EmbedTarget,
@@ -97,6 +98,37 @@ export function assinatura(overrides: Partial<Assinatura> = {}): Assinatura {
     criadaEm: '2026-11-20T13:00:00.000Z',
     ...overrides,
   };
+}
+
+/** A saved view of panel 7 as GET /api/paineis/7/visoes lists it: the person's own, on 'ReportSection2'. */
+export function visaoSalva(overrides: Partial<VisaoSalva> & Pick<VisaoSalva, 'id' | 'nome'>): VisaoSalva {
+  return {
+    painelId: 7,
+    estado: `estado-de-${overrides.nome}`,
+    pagina: 'ReportSection2',
+    propria: true,
+    criadaEm: '2026-11-20T10:00:00.000Z',
+    atualizadaEm: '2026-11-20T10:00:00.000Z',
+    ...overrides,
+  };
+}
+
+/**
+ * Another subscription: the monthly PowerPoint of 'Estoque Diário' (panel 9) on the 5th at 07:00, whose last delivery
+ * failed on the export.
+ */
+export function assinaturaMensal(overrides: Partial<Assinatura> = {}): Assinatura {
+  return assinatura({
+    id: '44444444-4444-4444-8444-444444444444',
+    painelId: 9,
+    nomePainel: 'Estoque Diário',
+    formato: 'PPTX',
+    frequencia: 'mensal',
+    diaSemana: null,
+    diaMes: 5,
+    ultimaFalha: { em: '2026-11-05T10:02:00.000Z', motivo: 'O Power BI não conseguiu exportar o relatório.' },
+    ...overrides,
+  });
 }
 
 /** A message of the demo outbox: the weekly 'Vendas por Região' sent to Bruno, with its PDF attached. */

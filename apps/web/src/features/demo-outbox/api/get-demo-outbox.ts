@@ -1,9 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import type { CaixaDeSaida } from '@paineis/contract/subscriptions';
 import { api } from '../../../lib/api-client.ts';
-
-/** The key the subscriptions page asks under too (whether the outbox exists): one request for both. */
-export const demoOutboxKey = ['demonstracao', 'caixa-de-saida'] as const;
+import { queryKeys } from '../../../lib/query-keys.ts';
 
 /** GET /demonstracao/caixa-de-saida (administrators, demo mode; 404 otherwise): the messages the Graph stand-in took. */
 export async function getDemoOutbox(): Promise<CaixaDeSaida> {
@@ -13,5 +11,5 @@ export async function getDemoOutbox(): Promise<CaixaDeSaida> {
 
 export function useDemoOutbox() {
   // Messages arrive as deliveries run: read afresh on every visit, and on 'Atualizar'.
-  return useQuery({ queryKey: demoOutboxKey, queryFn: getDemoOutbox, staleTime: 0 });
+  return useQuery({ queryKey: queryKeys.demoOutbox, queryFn: getDemoOutbox, staleTime: 0 });
 }

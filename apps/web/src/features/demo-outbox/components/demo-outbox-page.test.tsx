@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import type { MensagemDemonstracao } from '@paineis/contract/subscriptions';
@@ -7,6 +7,7 @@ import { mensagemDemonstracao } from '../../../test/data-generators.ts';
 import { renderApp } from '../../../test/render-app.tsx';
 import { server } from '../../../test/server.ts';
 import { signIn } from '../../../test/session.ts';
+import { dataRows } from '../../../test/table.ts';
 
 const SEMANAL = mensagemDemonstracao();
 const MAIS_RECENTE = mensagemDemonstracao({
@@ -42,16 +43,6 @@ async function openPage() {
   expect(await screen.findByRole('heading', { level: 1, name: 'Caixa de saída (demonstração)' })).toBeInTheDocument();
   return view;
 }
-
-const dataRows = () =>
-  screen
-    .getAllByRole('row')
-    .slice(1)
-    .map((row) =>
-      within(row)
-        .getAllByRole('cell')
-        .map((cell) => cell.textContent),
-    );
 
 describe('/caixa-de-saida: Caixa de saída (demonstração)', () => {
   it('explains itself and lists the messages newest first: Enviada em, Para, Assunto, Anexos', async () => {

@@ -1,9 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import type { CaixaDeSaida } from '@paineis/contract/subscriptions';
 import { api } from '../../../lib/api-client.ts';
-
-/** The demo outbox's own key (features/demo-outbox asks for the same list under it). */
-export const demoOutboxKey = ['demonstracao', 'caixa-de-saida'] as const;
+import { queryKeys } from '../../../lib/query-keys.ts';
 
 /** GET /demonstracao/caixa-de-saida: 200 only in demo mode, 404 otherwise. */
 export async function getDemoOutbox(): Promise<CaixaDeSaida> {
@@ -13,6 +11,6 @@ export async function getDemoOutbox(): Promise<CaixaDeSaida> {
 
 /** Whether the server runs in demo mode: its outbox answers. A failure (404 outside demo mode) means no. */
 export function useDemoMode(): boolean {
-  const outbox = useQuery({ queryKey: demoOutboxKey, queryFn: getDemoOutbox });
+  const outbox = useQuery({ queryKey: queryKeys.demoOutbox, queryFn: getDemoOutbox });
   return outbox.isSuccess;
 }

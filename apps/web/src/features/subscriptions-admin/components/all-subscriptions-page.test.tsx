@@ -6,10 +6,11 @@ import type { Assinatura, AssinaturaBody } from '@paineis/contract/subscriptions
 import type { Usuario365 } from '@paineis/contract/users';
 import { formatDateMinutes } from '../../../lib/format.ts';
 import { browserTimeZone } from '../../../lib/subscription-schedule.ts';
-import { assinatura, grupo365, mensagemDemonstracao, painel } from '../../../test/data-generators.ts';
+import { assinatura, assinaturaMensal, grupo365, mensagemDemonstracao, painel } from '../../../test/data-generators.ts';
 import { renderApp } from '../../../test/render-app.tsx';
 import { server } from '../../../test/server.ts';
 import { signIn } from '../../../test/session.ts';
+import { dataRows } from '../../../test/table.ts';
 
 // The reader's own zone is not written after the hour: the schedules read as this test's browser reads them.
 const zone = browserTimeZone();
@@ -21,18 +22,10 @@ const DIEGO = { id: 'user-3', displayName: 'Diego Analista', email: 'diego@empre
 /** Bruno's own weekly subscription, sent once. */
 const PROPRIA = assinatura({ fusoHorario: zone, ultimoEnvio: '2026-11-23T10:00:00.000Z' });
 /** Ana's, for two people and a group, monthly on the 5th, whose last delivery failed. */
-const DA_ADMIN = assinatura({
-  id: '44444444-4444-4444-8444-444444444444',
-  painelId: 9,
-  nomePainel: 'Estoque Diário',
-  formato: 'PPTX',
-  frequencia: 'mensal',
-  diaSemana: null,
-  diaMes: 5,
+const DA_ADMIN = assinaturaMensal({
   fusoHorario: zone,
   dono: { id: 'admin-1', displayName: 'Ana Admin', email: 'ana.admin@empresa.com.br' },
   destinatarios: { usuarios: [CARLA, DIEGO], grupos: [{ id: 'g-logistica', displayName: 'Logística' }] },
-  ultimaFalha: { em: '2026-11-05T10:02:00.000Z', motivo: 'O Power BI não conseguiu exportar o relatório.' },
 });
 /** Carla's, paused. */
 const PAUSADA = assinatura({
@@ -75,17 +68,6 @@ async function openPage() {
   expect(await screen.findByRole('heading', { level: 1, name: 'Assinaturas' })).toBeInTheDocument();
   return view;
 }
-
-/** Each data row's cells, as text. */
-const dataRows = () =>
-  screen
-    .getAllByRole('row')
-    .slice(1)
-    .map((row) =>
-      within(row)
-        .getAllByRole('cell')
-        .map((cell) => cell.textContent),
-    );
 
 const count = () => screen.getByText(/de \d+ assinaturas?$/);
 

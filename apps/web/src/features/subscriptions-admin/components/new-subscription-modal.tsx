@@ -6,12 +6,13 @@ import Modal from 'react-bootstrap/Modal';
 import { ASSINATURA_MESSAGES } from '@paineis/contract/subscription-constants';
 import { BusyButton } from '../../../components/busy-button.tsx';
 import { LoadErrorAlert } from '../../../components/load-error-alert.tsx';
+import { SubscriptionScheduleFields } from '../../../components/subscription-schedule-fields.tsx';
 import { errorMessage } from '../../../lib/api-client.ts';
+import { DEFAULT_SCHEDULE, scheduleBody, validHour, type ScheduleValue } from '../../../lib/subscription-schedule.ts';
 import { useCreateSubscription } from '../api/create-subscription.ts';
 import { useActiveUsers } from '../api/get-active-users.ts';
 import { useGroups } from '../api/get-groups.ts';
 import { usePanels } from '../api/get-panels.ts';
-import { DEFAULT_SCHEDULE, ScheduleFields, scheduleBody, validHour, type ScheduleValue } from './schedule-fields.tsx';
 import { SearchCombobox, type ComboboxItem } from './search-combobox.tsx';
 
 export const NEW_SUBSCRIPTION_TITLE = 'Nova assinatura para pessoas e grupos';
@@ -209,7 +210,7 @@ function NewSubscriptionForm({ onHide, onCreated }: Omit<NewSubscriptionModalPro
             onRemove={(id) => setChosenGroups((current) => withoutId(current, id))}
           />
         </div>
-        <ScheduleFields
+        <SubscriptionScheduleFields
           value={schedule}
           onChange={(value) => {
             setSchedule(value);

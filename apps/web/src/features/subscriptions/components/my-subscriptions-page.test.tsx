@@ -5,7 +5,7 @@ import { ASSINATURA_MESSAGES } from '@paineis/contract/subscription-constants';
 import type { Assinatura } from '@paineis/contract/subscriptions';
 import { formatDateMinutes } from '../../../lib/format.ts';
 import { browserTimeZone } from '../../../lib/subscription-schedule.ts';
-import { assinatura } from '../../../test/data-generators.ts';
+import { assinatura, assinaturaMensal } from '../../../test/data-generators.ts';
 import { renderApp } from '../../../test/render-app.tsx';
 import { server } from '../../../test/server.ts';
 import { signIn, USER } from '../../../test/session.ts';
@@ -14,21 +14,13 @@ import { signIn, USER } from '../../../test/session.ts';
 const zone = browserTimeZone();
 
 const VENDAS = assinatura({ fusoHorario: zone, ultimoEnvio: '2026-11-23T10:00:00.000Z' });
-const ESTOQUE = assinatura({
-  id: '44444444-4444-4444-8444-444444444444',
-  painelId: 9,
-  nomePainel: 'Estoque Diário',
-  formato: 'PPTX',
-  frequencia: 'mensal',
-  diaSemana: null,
-  diaMes: 5,
+const ESTOQUE = assinaturaMensal({
   fusoHorario: 'Asia/Tokyo',
   visaoId: '5b0d7c1e-3f0a-4b8e-9d52-0c6a1e2f3a4b',
   nomeVisao: 'Só o Sul',
   ativa: false,
   situacao: 'pausada',
   proximoEnvio: null,
-  ultimaFalha: { em: '2026-11-05T10:02:00.000Z', motivo: 'O Power BI não conseguiu exportar o relatório.' },
 });
 const METAS = assinatura({
   id: '55555555-5555-4555-8555-555555555555',

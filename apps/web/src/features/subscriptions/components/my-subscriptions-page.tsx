@@ -14,12 +14,12 @@ import { LoadingSpinner } from '../../../components/loading-spinner.tsx';
 import { paths } from '../../../config/paths.ts';
 import { errorMessage, statusOf } from '../../../lib/api-client.ts';
 import { formatDateMinutes } from '../../../lib/format.ts';
-import { browserTimeZone, describeSchedule } from '../../../lib/subscription-schedule.ts';
+import { browserTimeZone, describeSchedule, FORMATO_ROTULOS } from '../../../lib/subscription-schedule.ts';
 import { useDeleteSubscription } from '../api/delete-subscription.ts';
 import { useSubscriptions } from '../api/get-subscriptions.ts';
 import { useSendSubscriptionNow } from '../api/send-subscription-now.ts';
 import { useUpdateSubscription } from '../api/update-subscription.ts';
-import { FORMATO_ROTULOS, SubscriptionModal } from './subscription-modal.tsx';
+import { SubscriptionModal } from './subscription-modal.tsx';
 
 export const LOAD_ERROR = 'Erro ao carregar suas assinaturas.';
 export const EMPTY = 'Você não tem assinaturas. Abra um painel e use Assinar para recebê-lo por e-mail.';

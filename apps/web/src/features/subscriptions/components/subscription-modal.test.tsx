@@ -4,32 +4,21 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { MemoryRouter } from 'react-router';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
-import type { VisaoSalva } from '@paineis/contract/personal';
 import type { Assinatura } from '@paineis/contract/subscriptions';
 import { createQueryClient } from '../../../lib/query-client.ts';
 import { browserTimeZone } from '../../../lib/subscription-schedule.ts';
-import { assinatura } from '../../../test/data-generators.ts';
+import { assinatura, visaoSalva } from '../../../test/data-generators.ts';
 import { server } from '../../../test/server.ts';
 import { signIn, USER } from '../../../test/session.ts';
 import { SubscriptionModal } from './subscription-modal.tsx';
 
 const VIEW_ID = '5b0d7c1e-3f0a-4b8e-9d52-0c6a1e2f3a4b';
-const visao = (id: string, nome: string): VisaoSalva => ({
-  id,
-  painelId: 7,
-  nome,
-  estado: `estado-de-${nome}`,
-  pagina: 'ReportSection2',
-  propria: true,
-  criadaEm: '2026-11-20T10:00:00.000Z',
-  atualizadaEm: '2026-11-20T10:00:00.000Z',
-});
 
 /** The server's side: the panel's saved views, and every body the dialog sends (answered `answer`). */
 function serve(answer: (body: unknown) => Response = () => HttpResponse.json(assinatura(), { status: 201 })) {
   const sent: { method: string; url: string; body: unknown }[] = [];
   server.use(
-    http.get('/api/paineis/7/visoes', () => HttpResponse.json([visao(VIEW_ID, 'Só o Sul')])),
+    http.get('/api/paineis/7/visoes', () => HttpResponse.json([visaoSalva({ id: VIEW_ID, nome: 'Só o Sul' })])),
     http.post('/api/assinaturas', async ({ request }) => {
       const body = await request.json();
       sent.push({ method: 'POST', url: new URL(request.url).pathname, body });

@@ -1,3 +1,4 @@
+import { useMemo } from 'react';
 import Col from 'react-bootstrap/Col';
 import Form from 'react-bootstrap/Form';
 import Row from 'react-bootstrap/Row';
@@ -9,88 +10,58 @@ import {
   type FormatoAssinatura,
   type Frequencia,
 } from '@paineis/contract/subscription-constants';
-import { browserTimeZone } from '../../../lib/subscription-schedule.ts';
+import {
+  BAD_HOUR,
+  FORMATO_ROTULOS,
+  PORTAL_ZONE,
+  timeZoneChoices,
+  type ScheduleValue,
+} from '../lib/subscription-schedule.ts';
 
-/** The schedule as the form holds it: both days kept, so switching the frequency back and forth loses neither. */
-export interface ScheduleValue {
-  formato: FormatoAssinatura;
-  frequencia: Frequencia;
-  /** ISO weekday, 1 (Monday) to 7 (Sunday); sent for 'semanal' only. */
-  diaSemana: number;
-  /** 1 to MAX_DIA_MES; sent for 'mensal' only. */
-  diaMes: number;
-  hora: string;
-  /** An IANA zone; '' is 'Padrão do portal' (the server's USAGE_TIME_ZONE). */
-  fusoHorario: string;
-}
+const MONTH_DAYS = Array.from({ length: MAX_DIA_MES }, (_, i) => i + 1);
 
-export const DEFAULT_SCHEDULE: ScheduleValue = {
-  formato: 'PDF',
-  frequencia: 'semanal',
-  diaSemana: 1,
-  diaMes: 1,
-  hora: '07:00',
-  fusoHorario: '',
-};
-
-/** The schedule's part of POST /assinaturas: only the day its frequency needs, no zone for the portal's. */
-export function scheduleBody({ formato, frequencia, diaSemana, diaMes, hora, fusoHorario }: ScheduleValue) {
-  return {
-    formato,
-    frequencia,
-    hora,
-    ...(frequencia === 'semanal' && { diaSemana }),
-    ...(frequencia === 'mensal' && { diaMes }),
-    ...(fusoHorario && { fusoHorario }),
-  };
-}
-
-const FORMATOS: { value: FormatoAssinatura; label: string }[] = [
-  { value: 'PDF', label: 'PDF' },
-  { value: 'PPTX', label: 'PowerPoint' },
-];
-
-/** What 'Hora' must hold; the time field gives it, or nothing while it is incomplete. */
-const HOUR = /^([01][0-9]|2[0-3]):[0-5][0-9]$/;
-export const BAD_HOUR = 'Informe a hora no formato HH:MM.';
-
-/** Whether the schedule may be sent: the hour is complete (everything else is a choice from a list). */
-export const validHour = (value: ScheduleValue) => HOUR.test(value.hora);
-
-let zones: string[] | undefined;
-/**
- * The IANA zones this browser knows, its own first, as the viewer's dialog lists them (the server refuses a zone it
- * does not know with its own message).
- */
-function timeZones(): string[] {
-  if (!zones) {
-    const own = browserTimeZone();
-    const known = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : [];
-    zones = [own, ...known.filter((zone) => zone !== own)];
-  }
-  return zones;
-}
-
-interface ScheduleFieldsProps {
+interface SubscriptionScheduleFieldsProps {
   value: ScheduleValue;
   onChange: (value: ScheduleValue) => void;
   /** Prefixes the fields' ids, unique in the page. */
   idPrefix: string;
   /** The form was sent with an incomplete hour. */
   badHour: boolean;
+  /**
+   * The zone of the subscription edited: listed after the browser's, and 'Padrão do portal' is not offered (sending
+   * nothing would change nothing). Without it (a new subscription), 'Padrão do portal' comes first.
+   */
+  storedZone?: string | undefined;
+  /** 'Formato' takes the focus (the dialog's first field). */
+  autoFocus?: boolean;
 }
 
-/** 'Formato', 'Frequência', 'Dia da semana' or 'Dia do mês', 'Hora' and 'Fuso horário'. */
-export function ScheduleFields({ value, onChange, idPrefix, badHour }: ScheduleFieldsProps) {
+/**
+ * A subscription's schedule: 'Formato', 'Frequência', 'Dia da semana' or 'Dia do mês', 'Hora' and 'Fuso horário', as
+ * the viewer's dialog and the administrators' 'Nova assinatura' both ask it.
+ */
+export function SubscriptionScheduleFields({
+  value,
+  onChange,
+  idPrefix,
+  badHour,
+  storedZone,
+  autoFocus = false,
+}: SubscriptionScheduleFieldsProps) {
+  const zones = useMemo(() => timeZoneChoices(storedZone), [storedZone]);
   const set = <K extends keyof ScheduleValue>(key: K, field: ScheduleValue[K]) => onChange({ ...value, [key]: field });
   return (
     <Row className="g-3">
       <Form.Group as={Col} sm={6} controlId={`${idPrefix}-formato`}>
         <Form.Label>Formato</Form.Label>
-        <Form.Select value={value.formato} onChange={(e) => set('formato', e.target.value as FormatoAssinatura)}>
-          {FORMATOS.map((f) => (
-            <option key={f.value} value={f.value}>
-              {f.label}
+        <Form.Select
+          autoFocus={autoFocus}
+          value={value.formato}
+          onChange={(e) => set('formato', e.target.value as FormatoAssinatura)}
+        >
+          {Object.entries(FORMATO_ROTULOS).map(([formato, label]) => (
+            <option key={formato} value={formato}>
+              {label}
             </option>
           ))}
         </Form.Select>
@@ -121,7 +92,7 @@ export function ScheduleFields({ value, onChange, idPrefix, badHour }: ScheduleF
         <Form.Group as={Col} sm={6} controlId={`${idPrefix}-dia-mes`}>
           <Form.Label>Dia do mês</Form.Label>
           <Form.Select value={value.diaMes} onChange={(e) => set('diaMes', Number(e.target.value))}>
-            {Array.from({ length: MAX_DIA_MES }, (_, i) => i + 1).map((day) => (
+            {MONTH_DAYS.map((day) => (
               <option key={day} value={day}>
                 {day}
               </option>
@@ -141,11 +112,12 @@ export function ScheduleFields({ value, onChange, idPrefix, badHour }: ScheduleF
         />
         <Form.Control.Feedback type="invalid">{BAD_HOUR}</Form.Control.Feedback>
       </Form.Group>
+      {/* Beside 'Hora' when no day takes that place; otherwise a line of its own, where a long zone name fits. */}
       <Form.Group as={Col} sm={value.frequencia === 'diaria' ? 6 : 12} controlId={`${idPrefix}-fuso`}>
         <Form.Label>Fuso horário</Form.Label>
         <Form.Select value={value.fusoHorario} onChange={(e) => set('fusoHorario', e.target.value)}>
-          <option value="">Padrão do portal</option>
-          {timeZones().map((zone) => (
+          {storedZone === undefined && <option value="">{PORTAL_ZONE}</option>}
+          {zones.map((zone) => (
             <option key={zone} value={zone}>
               {zone}
             </option>
