@@ -156,6 +156,12 @@ async function checkViewer(audit: Audit, page: Page, admin: boolean) {
   await page.keyboard.press('Escape');
   await expect(page.getByRole('menuitem', { name: 'PDF' })).toBeHidden();
 
+  await page.getByRole('button', { name: 'Assinar', exact: true }).click();
+  const subscribe = dialog(page, 'Assinar por e-mail');
+  await expect(subscribe.getByLabel('Frequência')).toBeVisible();
+  await audit.check("diálogo 'Assinar por e-mail'", MODAL);
+  await closeDialog(page, subscribe);
+
   const name = `${VIEW_PREFIX}${Date.now().toString(36)}`;
   await page.getByRole('button', { name: 'Salvar visão' }).click();
   const save = dialog(page, 'Salvar visão');
@@ -346,8 +352,41 @@ async function checkAdminScreens(audit: Audit, page: Page, viewport: Viewport) {
   await audit.check('auditoria, detalhes de uma alteração');
 
   await checkViewer(audit, page, true);
+  await checkSubscriptionsAdmin(audit, page, viewport);
+  await checkMySubscriptions(audit, page, viewport);
   await checkFavouritesAndRecents(audit, page);
   await checkUnknownAddress(audit, page);
+}
+
+/** 'Minhas assinaturas', with the demo's subscription of each person (the admin's has recipients, the user's not). */
+async function checkMySubscriptions(audit: Audit, page: Page, viewport: Viewport) {
+  await navigate(page, viewport, 'Minhas assinaturas');
+  await expect(page.getByRole('heading', { level: 1, name: 'Minhas assinaturas' })).toBeVisible();
+  await expect(page.getByRole('listitem').first()).toBeVisible();
+  await audit.check('minhas assinaturas');
+  await page
+    .getByRole('button', { name: /^Editar a assinatura de / })
+    .first()
+    .click();
+  const edit = dialog(page, 'Editar assinatura');
+  await expect(edit.getByLabel('Hora')).toBeVisible();
+  await audit.check("diálogo 'Editar assinatura'", MODAL);
+  await closeDialog(page, edit);
+}
+
+async function checkSubscriptionsAdmin(audit: Audit, page: Page, viewport: Viewport) {
+  await navigate(page, viewport, 'Assinaturas');
+  await expect(page.getByRole('heading', { level: 1, name: 'Assinaturas' })).toBeVisible();
+  await expect(page.getByText('Metas da Equipe Comercial').first()).toBeVisible();
+  await audit.check('assinaturas (todas)');
+  await page.getByRole('button', { name: 'Nova assinatura' }).click();
+  const create = dialog(page, 'Nova assinatura para pessoas e grupos');
+  await expect(create.getByLabel('Frequência')).toBeVisible();
+  await audit.check("diálogo 'Nova assinatura para pessoas e grupos'", MODAL);
+  await closeDialog(page, create);
+  await page.getByRole('link', { name: 'Caixa de saída (demonstração)' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Caixa de saída (demonstração)' })).toBeVisible();
+  await audit.check('caixa de saída (demonstração)');
 }
 
 async function checkUserScreens(audit: Audit, page: Page, viewport: Viewport) {
@@ -355,6 +394,7 @@ async function checkUserScreens(audit: Audit, page: Page, viewport: Viewport) {
   await audit.check('lista de painéis (usuário)');
   await checkNavigationMenus(audit, page, viewport, USER);
   await checkViewer(audit, page, false);
+  await checkMySubscriptions(audit, page, viewport);
   await checkFavouritesAndRecents(audit, page);
   await checkUnknownAddress(audit, page);
 }
