@@ -160,6 +160,35 @@ test('every screen', async ({ page, consoleErrors }) => {
   await expect(details).toHaveCSS('background-color', 'rgb(108, 117, 125)');
   await shot(page, 'auditoria');
 
+  // Subscriptions: the administrator's own (with recipients) sent now, then every subscription, a new one, the outbox.
+  await page.goto('/assinaturas');
+  const comercial = page.getByRole('listitem', { name: 'Metas da Equipe Comercial' });
+  await comercial.getByRole('button', { name: /^Enviar agora/ }).click();
+  await expect
+    .poll(
+      async () => {
+        await page.reload();
+        return (await page.getByRole('listitem', { name: 'Metas da Equipe Comercial' }).textContent()) ?? '';
+      },
+      { timeout: 60_000, intervals: [1_000] },
+    )
+    .toMatch(/Último envio\s*\d{2}\/\d{2}\/\d{4}/);
+  await page.goto('/assinaturas/todas');
+  await expect(page.getByRole('heading', { level: 1, name: 'Assinaturas' })).toBeVisible();
+  await expect(page.getByText('Vendas por Região').first()).toBeVisible();
+  await shot(page, 'assinaturas-todas');
+  await page.getByRole('button', { name: 'Nova assinatura' }).click();
+  await expect(page.getByRole('dialog', { name: 'Nova assinatura para pessoas e grupos' })).toBeVisible();
+  await shot(page, 'nova-assinatura');
+  await page.keyboard.press('Escape');
+  await page.getByRole('link', { name: 'Caixa de saída (demonstração)' }).click();
+  await page
+    .getByRole('button', { name: /^Metas da Equipe Comercial — / })
+    .first()
+    .click();
+  await expect(page.frameLocator('iframe[title^="Mensagem:"]').getByText(/^Olá, /)).toBeVisible();
+  await shot(page, 'caixa-de-saida', true);
+
   await page.getByRole('button', { name: 'Ana Demonstração' }).click();
   await page.getByRole('button', { name: 'Sair' }).click();
   await signInAs(page, 'Bruno Demonstração');
@@ -193,6 +222,11 @@ test('every screen', async ({ page, consoleErrors }) => {
   await shot(page, 'exportando');
   await expect(page.getByText(/^Exportando…/)).toHaveCount(0, { timeout: 20_000 });
 
+  await page.getByRole('button', { name: 'Assinar', exact: true }).click();
+  await expect(page.getByRole('dialog', { name: 'Assinar por e-mail' })).toBeVisible();
+  await shot(page, 'assinar');
+  await page.keyboard.press('Escape');
+
   await page.getByRole('button', { name: 'Visões' }).click();
   await page.getByRole('group', { name: 'Sul — detalhes' }).getByRole('button', { name: 'Excluir' }).click();
   await page.getByRole('dialog').getByRole('button', { name: 'Excluir' }).click();
@@ -211,6 +245,11 @@ test('every screen', async ({ page, consoleErrors }) => {
   );
   await expect(page.getByRole('region', { name: 'Recentes' })).toBeVisible();
   await shot(page, 'favoritos-recentes');
+  await page.goto('/assinaturas');
+  await expect(page.getByRole('heading', { level: 1, name: 'Minhas assinaturas' })).toBeVisible();
+  await expect(page.getByRole('listitem', { name: 'Vendas por Região' })).toBeVisible();
+  await shot(page, 'minhas-assinaturas');
+  await page.goto('/');
   for (let i = 0; i < 2; i++) {
     await page
       .getByRole('region', { name: 'Favoritos' })
