@@ -44,7 +44,8 @@ import { powerBiModule } from './modules/power-bi/power-bi.module.ts';
 import { FreshnessReader } from './modules/power-bi/freshness.ts';
 import { PanelHealthChecker } from './modules/power-bi/panel-health.ts';
 import openingRecorder from './plugins/opening-recorder.ts';
-import { createMailTransport, type MailTransport } from './integrations/mail/mail-transport.ts';
+import { createMailTransport } from './integrations/mail/create-mail-transport.ts';
+import type { MailTransport } from './integrations/mail/mail-transport.ts';
 import { DeliveryWorker } from './modules/subscriptions/deliveries.ts';
 import { subscriptionsModule } from './modules/subscriptions/subscriptions.module.ts';
 

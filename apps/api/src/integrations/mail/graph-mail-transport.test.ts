@@ -4,13 +4,8 @@ import { REDACTED } from '@paineis/microsoft-api/exchange';
 import { microsoftConfig, person, useStandIns } from '../../../test/microsoft.ts';
 import { EntraClient } from '../microsoft-identity/entra-client.ts';
 import { GraphClient } from '../microsoft-graph/graph-client.ts';
-import {
-  createMailTransport,
-  DELIVERY_HEADER,
-  MailError,
-  type MailTransport,
-  type OutgoingMail,
-} from './mail-transport.ts';
+import { createMailTransport } from './create-mail-transport.ts';
+import { DELIVERY_HEADER, MailError, type MailTransport, type OutgoingMail } from './mail-transport.ts';
 
 /**
  * The Graph transport: the portal's real Entra and Graph clients against the Graph stand-in's sendMail, each

@@ -1,8 +1,3 @@
-import type { MailSettings } from '../../config/env.ts';
-import type { GraphClient } from '../microsoft-graph/graph-client.ts';
-import { GraphMailTransport } from './graph-mail-transport.ts';
-import { SmtpTransport } from './smtp-transport.ts';
-
 /**
  * How the portal's messages leave (docs/requirements.md#subscriptions): SMTP through nodemailer, or Microsoft Graph
  * sendMail from one mailbox. One message per recipient: each carries the file rendered with that person's identity.
@@ -45,15 +40,3 @@ export class MailError extends Error {
 }
 
 export const DELIVERY_HEADER = 'X-Paineis-Envio';
-
-/** The transport the configuration names, or null when none is configured (nothing is sent). */
-export function createMailTransport(
-  settings: MailSettings | null,
-  deps: { graph: GraphClient | null },
-): MailTransport | null {
-  if (!settings) return null;
-  if (settings.kind === 'smtp') return new SmtpTransport(settings.url, settings.from, settings.maxAttachmentBytes);
-  // env.ts sets MAIL_SENDER's transport only with the Microsoft configuration that gives app.ts its Graph client.
-  if (!deps.graph) throw new Error('MAIL_SENDER: o envio pelo Microsoft Graph exige a configuração Microsoft.');
-  return new GraphMailTransport(deps.graph, settings.sender, settings.maxAttachmentBytes);
-}

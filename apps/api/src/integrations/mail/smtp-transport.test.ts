@@ -3,13 +3,8 @@ import { simpleParser, type ParsedMail } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { testConfig } from '../../../test/context.ts';
-import {
-  createMailTransport,
-  DELIVERY_HEADER,
-  MailError,
-  type MailTransport,
-  type OutgoingMail,
-} from './mail-transport.ts';
+import { createMailTransport } from './create-mail-transport.ts';
+import { DELIVERY_HEADER, MailError, type MailTransport, type OutgoingMail } from './mail-transport.ts';
 
 /**
  * The SMTP transport against a real SMTP server started here (smtp-server, in process), read back with mailparser:

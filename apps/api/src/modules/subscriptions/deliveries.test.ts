@@ -19,7 +19,8 @@ import {
   envioDestinatarios,
   enviosAssinatura,
 } from '../../db/schema.ts';
-import { createMailTransport, DELIVERY_HEADER, type MailTransport } from '../../integrations/mail/mail-transport.ts';
+import { createMailTransport } from '../../integrations/mail/create-mail-transport.ts';
+import { DELIVERY_HEADER, type MailTransport } from '../../integrations/mail/mail-transport.ts';
 import { DeliveryWorker, purgeExpiredSubscriptionFiles } from './deliveries.ts';
 import { deliveryMessage, scheduleInWords } from './delivery-message.ts';
 
