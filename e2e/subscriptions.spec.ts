@@ -83,7 +83,7 @@ test('a person subscribes from the viewer, sends it now from /assinaturas, and t
 
     const download = admin.waitForEvent('download');
     await admin.getByRole('button', { name: new RegExp(`^Baixar ${PANEL}\\.pdf`) }).click();
-    const file = await readFile((await (await download).path())!);
+    const file = await readFile(await (await download).path());
     const { text } = await extractText(await getDocumentProxy(new Uint8Array(file)), { mergePages: true });
     // Rendered with the recipient's own effective identity, never the administrator's nor anyone else's.
     expect(text).toContain(`Identidade: ${USER_EMAIL}`);
