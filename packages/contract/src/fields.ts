@@ -33,6 +33,16 @@ export function textProblem(text: string, multiline = false): string | null {
 
 const codePoint = (c: number) => `U+${c.toString(16).toUpperCase().padStart(4, '0')}`;
 
+/** Whether `zone` is an IANA time zone this runtime knows (Intl's own list), as America/Sao_Paulo. */
+export function isTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** A zod check for the text rule above; `name` is how the message names the field. */
 function storableText(name: string, multiline = false) {
   return (value: string, ctx: z.RefinementCtx) => {

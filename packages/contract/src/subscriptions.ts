@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isoDate, plainText, positiveId } from './fields.ts';
+import { isoDate, isTimeZone, plainText, positiveId } from './fields.ts';
 import {
   ASSINATURA_MESSAGES,
   ESTADOS_ENVIO,
@@ -26,14 +26,7 @@ export const horaAssinatura = z
 export const fusoHorario = z
   .string({ error: 'O fuso horário (fusoHorario) deve ser um texto, como America/Sao_Paulo.' })
   .max(100, 'O fuso horário (fusoHorario) deve ter no máximo 100 caracteres.')
-  .refine((zone) => {
-    try {
-      new Intl.DateTimeFormat('en', { timeZone: zone });
-      return true;
-    } catch {
-      return false;
-    }
-  }, 'O fuso horário (fusoHorario) deve ser um fuso IANA, como America/Sao_Paulo.');
+  .refine(isTimeZone, 'O fuso horário (fusoHorario) deve ser um fuso IANA, como America/Sao_Paulo.');
 
 const formato = z.enum(FORMATOS_ASSINATURA, { error: 'O formato (formato) deve ser PDF ou PPTX.' });
 const frequencia = z.enum(FREQUENCIAS, {

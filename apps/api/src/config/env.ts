@@ -4,7 +4,7 @@ import { isIP } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { textProblem } from '@paineis/contract/fields';
+import { isTimeZone, textProblem } from '@paineis/contract/fields';
 
 /**
  * The repository root: two folders above the API's package (apps/api), the nearest folder with a package.json
@@ -196,14 +196,7 @@ const envSchema = z.object({
   // The days of '/uso' begin at midnight here.
   USAGE_TIME_ZONE: z
     .string()
-    .refine((zone) => {
-      try {
-        new Intl.DateTimeFormat('en', { timeZone: zone });
-        return true;
-      } catch {
-        return false;
-      }
-    }, 'USAGE_TIME_ZONE deve ser um fuso horário IANA, como America/Sao_Paulo.')
+    .refine(isTimeZone, 'USAGE_TIME_ZONE deve ser um fuso horário IANA, como America/Sao_Paulo.')
     .default('America/Sao_Paulo'),
   PUBLIC_URL: httpUrl.optional(),
   // Held to the sign-in's own text rule: an account it would refuse could never sign in.
