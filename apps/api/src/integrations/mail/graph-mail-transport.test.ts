@@ -2,10 +2,11 @@ import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { checkExchange } from '@paineis/microsoft-api/check-exchange';
 import { REDACTED } from '@paineis/microsoft-api/exchange';
 import { microsoftConfig, person, useStandIns } from '../../../test/microsoft.ts';
+import { outgoingMail as mail, REPORT_PDF as PDF } from '../../../test/outgoing-mail.ts';
 import { EntraClient } from '../microsoft-identity/entra-client.ts';
 import { GraphClient } from '../microsoft-graph/graph-client.ts';
 import { createMailTransport } from './create-mail-transport.ts';
-import { DELIVERY_HEADER, MailError, type MailTransport, type OutgoingMail } from './mail-transport.ts';
+import { DELIVERY_HEADER, MailError, type MailTransport } from './mail-transport.ts';
 
 /**
  * The Graph transport: the portal's real Entra and Graph clients against the Graph stand-in's sendMail, each
@@ -13,17 +14,6 @@ import { DELIVERY_HEADER, MailError, type MailTransport, type OutgoingMail } fro
  */
 
 const SENDER = 'paineis@empresa.com.br';
-const PDF = Buffer.from('%PDF-1.7\n% relatório da Ana\n%%EOF\n');
-
-const mail = (extra: Partial<OutgoingMail> = {}): OutgoingMail => ({
-  to: { address: 'ana@empresa.com.br', name: 'Ana Souza' },
-  subject: 'Vendas — 27/11/2026',
-  html: '<p>Olá, Ana. Segue o painel <b>Vendas</b>.</p>',
-  text: 'Olá, Ana. Segue o painel Vendas.',
-  attachment: { filename: 'Vendas.pdf', contentType: 'application/pdf', content: PDF },
-  deliveryKey: 'envio-1/usuario-1',
-  ...extra,
-});
 
 describe('Graph mail transport', () => {
   const standIns = useStandIns({

@@ -3,6 +3,7 @@ import { simpleParser, type ParsedMail } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { testConfig } from '../../../test/context.ts';
+import { outgoingMail, REPORT_PDF as PDF } from '../../../test/outgoing-mail.ts';
 import { createMailTransport } from './create-mail-transport.ts';
 import { DELIVERY_HEADER, MailError, type MailTransport, type OutgoingMail } from './mail-transport.ts';
 
@@ -13,7 +14,6 @@ import { DELIVERY_HEADER, MailError, type MailTransport, type OutgoingMail } fro
 
 const USER = 'paineis';
 const PASSWORD = 'senha-do-smtp';
-const PDF = Buffer.from('%PDF-1.7\n% relatório da Ana\n%%EOF\n');
 
 interface Received {
   envelopeFrom: string;
@@ -21,15 +21,9 @@ interface Received {
   parsed: ParsedMail;
 }
 
-const mail = (to: string, extra: Partial<OutgoingMail> = {}): OutgoingMail => ({
-  to: { address: to, name: 'Ana Souza' },
-  subject: 'Vendas — 27/11/2026',
-  html: '<p>Olá, Ana. Segue o painel <b>Vendas</b>.</p>',
-  text: 'Olá, Ana. Segue o painel Vendas.',
-  attachment: { filename: 'Vendas.pdf', contentType: 'application/pdf', content: PDF },
-  deliveryKey: 'envio-1/usuario-1',
-  ...extra,
-});
+/** The shared test e-mail sent to `to`: the SMTP server's answer depends on the mailbox. */
+const mail = (to: string, extra: Partial<OutgoingMail> = {}): OutgoingMail =>
+  outgoingMail({ to: { address: to, name: 'Ana Souza' }, ...extra });
 
 describe('SMTP transport', () => {
   const received: Received[] = [];
