@@ -68,6 +68,19 @@ const created = async (ctx: TestContext, token: string, body: Record<string, unk
   expect(res.statusCode, res.body).toBe(201);
   return res.json<Assinatura>();
 };
+const patch = (ctx: TestContext, token: string, id: string, body: Record<string, unknown>) =>
+  ctx.request('PATCH', `/api/assinaturas/${id}`, { token, body });
+const sendNow = (ctx: TestContext, token: string, id: string) =>
+  ctx.request('POST', `/api/assinaturas/${id}/enviar-agora`, { token });
+
+/** A daily 08:00 PDF of Vendas, the subscription most tests need; `extra` adds to it or overrides it. */
+const dailyVendas = (s: { vendas: { id: number } }, extra: Record<string, unknown> = {}) => ({
+  painelId: s.vendas.id,
+  formato: 'PDF',
+  frequencia: 'diaria',
+  hora: '08:00',
+  ...extra,
+});
 
 /** The next delivery read in the subscription's own zone. */
 const local = (s: Assinatura) => DateTime.fromISO(s.proximoEnvio!, { zone: s.fusoHorario });
@@ -232,12 +245,7 @@ describe('subscriptions (docs/requirements.md#subscriptions)', () => {
 
   it('answers 404 for someone else’s subscription, to a user and to an administrator; only /todas lists it', async () => {
     const s = await people(ctx);
-    const anas = await created(ctx, s.tokens.ana, {
-      painelId: s.vendas.id,
-      formato: 'PDF',
-      frequencia: 'diaria',
-      hora: '08:00',
-    });
+    const anas = await created(ctx, s.tokens.ana, dailyVendas(s));
     const url = `/api/assinaturas/${anas.id}`;
     for (const token of [s.tokens.bia, s.tokens.admin]) {
       for (const [method, path, body] of [
@@ -282,17 +290,16 @@ describe('subscriptions (docs/requirements.md#subscriptions)', () => {
       hora: '08:00',
       fusoHorario: 'America/Sao_Paulo',
     });
-    const patch = (body: Record<string, unknown>) =>
-      ctx.request('PATCH', `/api/assinaturas/${sub.id}`, { token: s.tokens.ana, body });
+    const edit = (body: Record<string, unknown>) => patch(ctx, s.tokens.ana, sub.id, body);
 
-    const paused = await patch({ ativa: false });
+    const paused = await edit({ ativa: false });
     expect(paused.statusCode).toBe(200);
     expect(paused.json()).toMatchObject({ ativa: false, situacao: 'pausada', proximoEnvio: null });
-    const resumed = (await patch({ ativa: true })).json<Assinatura>();
+    const resumed = (await edit({ ativa: true })).json<Assinatura>();
     expect(resumed).toMatchObject({ ativa: true, situacao: 'ativa', proximoEnvio: sub.proximoEnvio });
 
     // A new kind comes with its day; the old kind's day goes.
-    const monthly = (await patch({ frequencia: 'mensal', diaMes: 5, hora: '06:15' })).json<Assinatura>();
+    const monthly = (await edit({ frequencia: 'mensal', diaMes: 5, hora: '06:15' })).json<Assinatura>();
     expect(monthly).toMatchObject({ frequencia: 'mensal', diaMes: 5, diaSemana: null, hora: '06:15' });
     expect([local(monthly).day, local(monthly).toFormat('HH:mm')]).toEqual([5, '06:15']);
 
@@ -303,44 +310,40 @@ describe('subscriptions (docs/requirements.md#subscriptions)', () => {
       [{ hora: '25:00' }, 'A hora (hora) deve estar no formato HH:MM, de 00:00 a 23:59.'],
       [{ destinatarios: { usuarios: [s.bia.id] } }, ASSINATURA_MESSAGES.somenteAdministradores],
     ] as const) {
-      const res = await patch(body);
+      const res = await edit(body);
       expect(res.statusCode, JSON.stringify(body)).toBe('destinatarios' in body ? 403 : 400);
       expect(res.json()).toEqual({ message });
     }
     expect((await mine(ctx, s.tokens.ana))[0]).toEqual(monthly);
 
-    const daily = (await patch({ frequencia: 'diaria', fusoHorario: 'Asia/Tokyo' })).json<Assinatura>();
+    const daily = (await edit({ frequencia: 'diaria', fusoHorario: 'Asia/Tokyo' })).json<Assinatura>();
     expect(daily).toMatchObject({ frequencia: 'diaria', diaMes: null, diaSemana: null, fusoHorario: 'Asia/Tokyo' });
     expect(local(daily).toFormat('HH:mm')).toBe('06:15');
     expect(Date.parse(daily.proximoEnvio!) - Date.now()).toBeLessThanOrEqual(DAY_MS);
 
     // A page replaces the saved view, and a view the page; the format changes alone.
-    const paged = (await patch({ pagina: 'ReportSection3', formato: 'PPTX' })).json<Assinatura>();
+    const paged = (await edit({ pagina: 'ReportSection3', formato: 'PPTX' })).json<Assinatura>();
     expect(paged).toMatchObject({ pagina: 'ReportSection3', formato: 'PPTX', proximoEnvio: daily.proximoEnvio });
 
     // Paused, a change of schedule keeps it paused.
-    await patch({ ativa: false });
-    expect((await patch({ hora: '10:00' })).json()).toMatchObject({ hora: '10:00', proximoEnvio: null });
+    await edit({ ativa: false });
+    expect((await edit({ hora: '10:00' })).json()).toMatchObject({ hora: '10:00', proximoEnvio: null });
   });
 
   it('shows "sem-acesso" when the owner lost the panel, is outside its RLS roles or is inactive', async () => {
     const s = await people(ctx);
-    const body = { painelId: s.vendas.id, formato: 'PDF', frequencia: 'diaria', hora: '08:00' };
+    const body = dailyVendas(s);
     const anas = await created(ctx, s.tokens.ana, body);
     const bias = await created(ctx, s.tokens.bia, body);
 
     await link(ctx.db, s.vendas.id, [s.bia.id]);
     const [lost] = await mine(ctx, s.tokens.ana);
     expect(lost).toMatchObject({ id: anas.id, situacao: 'sem-acesso', ativa: true });
-    const sendNow = await ctx.request('POST', `/api/assinaturas/${anas.id}/enviar-agora`, { token: s.tokens.ana });
-    expect(sendNow.statusCode).toBe(409);
-    expect(sendNow.json()).toEqual({ message: ASSINATURA_MESSAGES.semAcesso });
+    const refused = await sendNow(ctx, s.tokens.ana, anas.id);
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json()).toEqual({ message: ASSINATURA_MESSAGES.semAcesso });
     // She may still pause, edit and delete it.
-    expect(
-      (
-        await ctx.request('PATCH', `/api/assinaturas/${anas.id}`, { token: s.tokens.ana, body: { ativa: false } })
-      ).json(),
-    ).toMatchObject({ situacao: 'pausada' });
+    expect((await patch(ctx, s.tokens.ana, anas.id, { ativa: false })).json()).toMatchObject({ situacao: 'pausada' });
 
     // On an RLS panel, a person no role lists could not open it.
     await ctx.db.execute(sql`update paineis set usa_rls = true where id = ${s.vendas.id}`);
@@ -417,7 +420,7 @@ describe('subscriptions (docs/requirements.md#subscriptions)', () => {
     await link(ctx.db, s.vendas.id, [s.ana.id]);
     const [lost] = await mine(ctx, s.tokens.admin);
     expect(lost!.situacao).toBe('sem-acesso');
-    const refused = await ctx.request('POST', `/api/assinaturas/${sub.id}/enviar-agora`, { token: s.tokens.admin });
+    const refused = await sendNow(ctx, s.tokens.admin, sub.id);
     expect(refused.statusCode).toBe(409);
     expect(refused.json()).toEqual({ message: FALHAS_ENVIO.semDestinatarios });
     // The panel linked to a group Caio is in: someone it names may open it again.
@@ -425,20 +428,14 @@ describe('subscriptions (docs/requirements.md#subscriptions)', () => {
     expect((await mine(ctx, s.tokens.admin))[0]!.situacao).toBe('ativa');
 
     // Recipients are replaced by an administrator's PATCH, and may make a personal subscription an administrator's.
-    const replaced = await ctx.request('PATCH', `/api/assinaturas/${sub.id}`, {
-      token: s.tokens.admin,
-      body: { destinatarios: { usuarios: [s.ana.id] } },
-    });
+    const replaced = await patch(ctx, s.tokens.admin, sub.id, { destinatarios: { usuarios: [s.ana.id] } });
     expect(replaced.json<Assinatura>().destinatarios).toEqual({
       usuarios: [{ id: s.ana.id, displayName: 'Ana Souza', email: 'ana@empresa.com.br' }],
       grupos: [],
     });
     const personal = await created(ctx, s.tokens.admin, { ...body, destinatarios: undefined });
     expect(personal.destinatarios).toBeNull();
-    const turned = await ctx.request('PATCH', `/api/assinaturas/${personal.id}`, {
-      token: s.tokens.admin,
-      body: { destinatarios: { grupos: ['g-norte'] } },
-    });
+    const turned = await patch(ctx, s.tokens.admin, personal.id, { destinatarios: { grupos: ['g-norte'] } });
     expect(turned.json<Assinatura>().destinatarios).toEqual({
       usuarios: [],
       grupos: [{ id: 'g-norte', displayName: 'Região Norte' }],
@@ -449,16 +446,11 @@ describe('subscriptions (docs/requirements.md#subscriptions)', () => {
 
   it('queues "Enviar agora" once at a time, and refuses it while paused or with export off', async () => {
     const s = await people(ctx);
-    const sub = await created(ctx, s.tokens.ana, {
-      painelId: s.vendas.id,
-      formato: 'PDF',
-      frequencia: 'diaria',
-      hora: '08:00',
-    });
-    const sendNow = () => ctx.request('POST', `/api/assinaturas/${sub.id}/enviar-agora`, { token: s.tokens.ana });
+    const sub = await created(ctx, s.tokens.ana, dailyVendas(s));
+    const askNow = () => sendNow(ctx, s.tokens.ana, sub.id);
 
     const before = Date.now();
-    const asked = await sendNow();
+    const asked = await askNow();
     expect(asked.statusCode).toBe(202);
     const envio = asked.json<EnvioSolicitado>();
     expect(envio).toEqual({
@@ -474,26 +466,26 @@ describe('subscriptions (docs/requirements.md#subscriptions)', () => {
     expect(new Date(queued!.ocorrencia).getTime()).toBeGreaterThanOrEqual(before - 1000);
     expect(new Date(queued!.disponivel_em).getTime()).toBe(new Date(queued!.ocorrencia).getTime());
 
-    const again = await sendNow();
+    const again = await askNow();
     expect(again.statusCode).toBe(409);
     expect(again.json()).toEqual({ message: ASSINATURA_MESSAGES.envioEmAndamento });
     await ctx.db.execute(sql`update envios_assinatura set estado = 'executando' where id = ${envio.envioId}`);
-    expect((await sendNow()).statusCode).toBe(409);
+    expect((await askNow()).statusCode).toBe(409);
     // Once it ended, another may be asked; two at once queue one.
     await ctx.db.execute(sql`update envios_assinatura set estado = 'enviado' where id = ${envio.envioId}`);
-    const both = await Promise.all([sendNow(), sendNow()]);
+    const both = await Promise.all([askNow(), askNow()]);
     expect(both.map((r) => r.statusCode).sort()).toEqual([202, 409]);
     expect(await count(ctx, 'envios_assinatura')).toBe(2);
 
     await ctx.db.execute(sql`delete from envios_assinatura`);
-    await ctx.request('PATCH', `/api/assinaturas/${sub.id}`, { token: s.tokens.ana, body: { ativa: false } });
-    const paused = await sendNow();
+    await patch(ctx, s.tokens.ana, sub.id, { ativa: false });
+    const paused = await askNow();
     expect(paused.statusCode).toBe(409);
     expect(paused.json()).toEqual({ message: ASSINATURA_MESSAGES.pausada });
 
-    await ctx.request('PATCH', `/api/assinaturas/${sub.id}`, { token: s.tokens.ana, body: { ativa: true } });
+    await patch(ctx, s.tokens.ana, sub.id, { ativa: true });
     await ctx.db.execute(sql`update paineis set permite_exportacao = false where id = ${s.vendas.id}`);
-    const exportOff = await sendNow();
+    const exportOff = await askNow();
     expect(exportOff.statusCode).toBe(403);
     expect(exportOff.json()).toEqual({ message: ASSINATURA_MESSAGES.exportacaoDesativada });
     expect(await count(ctx, 'envios_assinatura')).toBe(0);
@@ -501,23 +493,15 @@ describe('subscriptions (docs/requirements.md#subscriptions)', () => {
 
   it('records subscriptions created, changed, removed and each "Enviar agora" in the audit trail', async () => {
     const s = await people(ctx);
-    const sub = await created(ctx, s.tokens.admin, {
-      painelId: s.vendas.id,
-      formato: 'PDF',
-      frequencia: 'diaria',
-      hora: '08:00',
-      fusoHorario: 'America/Sao_Paulo',
-      destinatarios: { usuarios: [s.bia.id] },
-    });
-    await ctx.request('PATCH', `/api/assinaturas/${sub.id}`, {
-      token: s.tokens.admin,
-      body: { hora: '09:00', destinatarios: { usuarios: [s.ana.id] } },
-    });
+    const sub = await created(
+      ctx,
+      s.tokens.admin,
+      dailyVendas(s, { fusoHorario: 'America/Sao_Paulo', destinatarios: { usuarios: [s.bia.id] } }),
+    );
+    await patch(ctx, s.tokens.admin, sub.id, { hora: '09:00', destinatarios: { usuarios: [s.ana.id] } });
     // A change that changes nothing is not recorded.
-    await ctx.request('PATCH', `/api/assinaturas/${sub.id}`, { token: s.tokens.admin, body: { hora: '09:00' } });
-    const envio = (
-      await ctx.request('POST', `/api/assinaturas/${sub.id}/enviar-agora`, { token: s.tokens.admin })
-    ).json<EnvioSolicitado>();
+    await patch(ctx, s.tokens.admin, sub.id, { hora: '09:00' });
+    const envio = (await sendNow(ctx, s.tokens.admin, sub.id)).json<EnvioSolicitado>();
     await ctx.request('DELETE', `/api/assinaturas/${sub.id}`, { token: s.tokens.admin });
 
     const records = await rows<{
@@ -558,12 +542,7 @@ describe('subscriptions (docs/requirements.md#subscriptions)', () => {
 
   it('serves a file too large to attach to its recipient alone, until it expires', async () => {
     const s = await people(ctx);
-    const sub = await created(ctx, s.tokens.ana, {
-      painelId: s.vendas.id,
-      formato: 'PDF',
-      frequencia: 'diaria',
-      hora: '08:00',
-    });
+    const sub = await created(ctx, s.tokens.ana, dailyVendas(s));
     const [envio] = await rows<{ id: string }>(
       ctx.db,
       sql`insert into envios_assinatura (assinatura_id, ocorrencia, estado) values (${sub.id}, now(), 'enviado') returning id`,
@@ -612,13 +591,8 @@ describe('subscriptions without a mail transport', () => {
 
   it('creates them, and answers "Enviar agora" with 503 queuing nothing', async () => {
     const s = await people(ctx);
-    const sub = await created(ctx, s.tokens.ana, {
-      painelId: s.vendas.id,
-      formato: 'PDF',
-      frequencia: 'diaria',
-      hora: '08:00',
-    });
-    const res = await ctx.request('POST', `/api/assinaturas/${sub.id}/enviar-agora`, { token: s.tokens.ana });
+    const sub = await created(ctx, s.tokens.ana, dailyVendas(s));
+    const res = await sendNow(ctx, s.tokens.ana, sub.id);
     expect(res.statusCode).toBe(503);
     expect(res.json()).toEqual({ message: ASSINATURA_MESSAGES.semTransporte });
     expect(await count(ctx, 'envios_assinatura')).toBe(0);
