@@ -11,6 +11,7 @@ import {
   visoesSalvas,
 } from '../../db/schema.ts';
 import type { Schedule } from './schedule.ts';
+import { scheduleColumns } from './subscriptions.repository.ts';
 
 /**
  * The deliveries' queue (docs/decisions/020-subscription-deliveries.md): occurrences queued once per subscription and
@@ -71,11 +72,7 @@ export async function queueDueBatch(
       .select({
         id: assinaturas.id,
         proximoEnvio: assinaturas.proximoEnvio,
-        frequencia: assinaturas.frequencia,
-        hora: assinaturas.hora,
-        diaSemana: assinaturas.diaSemana,
-        diaMes: assinaturas.diaMes,
-        fusoHorario: assinaturas.fusoHorario,
+        ...scheduleColumns,
       })
       .from(assinaturas)
       .where(and(eq(assinaturas.ativa, true), lte(assinaturas.proximoEnvio, now)))
@@ -157,11 +154,7 @@ export async function subscriptionToDeliver(db: Db, assinaturaId: string): Promi
       painelId: assinaturas.painelId,
       usuarioId: assinaturas.usuarioId,
       formato: assinaturas.formato,
-      frequencia: assinaturas.frequencia,
-      hora: assinaturas.hora,
-      diaSemana: assinaturas.diaSemana,
-      diaMes: assinaturas.diaMes,
-      fusoHorario: assinaturas.fusoHorario,
+      ...scheduleColumns,
       pagina: assinaturas.pagina,
       comDestinatarios: assinaturas.comDestinatarios,
       ativa: assinaturas.ativa,

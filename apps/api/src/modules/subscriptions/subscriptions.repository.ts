@@ -72,17 +72,22 @@ export interface SubscriptionRecord extends SubscriptionFields {
   destinatarios: Recipients | null;
 }
 
+/** A subscription's schedule columns, selected as `Schedule` (./schedule.ts); the deliveries' queue reads them too. */
+export const scheduleColumns = {
+  frequencia: assinaturas.frequencia,
+  hora: assinaturas.hora,
+  diaSemana: assinaturas.diaSemana,
+  diaMes: assinaturas.diaMes,
+  fusoHorario: assinaturas.fusoHorario,
+};
+
 const columns = {
   id: assinaturas.id,
   painelId: assinaturas.painelId,
   nomePainel: paineis.nomePainel,
   permiteExportacao: paineis.permiteExportacao,
   formato: assinaturas.formato,
-  frequencia: assinaturas.frequencia,
-  hora: assinaturas.hora,
-  diaSemana: assinaturas.diaSemana,
-  diaMes: assinaturas.diaMes,
-  fusoHorario: assinaturas.fusoHorario,
+  ...scheduleColumns,
   pagina: assinaturas.pagina,
   visaoId: assinaturas.visaoId,
   nomeVisao: visoesSalvas.nome,
