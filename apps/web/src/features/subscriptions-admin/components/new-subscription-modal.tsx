@@ -13,7 +13,7 @@ import { useCreateSubscription } from '../api/create-subscription.ts';
 import { useActiveUsers } from '../api/get-active-users.ts';
 import { useGroups } from '../api/get-groups.ts';
 import { usePanels } from '../api/get-panels.ts';
-import { SearchCombobox, type ComboboxItem } from './search-combobox.tsx';
+import { ItemCombobox, type ComboboxItem } from './item-combobox.tsx';
 
 export const NEW_SUBSCRIPTION_TITLE = 'Nova assinatura para pessoas e grupos';
 export const CHOOSE_PANEL = 'Escolha um painel.';
@@ -165,7 +165,7 @@ function NewSubscriptionForm({ onHide, onCreated }: Omit<NewSubscriptionModalPro
               </div>
             </div>
           ) : (
-            <SearchCombobox
+            <ItemCombobox
               label="Painel"
               placeholder={panels.isPending ? 'Carregando painéis...' : 'Buscar painel...'}
               items={panelItems}
@@ -177,7 +177,7 @@ function NewSubscriptionForm({ onHide, onCreated }: Omit<NewSubscriptionModalPro
           <PickerLoadError query={panels} message={PANELS_LOAD_ERROR} />
         </div>
         <div className="mb-3">
-          <SearchCombobox
+          <ItemCombobox
             label="Pessoas"
             placeholder={users.isPending ? 'Carregando pessoas...' : 'Buscar por nome ou e-mail...'}
             items={userItems}
@@ -194,7 +194,7 @@ function NewSubscriptionForm({ onHide, onCreated }: Omit<NewSubscriptionModalPro
           />
         </div>
         <div className="mb-3">
-          <SearchCombobox
+          <ItemCombobox
             label="Grupos"
             placeholder={groups.isPending ? 'Carregando grupos...' : 'Buscar grupo...'}
             items={groupItems}

@@ -1,0 +1,92 @@
+import { useCallback } from 'react';
+import { normalizeSearch } from '@paineis/contract/text';
+import { SearchCombobox } from '../../../components/search-combobox.tsx';
+import { formatInteger } from '../../../lib/format.ts';
+
+// Enough to choose from while typing; a longer list is narrowed by typing more.
+const MAX_OPTIONS = 50;
+
+/** An item the combobox offers: its id, its name, a second line, and the text searched (name and second line). */
+export interface ComboboxItem {
+  id: string;
+  label: string;
+  detail?: string;
+}
+
+interface ItemComboboxProps<T extends ComboboxItem> {
+  /** The visible label above the text box. */
+  label: string;
+  placeholder: string;
+  items: readonly T[];
+  /** Ids not offered (those already chosen). */
+  exclude?: ReadonlySet<string>;
+  onChoose: (item: T) => void;
+  /** 'Nenhuma pessoa encontrada.' */
+  emptyText: string;
+  disabled?: boolean;
+}
+
+// Worked out once per list the server sent (the queries keep the same array while nothing changed).
+const searchTexts = new WeakMap<readonly ComboboxItem[], string[]>();
+
+function searchTextsOf(items: readonly ComboboxItem[]): string[] {
+  let texts = searchTexts.get(items);
+  if (!texts) {
+    // The newline keeps a query from matching across the end of the name and the start of the second line.
+    texts = items.map((item) => normalizeSearch(`${item.label}\n${item.detail ?? ''}`));
+    searchTexts.set(items, texts);
+  }
+  return texts;
+}
+
+/**
+ * A combobox over a list the server sent (panels, people, groups): finds an item by name or its second line (an
+ * e-mail, a description) as it is typed, ignoring case and accents, and offers the first matches.
+ */
+export function ItemCombobox<T extends ComboboxItem>({
+  label,
+  placeholder,
+  items,
+  exclude,
+  onChoose,
+  emptyText,
+  disabled = false,
+}: ItemComboboxProps<T>) {
+  const search = useCallback(
+    (query: string) => {
+      const needle = normalizeSearch(query);
+      const texts = searchTextsOf(items);
+      const options: T[] = [];
+      let total = 0;
+      items.forEach((item, index) => {
+        if (exclude?.has(item.id) || (needle && !texts[index]!.includes(needle))) return;
+        total += 1;
+        if (options.length < MAX_OPTIONS) options.push(item);
+      });
+      const note =
+        options.length === 0
+          ? emptyText
+          : total > options.length
+            ? `Mostrando ${MAX_OPTIONS} de ${formatInteger(total)}. Continue digitando para refinar a busca.`
+            : null;
+      return { options, note };
+    },
+    [items, exclude, emptyText],
+  );
+
+  return (
+    <SearchCombobox
+      label={label}
+      placeholder={placeholder}
+      disabled={disabled}
+      search={search}
+      onChoose={onChoose}
+      renderOption={(item) => (
+        <>
+          <div className="text-truncate">{item.label}</div>
+          {item.detail && <div className="small text-body-secondary text-truncate">{item.detail}</div>}
+        </>
+      )}
+    />
+  );
+}
