@@ -1,7 +1,5 @@
-import { useRef } from 'react';
 import { Link } from 'react-router';
-import { useVirtualizer } from '@tanstack/react-virtual';
-import Table from 'react-bootstrap/Table';
+import { VirtualTable } from '../../../components/virtual-table.tsx';
 import { paths } from '../../../config/paths.ts';
 import type { PanelAccessRow } from '../utils/access-reasons.ts';
 
@@ -30,87 +28,42 @@ interface PanelAccessTableProps {
  * that tens of thousands of people may open shows at once; padding rows above and below keep the scroll bar true.
  */
 export function PanelAccessTable({ rows, onOpenPerson }: PanelAccessTableProps) {
-  const scrollRef = useRef<HTMLDivElement>(null);
-  const virtualizer = useVirtualizer({
-    count: rows.length,
-    getScrollElement: () => scrollRef.current,
-    estimateSize: (index) => rowHeight(rows[index]),
-    getItemKey: (index) => rows[index]?.person.usuarioId ?? index,
-    overscan: 8,
-    // Rows on the first paint, before the list has been measured.
-    initialRect: { width: 760, height: ACCESS_LIST_MAX_HEIGHT },
-  });
-  const items = virtualizer.getVirtualItems();
-  const paddingTop = items[0]?.start ?? 0;
-  const paddingBottom = items.length > 0 ? virtualizer.getTotalSize() - items[items.length - 1]!.end : 0;
-
   return (
-    <div ref={scrollRef} className="border rounded" style={{ maxHeight: ACCESS_LIST_MAX_HEIGHT, overflow: 'auto' }}>
-      <Table
-        size="sm"
-        className="mb-0 align-top"
-        style={{ tableLayout: 'fixed', minWidth: TABLE_MIN_WIDTH }}
-        aria-rowcount={rows.length + 1}
-      >
-        <colgroup>
-          <col style={{ width: '27%' }} />
-          <col style={{ width: '28%' }} />
-          <col />
-        </colgroup>
-        <thead className="sticky-top table-light">
-          <tr aria-rowindex={1}>
-            <th scope="col">Nome</th>
-            <th scope="col">E-mail</th>
-            <th scope="col">Motivo</th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.length === 0 && (
-            <tr>
-              <td colSpan={3} className="text-center text-body-secondary py-3">
-                Nenhuma pessoa encontrada.
-              </td>
-            </tr>
-          )}
-          {paddingTop > 0 && (
-            <tr aria-hidden="true">
-              <td colSpan={3} className="p-0 border-0" style={{ height: paddingTop }} />
-            </tr>
-          )}
-          {items.map((item) => {
-            const { person, reasons } = rows[item.index]!;
-            return (
-              <tr key={item.key} aria-rowindex={item.index + 2} style={{ height: item.size }}>
-                <td className="text-truncate" title={person.nome}>
-                  <Link to={personAccessHref(person.usuarioId)} onClick={onOpenPerson}>
-                    {person.nome}
-                  </Link>
-                </td>
-                <td className="text-truncate" title={person.email}>
-                  {person.email}
-                </td>
-                <td>
-                  {reasons.map((reason, index) => (
-                    <div
-                      key={index}
-                      className="text-truncate"
-                      style={{ lineHeight: `${LINE_HEIGHT}px` }}
-                      title={reason}
-                    >
-                      {reason}
-                    </div>
-                  ))}
-                </td>
-              </tr>
-            );
-          })}
-          {paddingBottom > 0 && (
-            <tr aria-hidden="true">
-              <td colSpan={3} className="p-0 border-0" style={{ height: paddingBottom }} />
-            </tr>
-          )}
-        </tbody>
-      </Table>
-    </div>
+    <VirtualTable
+      count={rows.length}
+      estimateSize={(index) => rowHeight(rows[index])}
+      getItemKey={(index) => rows[index]?.person.usuarioId ?? index}
+      overscan={8}
+      maxHeight={ACCESS_LIST_MAX_HEIGHT}
+      minWidth={TABLE_MIN_WIDTH}
+      initialWidth={760}
+      className="border rounded"
+      columnWidths={['27%', '28%', undefined]}
+      headers={['Nome', 'E-mail', 'Motivo']}
+      emptyText="Nenhuma pessoa encontrada."
+      emptyClassName="py-3"
+      renderCells={(index) => {
+        const { person, reasons } = rows[index]!;
+        return (
+          <>
+            <td className="text-truncate" title={person.nome}>
+              <Link to={personAccessHref(person.usuarioId)} onClick={onOpenPerson}>
+                {person.nome}
+              </Link>
+            </td>
+            <td className="text-truncate" title={person.email}>
+              {person.email}
+            </td>
+            <td>
+              {reasons.map((reason, index) => (
+                <div key={index} className="text-truncate" style={{ lineHeight: `${LINE_HEIGHT}px` }} title={reason}>
+                  {reason}
+                </div>
+              ))}
+            </td>
+          </>
+        );
+      }}
+    />
   );
 }

@@ -1,9 +1,8 @@
-import { useEffect, useRef, useState } from 'react';
-import { useVirtualizer } from '@tanstack/react-virtual';
+import { useState } from 'react';
 import Badge from 'react-bootstrap/Badge';
-import Table from 'react-bootstrap/Table';
 import { SITUACAO_ROTULOS, type SituacaoAssinatura } from '@paineis/contract/subscription-constants';
 import type { Assinatura } from '@paineis/contract/subscriptions';
+import { VirtualTable } from '../../../components/virtual-table.tsx';
 import { formatDateMinutes } from '../../../lib/format.ts';
 import { browserTimeZone, describeSchedule } from '../../../lib/subscription-schedule.ts';
 import { failureText, recipientsLabel, type SubscriptionRow } from '../utils/subscription-rows.ts';
@@ -19,7 +18,6 @@ const SMALL_LINE = 21;
 const RECIPIENTS_COUNT_HEIGHT = 33;
 // On a phone the list scrolls sideways rather than squeezing seven columns.
 const TABLE_MIN_WIDTH = 1040;
-const COLUMNS = 7;
 
 const SITUACAO_CORES: Record<SituacaoAssinatura, string> = {
   ativa: 'success',
@@ -52,23 +50,8 @@ const when = (iso: string | null) => (iso ? formatDateMinutes(new Date(iso)) : '
  * keep the scroll bar true.
  */
 export function SubscriptionsTable({ rows }: { rows: SubscriptionRow[] }) {
-  const scrollRef = useRef<HTMLDivElement>(null);
   // The subscriptions whose recipients are shown by name.
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(new Set());
-  const virtualizer = useVirtualizer({
-    count: rows.length,
-    getScrollElement: () => scrollRef.current,
-    estimateSize: (index) => rowHeight(rows[index]?.assinatura, expanded),
-    getItemKey: (index) => rows[index]?.assinatura.id ?? index,
-    overscan: 6,
-    // Rows on the first paint, before the list has been measured.
-    initialRect: { width: TABLE_MIN_WIDTH, height: SUBSCRIPTIONS_LIST_MAX_HEIGHT },
-  });
-  // A row shown or hidden its names changes height: the sizes are worked out again.
-  useEffect(() => virtualizer.measure(), [virtualizer, expanded]);
-  const items = virtualizer.getVirtualItems();
-  const paddingTop = items[0]?.start ?? 0;
-  const paddingBottom = items.length > 0 ? virtualizer.getTotalSize() - items[items.length - 1]!.end : 0;
 
   const toggle = (id: string) =>
     setExpanded((current) => {
@@ -79,99 +62,66 @@ export function SubscriptionsTable({ rows }: { rows: SubscriptionRow[] }) {
 
   const zone = browserTimeZone();
   return (
-    <div ref={scrollRef} style={{ maxHeight: SUBSCRIPTIONS_LIST_MAX_HEIGHT, overflow: 'auto' }}>
-      <Table
-        size="sm"
-        className="mb-0 align-top"
-        style={{ tableLayout: 'fixed', minWidth: TABLE_MIN_WIDTH }}
-        aria-rowcount={rows.length + 1}
-      >
-        <colgroup>
-          <col style={{ width: '15%' }} />
-          <col style={{ width: '15%' }} />
-          <col style={{ width: '12%' }} />
-          <col style={{ width: '15%' }} />
-          <col style={{ width: '9%' }} />
-          <col style={{ width: '9%' }} />
-          <col />
-        </colgroup>
-        <thead className="sticky-top table-light">
-          <tr aria-rowindex={1}>
-            <th scope="col">Painel</th>
-            <th scope="col">Dono</th>
-            <th scope="col">Destinatários</th>
-            <th scope="col">Agenda</th>
-            <th scope="col">Próximo envio</th>
-            <th scope="col">Último envio</th>
-            <th scope="col">Situação</th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.length === 0 && (
-            <tr>
-              <td colSpan={COLUMNS} className="text-center text-body-secondary py-4">
-                Nenhuma assinatura encontrada.
-              </td>
-            </tr>
-          )}
-          {paddingTop > 0 && (
-            <tr aria-hidden="true">
-              <td colSpan={COLUMNS} className="p-0 border-0" style={{ height: paddingTop }} />
-            </tr>
-          )}
-          {items.map((item) => {
-            const a = rows[item.index]!.assinatura;
-            const schedule = describeSchedule(a, zone);
-            const detail = `${a.formato === 'PPTX' ? 'PowerPoint' : 'PDF'}${a.nomeVisao === null ? '' : ` · Visão: ${a.nomeVisao}`}`;
-            return (
-              <tr key={item.key} aria-rowindex={item.index + 2} style={{ height: item.size }}>
-                <td>
-                  <div className="fw-semibold text-truncate" title={a.nomePainel}>
-                    {a.nomePainel}
-                  </div>
-                  <div className="small text-body-secondary text-truncate" title={detail}>
-                    {detail}
-                  </div>
-                </td>
-                <td>
-                  <div className="text-truncate" title={a.dono.displayName}>
-                    {a.dono.displayName}
-                  </div>
-                  <div className="small text-body-secondary text-truncate" title={a.dono.email}>
-                    {a.dono.email}
-                  </div>
-                </td>
-                <td>
-                  <Recipients assinatura={a} expanded={expanded.has(a.id)} onToggle={() => toggle(a.id)} />
-                </td>
-                <td>
-                  <div style={TWO_LINES} title={schedule}>
-                    {schedule}
-                  </div>
-                </td>
-                <td>{when(a.proximoEnvio)}</td>
-                <td>{when(a.ultimoEnvio)}</td>
-                <td>
-                  <Badge bg={SITUACAO_CORES[a.situacao]} text={a.situacao === 'sem-acesso' ? 'dark' : undefined}>
-                    {SITUACAO_ROTULOS[a.situacao]}
-                  </Badge>
-                  {a.ultimaFalha && (
-                    <div className="small text-danger" style={TWO_LINES} title={failureText(a.ultimaFalha)}>
-                      {failureText(a.ultimaFalha)}
-                    </div>
-                  )}
-                </td>
-              </tr>
-            );
-          })}
-          {paddingBottom > 0 && (
-            <tr aria-hidden="true">
-              <td colSpan={COLUMNS} className="p-0 border-0" style={{ height: paddingBottom }} />
-            </tr>
-          )}
-        </tbody>
-      </Table>
-    </div>
+    <VirtualTable
+      count={rows.length}
+      estimateSize={(index) => rowHeight(rows[index]?.assinatura, expanded)}
+      getItemKey={(index) => rows[index]?.assinatura.id ?? index}
+      overscan={6}
+      maxHeight={SUBSCRIPTIONS_LIST_MAX_HEIGHT}
+      minWidth={TABLE_MIN_WIDTH}
+      initialWidth={TABLE_MIN_WIDTH}
+      columnWidths={['15%', '15%', '12%', '15%', '9%', '9%', undefined]}
+      headers={['Painel', 'Dono', 'Destinatários', 'Agenda', 'Próximo envio', 'Último envio', 'Situação']}
+      emptyText="Nenhuma assinatura encontrada."
+      emptyClassName="py-4"
+      // A row shown or hidden its names changes height: the sizes are worked out again.
+      remeasure={expanded}
+      renderCells={(index) => {
+        const a = rows[index]!.assinatura;
+        const schedule = describeSchedule(a, zone);
+        const detail = `${a.formato === 'PPTX' ? 'PowerPoint' : 'PDF'}${a.nomeVisao === null ? '' : ` · Visão: ${a.nomeVisao}`}`;
+        return (
+          <>
+            <td>
+              <div className="fw-semibold text-truncate" title={a.nomePainel}>
+                {a.nomePainel}
+              </div>
+              <div className="small text-body-secondary text-truncate" title={detail}>
+                {detail}
+              </div>
+            </td>
+            <td>
+              <div className="text-truncate" title={a.dono.displayName}>
+                {a.dono.displayName}
+              </div>
+              <div className="small text-body-secondary text-truncate" title={a.dono.email}>
+                {a.dono.email}
+              </div>
+            </td>
+            <td>
+              <Recipients assinatura={a} expanded={expanded.has(a.id)} onToggle={() => toggle(a.id)} />
+            </td>
+            <td>
+              <div style={TWO_LINES} title={schedule}>
+                {schedule}
+              </div>
+            </td>
+            <td>{when(a.proximoEnvio)}</td>
+            <td>{when(a.ultimoEnvio)}</td>
+            <td>
+              <Badge bg={SITUACAO_CORES[a.situacao]} text={a.situacao === 'sem-acesso' ? 'dark' : undefined}>
+                {SITUACAO_ROTULOS[a.situacao]}
+              </Badge>
+              {a.ultimaFalha && (
+                <div className="small text-danger" style={TWO_LINES} title={failureText(a.ultimaFalha)}>
+                  {failureText(a.ultimaFalha)}
+                </div>
+              )}
+            </td>
+          </>
+        );
+      }}
+    />
   );
 }
 
