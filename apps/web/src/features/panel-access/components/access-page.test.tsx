@@ -6,6 +6,7 @@ import type { Usuario365 } from '@paineis/contract/users';
 import { renderApp } from '../../../test/render-app.tsx';
 import { server } from '../../../test/server.ts';
 import { ADMIN, signIn, USER } from '../../../test/session.ts';
+import { dataRows } from '../../../test/table.ts';
 import { CHOOSE_PERSON } from './access-page.tsx';
 
 const COMERCIAL = { id: 'g-comercial', nome: 'Comercial' };
@@ -98,17 +99,6 @@ function serve(people: Record<string, AcessoPessoa> = { 'u-bruno': BRUNO, 'u-alv
   return asked;
 }
 
-/** The rows of a table, each as its cells' text. */
-const cells = (table: HTMLElement) =>
-  within(table)
-    .getAllByRole('row')
-    .slice(1)
-    .map((row) =>
-      within(row)
-        .getAllByRole('cell')
-        .map((cell) => cell.textContent),
-    );
-
 const section = (name: string | RegExp) => screen.getByRole('region', { name });
 
 describe("/acessos: 'Acessos'", () => {
@@ -156,7 +146,7 @@ describe("/acessos: 'Acessos'", () => {
         .getAllByRole('columnheader')
         .map((h) => h.textContent),
     ).toEqual(['Painel', 'Motivo', 'Papéis RLS']);
-    expect(cells(within(open).getByRole('table'))).toEqual([
+    expect(dataRows(within(open).getByRole('table'))).toEqual([
       [
         'Vendas por Região',
         'Vínculo diretoGrupo: Comercial (Comercial → Comercial - Sul)',
@@ -208,7 +198,7 @@ describe("/acessos: 'Acessos'", () => {
     expect(await screen.findByRole('heading', { level: 2, name: /Álvaro Nunes/ })).toBeInTheDocument();
     expect(screen.getByText('Administrador', { selector: '.badge' })).toBeInTheDocument();
     expect(screen.getByText('Desativado', { selector: '.badge' })).toBeInTheDocument();
-    expect(cells(within(section('Painéis que pode abrir (1)')).getByRole('table'))).toEqual([
+    expect(dataRows(within(section('Painéis que pode abrir (1)')).getByRole('table'))).toEqual([
       ['Vendas por Região', 'Administrador', '—'],
     ]);
     expect(screen.getByText('Nenhum: esta pessoa pode abrir todos os painéis.')).toBeInTheDocument();

@@ -14,6 +14,7 @@ import { captureDownloads } from '../../../test/downloads.ts';
 import { renderApp } from '../../../test/render-app.tsx';
 import { server } from '../../../test/server.ts';
 import { signIn, USER } from '../../../test/session.ts';
+import { dataRows } from '../../../test/table.ts';
 
 const painel = (id: number, nomePainel: string, visualizacoes: number, extra: Partial<UsoPainel> = {}): UsoPainel => ({
   painelId: id,
@@ -109,17 +110,7 @@ function serveUsage({
 }
 
 const region = (name: string) => screen.getByRole('region', { name });
-/** The texts of a table's cells, row by row, under its header row. */
-const cellsOf = (table: HTMLElement) =>
-  within(table)
-    .getAllByRole('row')
-    .slice(1)
-    .map((row) =>
-      within(row)
-        .getAllByRole('cell')
-        .map((cell) => cell.textContent),
-    );
-const rowsOf = (name: string) => cellsOf(region(name));
+const rowsOf = (name: string) => dataRows(region(name));
 
 function openPage() {
   signIn();
@@ -352,7 +343,7 @@ describe('/uso: Uso dos Painéis', () => {
     const dialog = await screen.findByRole('dialog', { name: 'Aberturas de Vendas por Região' });
     await within(dialog).findByText('Bruno Usuário');
     expect(detailAsked).toEqual(['/api/uso/paineis/1?dias=30']);
-    const rows = cellsOf(dialog);
+    const rows = dataRows(dialog);
     const when = formatDateTime(new Date('2026-11-20T13:05:09.000Z'));
     expect(
       within(dialog)
