@@ -20,8 +20,8 @@ import { assinaturas } from '../apps/api/src/db/schema.ts';
 import { DELIVERY_HEADER } from '../apps/api/src/integrations/mail/mail-transport.ts';
 import { createPanel } from '../apps/api/src/modules/panels/panels.repository.ts';
 import { replaceLinks } from '../apps/api/src/modules/panels/panel-users.repository.ts';
-import { seedUsers } from '../apps/api/src/modules/users/users.service.ts';
 import { countByDeliveryKey, startSmtpSink, type SmtpSink } from '../apps/api/test/smtp-sink.ts';
+import { seedDirectoryPeople } from '../apps/api/test/directory-people.ts';
 import { renderExportFile } from '../packages/microsoft-stand-ins/src/export-files.ts';
 import { portalEnvironment, startStandIns } from '../packages/microsoft-stand-ins/src/stand-ins.ts';
 import type { StandInPerson, StandInReport, StandIns } from '../packages/microsoft-stand-ins/src/types.ts';
@@ -81,21 +81,7 @@ const seconds = (ms: number) => `${formatNumber(ms / 1000, 1)} s`;
 /** The people (as the directory has them, so the instances' sync at start keeps them), the panel, its links. */
 async function seedOrganisation(database: Database): Promise<number> {
   await migrateDatabase(database);
-  await seedUsers(
-    database.db,
-    people.map((p) => ({
-      id: p.id,
-      email: p.mail!,
-      displayName: p.displayName,
-      department: null,
-      jobTitle: null,
-      officeLocation: null,
-      role: 'User' as const,
-      upn: p.userPrincipalName,
-      tipo: 'Member' as const,
-    })),
-    'bench',
-  );
+  await seedDirectoryPeople(database.db, people, 'bench');
   const panel = await createPanel(database.db, {
     nomePainel: report.name,
     workspaceId: report.workspaceId,

@@ -6,12 +6,12 @@ import { portalEnvironment, startStandIns } from '@paineis/microsoft-stand-ins/s
 import type { StandInReport, StandIns } from '@paineis/microsoft-stand-ins/types';
 import { openDatabase, rows, type Database } from '../src/db/client.ts';
 import { assinaturas } from '../src/db/schema.ts';
-import { seedUsers } from '../src/modules/users/users.service.ts';
 import { link, panelOver } from './fixtures.ts';
 import { person } from './microsoft.ts';
 import { seededRandom } from './random.ts';
 import { freePorts, printServerOutputOnFailure, startServer, type ServerProcess } from './server-process.ts';
 import { countByDeliveryKey, startSmtpSink, type SmtpSink, type SunkMessage } from './smtp-sink.ts';
+import { seedDirectoryPeople } from './directory-people.ts';
 
 /**
  * Subscriptions' durability (docs/decisions/020-subscription-deliveries.md): two real server processes on one
@@ -85,21 +85,7 @@ describe.runIf(onPostgres)(
       database = await openDatabase({ kind: 'postgres', url: url.toString(), poolSize: 2 });
 
       // The people are the directory's (each instance's directory sync at start finds them all), linked to the panel.
-      await seedUsers(
-        database.db,
-        people.map((p) => ({
-          id: p.id,
-          email: p.mail!,
-          displayName: p.displayName,
-          department: null,
-          jobTitle: null,
-          officeLocation: null,
-          role: 'User' as const,
-          upn: p.userPrincipalName,
-          tipo: 'Member' as const,
-        })),
-        'test',
-      );
+      await seedDirectoryPeople(database.db, people, 'test');
       painelId = (await panelOver(database.db, report, { nomePainel: 'Vendas Semanais' })).id;
       await link(
         database.db,
