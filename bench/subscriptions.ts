@@ -21,9 +21,9 @@ import { DELIVERY_HEADER } from '../apps/api/src/integrations/mail/mail-transpor
 import { createPanel } from '../apps/api/src/modules/panels/panels.repository.ts';
 import { replaceLinks } from '../apps/api/src/modules/panels/panel-users.repository.ts';
 import { countByDeliveryKey, startSmtpSink, type SmtpSink } from '../apps/api/test/smtp-sink.ts';
-import { seedDirectoryPeople } from '../apps/api/test/directory-people.ts';
+import { deliveryServerEnv, seedDirectoryPeople } from '../apps/api/test/subscription-setup.ts';
 import { renderExportFile } from '../packages/microsoft-stand-ins/src/export-files.ts';
-import { portalEnvironment, startStandIns } from '../packages/microsoft-stand-ins/src/stand-ins.ts';
+import { startStandIns } from '../packages/microsoft-stand-ins/src/stand-ins.ts';
 import type { StandInPerson, StandInReport, StandIns } from '../packages/microsoft-stand-ins/src/types.ts';
 import { freePort, serverEnv, startServer, stopServer, waitUntilReady } from '../scripts/lib/server-process.mjs';
 import { SUBSCRIPTION_RATIO_MAX, SUBSCRIPTION_SIZES } from './budgets.ts';
@@ -196,20 +196,15 @@ export async function benchSubscriptions(databaseUrl: string): Promise<BenchRow[
     sink = await startSmtpSink();
     const painelId = await seedOrganisation(database);
     const env = {
-      DATABASE_URL: databaseUrl,
-      JWT_SECRET: 'segredo-do-benchmark-de-assinaturas-0123456789',
-      DEMO_MODE: 'false',
+      ...deliveryServerEnv({
+        databaseUrl,
+        jwtSecret: 'segredo-do-benchmark-de-assinaturas-0123456789',
+        smtpUrl: sink.url,
+        standIns,
+      }),
       NODE_ENV: 'production',
-      GRAPH_SYNC_INTERVAL_MINUTES: '0',
-      POWER_BI_REFRESH_INTERVAL_MINUTES: '0',
-      POWER_BI_HEALTH_INTERVAL_MINUTES: '0',
-      LOG_LEVEL: 'warn',
-      PUBLIC_URL: 'https://paineis.empresa.com.br',
-      SMTP_URL: sink.url,
       MAIL_FROM: 'Painéis <paineis@empresa.com.br>',
-      SUBSCRIPTION_POLL_SECONDS: '0.2',
       SUBSCRIPTION_EXPORT_CONCURRENCY: String(exportConcurrency),
-      ...portalEnvironment(standIns),
     };
     for (let i = 0; i < INSTANCES; i++) {
       const port = await freePort();

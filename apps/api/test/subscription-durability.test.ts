@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { portalEnvironment, startStandIns } from '@paineis/microsoft-stand-ins/stand-ins';
+import { startStandIns } from '@paineis/microsoft-stand-ins/stand-ins';
 import type { StandInReport, StandIns } from '@paineis/microsoft-stand-ins/types';
 import { openDatabase, rows, type Database } from '../src/db/client.ts';
 import { assinaturas } from '../src/db/schema.ts';
@@ -11,7 +11,7 @@ import { person } from './microsoft.ts';
 import { seededRandom } from './random.ts';
 import { freePorts, printServerOutputOnFailure, startServer, type ServerProcess } from './server-process.ts';
 import { countByDeliveryKey, startSmtpSink, type SmtpSink, type SunkMessage } from './smtp-sink.ts';
-import { seedDirectoryPeople } from './directory-people.ts';
+import { deliveryServerEnv, seedDirectoryPeople } from './subscription-setup.ts';
 
 /**
  * Subscriptions' durability (docs/decisions/020-subscription-deliveries.md): two real server processes on one
@@ -94,22 +94,17 @@ describe.runIf(onPostgres)(
       );
 
       const env = {
-        DATABASE_URL: url.toString(),
+        ...deliveryServerEnv({
+          databaseUrl: url.toString(),
+          jwtSecret: 'segredo-das-duas-instancias-de-envio-0123456789',
+          smtpUrl: sink.url,
+          standIns,
+        }),
         DATABASE_POOL_SIZE: '8',
-        JWT_SECRET: 'segredo-das-duas-instancias-de-envio-0123456789',
-        DEMO_MODE: 'false',
-        GRAPH_SYNC_INTERVAL_MINUTES: '0',
-        POWER_BI_REFRESH_INTERVAL_MINUTES: '0',
-        POWER_BI_HEALTH_INTERVAL_MINUTES: '0',
-        LOG_LEVEL: 'warn',
-        PUBLIC_URL: 'https://paineis.empresa.com.br',
-        SMTP_URL: sink.url,
-        SUBSCRIPTION_POLL_SECONDS: '0.2',
         // A dead instance's claims are taken over 3 s after its last renewal.
         SUBSCRIPTION_LEASE_SECONDS: '3',
         SUBSCRIPTION_EXPORT_CONCURRENCY: '10',
         SUBSCRIPTION_RETRY_SECONDS: '1',
-        ...portalEnvironment(standIns),
       };
       const [portA, portB] = await freePorts(2);
       const started = await Promise.allSettled([
