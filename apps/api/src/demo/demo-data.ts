@@ -9,7 +9,6 @@ import { replaceRls } from '../modules/panels/rls.repository.ts';
 import { seedLastSignIns } from '../modules/auth/sign-ins.ts';
 import { forgetUsageSnapshots, seedOpenings } from '../modules/usage/usage.ts';
 import { seedGroups, seedUsers, type NewUser } from '../modules/users/users.service.ts';
-import { SYSTEM_ACTOR } from '../modules/audit/audit.ts';
 import { nextOccurrence } from '../modules/subscriptions/schedule.ts';
 import { insertSubscription, type NewSubscription } from '../modules/subscriptions/subscriptions.repository.ts';
 import { isEmpty, lockDemoLoad } from './demo.repository.ts';
@@ -405,7 +404,8 @@ async function seedDemoSubscriptions(db: Db, panels: readonly DemoPanel[], now: 
     },
   ];
   for (const subscription of subscriptions) {
-    await insertSubscription(db, { ...subscription, proximoEnvio: nextOccurrence(subscription, now) }, SYSTEM_ACTOR);
+    // Seeded, not made by anyone: the demo's audit trail is its own history (demo-history.ts).
+    await insertSubscription(db, { ...subscription, proximoEnvio: nextOccurrence(subscription, now) }, null);
   }
 }
 

@@ -227,14 +227,15 @@ export interface NewSubscription extends SubscriptionFields {
 }
 
 /**
- * Creates a subscription, with its audit record, or nothing: 404 for a saved view that is not the owner's of this
+ * Creates a subscription, with its audit record (none for `actor` null: the demo's seeded data, whose audit trail is
+ * a history of its own), or nothing: 404 for a saved view that is not the owner's of this
  * panel, 400 for a recipient who does not exist, 409 past MAX_ASSINATURAS_POR_PESSOA. The count and the insert hold a
  * lock of the owner until the transaction ends, so two creations at once cannot both pass the limit.
  */
 export async function insertSubscription(
   db: Db,
   input: NewSubscription,
-  actor: AuditActor,
+  actor: AuditActor | null,
 ): Promise<SubscriptionRecord> {
   const id = await db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`assinaturas/${input.usuarioId}`}, 0))`);
@@ -250,14 +251,16 @@ export async function insertSubscription(
       .values({ ...fields, comDestinatarios: destinatarios !== null })
       .returning({ id: assinaturas.id });
     if (destinatarios) await replaceRecipients(tx, created!.id, destinatarios);
-    const depois = (await ownSubscription(tx, created!.id, input.usuarioId))!;
-    await recordAudit(tx, actor, {
-      objeto: 'assinatura',
-      acao: 'criacao',
-      objetoId: created!.id,
-      objetoNome: depois.nomePainel,
-      depois: forAudit(depois),
-    });
+    if (actor) {
+      const depois = (await ownSubscription(tx, created!.id, input.usuarioId))!;
+      await recordAudit(tx, actor, {
+        objeto: 'assinatura',
+        acao: 'criacao',
+        objetoId: created!.id,
+        objetoNome: depois.nomePainel,
+        depois: forAudit(depois),
+      });
+    }
     return created!.id;
   });
   return (await ownSubscription(db, id, input.usuarioId))!;
