@@ -12,6 +12,9 @@ import { useTestApp, type TestContext } from './context.ts';
 import { createAdmin, createUser, link, panel, panelOver } from './fixtures.ts';
 import { microsoftConfig, person, useStandIns } from './microsoft.ts';
 import { EntraClient } from '../src/integrations/microsoft-identity/entra-client.ts';
+import { createMailTransport } from '../src/integrations/mail/create-mail-transport.ts';
+import { MailError } from '../src/integrations/mail/mail-transport.ts';
+import { outgoingMail } from './outgoing-mail.ts';
 import type { PowerBiEmbeddingService } from '../src/integrations/power-bi/power-bi-embedding-service.ts';
 
 /**
@@ -295,6 +298,14 @@ describe('the portal’s Microsoft calls, checked against Microsoft’s descript
       expected.splice(index, 0, read.replace('→ 200', '→ 429'));
       expect(calls(expectConforming())).toEqual(expected);
     }
+  });
+
+  it('mail: sendMail from the configured mailbox, the report attached; a sender the directory does not hold (404)', async () => {
+    const from = (sender: string) =>
+      createMailTransport({ kind: 'graph', sender, maxAttachmentBytes: 3_000_000 }, { graph: ctx.app.graph })!;
+    await from(ana.userPrincipalName).send(outgoingMail());
+    await expect(from('ninguem@empresa.com.br').send(outgoingMail())).rejects.toBeInstanceOf(MailError);
+    expect(calls(expectConforming())).toEqual(['user: sendMail → 202', 'user: sendMail → 404']);
   });
 
   it('the clients’ own refusals: an unknown person (Get user 404), a wrong tenant and a wrong client secret', async () => {

@@ -145,7 +145,8 @@ function Recipients({ assinatura, expanded, onToggle }: RecipientsProps) {
     <>
       <button
         type="button"
-        className="btn btn-link btn-sm p-0 text-start text-truncate mw-100"
+        className="btn btn-link btn-sm p-0 text-start text-truncate"
+        style={{ maxWidth: '100%' }}
         aria-expanded={expanded}
         aria-controls={listId}
         title={names.join('\n')}
