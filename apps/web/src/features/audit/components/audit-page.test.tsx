@@ -191,7 +191,7 @@ describe('/auditoria', () => {
       within(screen.getByRole('combobox', { name: 'Objeto' }))
         .getAllByRole('option')
         .map((o) => o.textContent),
-    ).toEqual(['Todos', 'Painel', 'Classificação', 'Vínculos', 'RLS', 'Ordem', 'Sessão']);
+    ).toEqual(['Todos', 'Painel', 'Classificação', 'Vínculos', 'RLS', 'Ordem', 'Sessão', 'Assinatura']);
     expect(
       within(screen.getByRole('combobox', { name: 'Ação' }))
         .getAllByRole('option')
@@ -205,6 +205,8 @@ describe('/auditoria', () => {
       'Logout',
       'Login recusado',
       'Tentativas limitadas',
+      'Envio',
+      'Envio solicitado',
     ]);
 
     // Typed quickly: one call, with the whole text, and from the first page.
