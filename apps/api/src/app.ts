@@ -48,6 +48,7 @@ import { createMailTransport } from './integrations/mail/create-mail-transport.t
 import type { MailTransport } from './integrations/mail/mail-transport.ts';
 import { DeliveryWorker } from './modules/subscriptions/deliveries.ts';
 import { subscriptionsModule } from './modules/subscriptions/subscriptions.module.ts';
+import { configurationRoutes } from './modules/configuration/configuration.routes.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -130,6 +131,7 @@ const apiModules = [
   { plugin: accessRoutes, prefix: '' },
   { plugin: powerBiModule, prefix: '' },
   { plugin: subscriptionsModule, prefix: '' },
+  { plugin: configurationRoutes, prefix: '' },
 ];
 
 /** Builds the whole server (API, docs, web app) without listening: server.ts listens, tests inject. */

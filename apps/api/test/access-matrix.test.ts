@@ -207,6 +207,7 @@ const CALLS: Record<string, (s: Seeded) => Call> = {
   'GET /api/assinaturas/arquivos/{id}': () => ({}),
   'GET /api/demonstracao/caixa-de-saida': () => ({}),
   'GET /api/demonstracao/caixa-de-saida/{id}/anexos/{indice}': () => ({}),
+  'GET /api/configuracao': () => ({}),
 };
 
 const CALLER_NAMES: Record<CallerNumber, string> = {
