@@ -48,6 +48,7 @@ import { createMailTransport } from './integrations/mail/create-mail-transport.t
 import type { MailTransport } from './integrations/mail/mail-transport.ts';
 import { DeliveryWorker } from './modules/subscriptions/deliveries.ts';
 import { subscriptionsModule } from './modules/subscriptions/subscriptions.module.ts';
+import type { DemoOutbox } from './modules/subscriptions/demo-outbox.ts';
 import { configurationRoutes } from './modules/configuration/configuration.routes.ts';
 
 declare module 'fastify' {
@@ -74,20 +75,6 @@ declare module 'fastify' {
     /** Demo mode only: the messages the Graph stand-in received (the demo outbox); null otherwise. */
     demoOutbox: DemoOutbox | null;
   }
-}
-
-/** The Graph stand-in's record of what sendMail received (demo mode). */
-export interface DemoOutbox {
-  messages(): readonly DemoOutboxMessage[];
-}
-export interface DemoOutboxMessage {
-  id: string;
-  from: string;
-  to: string[];
-  subject: string;
-  html: string;
-  receivedAt: string;
-  attachments: { name: string; contentType: string; content: Buffer }[];
 }
 
 export interface AppDependencies {

@@ -2,7 +2,8 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { openTestDatabase, resetDatabase } from '../../test/database.ts';
 import { rows, type Database, type Db } from '../db/client.ts';
-import { DEMO_ADMIN, DEMO_USER, loadDemoData } from './demo-data.ts';
+import { DEMO_ADMIN, DEMO_USER } from './demo-data.ts';
+import { loadDemoData } from './load-demo-data.ts';
 import { migrateDatabase } from '../db/migrate.ts';
 
 /** Counts of every table, to show what a call did or did not change. */

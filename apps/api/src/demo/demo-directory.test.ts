@@ -6,7 +6,8 @@ import { createAdmin } from '../../test/fixtures.ts';
 import { microsoftConfig, useStandIns } from '../../test/microsoft.ts';
 import { rows } from '../db/client.ts';
 import { recordMicrosoftSignIn } from '../modules/users/users.service.ts';
-import { DEMO_ADMIN, DEMO_GUEST, DEMO_USER, loadDemoData } from './demo-data.ts';
+import { DEMO_ADMIN, DEMO_GUEST, DEMO_USER } from './demo-data.ts';
+import { loadDemoData } from './load-demo-data.ts';
 import { demoDirectory, demoGroupId, demoGroups, demoReports } from './demo-directory.ts';
 
 /** The demo's directory, as the stand-ins serve it in demo mode, over the demo data (docs/decisions/013). */

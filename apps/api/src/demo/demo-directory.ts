@@ -58,12 +58,8 @@ export function demoDirectory(): StandInPerson[] {
   ];
 }
 
-/**
- * The demo's second Power BI workspace: reports that are not panels yet, for 'Importar do Power BI'. Written out
- * (it is demoGuid('workspace:Relatórios Financeiros')): demo-data.ts imports this module, so values of that one are
- * not there yet while this one loads.
- */
-export const DEMO_FINANCE_WORKSPACE_ID = 'df6194e8-d8e2-4b31-ad78-28cf61038586';
+/** The demo's second Power BI workspace: reports that are not panels yet, for 'Importar do Power BI'. */
+export const DEMO_FINANCE_WORKSPACE_ID = demoGuid('workspace:Relatórios Financeiros');
 
 /** The demo's workspaces, as Power BI names them. */
 export function demoWorkspaces(): StandInWorkspace[] {

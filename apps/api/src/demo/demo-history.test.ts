@@ -6,7 +6,8 @@ import { useTestApp } from '../../test/context.ts';
 import { resetDatabase } from '../../test/database.ts';
 import { createAdmin } from '../../test/fixtures.ts';
 import { rows } from '../db/client.ts';
-import { DEMO_ADMIN, loadDemoData } from './demo-data.ts';
+import { DEMO_ADMIN } from './demo-data.ts';
+import { loadDemoData } from './load-demo-data.ts';
 import { DEMO_ORIGIN, HISTORY_DAYS } from './demo-history.ts';
 
 const DAY = 86_400_000;

@@ -1,5 +1,5 @@
 import type { StandIns } from '@paineis/microsoft-stand-ins/types';
-import type { DemoOutbox } from '../app.ts';
+import type { DemoOutbox } from '../modules/subscriptions/demo-outbox.ts';
 
 /** The demo outbox over the Graph stand-in's record of sendMail (server.ts in demo mode, and the outbox's tests). */
 export function demoOutboxOf(graph: Pick<StandIns['graph'], 'sentMail'>): DemoOutbox {

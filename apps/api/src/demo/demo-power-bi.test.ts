@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../../test/context.ts';
 import { microsoftConfig, useStandIns } from '../../test/microsoft.ts';
 import { rows } from '../db/client.ts';
-import { DEMO_ADMIN, DEMO_WORKSPACE_ID, loadDemoData } from './demo-data.ts';
+import { DEMO_ADMIN, DEMO_WORKSPACE_ID } from './demo-data.ts';
+import { loadDemoData } from './load-demo-data.ts';
 import {
   DEMO_DELETED_REPORT,
   DEMO_FINANCE_WORKSPACE_ID,

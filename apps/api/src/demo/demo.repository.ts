@@ -2,9 +2,9 @@ import { sql } from 'drizzle-orm';
 import { rows, type Db } from '../db/client.ts';
 
 /**
- * The demo's own statements (demo-data.ts): whether there is anything to load onto, and the lock that makes a second
- * instance starting on the same PostgreSQL wait for the first one's load. What it loads goes through the modules'
- * repositories.
+ * The demo's own statements (load-demo-data.ts): whether there is anything to load onto, and the lock that makes a
+ * second instance starting on the same PostgreSQL wait for the first one's load. What it loads goes through the
+ * modules' repositories.
  */
 
 /** Whether the database holds nothing yet: demo data never lands on top of real data. */

@@ -67,6 +67,6 @@ describe('API module boundaries', () => {
 
   it('leaves the composition root and the tests free to wire modules', async () => {
     expect(await restricted('app.ts', './modules/panels/panels.routes.ts')).toEqual([]);
-    expect(await restricted('demo/demo-data.ts', '../modules/users/users.repository.ts')).toEqual([]);
+    expect(await restricted('demo/load-demo-data.ts', '../modules/users/users.repository.ts')).toEqual([]);
   });
 });

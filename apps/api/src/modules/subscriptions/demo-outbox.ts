@@ -1,7 +1,20 @@
 import { create as contentDisposition } from 'content-disposition';
 import type { CaixaDeSaida } from '@paineis/contract/subscriptions';
-import type { DemoOutbox } from '../../app.ts';
 import { notFound } from '../../lib/domain-failure.ts';
+
+/** The Graph stand-in's record of what sendMail received (demo mode), as the outbox reads it. */
+export interface DemoOutbox {
+  messages(): readonly DemoOutboxMessage[];
+}
+export interface DemoOutboxMessage {
+  id: string;
+  from: string;
+  to: string[];
+  subject: string;
+  html: string;
+  receivedAt: string;
+  attachments: { name: string; contentType: string; content: Buffer }[];
+}
 
 /** The outbox's answers when the portal is not in demo mode (no stand-in received anything). */
 export const SO_DEMONSTRACAO = 'Disponível só no modo demonstração.';

@@ -208,8 +208,8 @@ async function insertMemberships(tx: Db, added: StoredMembership[]): Promise<voi
 }
 
 /**
- * Demo data (demo/demo-data.ts): groups and their direct members, written in the caller's transaction with no delta
- * link, so the first sync still reads every group (and finds these same ids, whose panel links it keeps).
+ * Demo data (demo/load-demo-data.ts): groups and their direct members, written in the caller's transaction with no
+ * delta link, so the first sync still reads every group (and finds these same ids, whose panel links it keeps).
  */
 export async function seedGroups(db: Db, groups: StoredGroup[], memberships: StoredMembership[]): Promise<void> {
   await upsertGroups(db, groups);

@@ -29,7 +29,7 @@ export { directoryEntries, type DirectoryEntry } from './users.repository.ts';
 
 /** Who belongs to which Entra group, at any depth, from memory (group-membership.ts). */
 export { groupMembership, groupsOfPerson, groupsOfPersonNow, type DirectoryGroup } from './group-membership.ts';
-/** Demo data: groups written before the first sync (demo/demo-data.ts). */
+/** Demo data: groups written before the first sync (demo/load-demo-data.ts). */
 export { seedGroups, type StoredGroup, type StoredMembership } from './groups.repository.ts';
 
 /** Why a Microsoft sign-in was refused after Entra ID's answer was accepted (the audit trail's reason). */
