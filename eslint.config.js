@@ -13,28 +13,22 @@ const otherModulesInternals = {
   message: 'Um módulo não importa o repositório nem as rotas de outro: chame o serviço dele.',
 };
 
+/** lib/http-error.ts, from anywhere in a module but its routes. */
+const httpErrorOutsideRoutes = {
+  regex: '/lib/http-error(\\.ts)?$',
+  message: 'Só as rotas respondem em HTTP: um serviço ou repositório lança uma DomainFailure (lib/domain-failure.ts).',
+};
+
 export const apiBoundaries = [
   {
+    // Services and repositories say what failed in the domain's terms (lib/domain-failure.ts); statuses are the
+    // HTTP layer's.
     files: ['apps/api/src/modules/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [otherModulesInternals] }] },
+    rules: { 'no-restricted-imports': ['error', { patterns: [otherModulesInternals, httpErrorOutsideRoutes] }] },
   },
   {
-    // A repository says what failed in the domain's terms (lib/domain-failure.ts); statuses are the HTTP layer's.
-    files: ['apps/api/src/modules/**/*.repository.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            otherModulesInternals,
-            {
-              regex: '/lib/http-error(\\.ts)?$',
-              message: 'Um repositório não responde em HTTP: lance uma DomainFailure (lib/domain-failure.ts).',
-            },
-          ],
-        },
-      ],
-    },
+    files: ['apps/api/src/modules/**/*.routes.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [otherModulesInternals] }] },
   },
   {
     files: ['apps/api/src/plugins/**/*.ts'],

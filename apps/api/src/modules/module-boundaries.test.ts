@@ -56,13 +56,24 @@ describe('API module boundaries', () => {
     expect(await restricted('integrations/power-bi/x.ts', '../../modules/panels/panel-access.ts')).toHaveLength(1);
   });
 
-  it('keeps repositories to domain failures, and still to their own module', async () => {
-    expect(await restricted('modules/panels/rls.repository.ts', '../../lib/http-error.ts')).toEqual([
-      expect.stringContaining('Um repositório não responde em HTTP'),
+  it.each([
+    'modules/panels/rls.repository.ts',
+    'modules/auth/local-sign-in.ts',
+    'modules/subscriptions/subscriptions.ts',
+    'modules/users/users.service.ts',
+    'modules/panels/panels.module.ts',
+  ])('keeps %s to domain failures: only routes answer in HTTP', async (file) => {
+    expect(await restricted(file, '../../lib/http-error.ts')).toEqual([
+      expect.stringContaining('Só as rotas respondem em HTTP'),
     ]);
+    expect(await restricted(file, '../../lib/domain-failure.ts')).toEqual([]);
+  });
+
+  it('lets routes answer in HTTP, and still keeps them and repositories to their own module', async () => {
+    expect(await restricted('modules/auth/auth.routes.ts', '../../lib/http-error.ts')).toEqual([]);
+    expect(await restricted('modules/panels/panel-embed.routes.ts', '../../lib/http-error.ts')).toEqual([]);
     expect(await restricted('modules/panels/rls.repository.ts', '../users/users.repository.ts')).toHaveLength(1);
-    expect(await restricted('modules/panels/rls.repository.ts', '../../lib/domain-failure.ts')).toEqual([]);
-    expect(await restricted('modules/auth/local-sign-in.ts', '../../lib/http-error.ts')).toEqual([]);
+    expect(await restricted('modules/auth/auth.routes.ts', '../users/users.repository.ts')).toHaveLength(1);
   });
 
   it('leaves the composition root and the tests free to wire modules', async () => {

@@ -12,7 +12,17 @@ import { openTestDatabase, resetDatabase } from '../../test/database.ts';
 import { createAdmin, createUser } from '../../test/fixtures.ts';
 import { SESSION_INVALID } from './auth.ts';
 import { HttpError } from '../lib/http-error.ts';
-import { busy, conflict, forbidden, invalid, notFound } from '../lib/domain-failure.ts';
+import {
+  busy,
+  conflict,
+  DomainFailure,
+  forbidden,
+  invalid,
+  notFound,
+  throttled,
+  unauthenticated,
+  unavailable,
+} from '../lib/domain-failure.ts';
 import { clientErrorAnswer, INTERNAL_ERROR } from './error-handler.ts';
 import { ROUTE_NOT_FOUND } from './web-app.ts';
 
@@ -85,6 +95,10 @@ describe('error handler', () => {
       ['em-conflito', conflict('Já existe.')],
       ['proibido', forbidden('Não é seu.')],
       ['aguarde', busy('Aguarde 3 segundos.', 2.2)],
+      ['sem-credencial', unauthenticated('Quem é você?')],
+      ['devagar', throttled('Devagar.', 7.2)],
+      ['devagar-sem-prazo', new DomainFailure('throttled', 'Devagar.')],
+      ['indisponivel', unavailable('Falta o transporte.')],
     ] as const) {
       app.get(`/api/teste/falha/${path}`, { config: { public: true } }, async () => {
         throw failure;
@@ -534,6 +548,17 @@ describe('error handler', () => {
       expectError(waiting, 503, 'Aguarde 3 segundos.');
       expect(waiting.headers['retry-after']).toBe('3');
       expect((await send('GET', '/api/teste/falha/em-conflito')).headers['retry-after']).toBeUndefined();
+      const unknown = await send('GET', '/api/teste/falha/sem-credencial');
+      expectError(unknown, 401, 'Quem é você?');
+      expect(unknown.headers['retry-after']).toBeUndefined();
+      // A 429 always says when to come back: what whoever raised it knew, else a minute.
+      const slow = await send('GET', '/api/teste/falha/devagar');
+      expectError(slow, 429, 'Devagar.');
+      expect(slow.headers['retry-after']).toBe('8');
+      expect((await send('GET', '/api/teste/falha/devagar-sem-prazo')).headers['retry-after']).toBe('60');
+      const lacking = await send('GET', '/api/teste/falha/indisponivel');
+      expectError(lacking, 503, 'Falta o transporte.');
+      expect(lacking.headers['retry-after']).toBeUndefined();
       expect(log.join('')).not.toContain('erro não tratado');
     });
 

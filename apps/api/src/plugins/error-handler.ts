@@ -17,6 +17,9 @@ const FAILURE_STATUS: Record<FailureKind, number> = {
   conflict: 409,
   forbidden: 403,
   busy: 503,
+  unauthenticated: 401,
+  throttled: 429,
+  unavailable: 503,
 };
 
 export const INTERNAL_ERROR = 'Erro interno do servidor. Tente novamente em instantes.';
@@ -108,7 +111,10 @@ export default fp(
         return reply.code(400).send({ message: validationMessage(error, request.body) });
       }
       if (error instanceof DomainFailure) {
-        if (error.retryAfterSeconds !== undefined) void reply.header('retry-after', String(error.retryAfterSeconds));
+        // As with an HttpError: a 429 always says when to come back, a busy 503 when whoever raised it knew.
+        if (error.kind === 'throttled' || error.retryAfterSeconds !== undefined) {
+          void reply.header('retry-after', String(error.retryAfterSeconds ?? 60));
+        }
         return reply.code(FAILURE_STATUS[error.kind]).send({ message: error.message });
       }
       if (error instanceof HttpError) {

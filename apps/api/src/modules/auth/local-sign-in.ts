@@ -1,7 +1,7 @@
 import type { LoginResponse } from '@paineis/contract/auth';
 import type { Config, LoginLimits } from '../../config/env.ts';
 import type { Db } from '../../db/client.ts';
-import { HttpError, tooManyRequests } from '../../lib/http-error.ts';
+import { throttled, unauthenticated, type DomainFailure } from '../../lib/domain-failure.ts';
 import { recordRefusedSignIn, type AuditActor } from '../audit/audit.ts';
 import { signedIn } from './sign-ins.ts';
 import { forgetAttempt, otherAttempts, recordAttempt, type Attempt } from './login-attempts.repository.ts';
@@ -34,12 +34,12 @@ const waiting = new WeakMap<Db, Map<string, number>>();
  * A sign-in with a local account's username and password, audited: the sign-in, or who tried (the username as
  * typed: there may be no such account) and why it was refused. Failures are counted in the database, so every
  * instance sees them all:
- * - per (username, address) and per address: over either limit, 429 with Retry-After, before any password
- *   is checked. Someone guessing elsewhere cannot reach the owner's own (username, address).
+ * - per (username, address) and per address: over either limit, refused as throttled with the seconds to wait,
+ *   before any password is checked. Someone guessing elsewhere cannot reach the owner's own (username, address).
  * - per username from every address: past its threshold an attempt waits (250 ms, doubling, capped) before its
  *   password is checked, unless its address has no failure in the window. That slows a guesser spread over
  *   many addresses and never the owner at a clean address; the wait is a timer, and past a few waiting
- *   attempts for one username the next one gets 429 instead of a place in the queue.
+ *   attempts for one username the next one is refused as throttled instead of given a place in the queue.
  */
 export async function signInLocally(
   db: Db,
@@ -62,7 +62,7 @@ export async function signInLocally(
   const ok = await verifyPassword(account?.senhaHash ?? null, credentials.password);
   if (!account || !ok || !account.active) {
     await recordRefusedSignIn(db, who, 'Conta local', 'login_recusado', LOGIN_INVALID);
-    throw new HttpError(401, LOGIN_INVALID); // the attempt stays counted
+    throw unauthenticated(LOGIN_INVALID); // the attempt stays counted
   }
   await forgetAttempt(db, attempt);
   const { token } = await signSessionToken(config.jwt, { ...account, username: account.username });
@@ -79,12 +79,12 @@ export async function signInLocally(
   };
 }
 
-/** A 429 for an attempt refused before its password was checked, which is therefore not a failure; audited. */
-async function refusal(db: Db, attempt: Attempt, seconds: number, who: AuditActor): Promise<HttpError> {
+/** The refusal of an attempt before its password was checked, which is therefore not a failure; audited. */
+async function refusal(db: Db, attempt: Attempt, seconds: number, who: AuditActor): Promise<DomainFailure> {
   await forgetAttempt(db, attempt);
   const whole = Math.max(1, Math.ceil(seconds));
   await recordRefusedSignIn(db, who, 'Conta local', 'limitado', loginThrottled(whole));
-  return tooManyRequests(loginThrottled(whole), whole);
+  return throttled(loginThrottled(whole), whole);
 }
 
 async function waitTurn(db: Db, attempt: Attempt, delay: number, maxWaiting: number, who: AuditActor): Promise<void> {

@@ -11,8 +11,7 @@ import {
 import type { Config } from '../../config/env.ts';
 import type { Db } from '../../db/client.ts';
 import type { MailTransport } from '../../integrations/mail/mail-transport.ts';
-import { conflict, DomainFailure, forbidden, invalid, notFound } from '../../lib/domain-failure.ts';
-import { HttpError } from '../../lib/http-error.ts';
+import { conflict, DomainFailure, forbidden, invalid, notFound, unavailable } from '../../lib/domain-failure.ts';
 import type { AuditActor } from '../audit/audit.ts';
 import { attachment } from '../exports/export-answers.ts';
 import {
@@ -325,7 +324,7 @@ export async function sendNow(
   if (!(await new AccessCheck(deps.db).reachesAnyone(found))) {
     throw conflict(found.destinatarios ? FALHAS_ENVIO.semDestinatarios : ASSINATURA_MESSAGES.semAcesso);
   }
-  if (!deps.mail) throw new HttpError(503, ASSINATURA_MESSAGES.semTransporte);
+  if (!deps.mail) throw unavailable(ASSINATURA_MESSAGES.semTransporte);
   const queued = await queueManualDelivery(deps.db, id, requester.id, actor, now);
   deps.deliveries.wake();
   return { ...queued, message: ASSINATURA_MESSAGES.envioSolicitado };
