@@ -83,6 +83,9 @@ describe('web boundaries: shared code imports no feature and not app/', () => {
   it.each([
     ['components/confirm-dialog.tsx', '../features/panels/api/delete-panel.ts'],
     ['lib/api-client.ts', '../features/auth/auth-context.ts'],
+    // A call two features share (lib/api/) knows neither of them.
+    ['lib/api/get-groups.ts', '../../features/panel-access/utils/picker-groups.ts'],
+    ['lib/api/get-saved-views.ts', '@/features/viewer/api/get-saved-view.ts'],
     ['lib/query-keys.ts', '../app/routes.tsx'],
     ['config/paths.ts', '@/features/viewer/api/get-panel.ts'],
     ['styles/x.ts', '../features/usage/utils/csv.ts'],
@@ -98,6 +101,8 @@ describe('web boundaries: what stays allowed', () => {
     ['features/panels/components/panel-list-page.tsx', '../hooks/use-panel-reorder.ts'],
     ['features/panels/hooks/use-delete-confirmation.ts', '../../panels/api/delete-panel.ts'],
     ['features/panels/components/panel-list-page.tsx', '../../../lib/api-client.ts'],
+    ['features/panel-access/components/link-users-modal.tsx', '../../../lib/api/get-active-users.ts'],
+    ['app/routes/panel-list-route.tsx', '../../lib/api/get-groups.ts'],
     ['features/panels/components/panel-list-page.tsx', '../../../components/confirm-dialog.tsx'],
     ['features/panels/components/panel-list-page.tsx', '@/config/paths.ts'],
     ['features/panels/components/panel-list-page.tsx', '@paineis/contract/panels'],

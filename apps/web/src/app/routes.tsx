@@ -62,7 +62,7 @@ const subscriptionFile = lazyScreen(() =>
   import('../features/subscriptions/components/subscription-file-page.tsx').then((m) => m.SubscriptionFilePage),
 );
 const allSubscriptions = lazyScreen(() =>
-  import('../features/subscriptions-admin/components/all-subscriptions-page.tsx').then((m) => m.AllSubscriptionsPage),
+  import('../features/subscriptions/components/all-subscriptions-page.tsx').then((m) => m.AllSubscriptionsPage),
 );
 const demoOutbox = lazyScreen(() =>
   import('../features/demo-outbox/components/demo-outbox-page.tsx').then((m) => m.DemoOutboxPage),

@@ -3,7 +3,8 @@ import Badge from 'react-bootstrap/Badge';
 import type { AtualizacaoPainel, SaudePainel } from '@paineis/contract/power-bi';
 import { formatUpdatedAt } from '../lib/format.ts';
 import { useMinuteText } from '../lib/minute-clock.ts';
-import { usePanelFreshness, usePanelHealth } from '../lib/power-bi-status.ts';
+import { usePanelFreshness } from '../lib/api/get-freshness.ts';
+import { usePanelHealth } from '../lib/api/get-panel-health.ts';
 
 export const REAL_TIME = 'Tempo real';
 export const REFRESHING = 'Atualizando…';

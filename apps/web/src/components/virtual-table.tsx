@@ -1,6 +1,12 @@
-import { useEffect, useRef, type Key, type ReactNode } from 'react';
+import { useEffect, useRef, type Key, type MouseEvent, type ReactNode } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import Table from 'react-bootstrap/Table';
+
+/** What a row may add to its `<tr>`: a class (a ticked row), and a click anywhere on it. */
+export interface VirtualRowProps {
+  className?: string | undefined;
+  onClick?: ((event: MouseEvent<HTMLTableRowElement>) => void) | undefined;
+}
 
 interface VirtualTableProps {
   /** How many rows (the header row aside). */
@@ -19,20 +25,27 @@ interface VirtualTableProps {
   className?: string;
   /** The columns' widths, left to right (undefined: what is left). */
   columnWidths: (string | undefined)[];
-  headers: string[];
+  /** The column headers, left to right: a text, or (a checkbox column) a text for screen readers only. */
+  headers: ReactNode[];
   /** The row shown when there are none: 'Nenhuma pessoa encontrada.' */
   emptyText: string;
   emptyClassName: string;
   /** The cells of the row at this index. */
   renderCells: (index: number) => ReactNode;
+  rowProps?: (index: number) => VirtualRowProps;
+  /** Rows lit under the pointer (those that toggle on a click). */
+  hover?: boolean;
+  /** Cells' content at the top (rows of several lines) or in the middle (rows of one). */
+  verticalAlign?: 'top' | 'middle';
   /** Whenever this changes the rows' heights are worked out again (a row grew or shrank). */
   remeasure?: unknown;
 }
 
 /**
- * A table of which only the rows in view (plus a few) are in the page, so that tens of thousands of rows list at
- * once; padding rows above and below keep the scroll bar true, and aria-rowcount and aria-rowindex tell screen
- * readers where they are.
+ * The one virtualised table of the app: only the rows in view (plus a few) are in the page, so that tens of thousands
+ * of rows list at once; padding rows above and below keep the scroll bar true, and aria-rowcount and aria-rowindex tell
+ * screen readers where they are. Every row's height is known before it is drawn (estimateSize), so nothing is measured
+ * in the page.
  */
 export function VirtualTable({
   count,
@@ -48,6 +61,9 @@ export function VirtualTable({
   emptyText,
   emptyClassName,
   renderCells,
+  rowProps,
+  hover = false,
+  verticalAlign = 'top',
   remeasure,
 }: VirtualTableProps) {
   const scrollRef = useRef<HTMLDivElement>(null);
@@ -68,7 +84,13 @@ export function VirtualTable({
 
   return (
     <div ref={scrollRef} className={className} style={{ maxHeight, overflow: 'auto' }}>
-      <Table size="sm" className="mb-0 align-top" style={{ tableLayout: 'fixed', minWidth }} aria-rowcount={count + 1}>
+      <Table
+        size="sm"
+        hover={hover}
+        className={`mb-0 align-${verticalAlign}`}
+        style={{ tableLayout: 'fixed', minWidth }}
+        aria-rowcount={count + 1}
+      >
         <colgroup>
           {columnWidths.map((width, index) => (
             <col key={index} style={width === undefined ? undefined : { width }} />
@@ -76,8 +98,8 @@ export function VirtualTable({
         </colgroup>
         <thead className="sticky-top table-light">
           <tr aria-rowindex={1}>
-            {headers.map((header) => (
-              <th key={header} scope="col">
+            {headers.map((header, index) => (
+              <th key={index} scope="col">
                 {header}
               </th>
             ))}
@@ -96,11 +118,20 @@ export function VirtualTable({
               <td colSpan={columns} className="p-0 border-0" style={{ height: paddingTop }} />
             </tr>
           )}
-          {items.map((item) => (
-            <tr key={item.key} aria-rowindex={item.index + 2} style={{ height: item.size }}>
-              {renderCells(item.index)}
-            </tr>
-          ))}
+          {items.map((item) => {
+            const row = rowProps?.(item.index);
+            return (
+              <tr
+                key={item.key}
+                aria-rowindex={item.index + 2}
+                className={row?.className}
+                onClick={row?.onClick}
+                style={{ height: item.size, cursor: row?.onClick ? 'pointer' : undefined }}
+              >
+                {renderCells(item.index)}
+              </tr>
+            );
+          })}
           {paddingBottom > 0 && (
             <tr aria-hidden="true">
               <td colSpan={columns} className="p-0 border-0" style={{ height: paddingBottom }} />
@@ -111,3 +142,13 @@ export function VirtualTable({
     </div>
   );
 }
+
+/**
+ * A click on a row that toggles its checkbox: anywhere on the row does it, but on the checkbox itself, which toggles
+ * itself.
+ */
+export const toggleOnRowClick =
+  (toggle: () => void) =>
+  (event: MouseEvent<HTMLTableRowElement>): void => {
+    if (!(event.target instanceof HTMLInputElement)) toggle();
+  };

@@ -27,11 +27,10 @@ export const queryKeys = {
   subscriptions: ['assinaturas'] as const,
   /** Every subscription (GET /assinaturas/todas, admins). */
   allSubscriptions: ['assinaturas', 'todas'] as const,
-  /**
-   * The demo outbox (GET /demonstracao/caixa-de-saida, admins, demo mode only): its page lists it, and 'Assinaturas'
-   * asks whether it answers to show its link; one key makes the two one request.
-   */
+  /** The demo outbox (GET /demonstracao/caixa-de-saida, admins, demo mode only). */
   demoOutbox: ['demonstracao', 'caixa-de-saida'] as const,
+  /** How the server is set up (GET /configuracao): whether it runs in demo mode, among others. */
+  configuration: ['configuracao'] as const,
   powerBiWorkspaces: ['powerbi', 'workspaces'] as const,
   powerBiReports: (workspaceId: string) => ['powerbi', 'workspaces', workspaceId, 'relatorios'] as const,
 };

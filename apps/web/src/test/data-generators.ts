@@ -1,5 +1,6 @@
 import { act } from '@testing-library/react';
 import { vi } from 'vitest';
+import type { Configuracao } from '@paineis/contract/configuration';
 import type { Grupo365 } from '@paineis/contract/groups';
 import type { GrupoPaineis, Painel, PainelComEmbed } from '@paineis/contract/panels';
 import type { VisaoSalva } from '@paineis/contract/personal';
@@ -143,6 +144,11 @@ export function mensagemDemonstracao(overrides: Partial<MensagemDemonstracao> = 
     anexos: [{ nome: 'Vendas por Região.pdf', tipo: 'application/pdf', tamanho: 48_640 }],
     ...overrides,
   };
+}
+
+/** How the server says it is set up (GET /api/configuracao): Microsoft and mail configured, not in demo mode. */
+export function configuracao(overrides: Partial<Configuracao> = {}): Configuracao {
+  return { demonstracao: false, powerBi: true, email: true, ...overrides };
 }
 
 /** The report's one visible page when a test names none. */

@@ -1,4 +1,4 @@
-import { useClassifications } from '../../features/classifications/api/get-classifications.ts';
+import { useClassifications } from '../../lib/api/get-classifications.ts';
 import { EditPanelPage } from '../../features/panels/components/edit-panel-page.tsx';
 import { NewPanelPage } from '../../features/panels/components/new-panel-page.tsx';
 

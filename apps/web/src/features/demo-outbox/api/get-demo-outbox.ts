@@ -9,7 +9,8 @@ export async function getDemoOutbox(): Promise<CaixaDeSaida> {
   return data;
 }
 
-export function useDemoOutbox() {
+/** Asked for only when `enabled`: in demo mode, as the server's configuration says. */
+export function useDemoOutbox(enabled: boolean) {
   // Messages arrive as deliveries run: read afresh on every visit, and on 'Atualizar'.
-  return useQuery({ queryKey: queryKeys.demoOutbox, queryFn: getDemoOutbox, staleTime: 0 });
+  return useQuery({ queryKey: queryKeys.demoOutbox, queryFn: getDemoOutbox, staleTime: 0, enabled });
 }

@@ -1,9 +1,9 @@
 import { screen, waitFor } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
-import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { MensagemDemonstracao } from '@paineis/contract/subscriptions';
 import { formatDateTime } from '../../../lib/format.ts';
-import { mensagemDemonstracao } from '../../../test/data-generators.ts';
+import { configuracao, mensagemDemonstracao } from '../../../test/data-generators.ts';
 import { renderApp } from '../../../test/render-app.tsx';
 import { server } from '../../../test/server.ts';
 import { signIn } from '../../../test/session.ts';
@@ -45,6 +45,10 @@ async function openPage() {
 }
 
 describe('/caixa-de-saida: Caixa de saída (demonstração)', () => {
+  beforeEach(() => {
+    server.use(http.get('/api/configuracao', () => HttpResponse.json(configuracao({ demonstracao: true }))));
+  });
+
   it('explains itself and lists the messages newest first: Enviada em, Para, Assunto, Anexos', async () => {
     serveOutbox(() => [SEMANAL, MAIS_RECENTE]);
     await openPage();
@@ -154,15 +158,14 @@ describe('/caixa-de-saida: Caixa de saída (demonstração)', () => {
     expect(screen.queryByRole('table')).not.toBeInTheDocument();
   });
 
-  it('outside demo mode (404): the outbox only exists in demo mode', async () => {
-    server.use(
-      http.get('/api/demonstracao/caixa-de-saida', () =>
-        HttpResponse.json({ message: 'Não encontrado.' }, { status: 404 }),
-      ),
-    );
+  it('outside demo mode, as the server says of itself: the outbox only exists in demo mode, and is not asked for', async () => {
+    server.use(http.get('/api/configuracao', () => HttpResponse.json(configuracao({ demonstracao: false }))));
+    const outbox = serveOutbox(() => [SEMANAL]);
     await openPage();
     expect(await screen.findByText('A caixa de saída só existe no modo demonstração.')).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Tentar novamente' })).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Atualizar' })).toBeDisabled();
+    expect(outbox.count).toBe(0);
   });
 
   it("another failure shows the server's message and 'Tentar novamente'", async () => {

@@ -7,7 +7,8 @@ import type { MensagemDemonstracao } from '@paineis/contract/subscriptions';
 import { BusyButton } from '../../../components/busy-button.tsx';
 import { LoadErrorAlert } from '../../../components/load-error-alert.tsx';
 import { LoadingSpinner } from '../../../components/loading-spinner.tsx';
-import { errorMessage, statusOf } from '../../../lib/api-client.ts';
+import { errorMessage } from '../../../lib/api-client.ts';
+import { useConfiguration } from '../../../lib/api/get-configuration.ts';
 import { formatDateTime } from '../../../lib/format.ts';
 import { useDemoOutbox } from '../api/get-demo-outbox.ts';
 import { OutboxMessage } from './outbox-message.tsx';
@@ -23,10 +24,13 @@ const newestFirst = (a: MensagemDemonstracao, b: MensagemDemonstracao) =>
 
 /**
  * /caixa-de-saida: 'Caixa de saída (demonstração)' (docs/requirements.md#subscriptions), for administrators (the
- * route guards it). The messages the Graph stand-in received, newest first; one chosen is read below the list.
+ * route guards it). The messages the Graph stand-in received, newest first; one chosen is read below the list. Outside
+ * demo mode, as the server's configuration says, there is no outbox to ask for.
  */
 export function DemoOutboxPage() {
-  const outbox = useDemoOutbox();
+  const configuration = useConfiguration();
+  const demoMode = configuration.data?.demonstracao;
+  const outbox = useDemoOutbox(demoMode === true);
   const [chosenId, setChosenId] = useState<string | null>(null);
   const mensagens = useMemo(() => outbox.data?.mensagens.toSorted(newestFirst), [outbox.data]);
   const chosen = mensagens?.find((m) => m.id === chosenId);
@@ -38,7 +42,7 @@ export function DemoOutboxPage() {
         <BusyButton
           variant="outline-primary"
           busy={outbox.isFetching && !outbox.isPending}
-          disabled={outbox.isPending}
+          disabled={outbox.isPending || demoMode === false}
           onClick={() => void outbox.refetch()}
         >
           Atualizar
@@ -57,16 +61,14 @@ export function DemoOutboxPage() {
           </Card>
           {chosen && <OutboxMessage key={chosen.id} mensagem={chosen} />}
         </>
-      ) : outbox.isError ? (
-        statusOf(outbox.error) === 404 ? (
-          <Alert variant="info">{OUTBOX_DEMO_ONLY}</Alert>
-        ) : (
-          <LoadErrorAlert
-            message={errorMessage(outbox.error, OUTBOX_LOAD_ERROR)}
-            retryDisabled={outbox.isFetching}
-            onRetry={() => void outbox.refetch()}
-          />
-        )
+      ) : demoMode === false ? (
+        <Alert variant="info">{OUTBOX_DEMO_ONLY}</Alert>
+      ) : configuration.isError || outbox.isError ? (
+        <LoadErrorAlert
+          message={errorMessage(configuration.error ?? outbox.error, OUTBOX_LOAD_ERROR)}
+          retryDisabled={configuration.isFetching || outbox.isFetching}
+          onRetry={() => void (configuration.isError ? configuration.refetch() : outbox.refetch())}
+        />
       ) : (
         <LoadingSpinner />
       )}

@@ -4,7 +4,7 @@ import { LoadErrorAlert } from '../../../components/load-error-alert.tsx';
 import { SearchCombobox } from '../../../components/search-combobox.tsx';
 import { errorMessage } from '../../../lib/api-client.ts';
 import { formatInteger } from '../../../lib/format.ts';
-import { useActiveUsers } from '../api/get-active-users.ts';
+import { useActiveUsers } from '../../../lib/api/get-active-users.ts';
 import { findPeople, MAX_PERSON_MATCHES } from '../utils/access-person-search.ts';
 
 export const PEOPLE_LOAD_ERROR = 'Erro ao carregar as pessoas';

@@ -371,7 +371,9 @@ describe('Vincular Usuários ao Painel: tabs Pessoas and Grupos', () => {
     const panel = screen.getByRole('tabpanel', { name: 'Grupos (1)' });
     const search = within(panel).getByRole('searchbox', { name: 'Buscar grupo' });
     expect(search).toHaveAttribute('placeholder', 'Buscar grupo...');
-    expect(screen.queryByRole('table')).not.toBeInTheDocument();
+    // The groups' table only: the people's has left the page.
+    expect(screen.getAllByRole('table')).toEqual([within(panel).getByRole('table')]);
+    expect(screen.queryByRole('columnheader', { name: 'Departamento' })).not.toBeInTheDocument();
     expect(screen.queryByRole('searchbox', { name: 'Buscar usuário' })).not.toBeInTheDocument();
 
     // Back to the people: their search is as it was left.
@@ -386,8 +388,15 @@ describe('Vincular Usuários ao Painel: tabs Pessoas and Grupos', () => {
     await openGroupsTab(user);
     expect(rows()).toEqual(['✓ Financeiro', 'Comercial', 'Comercial - Sul', 'Diretoria', 'Operações']);
     expect(groupCountLine()).toHaveTextContent('5 de 5 grupos · 1 selecionado');
+    // A table as the people's: a checkbox column, then Grupo (name and description), Tipo, Membros.
+    expect(screen.getAllByRole('columnheader').map((th) => th.textContent)).toEqual([
+      'Selecionar',
+      'Grupo',
+      'Tipo',
+      'Membros',
+    ]);
 
-    const item = (name: string) => screen.getByRole('checkbox', { name: `Selecionar ${name}` }).closest('li')!;
+    const item = (name: string) => screen.getByRole('checkbox', { name: `Selecionar ${name}` }).closest('tr')!;
     expect(within(item('Comercial')).getByText('Equipe comercial')).toBeInTheDocument();
     expect(within(item('Comercial')).getByText('Segurança')).toBeInTheDocument();
     expect(within(item('Comercial')).getByText('1.234 membros')).toBeInTheDocument();

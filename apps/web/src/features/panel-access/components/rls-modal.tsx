@@ -12,7 +12,7 @@ import { sameRoleName } from '@paineis/contract/text';
 import type { UsuarioVinculado } from '@paineis/contract/users';
 import { BusyButton } from '../../../components/busy-button.tsx';
 import { errorMessage } from '../../../lib/api-client.ts';
-import { useGroups } from '../api/get-groups.ts';
+import { useGroups } from '../../../lib/api/get-groups.ts';
 import { useLinkedGroups } from '../api/get-linked-groups.ts';
 import { useLinkedUsers } from '../api/get-linked-users.ts';
 import { useRls } from '../api/get-rls.ts';

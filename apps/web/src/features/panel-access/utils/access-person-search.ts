@@ -1,5 +1,5 @@
 import type { Usuario365 } from '@paineis/contract/users';
-import { accessSearchKey } from './access-reasons.ts';
+import { searchKey } from '../../../lib/search-key.ts';
 
 /** The picker shows at most this many people: the directory may hold tens of thousands. */
 export const MAX_PERSON_MATCHES = 50;
@@ -15,7 +15,7 @@ const searchable = new WeakMap<readonly Usuario365[], SearchablePerson[]>();
 function searchablePeople(people: readonly Usuario365[]): SearchablePerson[] {
   let list = searchable.get(people);
   if (!list) {
-    list = people.map((person) => ({ person, search: accessSearchKey(`${person.displayName}\n${person.email}`) }));
+    list = people.map((person) => ({ person, search: searchKey(`${person.displayName}\n${person.email}`) }));
     searchable.set(people, list);
   }
   return list;
@@ -26,7 +26,7 @@ function searchablePeople(people: readonly Usuario365[]): SearchablePerson[] {
  * ignoring case and accents, and how many match in all. An empty query matches no one.
  */
 export function findPeople(people: readonly Usuario365[], query: string): { matches: Usuario365[]; total: number } {
-  const needle = accessSearchKey(query);
+  const needle = searchKey(query);
   if (!needle) return { matches: [], total: 0 };
   const matches: Usuario365[] = [];
   let total = 0;

@@ -4,7 +4,6 @@ import type { Usuario365 } from '@paineis/contract/users';
 import { panelAccessCsv, panelAccessCsvName } from './access-csv.ts';
 import { findPeople, MAX_PERSON_MATCHES } from './access-person-search.ts';
 import {
-  accessSearchKey,
   filterAccessRows,
   panelAccessRows,
   peopleCount,
@@ -66,11 +65,6 @@ describe("filtering 'Quem tem acesso'", () => {
     expect(peopleCount(1, 1)).toBe('1 de 1 pessoa');
     expect(peopleCount(0, 1)).toBe('0 de 1 pessoa');
     expect(peopleCount(1234, 25000)).toBe('1.234 de 25.000 pessoas');
-  });
-
-  it('lower-cases and strips accents as normalizeSearch does', () => {
-    expect(accessSearchKey(' Ágata ÇÃO ')).toBe('agata cao');
-    expect(accessSearchKey('ANA@X.COM')).toBe('ana@x.com');
   });
 });
 

@@ -1,5 +1,6 @@
 import type { AcessoPainel, MotivoAcesso } from '@paineis/contract/groups';
 import { formatInteger } from '../../../lib/format.ts';
+import { searchKey } from '../../../lib/search-key.ts';
 
 /**
  * A reason written as the screens show it: 'Vínculo direto', 'Grupo: Comercial' (with the path down the nesting when
@@ -25,22 +26,6 @@ export function reasonText(motivo: MotivoAcesso): string {
 /** Every reason of a person, in one line (the CSV's 'Motivos'). */
 export const reasonsText = (motivos: readonly MotivoAcesso[]) => motivos.map(reasonText).join('; ');
 
-const NON_ASCII = /[^\x20-\x7e]/;
-
-/**
- * Lower case and without accents, as normalizeSearch (@paineis/contract/text) has it; worked out for tens of
- * thousands of people at once, so plain ASCII text (most e-mails, many names) skips Unicode normalization, and
- * pt-BR lower-cases as the default locale does.
- */
-export function accessSearchKey(text: string): string {
-  if (!NON_ASCII.test(text)) return text.toLowerCase().trim();
-  return text
-    .normalize('NFD')
-    .replace(/\p{Diacritic}/gu, '')
-    .toLowerCase()
-    .trim();
-}
-
 export type PanelAccessPerson = AcessoPainel['pessoas'][number];
 
 /** A row of 'Quem tem acesso': the person, their reasons written out, and the text the filter looks in. */
@@ -54,13 +39,13 @@ export function panelAccessRows(pessoas: readonly PanelAccessPerson[]): PanelAcc
   return pessoas.map((person) => {
     const reasons = person.motivos.map(reasonText);
     // Newlines keep a query from matching across the end of one field and the start of the next.
-    return { person, reasons, search: accessSearchKey(`${person.nome}\n${person.email}\n${reasons.join('\n')}`) };
+    return { person, reasons, search: searchKey(`${person.nome}\n${person.email}\n${reasons.join('\n')}`) };
   });
 }
 
 /** Rows whose name, e-mail or reasons (the group names among them) contain the query, ignoring case and accents. */
 export function filterAccessRows(rows: PanelAccessRow[], query: string): PanelAccessRow[] {
-  const needle = accessSearchKey(query);
+  const needle = searchKey(query);
   return needle ? rows.filter((row) => row.search.includes(needle)) : rows;
 }
 

@@ -1,6 +1,6 @@
 import type { Grupo365, GrupoVinculado } from '@paineis/contract/groups';
 import { formatInteger } from '../../../lib/format.ts';
-import { searchKey } from './picker-users.ts';
+import { searchKey } from '../../../lib/search-key.ts';
 
 /** A group as the pickers show it, with its search text worked out once per group list. */
 export interface PickerGroup {

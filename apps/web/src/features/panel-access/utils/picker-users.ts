@@ -1,5 +1,5 @@
-import { normalizeSearch } from '@paineis/contract/text';
 import type { Usuario365, UsuarioVinculado } from '@paineis/contract/users';
+import { searchKey } from '../../../lib/search-key.ts';
 
 /** A row of the links table, with its search text worked out once per user list. */
 export interface PickerUser {
@@ -14,30 +14,6 @@ export interface PickerUser {
 const collator = new Intl.Collator('pt-BR');
 const byName = (a: PickerUser, b: PickerUser) =>
   collator.compare(a.displayName, b.displayName) || collator.compare(a.email, b.email);
-
-// What normalizeSearch makes of each character up to U+024F (ASCII, Latin-1 and Latin Extended-A and B) where
-// that is not plain lower-casing: accented letters lose their accent, ^ and ` (diacritics too) disappear.
-const LATIN = new Map<string, string>();
-for (let code = 0; code <= 0x24f; code++) {
-  const char = String.fromCharCode(code);
-  const normalized = normalizeSearch(char);
-  if (normalized !== char.toLowerCase().trim()) LATIN.set(char, normalized);
-}
-const BEYOND_LATIN = /[\u0250-\uffff]/;
-const CHANGED = /[\u0080-\uffff^`]/g;
-const latin = (char: string) => LATIN.get(char) ?? char;
-
-/**
- * Exactly normalizeSearch (@paineis/contract/text), worked out several times faster for a directory of tens of
- * thousands: in Latin text no character decomposes into more than a letter and its accents, so each one can be
- * looked up on its own, and the rest of the string is only lower-cased (normalizeSearch lower-cases decomposed text
- * through the much slower locale path). Anything beyond Latin goes through normalizeSearch itself.
- * picker-users.test.ts holds the two to the same result.
- */
-export function searchKey(text: string): string {
-  if (BEYOND_LATIN.test(text)) return normalizeSearch(text);
-  return text.replace(CHANGED, latin).toLowerCase().trim();
-}
 
 function pickerUser(u: Omit<PickerUser, 'search'>): PickerUser {
   return {

@@ -1,7 +1,7 @@
 import type { UniqueIdentifier } from '@dnd-kit/core';
 import { SEM_CLASSIFICACAO_ID } from '@paineis/contract/constants';
 import type { GrupoPaineis, Painel, ReorderItem } from '@paineis/contract/panels';
-import { normalizeSearch } from '@paineis/contract/text';
+import { searchKey } from '../../../lib/search-key.ts';
 
 /** Where a panel sits in the grouped list. */
 export interface PanelLocation {
@@ -159,7 +159,7 @@ const searchNames = new WeakMap<Painel, string>();
 function searchName(painel: Painel): string {
   let name = searchNames.get(painel);
   if (name === undefined) {
-    name = normalizeSearch(painel.nomePainel);
+    name = searchKey(painel.nomePainel);
     searchNames.set(painel, name);
   }
   return name;
@@ -174,7 +174,7 @@ export function filterGroups(
   query: string,
   names?: ReadonlyMap<number, string>,
 ): readonly GrupoPaineis[] {
-  const needle = normalizeSearch(query);
+  const needle = searchKey(query);
   if (!needle) return groups;
   const nameOf = names ? (p: Painel) => names.get(p.id) ?? searchName(p) : searchName;
   const result: GrupoPaineis[] = [];

@@ -11,7 +11,7 @@ import { LoadErrorAlert } from '../../../components/load-error-alert.tsx';
 import { LoadingSpinner } from '../../../components/loading-spinner.tsx';
 import { paths } from '../../../config/paths.ts';
 import { errorMessage } from '../../../lib/api-client.ts';
-import { useClassifications } from '../api/get-classifications.ts';
+import { useClassifications } from '../../../lib/api/get-classifications.ts';
 import { useWorkspaceReports } from '../api/get-workspace-reports.ts';
 import { useWorkspaces } from '../api/get-workspaces.ts';
 import { useImportReports } from '../api/import-reports.ts';

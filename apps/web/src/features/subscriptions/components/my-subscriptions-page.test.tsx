@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { ASSINATURA_MESSAGES } from '@paineis/contract/subscription-constants';
 import type { Assinatura } from '@paineis/contract/subscriptions';
 import { formatDateMinutes } from '../../../lib/format.ts';
-import { browserTimeZone } from '../../../lib/subscription-schedule.ts';
+import { browserTimeZone } from '../utils/subscription-schedule.ts';
 import { assinatura, assinaturaMensal } from '../../../test/data-generators.ts';
 import { renderApp } from '../../../test/render-app.tsx';
 import { server } from '../../../test/server.ts';

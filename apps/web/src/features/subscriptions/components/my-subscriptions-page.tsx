@@ -14,7 +14,7 @@ import { LoadingSpinner } from '../../../components/loading-spinner.tsx';
 import { paths } from '../../../config/paths.ts';
 import { errorMessage, statusOf } from '../../../lib/api-client.ts';
 import { formatDateMinutes } from '../../../lib/format.ts';
-import { browserTimeZone, describeSchedule, FORMATO_ROTULOS } from '../../../lib/subscription-schedule.ts';
+import { browserTimeZone, describeSchedule, FORMATO_ROTULOS } from '../utils/subscription-schedule.ts';
 import { useDeleteSubscription } from '../api/delete-subscription.ts';
 import { useSubscriptions } from '../api/get-subscriptions.ts';
 import { useSendSubscriptionNow } from '../api/send-subscription-now.ts';

@@ -6,7 +6,7 @@ import { http, HttpResponse } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
 import type { Assinatura } from '@paineis/contract/subscriptions';
 import { createQueryClient } from '../../../lib/query-client.ts';
-import { browserTimeZone } from '../../../lib/subscription-schedule.ts';
+import { browserTimeZone } from '../utils/subscription-schedule.ts';
 import { assinatura, visaoSalva } from '../../../test/data-generators.ts';
 import { server } from '../../../test/server.ts';
 import { signIn, USER } from '../../../test/session.ts';

@@ -5,7 +5,7 @@ import Form from 'react-bootstrap/Form';
 import Modal from 'react-bootstrap/Modal';
 import type { Assinatura, AssinaturaBody, AssinaturaPatchBody } from '@paineis/contract/subscriptions';
 import { BusyButton } from '../../../components/busy-button.tsx';
-import { SubscriptionScheduleFields } from '../../../components/subscription-schedule-fields.tsx';
+import { SubscriptionScheduleFields } from './subscription-schedule-fields.tsx';
 import { errorMessage } from '../../../lib/api-client.ts';
 import {
   DEFAULT_SCHEDULE,
@@ -14,9 +14,9 @@ import {
   schedulePatch,
   validHour,
   type ScheduleValue,
-} from '../../../lib/subscription-schedule.ts';
+} from '../utils/subscription-schedule.ts';
 import { useCreateSubscription } from '../api/create-subscription.ts';
-import { useSavedViews } from '../api/get-saved-views.ts';
+import { useSavedViews } from '../../../lib/api/get-saved-views.ts';
 import { useUpdateSubscription } from '../api/update-subscription.ts';
 
 export const CREATE_TITLE = 'Assinar por e-mail';

@@ -4,7 +4,7 @@ import type { VisaoSalva } from '@paineis/contract/personal';
 import ConfirmDialogModal from '../../../components/confirm-dialog-modal.tsx';
 import { errorMessage } from '../../../lib/api-client.ts';
 import { useDeleteSavedView } from '../api/delete-saved-view.ts';
-import { useSavedViews } from '../api/get-saved-views.ts';
+import { useSavedViews } from '../../../lib/api/get-saved-views.ts';
 import { useRenameSavedView } from '../api/rename-saved-view.ts';
 import { ViewNameModal } from './view-name-modal.tsx';
 

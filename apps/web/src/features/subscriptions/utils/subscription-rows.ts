@@ -1,6 +1,6 @@
-import { normalizeSearch } from '@paineis/contract/text';
 import type { Assinatura } from '@paineis/contract/subscriptions';
 import { formatDateMinutes, formatInteger } from '../../../lib/format.ts';
+import { searchKey } from '../../../lib/search-key.ts';
 
 /** A row of 'Assinaturas': the subscription and the text the filter looks in, worked out once per answer. */
 export interface SubscriptionRow {
@@ -15,7 +15,7 @@ export function subscriptionRows(assinaturas: readonly Assinatura[]): Subscripti
     const groups = destinatarios?.grupos.map((g) => g.displayName) ?? [];
     // Newlines keep a query from matching across the end of one field and the start of the next.
     const text = [nomePainel, dono.displayName, dono.email, ...people, ...groups].join('\n');
-    return { assinatura, search: normalizeSearch(text) };
+    return { assinatura, search: searchKey(text) };
   });
 }
 
@@ -24,7 +24,7 @@ export function subscriptionRows(assinaturas: readonly Assinatura[]): Subscripti
  * with `onlyFailed`, only those whose last delivery failed.
  */
 export function filterSubscriptionRows(rows: SubscriptionRow[], query: string, onlyFailed: boolean): SubscriptionRow[] {
-  const needle = normalizeSearch(query);
+  const needle = searchKey(query);
   if (!needle && !onlyFailed) return rows;
   return rows.filter(
     (row) => (!onlyFailed || row.assinatura.ultimaFalha !== null) && (!needle || row.search.includes(needle)),

@@ -1,9 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
 import type { Classificacao } from '@paineis/contract/classifications';
-import { api } from '../../../lib/api-client.ts';
-import { queryKeys } from '../../../lib/query-keys.ts';
+import { api } from '../api-client.ts';
+import { queryKeys } from '../query-keys.ts';
 
-/** GET /classificacoes: the active classifications, by name. */
+/** GET /classificacoes: the active classifications, by name (their screen, and the import's choice of one). */
 export async function getClassifications(): Promise<Classificacao[]> {
   const { data } = await api.get<Classificacao[]>('/classificacoes');
   return data;

@@ -4,7 +4,7 @@ import { SITUACAO_ROTULOS, type SituacaoAssinatura } from '@paineis/contract/sub
 import type { Assinatura } from '@paineis/contract/subscriptions';
 import { VirtualTable } from '../../../components/virtual-table.tsx';
 import { formatDateMinutes } from '../../../lib/format.ts';
-import { browserTimeZone, describeSchedule } from '../../../lib/subscription-schedule.ts';
+import { browserTimeZone, describeSchedule } from '../utils/subscription-schedule.ts';
 import { failureText, recipientsLabel, type SubscriptionRow } from '../utils/subscription-rows.ts';
 
 /** The list scrolls within at most this height. */

@@ -1,7 +1,7 @@
 import { useCallback } from 'react';
-import { normalizeSearch } from '@paineis/contract/text';
 import { SearchCombobox } from '../../../components/search-combobox.tsx';
 import { formatInteger } from '../../../lib/format.ts';
+import { searchKey } from '../../../lib/search-key.ts';
 
 // Enough to choose from while typing; a longer list is narrowed by typing more.
 const MAX_OPTIONS = 50;
@@ -33,7 +33,7 @@ function searchTextsOf(items: readonly ComboboxItem[]): string[] {
   let texts = searchTexts.get(items);
   if (!texts) {
     // The newline keeps a query from matching across the end of the name and the start of the second line.
-    texts = items.map((item) => normalizeSearch(`${item.label}\n${item.detail ?? ''}`));
+    texts = items.map((item) => searchKey(`${item.label}\n${item.detail ?? ''}`));
     searchTexts.set(items, texts);
   }
   return texts;
@@ -54,7 +54,7 @@ export function ItemCombobox<T extends ComboboxItem>({
 }: ItemComboboxProps<T>) {
   const search = useCallback(
     (query: string) => {
-      const needle = normalizeSearch(query);
+      const needle = searchKey(query);
       const texts = searchTextsOf(items);
       const options: T[] = [];
       let total = 0;

@@ -6,12 +6,12 @@ import Modal from 'react-bootstrap/Modal';
 import { ASSINATURA_MESSAGES } from '@paineis/contract/subscription-constants';
 import { BusyButton } from '../../../components/busy-button.tsx';
 import { LoadErrorAlert } from '../../../components/load-error-alert.tsx';
-import { SubscriptionScheduleFields } from '../../../components/subscription-schedule-fields.tsx';
+import { SubscriptionScheduleFields } from './subscription-schedule-fields.tsx';
 import { errorMessage } from '../../../lib/api-client.ts';
-import { DEFAULT_SCHEDULE, scheduleBody, validHour, type ScheduleValue } from '../../../lib/subscription-schedule.ts';
+import { DEFAULT_SCHEDULE, scheduleBody, validHour, type ScheduleValue } from '../utils/subscription-schedule.ts';
 import { useCreateSubscription } from '../api/create-subscription.ts';
-import { useActiveUsers } from '../api/get-active-users.ts';
-import { useGroups } from '../api/get-groups.ts';
+import { useActiveUsers } from '../../../lib/api/get-active-users.ts';
+import { useGroups } from '../../../lib/api/get-groups.ts';
 import { usePanels } from '../api/get-panels.ts';
 import { ItemCombobox, type ComboboxItem } from './item-combobox.tsx';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { assinatura } from '../test/data-generators.ts';
+import { assinatura } from '../../../test/data-generators.ts';
 import {
   browserTimeZone,
   DEFAULT_SCHEDULE,

@@ -5,8 +5,15 @@ import type { Grupo365 } from '@paineis/contract/groups';
 import type { Assinatura, AssinaturaBody } from '@paineis/contract/subscriptions';
 import type { Usuario365 } from '@paineis/contract/users';
 import { formatDateMinutes } from '../../../lib/format.ts';
-import { browserTimeZone } from '../../../lib/subscription-schedule.ts';
-import { assinatura, assinaturaMensal, grupo365, mensagemDemonstracao, painel } from '../../../test/data-generators.ts';
+import { browserTimeZone } from '../utils/subscription-schedule.ts';
+import {
+  assinatura,
+  assinaturaMensal,
+  configuracao,
+  grupo365,
+  mensagemDemonstracao,
+  painel,
+} from '../../../test/data-generators.ts';
 import { renderApp } from '../../../test/render-app.tsx';
 import { server } from '../../../test/server.ts';
 import { signIn } from '../../../test/session.ts';
@@ -39,16 +46,18 @@ const PAUSADA = assinatura({
   dono: CARLA,
 });
 
-/** Serves GET /api/assinaturas/todas with `list` (read again on every call), and the outbox (404 unless demo). */
+/**
+ * Serves GET /api/assinaturas/todas with `list` (read again on every call); in demo mode, the server says so of its
+ * configuration and its outbox answers.
+ */
 function serveSubscriptions(list: () => Assinatura[], { demo = false } = {}) {
-  server.use(
-    http.get('/api/assinaturas/todas', () => HttpResponse.json({ assinaturas: list() })),
-    http.get('/api/demonstracao/caixa-de-saida', () =>
-      demo
-        ? HttpResponse.json({ mensagens: [mensagemDemonstracao()] })
-        : HttpResponse.json({ message: 'Não encontrado.' }, { status: 404 }),
-    ),
-  );
+  server.use(http.get('/api/assinaturas/todas', () => HttpResponse.json({ assinaturas: list() })));
+  if (demo) {
+    server.use(
+      http.get('/api/configuracao', () => HttpResponse.json(configuracao({ demonstracao: true }))),
+      http.get('/api/demonstracao/caixa-de-saida', () => HttpResponse.json({ mensagens: [mensagemDemonstracao()] })),
+    );
+  }
 }
 
 // The route loads the page lazily: its first transform is done here, not inside a test's wait.
@@ -194,7 +203,6 @@ describe('/assinaturas/todas: Assinaturas', () => {
           ? HttpResponse.json({ message: 'Somente administradores.' }, { status: 403 })
           : HttpResponse.json({ assinaturas: [PROPRIA] }),
       ),
-      http.get('/api/demonstracao/caixa-de-saida', () => HttpResponse.json({ message: 'x' }, { status: 404 })),
     );
     const { user } = await openPage();
     expect(await screen.findByText('Somente administradores.')).toBeInTheDocument();
@@ -211,13 +219,13 @@ describe('/assinaturas/todas: Assinaturas', () => {
     expect(location().pathname).toBe('/caixa-de-saida');
   });
 
-  it('has no outbox link outside demo mode (the outbox answers 404)', async () => {
+  it('has no outbox link outside demo mode, as the server says of its configuration', async () => {
     let asked = false;
     serveSubscriptions(() => [PROPRIA]);
     server.use(
-      http.get('/api/demonstracao/caixa-de-saida', () => {
+      http.get('/api/configuracao', () => {
         asked = true;
-        return HttpResponse.json({ message: 'Não encontrado.' }, { status: 404 });
+        return HttpResponse.json(configuracao({ demonstracao: false }));
       }),
     );
     await openPage();

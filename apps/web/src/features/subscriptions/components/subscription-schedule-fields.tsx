@@ -16,7 +16,7 @@ import {
   PORTAL_ZONE,
   timeZoneChoices,
   type ScheduleValue,
-} from '../lib/subscription-schedule.ts';
+} from '../utils/subscription-schedule.ts';
 
 const MONTH_DAYS = Array.from({ length: MAX_DIA_MES }, (_, i) => i + 1);
 

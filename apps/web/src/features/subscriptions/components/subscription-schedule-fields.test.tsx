@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import { browserTimeZone, DEFAULT_SCHEDULE, type ScheduleValue } from '../lib/subscription-schedule.ts';
+import { browserTimeZone, DEFAULT_SCHEDULE, type ScheduleValue } from '../utils/subscription-schedule.ts';
 import { SubscriptionScheduleFields } from './subscription-schedule-fields.tsx';
 
 /** The fields as a form holds them; every value they hand back is recorded. */

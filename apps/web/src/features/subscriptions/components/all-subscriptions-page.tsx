@@ -12,8 +12,8 @@ import { LoadErrorAlert } from '../../../components/load-error-alert.tsx';
 import { LoadingSpinner } from '../../../components/loading-spinner.tsx';
 import { paths } from '../../../config/paths.ts';
 import { errorMessage } from '../../../lib/api-client.ts';
+import { useConfiguration } from '../../../lib/api/get-configuration.ts';
 import { useAllSubscriptions } from '../api/get-all-subscriptions.ts';
-import { useDemoMode } from '../api/get-demo-outbox.ts';
 import { filterSubscriptionRows, subscriptionRows, subscriptionsCount } from '../utils/subscription-rows.ts';
 import { NewSubscriptionModal } from './new-subscription-modal.tsx';
 import { SubscriptionsTable } from './subscriptions-table.tsx';
@@ -27,7 +27,7 @@ export const SUBSCRIPTIONS_LOAD_ERROR = 'Não foi possível carregar as assinatu
  */
 export function AllSubscriptionsPage() {
   const subscriptions = useAllSubscriptions();
-  const demoMode = useDemoMode();
+  const demoMode = useConfiguration().data?.demonstracao === true;
   const [query, setQuery] = useState('');
   const [onlyFailed, setOnlyFailed] = useState(false);
   const [creating, setCreating] = useState(false);
