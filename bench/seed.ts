@@ -2,6 +2,7 @@
 import { sql } from 'drizzle-orm';
 import { rows, type Db } from '../apps/api/src/db/client.ts';
 import { demoUsers } from '../apps/api/src/demo/demo-data.ts';
+import { guidKey } from '../apps/api/src/lib/guid.ts';
 import {
   saveRound,
   type DatasetFreshness,
@@ -123,8 +124,8 @@ export async function seedPowerBiStatus(db: Db): Promise<void> {
   const datasets: DatasetFreshness[] = [];
   const checks: StoredHealth[] = [];
   for (const { id, workspace_id, report_id } of panels) {
-    const workspaceId = workspace_id.toLowerCase();
-    const reportId = report_id.toLowerCase();
+    const workspaceId = guidKey(workspace_id);
+    const reportId = guidKey(report_id);
     const datasetId = reportId.replace(/^.{8}/, 'dddddddd');
     links.push({ painelId: id, workspaceId, reportId, datasetId, datasetWorkspaceId: workspaceId });
     // When the last completed refresh ended: within the hour, the day, or up to 40 days ago.

@@ -1,4 +1,5 @@
 import type { RetryPolicy } from '../../lib/fetch-with-retry.ts';
+import { guidKey } from '../../lib/guid.ts';
 import { isJsonObject as isRecord, MicrosoftError, readJsonAnswer } from '../microsoft-error.ts';
 import type { EntraClient } from '../microsoft-identity/entra-client.ts';
 import { atMost, callMicrosoft, RETRY_PROFILES, retryPolicy, type RetryOptions } from '../retry-policy.ts';
@@ -151,7 +152,7 @@ export class GraphClient {
     if (!isRecord(user)) throw malformed('resposta sem o usuário.');
     const found = toGraphUser(user);
     // Graph answers the user asked for; another one would be someone else's identity.
-    if (found.id.toLowerCase() !== id.toLowerCase()) throw malformed(`pedido o usuário ${id}, veio ${found.id}.`);
+    if (guidKey(found.id) !== guidKey(id)) throw malformed(`pedido o usuário ${id}, veio ${found.id}.`);
     return found;
   }
 

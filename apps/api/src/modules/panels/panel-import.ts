@@ -1,15 +1,14 @@
 import type { ResultadoImportacao } from '@paineis/contract/power-bi';
 import type { Db } from '../../db/client.ts';
+import { guidKey } from '../../lib/guid.ts';
 import type { AuditActor } from '../audit/audit.ts';
 import { visibleCatalog } from './panel-catalog.repository.ts';
-import { insertImportedPanels } from './panels.repository.ts';
+import { insertImportedPanels, reportKey } from './panel-import.repository.ts';
 
 /**
  * Reports of Power BI as panels (docs/requirements.md#power-bi): which panel already shows a report, and the
  * registration of many reports at once. What Power BI says of the reports is the caller's (modules/power-bi).
  */
-
-const reportKey = (workspaceId: string, reportId: string) => `${workspaceId.toLowerCase()}/${reportId.toLowerCase()}`;
 
 /** A report the caller found in Power BI, to register as a panel under this name. */
 export interface ReportToImport {
@@ -53,7 +52,7 @@ export async function importReports(
   const result: ResultadoImportacao = { criados: [], ignorados: [] };
   outcomes.forEach((outcome, i) => {
     const { workspaceId, reportId, nome } = reports[i]!;
-    const ids = { workspaceId: workspaceId.toLowerCase(), reportId: reportId.toLowerCase() };
+    const ids = { workspaceId: guidKey(workspaceId), reportId: guidKey(reportId) };
     if (outcome.created) {
       result.criados.push({ painelId: outcome.painelId, nomePainel: outcome.nomePainel, ...ids });
     } else {

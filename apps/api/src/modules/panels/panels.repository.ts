@@ -38,7 +38,8 @@ export interface PanelInput {
   rlsConfigurations?: RlsConfiguration[] | undefined;
 }
 
-async function resolveClassificacao(db: Db, id: number | null | undefined): Promise<number | null> {
+/** The classification a panel goes into: null for none (0 or null), refused when it does not exist. */
+export async function resolveClassificacao(db: Db, id: number | null | undefined): Promise<number | null> {
   if (!id) return null;
   const [row] = await db.select({ id: classificacoes.id }).from(classificacoes).where(eq(classificacoes.id, id));
   if (!row) throw invalid(`Classificação (classificacaoId) ${id} não existe.`);
@@ -46,7 +47,7 @@ async function resolveClassificacao(db: Db, id: number | null | undefined): Prom
 }
 
 /** A panel as the audit trail keeps it (docs/requirements.md#audit): its fields, classification and RLS roles. */
-async function panelForAudit(db: Db, id: number) {
+export async function panelForAudit(db: Db, id: number) {
   const [row] = await db
     .select({
       nomePainel: paineis.nomePainel,
@@ -65,8 +66,8 @@ async function panelForAudit(db: Db, id: number) {
 
 /**
  * A new panel's row and RLS roles, with the rules of every panel (a known classification, the ordem after the last,
- * Power BI's limits on roles), and no audit record: createPanel's part, and the demo's seeding. Call inside a
- * transaction. Answers its id.
+ * Power BI's limits on roles), and no audit record: createPanel's part, the import's, and the demo's seeding. Call
+ * inside a transaction. Answers its id.
  */
 export async function insertPanel(db: Db, input: PanelInput): Promise<number> {
   const classificacaoId = await resolveClassificacao(db, input.classificacaoId);
@@ -202,91 +203,5 @@ export async function reorderPanels(db: Db, items: ReorderItem[], actor: AuditAc
       antes: Object.fromEntries(locked.map((p) => [label(p), p.ordem])),
       depois: Object.fromEntries(locked.map((p) => [label(p), nova.get(p.id)])),
     });
-  });
-}
-
-/** A report to register as a panel by an import, with the name it gets. */
-export interface ImportedReport {
-  workspaceId: string;
-  reportId: string;
-  nomePainel: string;
-}
-
-/**
- * What an import did with one report: the panel it created, or the panel that already showed the report (`repeated`:
- * an earlier item of the same import registered it).
- */
-export type ImportOutcome =
-  | { painelId: number; nomePainel: string; created: true }
-  | { painelId: number; nomePainel: string; created: false; repeated: boolean };
-
-const reportKey = (workspaceId: string, reportId: string) => `${workspaceId.toLowerCase()}/${reportId.toLowerCase()}`;
-
-/**
- * Registers reports as panels (POST /paineis/importar), in list order after the last panel of the classification
- * (0 or null: none), each audited as a creation, all or none in one transaction. A report that already is a panel
- * (ids compared case-insensitively) is not registered again; imports take turns, so two at once cannot both
- * register one. Answers one outcome per item, in order.
- */
-export async function insertImportedPanels(
-  db: Db,
-  classificacaoId: number | null,
-  reports: ImportedReport[],
-  actor: AuditActor = SYSTEM_ACTOR,
-): Promise<ImportOutcome[]> {
-  return db.transaction(async (tx) => {
-    await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended('paineis/importar', 0))`);
-    const classificacao = await resolveClassificacao(tx, classificacaoId);
-    const existing = await rows<{ id: number; nome: string; workspace_id: string; report_id: string }>(
-      tx,
-      sql`
-      select p.id, p.nome_painel as nome, p.workspace_id, p.report_id from paineis p
-      join unnest(${sql.param(reports.map((r) => r.workspaceId.toLowerCase()))}::text[],
-                  ${sql.param(reports.map((r) => r.reportId.toLowerCase()))}::text[]) as v(workspace_id, report_id)
-        on lower(p.workspace_id) = v.workspace_id and lower(p.report_id) = v.report_id
-      order by p.id`,
-    );
-    const panelOf = new Map<string, { painelId: number; nomePainel: string }>();
-    for (const row of existing) {
-      const key = reportKey(row.workspace_id, row.report_id);
-      if (!panelOf.has(key)) panelOf.set(key, { painelId: row.id, nomePainel: row.nome });
-    }
-    const createdHere = new Set<string>();
-    let ordem = await nextOrder(tx, classificacao ?? SEM_CLASSIFICACAO_ID);
-    const outcomes: ImportOutcome[] = [];
-    for (const report of reports) {
-      const key = reportKey(report.workspaceId, report.reportId);
-      const known = panelOf.get(key);
-      if (known !== undefined) {
-        outcomes.push({ ...known, created: false, repeated: createdHere.has(key) });
-        continue;
-      }
-      const [row] = await tx
-        .insert(paineis)
-        .values({
-          nomePainel: report.nomePainel,
-          workspaceId: report.workspaceId.toLowerCase(),
-          reportId: report.reportId.toLowerCase(),
-          // Whether the dataset needs an identity is not asked of Power BI here: the admin turns RLS on and
-          // configures its roles afterwards, as on a panel registered by hand.
-          usaRls: false,
-          permiteExportacao: true,
-          classificacaoId: classificacao,
-          ordem: ordem++,
-        })
-        .returning({ id: paineis.id });
-      const id = row!.id;
-      panelOf.set(key, { painelId: id, nomePainel: report.nomePainel });
-      createdHere.add(key);
-      await recordAudit(tx, actor, {
-        objeto: 'painel',
-        acao: 'criacao',
-        objetoId: id,
-        objetoNome: report.nomePainel,
-        depois: await panelForAudit(tx, id),
-      });
-      outcomes.push({ painelId: id, nomePainel: report.nomePainel, created: true });
-    }
-    return outcomes;
   });
 }

@@ -3,6 +3,7 @@ import type { Usuario365 } from '@paineis/contract/users';
 import { rows, type Database, type Db } from '../../db/client.ts';
 import { usuarios } from '../../db/schema.ts';
 import { VersionedCache } from '../../db/versioned-cache.ts';
+import { guidKey } from '../../lib/guid.ts';
 import { PreparedJson } from '../../lib/prepared-json.ts';
 
 /**
@@ -148,7 +149,7 @@ export function isConfiguredAdmin(
   person: Pick<DirectoryPerson, 'id' | 'upn' | 'tipo'>,
 ): boolean {
   return (
-    adminUsers.includes(person.id.toLowerCase()) ||
+    adminUsers.includes(guidKey(person.id)) ||
     (person.tipo === 'Member' && person.upn !== null && adminUsers.includes(person.upn.toLowerCase()))
   );
 }
