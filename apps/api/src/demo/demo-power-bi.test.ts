@@ -18,7 +18,7 @@ import {
 
 /**
  * The demo's Power BI, as demo mode starts the stand-ins (server.ts): through the portal's own routes and background
- * rounds, it shows every state the issue asks for (docs/requirements.md#power-bi).
+ * rounds, it shows every state the requirements ask for (docs/requirements.md#power-bi).
  */
 describe("the demo's Power BI", () => {
   const standIns = useStandIns({
