@@ -44,6 +44,9 @@ import { powerBiModule } from './modules/power-bi/power-bi.module.ts';
 import { FreshnessReader } from './modules/power-bi/freshness.ts';
 import { PanelHealthChecker } from './modules/power-bi/panel-health.ts';
 import openingRecorder from './plugins/opening-recorder.ts';
+// What the opening of a panel reads of its report's health, handed to the panels module (OpeningDeps).
+import { brokenByOpening, isBroken, isBrokenNow, panelUnavailable } from './modules/power-bi/panel-health.ts';
+import type { OpeningHealth } from './modules/panels/panel-opening.ts';
 import { createMailTransport } from './integrations/mail/create-mail-transport.ts';
 import type { MailTransport } from './integrations/mail/mail-transport.ts';
 import { DeliveryWorker } from './modules/subscriptions/deliveries.ts';
@@ -68,6 +71,8 @@ declare module 'fastify' {
     freshness: FreshnessReader | null;
     /** The background check of each panel's report in Power BI; null without Microsoft configuration. */
     panelHealth: PanelHealthChecker | null;
+    /** What opening a panel reads of its report's health (modules/power-bi/panel-health.ts). */
+    openingHealth: OpeningHealth;
     /** How subscription messages leave (SMTP or Graph sendMail); null when no transport is configured. */
     mail: MailTransport | null;
     /** The subscriptions' deliveries (docs/requirements.md#subscriptions). */
@@ -168,6 +173,12 @@ export async function buildApp(deps: AppDependencies) {
       ? new PowerBiEmbeddingService(powerBiClient, app.log, { demoEmbedHost: config.microsoft.demoEmbedHost })
       : null;
   app.decorate('embedding', deps.embedding ?? powerBi ?? new UnavailableEmbeddingService());
+  app.decorate<OpeningHealth>('openingHealth', {
+    isBrokenNow,
+    isBroken,
+    brokenByOpening,
+    unavailable: panelUnavailable,
+  });
   app.decorate<ReportExporter>('reportExports', powerBi ?? new UnavailableEmbeddingService());
   app.decorate('entra', entra);
   const graph = entra && config.microsoft ? new GraphClient(config.microsoft.graphUrl, entra, deps.graphOptions) : null;

@@ -4,7 +4,8 @@ import type { Db } from '../../db/client.ts';
 import type { ExportJob, ReportExporter } from '../../integrations/power-bi/embedding-service.ts';
 import type { PowerBiExport } from '../../integrations/power-bi/power-bi-client.ts';
 import { conflict, forbidden, notFound } from '../../lib/domain-failure.ts';
-import { openingOf, requireVisiblePanel } from '../panels/panel-access.ts';
+import type { Access } from '../panels/access-model.ts';
+import { openingOf, requireVisibleAccess } from '../panels/panel-access.ts';
 import type { Requester } from '../panels/requester.ts';
 import { fileAnswer, progressAnswer, type ExportAnswer } from './export-answers.ts';
 import { exportRefusal } from './export-refusals.ts';
@@ -49,11 +50,11 @@ export interface ExportRequestBody {
   pagina?: string | undefined;
 }
 
-/** The panel, if this person may open it (404) and its export is on (403). */
-async function exportablePanel(deps: ExportDeps, painelId: number, requester: Requester): Promise<Painel> {
-  const panel = await requireVisiblePanel(deps.db, painelId, requester);
-  if (!panel.permiteExportacao) throw forbidden(EXPORT_MESSAGES.desativada);
-  return panel;
+/** The access model's answer for the panel, if this person sees it (404) and its export is on (403). */
+async function exportablePanel(deps: ExportDeps, painelId: number, requester: Requester): Promise<Access> {
+  const access = await requireVisibleAccess(deps.db, painelId, requester);
+  if (!access.panel.permiteExportacao) throw forbidden(EXPORT_MESSAGES.desativada);
+  return access;
 }
 
 async function ownJob(deps: ExportDeps, panel: Painel, exportacaoId: string, requester: Requester) {
@@ -93,18 +94,18 @@ const retriable = (job: ExportRecord, state: PowerBiExport) =>
   state.status === 'Failed' && state.retryAfterSeconds !== null && job.tentativas < MAX_EXPORT_ATTEMPTS;
 
 /**
- * ExportTo for this panel as the person may open it now (openingOf gives the roles, as for the embed token), on
- * `report` when given (a job started again stays on the report it was started on). Power BI's refusals are answered
- * in Portuguese (export-refusals.ts).
+ * ExportTo for this panel as the person may open it now (the access model's answer, as for the embed token: 403 with
+ * no RLS role), on `report` when given (a job started again stays on the report it was started on). Power BI's
+ * refusals are answered in Portuguese (export-refusals.ts).
  */
 async function startInPowerBi(
   deps: ExportDeps,
-  panel: Painel,
+  access: Access,
   requester: Requester,
   request: ExportRequestBody,
   report?: { workspaceId: string; reportId: string },
 ) {
-  const { roles } = await openingOf(deps.db, panel, requester, undefined);
+  const { panel, roles } = openingOf(access, requester, undefined);
   try {
     return await deps.reportExports.startExport(
       report ? { ...panel, ...report } : panel,
@@ -126,8 +127,8 @@ export async function startPanelExport(
   requester: Requester,
   request: ExportRequestBody,
 ): Promise<ExportAnswer<Exportacao>> {
-  const panel = await exportablePanel(deps, painelId, requester);
-  const started = await startInPowerBi(deps, panel, requester, request);
+  const access = await exportablePanel(deps, painelId, requester);
+  const started = await startInPowerBi(deps, access, requester, request);
   const job = await insertExport(deps.db, requester.id, {
     painelId,
     formato: request.formato,
@@ -144,7 +145,7 @@ export async function startPanelExport(
  * The due attempt, started by this poll if no other took it first: the same format, state and page, on the same
  * report, with the person's identity as it is now.
  */
-async function startAgain(deps: ExportDeps, panel: Painel, job: ExportRecord, requester: Requester, now: number) {
+async function startAgain(deps: ExportDeps, access: Access, job: ExportRecord, requester: Requester, now: number) {
   const claimed = await claimRetry(deps.db, job, new Date(now), new Date(now + RETRY_HOLD_MS), MAX_EXPORT_ATTEMPTS);
   // Another poll is starting it; or the last attempt's start never finished, and none is left.
   if (!claimed) {
@@ -156,7 +157,7 @@ async function startAgain(deps: ExportDeps, panel: Painel, job: ExportRecord, re
   try {
     started = await startInPowerBi(
       deps,
-      panel,
+      access,
       requester,
       { formato: job.formato, estado: job.estado ?? undefined, pagina: job.pagina ?? undefined },
       { workspaceId: job.workspaceId, reportId: job.reportId },
@@ -188,11 +189,12 @@ async function progressOf(
   requester: Requester,
   now: number,
 ): Promise<Exportacao> {
-  const panel = await exportablePanel(deps, painelId, requester);
+  const access = await exportablePanel(deps, painelId, requester);
+  const { panel } = access;
   const job = await ownJob(deps, panel, exportacaoId, requester);
   if (job.novaTentativaEm !== null) {
     const due = job.novaTentativaEm.getTime();
-    return now < due ? waiting(job, (due - now) / 1000) : startAgain(deps, panel, job, requester, now);
+    return now < due ? waiting(job, (due - now) / 1000) : startAgain(deps, access, job, requester, now);
   }
   const state = await deps.reportExports.exportStatus(powerBiJob(job), panel.id);
   if (!retriable(job, state)) return answer(job, state);
@@ -209,7 +211,7 @@ export async function exportFile(
   exportacaoId: string,
   requester: Requester,
 ): Promise<ExportAnswer<Buffer>> {
-  const panel = await exportablePanel(deps, painelId, requester);
+  const { panel } = await exportablePanel(deps, painelId, requester);
   const job = await ownJob(deps, panel, exportacaoId, requester);
   if (job.novaTentativaEm !== null) throw conflict(EXPORT_MESSAGES.naoPronta);
   const state = await deps.reportExports.exportStatus(powerBiJob(job), panel.id);

@@ -2,7 +2,7 @@ import type { ResultadoImportacao } from '@paineis/contract/power-bi';
 import type { Db } from '../../db/client.ts';
 import { guidKey } from '../../lib/guid.ts';
 import type { AuditActor } from '../audit/audit.ts';
-import { visibleCatalog } from './panel-catalog.repository.ts';
+import { catalogue } from './panel-catalog.repository.ts';
 import { insertImportedPanels, reportKey } from './panel-import.repository.ts';
 
 /**
@@ -25,7 +25,7 @@ export interface ReportToImport {
  */
 export async function panelsByReport(db: Db): Promise<(workspaceId: string, reportId: string) => number | null> {
   const byReport = new Map<string, number>();
-  for (const p of (await visibleCatalog(db, { id: '', isAdmin: true })).panels) {
+  for (const p of (await catalogue(db)).panels) {
     const key = reportKey(p.workspaceId, p.reportId);
     const known = byReport.get(key);
     if (known === undefined || p.id < known) byReport.set(key, p.id);

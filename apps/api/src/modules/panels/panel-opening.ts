@@ -2,18 +2,33 @@ import type { Painel } from '@paineis/contract/panels';
 import type { Db } from '../../db/client.ts';
 import type { Embedding, EmbeddingService } from '../../integrations/power-bi/embedding-service.ts';
 import { whenReady, type MaybePromise } from '../../lib/maybe-promise.ts';
+import type { DomainFailure } from '../../lib/domain-failure.ts';
 import type { PreparedJson } from '../../lib/prepared-json.ts';
-import { brokenByOpening, isBroken, isBrokenNow, panelUnavailable } from '../power-bi/panel-health.ts';
 import type { OpeningRecorder, OpeningTimes } from '../usage/usage.ts';
 import { openPanel, openPanelNow, requireVisiblePanel, type PanelOpening } from './panel-access.ts';
 import { preparedOpening } from './panel-answers.ts';
 import type { Requester } from './requester.ts';
+
+/**
+ * What the opening needs to know of a panel's report in Power BI (power-bi/panel-health.ts, given by app.ts, so that
+ * the panels module does not import the Power BI side, which reads the panels).
+ */
+export interface OpeningHealth {
+  /** Whether the last check found the report gone or unreadable; undefined when that is not in memory. */
+  isBrokenNow(db: Db, panel: Painel): boolean | undefined;
+  isBroken(db: Db, panel: Painel): Promise<boolean>;
+  /** Power BI's refusal of an opening recorded as the report's health: the refusal to answer, or null. */
+  brokenByOpening(db: Db, panel: Painel, error: unknown): Promise<DomainFailure | null>;
+  /** The answer for a panel whose report is broken (PANEL_UNAVAILABLE). */
+  unavailable(): DomainFailure;
+}
 
 /** What opening a panel needs of the app. */
 export interface OpeningDeps {
   db: Db;
   embedding: EmbeddingService;
   openingRecorder: OpeningRecorder;
+  openingHealth: OpeningHealth;
 }
 
 interface Embedded {
@@ -22,7 +37,7 @@ interface Embedded {
 }
 
 /**
- * The report's embed token for this person, with their RLS identity (panel-access.ts decides who and which roles):
+ * The report's embed token for this person, with their RLS identity (the access model decides who and which roles):
  * at once when the panel, the person's links and a valid token are all in memory, as for nearly every opening.
  */
 function embed(deps: OpeningDeps, id: number, requester: Requester, papel: string | undefined): MaybePromise<Embedded> {
@@ -36,9 +51,11 @@ function embed(deps: OpeningDeps, id: number, requester: Requester, papel: strin
  * found gone or unreadable is refused with PANEL_UNAVAILABLE without asking Power BI (power-bi/panel-health.ts).
  */
 function embedding(deps: OpeningDeps, requester: Requester, opening: PanelOpening): MaybePromise<Embedded> {
-  const broken = isBrokenNow(deps.db, opening.panel);
+  const broken = deps.openingHealth.isBrokenNow(deps.db, opening.panel);
   if (broken === undefined) {
-    return isBroken(deps.db, opening.panel).then((known) => embeddingIfServed(deps, requester, opening, known));
+    return deps.openingHealth
+      .isBroken(deps.db, opening.panel)
+      .then((known) => embeddingIfServed(deps, requester, opening, known));
   }
   return embeddingIfServed(deps, requester, opening, broken);
 }
@@ -49,7 +66,7 @@ function embeddingIfServed(
   { panel, roles }: PanelOpening,
   broken: boolean,
 ): MaybePromise<Embedded> {
-  if (broken) throw panelUnavailable();
+  if (broken) throw deps.openingHealth.unavailable();
   const viewer = { ...requester, roles };
   const now = deps.embedding.embeddedNow(panel, viewer);
   return now
@@ -59,7 +76,7 @@ function embeddingIfServed(
         // Power BI says the report is gone or unreadable: recorded, and the person reads that the panel is
         // unavailable rather than Power BI's error (which the embedding service has logged).
         async (error: unknown) => {
-          throw (await brokenByOpening(deps.db, panel, error)) ?? error;
+          throw (await deps.openingHealth.brokenByOpening(deps.db, panel, error)) ?? error;
         },
       );
 }

@@ -21,6 +21,18 @@ export interface Requester {
 export const rlsUsernameOf = (person: { email: string; upn: string | null }, setting: Config['rlsUsername']) =>
   setting === 'mail' ? person.email : (person.upn ?? person.email);
 
+/** A stored person as the panel rules see them, for work done on their behalf without a session (subscriptions). */
+export const requesterOfPerson = (
+  person: { id: string; email: string; upn: string | null; administrador: boolean },
+  setting: Config['rlsUsername'],
+): Requester => ({
+  id: person.id,
+  email: person.email,
+  upn: person.upn,
+  username: rlsUsernameOf(person, setting),
+  isAdmin: person.administrador,
+});
+
 export const requesterOf = (request: FastifyRequest): Requester => ({
   id: request.user.id,
   email: request.user.email,

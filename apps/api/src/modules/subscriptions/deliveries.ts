@@ -285,29 +285,52 @@ export class DeliveryWorker {
 
     const recipients = await recipientsOf(db, subscription);
     const recorded = await recordedRecipients(db, claim.id);
-    // Recipients not yet recorded, by the identity their file is rendered with.
-    const groups = new Map<string, { identity: RecipientIdentity; members: Recipient[] }>();
+    const leftOut = async (usuarioId: string) => {
+      await recordRecipient(db, { envioId: claim.id, usuarioId, estado: 'sem-acesso' });
+      recorded.set(usuarioId, 'sem-acesso');
+    };
+    /** Recipients by the identity their file is rendered with, as the access model answers. */
+    type ByIdentity = Map<string, { identity: RecipientIdentity; members: string[] }>;
+    const join = (groups: ByIdentity, identity: RecipientIdentity) => {
+      const group = groups.get(identity.key);
+      if (group) group.members.push(identity.recipient.id);
+      else groups.set(identity.key, { identity, members: [identity.recipient.id] });
+    };
+    let pending: ByIdentity = new Map();
     for (const recipient of recipients) {
       if (recorded.has(recipient.id)) continue;
-      const identity = await identityOf(db, panel, recipient, config.rlsUsername);
-      if (!identity) {
-        await recordRecipient(db, { envioId: claim.id, usuarioId: recipient.id, estado: 'sem-acesso' });
-        recorded.set(recipient.id, 'sem-acesso');
-        continue;
-      }
-      const group = groups.get(identity.key);
-      if (group) group.members.push(recipient);
-      else groups.set(identity.key, { identity, members: [recipient] });
+      const identity = await identityOf(db, panel.id, recipient.id, config.rlsUsername);
+      if (identity) join(pending, identity);
+      else await leftOut(recipient.id);
     }
 
-    for (const { identity, members } of groups.values()) {
-      held();
-      const file = await this.exportFor(panel, subscription, identity, held);
-      for (const recipient of members) {
-        held();
-        await this.send(claim, subscription, panel, recipient, identity, file, clock);
-        recorded.set(recipient.id, 'enviado');
+    // An export can take hours: each recipient is judged again right before their message. Whoever may no longer open
+    // the panel is sent nothing; whoever's identity changed (other RLS roles, another UPN) waits for an export rendered
+    // with the new one, never the file of the old. A few rounds at most, then the retry takes the rest.
+    const rounds = 3;
+    for (let round = 1; pending.size > 0; round++) {
+      if (round > rounds) {
+        throw new AttemptFailure(
+          withDetail(FALHAS_ENVIO.exportacao, 'A identidade RLS de um destinatário mudou durante cada exportação.'),
+        );
       }
+      const changed: ByIdentity = new Map();
+      for (const { identity, members } of pending.values()) {
+        held();
+        // The panel as judged with them: one that took up RLS meanwhile is never exported without the identity.
+        const file = await this.exportFor(identity.panel, subscription, identity, held);
+        for (const usuarioId of members) {
+          held();
+          const now = await identityOf(db, panel.id, usuarioId, config.rlsUsername);
+          if (!now) await leftOut(usuarioId);
+          else if (now.key !== identity.key) join(changed, now);
+          else {
+            await this.send(claim, subscription, panel, now.recipient, now, file, clock);
+            recorded.set(usuarioId, 'enviado');
+          }
+        }
+      }
+      pending = changed;
     }
 
     const sent = [...recorded.values()].some((estado) => estado === 'enviado');

@@ -1,16 +1,15 @@
 import type { Painel } from '@paineis/contract/panels';
 import type { Config } from '../../config/env.ts';
 import type { Db } from '../../db/client.ts';
-import { DomainFailure } from '../../lib/domain-failure.ts';
-import { openingOf, requireVisiblePanel } from '../panels/panel-access.ts';
-import { rlsUsernameOf, type Requester } from '../panels/requester.ts';
+import { panelAudience, personOf } from '../panels/access-model.ts';
+import { requesterOfPerson, type Requester } from '../panels/requester.ts';
 import { directoryEntries, groupMembership, type DirectoryEntry } from '../users/users.service.ts';
 import { namedRecipients } from './deliveries.repository.ts';
 
 /**
  * Who receives a subscription's delivery, and with which identity (docs/requirements.md#subscriptions): the owner
  * alone, or the people and the members of the groups an administrator named, each once; every one of them only if
- * they may open the panel now, with the RLS identity their own opening would carry.
+ * the access model says they may open the panel now, with the RLS identity their own opening would carry.
  */
 
 export type Recipient = DirectoryEntry;
@@ -44,6 +43,10 @@ export async function recipientsOf(
 
 /** What a recipient's export is rendered with: the username and roles of their effective identity (none without RLS). */
 export interface RecipientIdentity {
+  /** The panel as it was when they were judged: whether it uses RLS decides whether the export carries the identity. */
+  panel: Painel;
+  /** The recipient as the directory has them now (their address may have changed since the delivery began). */
+  recipient: Recipient;
   requester: Requester;
   /** The RLS roles of their opening, in the panel's order; empty without RLS. */
   roles: string[];
@@ -52,31 +55,23 @@ export interface RecipientIdentity {
 }
 
 /**
- * The recipient's identity on the panel now, or null when they get nothing: an inactive account, a panel they may not
- * open (not linked to them), or an RLS panel where no role lists them.
+ * The recipient's identity on the panel now, as the access model answers for them as the directory has them now; null
+ * when they get nothing: unknown or inactive, a panel they may not open (no link), an RLS panel where no role lists
+ * them, or no panel any more.
  */
 export async function identityOf(
   db: Db,
-  panel: Painel,
-  recipient: Recipient,
+  painelId: number,
+  usuarioId: string,
   rlsUsername: Config['rlsUsername'],
 ): Promise<RecipientIdentity | null> {
-  if (!recipient.ativo) return null;
-  const requester: Requester = {
-    id: recipient.id,
-    email: recipient.email,
-    upn: recipient.upn,
-    username: rlsUsernameOf(recipient, rlsUsername),
-    isAdmin: recipient.administrador,
-  };
-  try {
-    const visible = await requireVisiblePanel(db, panel.id, requester);
-    const { roles } = await openingOf(db, visible, requester, undefined);
-    const key = visible.usaRls ? `${requester.username}|${[...roles].sort().join(',')}` : '';
-    return { requester, roles, key };
-  } catch (error) {
-    // 404 (not theirs to open) or 403 (no RLS role): the refusals an opening would answer them.
-    if (error instanceof DomainFailure && (error.kind === 'not-found' || error.kind === 'forbidden')) return null;
-    throw error;
-  }
+  const [audience, people] = await Promise.all([panelAudience(db, painelId), directoryEntries(db)]);
+  const recipient = people.get(usuarioId);
+  if (!audience || !recipient) return null;
+  const access = audience.evaluate(personOf(recipient));
+  if (!access.opens) return null;
+  const requester = requesterOfPerson(recipient, rlsUsername);
+  const roles = [...access.roles];
+  const key = audience.panel.usaRls ? `${requester.username}|${[...roles].sort().join(',')}` : '';
+  return { panel: audience.panel, recipient, requester, roles, key };
 }

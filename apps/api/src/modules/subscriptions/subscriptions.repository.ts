@@ -382,16 +382,23 @@ export async function queueManualDelivery(
   });
 }
 
-/** A file kept for its recipient: null for anyone else, and once it expired. */
+/** A file kept for its recipient, with the panel it is of: null for anyone else, and once it expired. */
 export async function recipientFile(
   db: Db,
   id: string,
   usuarioId: string,
   now: Date,
-): Promise<{ nome: string; tipo: string; conteudo: Uint8Array } | null> {
+): Promise<{ nome: string; tipo: string; conteudo: Uint8Array; painelId: number } | null> {
   const [found] = await db
-    .select({ nome: arquivosAssinatura.nome, tipo: arquivosAssinatura.tipo, conteudo: arquivosAssinatura.conteudo })
+    .select({
+      nome: arquivosAssinatura.nome,
+      tipo: arquivosAssinatura.tipo,
+      conteudo: arquivosAssinatura.conteudo,
+      painelId: assinaturas.painelId,
+    })
     .from(arquivosAssinatura)
+    .innerJoin(enviosAssinatura, eq(enviosAssinatura.id, arquivosAssinatura.envioId))
+    .innerJoin(assinaturas, eq(assinaturas.id, enviosAssinatura.assinaturaId))
     .where(
       and(
         eq(arquivosAssinatura.id, id),

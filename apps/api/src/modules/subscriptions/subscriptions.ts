@@ -11,18 +11,13 @@ import {
 import type { Config } from '../../config/env.ts';
 import type { Db } from '../../db/client.ts';
 import type { MailTransport } from '../../integrations/mail/mail-transport.ts';
-import { conflict, DomainFailure, forbidden, invalid, notFound, unavailable } from '../../lib/domain-failure.ts';
+import { conflict, forbidden, invalid, notFound, unavailable } from '../../lib/domain-failure.ts';
 import type { AuditActor } from '../audit/audit.ts';
 import { attachment } from '../exports/export-answers.ts';
-import {
-  openingOf,
-  panelRules,
-  panelsVisibleTo,
-  requireVisiblePanel,
-  type PanelRules,
-} from '../panels/panel-access.ts';
+import { evaluate, panelAudience, personOf, signedIn } from '../panels/access-model.ts';
+import { requireVisiblePanel } from '../panels/panel-access.ts';
 import type { Requester } from '../panels/requester.ts';
-import { directoryEntries, groupMembership, type DirectoryEntry } from '../users/users.service.ts';
+import { directoryEntries, groupMembership } from '../users/users.service.ts';
 import { nextOccurrence } from './schedule.ts';
 import {
   changeSubscription,
@@ -51,101 +46,31 @@ export interface SubscriptionDeps {
   deliveries: { wake(): void };
 }
 
-/** The people who may open a panel and their groups, read once per answer however many subscriptions it lists. */
-class AccessCheck {
-  private readonly visible = new Map<string, Promise<ReadonlySet<number>>>();
-  private readonly rules = new Map<number, Promise<PanelRules | null>>();
-  private directory: Promise<ReadonlyMap<string, DirectoryEntry>> | undefined;
-
-  constructor(private readonly db: Db) {}
-
-  private people() {
-    return (this.directory ??= directoryEntries(this.db));
-  }
-
-  /** Whether this person may open the panel now: active, linked or an administrator, and in a role on RLS panels. */
-  private async opens(person: DirectoryEntry | undefined, painelId: number, linked: () => Promise<boolean>) {
-    if (!person?.ativo) return false;
-    if (!person.administrador && !(await linked())) return false;
-    const rules = await this.rulesOf(painelId);
-    if (!rules) return false;
-    const requester: Requester = { ...person, username: '', isAdmin: person.administrador };
-    try {
-      await openingOf(this.db, rules.panel, requester, undefined);
-      return true;
-    } catch (error) {
-      // No RLS role lists them: the opening would be refused (403), and so would their export.
-      if (error instanceof DomainFailure) return false;
-      throw error;
-    }
-  }
-
-  private rulesOf(painelId: number) {
-    let found = this.rules.get(painelId);
-    if (!found) {
-      found = panelRules(this.db, painelId).catch((error: unknown) => {
-        if (error instanceof DomainFailure && error.kind === 'not-found') return null;
-        throw error;
-      });
-      this.rules.set(painelId, found);
-    }
-    return found;
-  }
-
-  /** One named person, through the panels they see (kept in memory by the panels module). */
-  async personOpens(usuarioId: string, painelId: number): Promise<boolean> {
-    const person = (await this.people()).get(usuarioId);
-    return this.opens(person, painelId, async () => {
-      let ids = this.visible.get(usuarioId);
-      if (!ids) {
-        ids = panelsVisibleTo(this.db, { id: usuarioId, isAdmin: false }).then((found) => new Set(found));
-        this.visible.set(usuarioId, ids);
-      }
-      return (await ids).has(painelId);
-    });
-  }
-
-  /** Someone in the group at any depth, through the panel's own links, so that a large group costs no query each. */
-  async groupOpens(grupoId: string, painelId: number): Promise<boolean> {
-    const [people, membership, rules] = await Promise.all([
-      this.people(),
-      groupMembership(this.db),
-      this.rulesOf(painelId),
-    ]);
-    if (!rules) return false;
-    const linkedGroups = rules.groups.map((g) => g.id);
-    for (const usuarioId of membership.peopleWithPaths(grupoId).keys()) {
-      const linked = async () =>
-        rules.people.has(usuarioId) || linkedGroups.some((g) => membership.groupsOf(usuarioId).has(g));
-      if (await this.opens(people.get(usuarioId), painelId, linked)) return true;
-    }
-    return false;
-  }
-
-  /**
-   * Whether anyone it is for may open the panel: its owner (inactive is no one), or, for an administrator's, any of
-   * the people named or anyone in the groups named.
-   */
-  async reachesAnyone(s: SubscriptionRecord): Promise<boolean> {
-    if (!s.destinatarios) return this.personOpens(s.dono.id, s.painelId);
-    for (const person of s.destinatarios.usuarios) if (await this.personOpens(person.id, s.painelId)) return true;
-    for (const group of s.destinatarios.grupos) if (await this.groupOpens(group.id, s.painelId)) return true;
-    return false;
-  }
+/**
+ * Whether anyone a subscription is for may open its panel now, as the access model answers: its owner (inactive is no
+ * one), or, for an administrator's, any of the people named or anyone in the groups named at any depth.
+ */
+async function reachesAnyone(db: Db, s: SubscriptionRecord): Promise<boolean> {
+  const [audience, people] = await Promise.all([panelAudience(db, s.painelId), directoryEntries(db)]);
+  if (!audience) return false;
+  const opens = (usuarioId: string) => {
+    const entry = people.get(usuarioId);
+    return entry !== undefined && audience.evaluate(personOf(entry)).opens;
+  };
+  if (!s.destinatarios) return opens(s.dono.id);
+  if (s.destinatarios.usuarios.some((person) => opens(person.id))) return true;
+  if (s.destinatarios.grupos.length === 0) return false;
+  const membership = await groupMembership(db);
+  return s.destinatarios.grupos.some((group) => [...membership.peopleWithPaths(group.id).keys()].some(opens));
 }
 
 const iso = (at: Date | null) => at?.toISOString() ?? null;
 
 /** The answers for these subscriptions, each with its situation now. */
 async function answers(db: Db, found: SubscriptionRecord[]): Promise<Assinatura[]> {
-  const access = new AccessCheck(db);
   return Promise.all(
     found.map(async (s): Promise<Assinatura> => {
-      const situacao: SituacaoAssinatura = !s.ativa
-        ? 'pausada'
-        : (await access.reachesAnyone(s))
-          ? 'ativa'
-          : 'sem-acesso';
+      const situacao: SituacaoAssinatura = !s.ativa ? 'pausada' : (await reachesAnyone(db, s)) ? 'ativa' : 'sem-acesso';
       return {
         id: s.id,
         painelId: s.painelId,
@@ -321,7 +246,7 @@ export async function sendNow(
   if (!found.ativa) throw conflict(ASSINATURA_MESSAGES.pausada);
   if (!found.permiteExportacao) throw forbidden(ASSINATURA_MESSAGES.exportacaoDesativada);
   // Outside the transaction that queues it: the panels' and people's caches may have to read the database.
-  if (!(await new AccessCheck(deps.db).reachesAnyone(found))) {
+  if (!(await reachesAnyone(deps.db, found))) {
     throw conflict(found.destinatarios ? FALHAS_ENVIO.semDestinatarios : ASSINATURA_MESSAGES.semAcesso);
   }
   if (!deps.mail) throw unavailable(ASSINATURA_MESSAGES.semTransporte);
@@ -330,10 +255,16 @@ export async function sendNow(
   return { ...queued, message: ASSINATURA_MESSAGES.envioSolicitado };
 }
 
-/** GET /assinaturas/arquivos/{id}: a file too large to attach, for its recipient alone until it expires. */
+/**
+ * GET /assinaturas/arquivos/{id}: a file too large to attach, for its recipient alone until it expires, and only while
+ * they may still open the panel.
+ */
 export async function subscriptionFile(db: Db, id: string, requester: Requester, now = new Date()) {
   const file = await recipientFile(db, id, requester.id, now);
-  if (!file) throw notFound(ASSINATURA_MESSAGES.arquivoNaoEncontrado);
+  // Rendered for who they were then: someone who may no longer open the panel does not get it either.
+  if (!file || !(await evaluate(db, signedIn(requester), file.painelId))?.opens) {
+    throw notFound(ASSINATURA_MESSAGES.arquivoNaoEncontrado);
+  }
   return {
     body: Buffer.from(file.conteudo),
     headers: {
