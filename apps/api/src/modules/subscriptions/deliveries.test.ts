@@ -319,6 +319,52 @@ describe('subscription deliveries (docs/decisions/020-subscription-deliveries.md
     expect(smtp.received).toEqual([]);
   });
 
+  it('judges each recipient again after the export: one who lost access meanwhile is sent nothing', async () => {
+    const { ana, bia, rls } = await setup();
+    const admin = await createUser(ctx.db, { role: 'Admin' });
+    const sub = await subscribe({ painelId: rls.id, usuarioId: admin.id }, { usuarios: [ana.id, bia.id] });
+    powerBi().setExportDuration(1_500);
+    const run = worker().runOnce(NOW);
+    // The first export under way, every recipient already judged once: Ana's link goes.
+    await eventually(() => expect(powerBi().exports).toHaveLength(1));
+    await link(ctx.db, rls.id, [bia.id]);
+    await run;
+
+    const envio = await delivery(sub.id);
+    expect(envio).toMatchObject({ estado: 'enviado', erro: null });
+    expect(await parts(envio.id)).toEqual({
+      [ana.id]: { estado: 'sem-acesso', identidade: null },
+      [bia.id]: { estado: 'enviado', identidade: 'bia@empresa.com.br' },
+    });
+    expect(smtp.received.map((m) => m.to)).toEqual([['bia@empresa.com.br']]);
+  });
+
+  it("renders again for a recipient whose RLS roles changed during the export, never mailing the old identity's file", async () => {
+    const { ana, rls } = await setup();
+    const sub = await subscribe({ painelId: rls.id, usuarioId: ana.id });
+    powerBi().setExportDuration(1_000);
+    const run = worker().runOnce(NOW);
+    await eventually(() => expect(powerBi().exports).toHaveLength(1));
+    // Ana moves from Sul to Norte while her file renders.
+    await ctx.db.execute(sql`
+      update painel_rls_role_emails set role_id = (
+        select id from painel_rls_roles where painel_id = ${rls.id} and role_name = 'Norte')
+      where email = 'ana@empresa.com.br'`);
+    await run;
+
+    expect(powerBi().exports.map((e) => e.identity)).toEqual([
+      { username: 'ana@empresa.com.br', roles: ['Sul'] },
+      { username: 'ana@empresa.com.br', roles: ['Norte'] },
+    ]);
+    const envio = await delivery(sub.id);
+    expect(envio).toMatchObject({ estado: 'enviado', tentativas: 1 });
+    expect(await parts(envio.id)).toEqual({ [ana.id]: { estado: 'enviado', identidade: 'ana@empresa.com.br' } });
+    expect(smtp.received).toHaveLength(1);
+    const text = await pdfText(smtp.received[0]!.mail.attachments[0]!.content);
+    expect(text).toContain('Papéis: Norte');
+    expect(text).not.toContain('Papéis: Sul');
+  });
+
   it('queues an occurrence once, however many times or instances find it due', async () => {
     const { ana, plain } = await setup();
     const sub = await subscribe({ painelId: plain.id, usuarioId: ana.id });

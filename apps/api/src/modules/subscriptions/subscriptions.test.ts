@@ -540,7 +540,7 @@ describe('subscriptions (docs/requirements.md#subscriptions)', () => {
     expect(records[3]!.mudancas).toEqual(expect.arrayContaining([{ campo: 'hora', antes: '09:00' }]));
   });
 
-  it('serves a file too large to attach to its recipient alone, until it expires', async () => {
+  it('serves a file too large to attach to its recipient alone, until it expires or she loses the panel', async () => {
     const s = await people(ctx);
     const sub = await created(ctx, s.tokens.ana, dailyVendas(s));
     const [envio] = await rows<{ id: string }>(
@@ -583,6 +583,11 @@ describe('subscriptions (docs/requirements.md#subscriptions)', () => {
       expect(refused.statusCode).toBe(404);
       expect(refused.json()).toEqual({ message: ASSINATURA_MESSAGES.arquivoNaoEncontrado });
     }
+    // Rendered for someone who may open the panel: once she may not, nor may she download it.
+    await link(ctx.db, s.vendas.id, [s.bia.id]);
+    const lost = await ctx.request('GET', `/api/assinaturas/arquivos/${fresh}`, { token: s.tokens.ana });
+    expect(lost.statusCode).toBe(404);
+    expect(lost.json()).toEqual({ message: ASSINATURA_MESSAGES.arquivoNaoEncontrado });
   });
 });
 
