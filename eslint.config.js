@@ -47,7 +47,7 @@ export const apiBoundaries = [
     },
   },
   {
-    files: ['apps/api/src/{lib,db,integrations,config}/**/*.ts'],
+    files: ['apps/api/src/{lib,db,integrations,config,tasks}/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',

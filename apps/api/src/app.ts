@@ -16,9 +16,8 @@ import { UnavailableEmbeddingService } from './integrations/power-bi/embedding-s
 import { PowerBiClient, type PowerBiClientOptions } from './integrations/power-bi/power-bi-client.ts';
 import { PowerBiEmbeddingService } from './integrations/power-bi/power-bi-embedding-service.ts';
 import authPlugin from './plugins/auth.ts';
-import backgroundJobs from './plugins/background-jobs.ts';
+import backgroundTasks from './plugins/background-tasks.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
-import { DirectorySync } from './modules/users/directory-sync.ts';
 import { EntraClient, type EntraClientOptions } from './integrations/microsoft-identity/entra-client.ts';
 import { GraphClient, type GraphClientOptions } from './integrations/microsoft-graph/graph-client.ts';
 import databasePlugin from './plugins/database.ts';
@@ -41,8 +40,8 @@ import { personalModule } from './modules/personal/personal.module.ts';
 import { exportsRoutes } from './modules/exports/exports.routes.ts';
 import { accessRoutes } from './modules/access/access.routes.ts';
 import { powerBiModule } from './modules/power-bi/power-bi.module.ts';
-import { FreshnessReader } from './modules/power-bi/freshness.ts';
-import { PanelHealthChecker } from './modules/power-bi/panel-health.ts';
+import type { SyncResult } from '@paineis/contract/users';
+import type { TaskHandle, TaskRunner, TaskRunnerOptions } from './tasks/task-runner.ts';
 import openingRecorder from './plugins/opening-recorder.ts';
 // What the opening of a panel reads of its report's health, handed to the panels module (OpeningDeps).
 import { brokenByOpening, isBroken, isBrokenNow, panelUnavailable } from './modules/power-bi/panel-health.ts';
@@ -51,8 +50,8 @@ import { createMailTransport } from './integrations/mail/create-mail-transport.t
 import type { MailTransport } from './integrations/mail/mail-transport.ts';
 import { DeliveryWorker } from './modules/subscriptions/deliveries.ts';
 import { subscriptionsModule } from './modules/subscriptions/subscriptions.module.ts';
-import type { DemoOutbox } from './modules/subscriptions/demo-outbox.ts';
 import { configurationRoutes } from './modules/configuration/configuration.routes.ts';
+import type { DemoOutbox } from './modules/subscriptions/demo-outbox.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -64,13 +63,16 @@ declare module 'fastify' {
     entra: EntraClient | null;
     /** Microsoft Graph, for the directory sync and each Microsoft sign-in; null without Microsoft configuration. */
     graph: GraphClient | null;
-    directorySync: DirectorySync | null;
+    /** The background work, on one runner (plugins/background-tasks.ts). */
+    tasks: TaskRunner;
+    /** The directory sync with Graph, a task of `tasks`; null without Microsoft configuration. */
+    directorySync: TaskHandle<SyncResult> | null;
     /** Power BI REST as the service principal (catalogue, freshness, health); null without Microsoft configuration. */
     powerBi: PowerBiClient | null;
     /** The background read of each panel's last refresh in Power BI; null without Microsoft configuration. */
-    freshness: FreshnessReader | null;
+    freshness: TaskHandle<void> | null;
     /** The background check of each panel's report in Power BI; null without Microsoft configuration. */
-    panelHealth: PanelHealthChecker | null;
+    panelHealth: TaskHandle<void> | null;
     /** What opening a panel reads of its report's health (modules/power-bi/panel-health.ts). */
     openingHealth: OpeningHealth;
     /** How subscription messages leave (SMTP or Graph sendMail); null when no transport is configured. */
@@ -102,6 +104,8 @@ export interface AppDependencies {
   entraOptions?: EntraClientOptions;
   /** Poll for due subscription deliveries from the start (server.ts); tests run them with deliveries.runOnce. */
   runDeliveries?: boolean;
+  /** The background tasks' runner: its instance name, lease and retry (tests shorten them). */
+  tasks?: Pick<TaskRunnerOptions, 'instanceId' | 'leaseMs' | 'retryMs'>;
   /** Overrides the configured mail transport (tests). */
   mail?: MailTransport | null;
   /** Demo mode: the Graph stand-in's outbox. */
@@ -166,8 +170,6 @@ export async function buildApp(deps: AppDependencies) {
   const powerBiClient =
     entra && config.microsoft ? new PowerBiClient(config.microsoft.powerBiApiUrl, entra, deps.powerBiOptions) : null;
   app.decorate('powerBi', powerBiClient);
-  app.decorate('freshness', powerBiClient && new FreshnessReader(deps.database.db, powerBiClient, app.log));
-  app.decorate('panelHealth', powerBiClient && new PanelHealthChecker(deps.database.db, powerBiClient, app.log));
   const powerBi =
     powerBiClient && config.microsoft
       ? new PowerBiEmbeddingService(powerBiClient, app.log, { demoEmbedHost: config.microsoft.demoEmbedHost })
@@ -183,15 +185,6 @@ export async function buildApp(deps: AppDependencies) {
   app.decorate('entra', entra);
   const graph = entra && config.microsoft ? new GraphClient(config.microsoft.graphUrl, entra, deps.graphOptions) : null;
   app.decorate('graph', graph);
-  app.decorate(
-    'directorySync',
-    graph && config.microsoft
-      ? new DirectorySync(deps.database, graph, app.log, {
-          appId: config.microsoft.clientId,
-          users: config.adminUsers,
-        })
-      : null,
-  );
 
   const mail = deps.mail !== undefined ? deps.mail : createMailTransport(config.mail, { graph });
   app.decorate('mail', mail);
@@ -236,9 +229,10 @@ export async function buildApp(deps: AppDependencies) {
   });
   await app.register(openingRecorder);
   await app.register(authPlugin);
-  await app.register(backgroundJobs, {
+  await app.register(backgroundTasks, {
     syncAtStart: deps.syncDirectoryAtStart ?? false,
     runDeliveries: deps.runDeliveries ?? false,
+    ...(deps.tasks ? { runner: deps.tasks } : {}),
   });
 
   // The docs are public so they can be read before signing in; they describe, they do not answer data.

@@ -432,15 +432,20 @@ export const painelSaude = pgTable('painel_saude', {
 });
 
 /**
- * One row per background round over Power BI ('atualizacoes', 'saude'): the instance that claims it (an UPDATE
- * while `ocupadaAte` has passed) runs the round; the others skip it. `iniciadaEm` spaces the timed rounds.
+ * One row per background task that runs on one instance at a time (apps/api/src/tasks/task-runner.ts): the directory
+ * sync, the Power BI reads, the purges. An instance runs a task only once it holds the row's claim (an upsert while
+ * `ocupadaAte` has passed); the claim is renewed while the run lasts, so it outlives a dead instance briefly.
  */
-export const rodadasPowerBi = pgTable('rodadas_powerbi', {
+export const tarefas = pgTable('tarefas', {
   nome: text('nome').primaryKey(),
   ocupadaAte: timestamp('ocupada_ate', { withTimezone: true })
     .notNull()
     .default(sql`'-infinity'`),
+  /** The instance holding the claim; null once released. */
+  ocupadaPor: text('ocupada_por'),
+  /** When the last run over everything started (a run over a few targets leaves it): it spaces the timed runs. */
   iniciadaEm: timestamp('iniciada_em', { withTimezone: true }),
+  terminadaEm: timestamp('terminada_em', { withTimezone: true }),
 });
 
 /** Bytes, as PostgreSQL keeps them (bytea). */

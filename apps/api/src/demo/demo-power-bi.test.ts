@@ -68,7 +68,7 @@ describe("the demo's Power BI", () => {
 
   it('shows every freshness state, and a panel whose report was deleted', async () => {
     const { panelId, token } = await demo();
-    expect(await ctx.app.freshness!.run()).toBe(true);
+    await ctx.app.freshness!.run();
     const freshness = (await ctx.request('GET', '/api/paineis/atualizacoes', { token })).json<AtualizacoesPaineis>();
     expect(freshness[panelId('DRE Consolidada')]).toMatchObject({
       status: 'falhou',
@@ -86,7 +86,7 @@ describe("the demo's Power BI", () => {
     const oldest = Math.min(...completed.map((entry) => Date.parse(entry.ultimaAtualizacao!)));
     expect(Date.now() - oldest).toBeGreaterThan(24 * 60 * 60 * 1000);
 
-    expect(await ctx.app.panelHealth!.run()).toBe(true);
+    await ctx.app.panelHealth!.run();
     const health = (await ctx.request('GET', '/api/paineis/saude', { token })).json<SaudePainel[]>();
     const broken = health.filter((entry) => entry.estado !== 'ok');
     expect(broken).toEqual([

@@ -6,8 +6,8 @@ import { EffectiveIdentityRefused } from '../integrations/power-bi/effective-ide
  * for the person waiting. What Microsoft said stays in the log.
  */
 
-export const EMBEDDING_NOT_CONFIGURED =
-  'A incorporação de relatórios do Power BI ainda não está disponível neste servidor.';
+/** Every use of Power BI on a server without its configuration: opening, import, checks, subscriptions. */
+export const POWER_BI_NOT_CONFIGURED = 'O Power BI não está configurado neste servidor.';
 export const POWER_BI_TIMEOUT = 'O Power BI não respondeu a tempo. Tente novamente em instantes.';
 export const POWER_BI_UNAVAILABLE = 'O Power BI está indisponível no momento. Tente novamente em instantes.';
 export const POWER_BI_REFUSED =
@@ -27,7 +27,7 @@ export const ENTRA_REFUSED =
 export function microsoftErrorAnswer(error: MicrosoftError): { status: 409 | 502 | 503 | 504; message: string } {
   switch (error.service) {
     case 'power-bi':
-      if (error.failure === 'not-configured') return { status: 503, message: EMBEDDING_NOT_CONFIGURED };
+      if (error.failure === 'not-configured') return { status: 503, message: POWER_BI_NOT_CONFIGURED };
       if (error.failure === 'identity-without-roles') return { status: 409, message: RLS_WITHOUT_ROLES };
       if (error.failure === 'identity-over-limits') {
         const problems = error instanceof EffectiveIdentityRefused ? error.problems : [];

@@ -52,13 +52,14 @@ export interface ReportExporter {
   exportFile(job: ExportJob, painelId: number): Promise<PowerBiFile>;
 }
 
-const notConfigured = () =>
+/** This server has no Power BI configuration: every use of Power BI fails so, and one message answers it. */
+export const powerBiNotConfigured = () =>
   new MicrosoftError('power-bi', 'not-configured', 'Power BI não configurado neste servidor.');
 
 /** Until a Power BI client is configured: an honest 503, never a made-up token. */
 export class UnavailableEmbeddingService implements EmbeddingService, ReportExporter {
   async embedFor(): Promise<Embedding> {
-    throw notConfigured();
+    throw powerBiNotConfigured();
   }
 
   embeddedNow(): undefined {
@@ -66,14 +67,14 @@ export class UnavailableEmbeddingService implements EmbeddingService, ReportExpo
   }
 
   async startExport(): Promise<never> {
-    throw notConfigured();
+    throw powerBiNotConfigured();
   }
 
   async exportStatus(): Promise<never> {
-    throw notConfigured();
+    throw powerBiNotConfigured();
   }
 
   async exportFile(): Promise<never> {
-    throw notConfigured();
+    throw powerBiNotConfigured();
   }
 }

@@ -3,7 +3,7 @@ import type { Painel } from '@paineis/contract/panels';
 import { useTestApp } from '../../../test/context.ts';
 import { classificacao, createAdmin, createUser, link, panel } from '../../../test/fixtures.ts';
 import type { EmbedViewer, EmbeddingService } from '../../integrations/power-bi/embedding-service.ts';
-import { EMBEDDING_NOT_CONFIGURED } from '../../plugins/microsoft-error-answers.ts';
+import { POWER_BI_NOT_CONFIGURED } from '../../plugins/microsoft-error-answers.ts';
 import { NO_RLS_ROLE_FOR_PERSON } from './panel-access.ts';
 import { ISO, NOT_FOUND, signIn } from '../../../test/panel-helpers.ts';
 
@@ -35,7 +35,7 @@ describe('panels', () => {
       await link(ctx.db, p.id, [user.id]);
       const res = await ctx.request('GET', `/api/paineis/${p.id}`, { token });
       expect(res.statusCode).toBe(503);
-      expect(res.json()).toEqual({ message: EMBEDDING_NOT_CONFIGURED });
+      expect(res.json()).toEqual({ message: POWER_BI_NOT_CONFIGURED });
     });
 
     it('answers 503 to an admin for any existing panel', async () => {
@@ -43,7 +43,7 @@ describe('panels', () => {
       const { token } = await signIn(ctx, 'Admin');
       const res = await ctx.request('GET', `/api/paineis/${p.id}`, { token });
       expect(res.statusCode).toBe(503);
-      expect(res.json()).toEqual({ message: EMBEDDING_NOT_CONFIGURED });
+      expect(res.json()).toEqual({ message: POWER_BI_NOT_CONFIGURED });
     });
 
     it.each(['abc', '0', '-2', '1.5'])('answers 400 naming the id for /api/paineis/%s', async (param) => {

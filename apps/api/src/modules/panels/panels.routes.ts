@@ -23,6 +23,15 @@ const admin = { admin: true };
 
 /** The panels themselves: the lists people see, and what administrators create, change and reorder. */
 export const panelsRoutes: FastifyPluginAsyncZod = async (app) => {
+  /**
+   * A panel created or saved: its report's health and freshness are read now rather than at the next timed round (up
+   * to an hour away), in a run over this panel alone, which leaves it out when its report was already read.
+   */
+  const readPowerBiSoon = (painelId: number) => {
+    app.panelHealth?.trigger([String(painelId)]);
+    app.freshness?.trigger([String(painelId)]);
+  };
+
   app.get(
     '/',
     {
@@ -117,7 +126,11 @@ export const panelsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 201: painel, ...errorResponses(400, 403) },
       },
     },
-    async (request, reply) => reply.code(201).send(await createPanel(app.db, request.body, actorOf(request))),
+    async (request, reply) => {
+      const created = await createPanel(app.db, request.body, actorOf(request));
+      readPowerBiSoon(created.id);
+      return reply.code(201).send(created);
+    },
   );
 
   app.put(
@@ -132,7 +145,11 @@ export const panelsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: painel, ...errorResponses(400, 403, 404) },
       },
     },
-    async (request) => updatePanel(app.db, request.params.id, request.body, actorOf(request)),
+    async (request) => {
+      const updated = await updatePanel(app.db, request.params.id, request.body, actorOf(request));
+      readPowerBiSoon(updated.id);
+      return updated;
+    },
   );
 
   app.delete(

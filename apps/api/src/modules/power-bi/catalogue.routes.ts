@@ -60,8 +60,9 @@ export const catalogueRoutes: FastifyPluginAsyncZod = async (app) => {
       const result = await importFromPowerBi(app.db, app.powerBi, request.body, actorOf(request));
       // New panels get their freshness and health now, not at the next timed round (up to an hour away).
       if (result.criados.length > 0) {
-        void app.freshness?.run();
-        void app.panelHealth?.run();
+        const created = result.criados.map((p) => String(p.painelId));
+        app.freshness?.trigger(created);
+        app.panelHealth?.trigger(created);
       }
       return reply.code(201).send(result);
     },

@@ -7,7 +7,7 @@ import { useTestApp } from '../../../test/context.ts';
 import { classificacao, createAdmin, createUser, panel, panelOver } from '../../../test/fixtures.ts';
 import { microsoftConfig, useStandIns } from '../../../test/microsoft.ts';
 import { rows } from '../../db/client.ts';
-import { EMBEDDING_NOT_CONFIGURED, POWER_BI_UNAVAILABLE } from '../../plugins/microsoft-error-answers.ts';
+import { POWER_BI_NOT_CONFIGURED, POWER_BI_UNAVAILABLE } from '../../plugins/microsoft-error-answers.ts';
 import { alreadyRegistered, repeatedInImport } from '../panels/panel-import.ts';
 import { reportsNotReachable, workspaceNotReachable } from './catalogue.ts';
 
@@ -394,7 +394,7 @@ describe('Power BI catalogue without Power BI configured', () => {
     ];
     for (const [method, url, body] of calls) {
       const res = await ctx.request(method, url, { token, body });
-      expect([url, res.statusCode, res.json()]).toEqual([url, 503, { message: EMBEDDING_NOT_CONFIGURED }]);
+      expect([url, res.statusCode, res.json()]).toEqual([url, 503, { message: POWER_BI_NOT_CONFIGURED }]);
     }
     expect((await ctx.request('GET', '/api/paineis', { token })).json<Painel[]>()).toEqual([]);
   });

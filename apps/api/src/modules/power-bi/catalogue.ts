@@ -1,9 +1,11 @@
 import type { ImportarBody, RelatorioPowerBi, ResultadoImportacao, WorkspacePowerBi } from '@paineis/contract/power-bi';
 import type { Db } from '../../db/client.ts';
 import { MicrosoftError } from '../../integrations/microsoft-error.ts';
+import { powerBiNotConfigured } from '../../integrations/power-bi/embedding-service.ts';
 import type { PowerBiClient, PowerBiReportSummary } from '../../integrations/power-bi/power-bi-client.ts';
 import { invalid, notFound } from '../../lib/domain-failure.ts';
 import { byNome } from '../../lib/collation.ts';
+import { guidKey } from '../../lib/guid.ts';
 import type { AuditActor } from '../audit/audit.ts';
 import { importReports, panelsByReport } from '../panels/panel-import.ts';
 
@@ -15,7 +17,7 @@ import { importReports, panelsByReport } from '../panels/panel-import.ts';
 
 /** Power BI is not configured on this server: the 503 every Power BI route answers then. */
 function required(powerBi: PowerBiClient | null): PowerBiClient {
-  if (!powerBi) throw new MicrosoftError('power-bi', 'not-configured', 'Power BI não configurado neste servidor.');
+  if (!powerBi) throw powerBiNotConfigured();
   return powerBi;
 }
 
@@ -50,7 +52,7 @@ export const paginatedReports = (names: readonly string[]) =>
 /** The workspaces the service principal reaches, by name. */
 export async function listWorkspaces(powerBi: PowerBiClient | null): Promise<WorkspacePowerBi[]> {
   const workspaces = await required(powerBi).listWorkspaces('person');
-  return workspaces.map((w) => ({ id: w.id.toLowerCase(), nome: w.name })).sort((a, b) => byNome(a, b));
+  return workspaces.map((w) => ({ id: guidKey(w.id), nome: w.name })).sort((a, b) => byNome(a, b));
 }
 
 /** A workspace's reports, by name, each with the panel that already shows it. */
@@ -63,9 +65,9 @@ export async function listWorkspaceReports(
   return reports
     .filter(isPowerBiReport)
     .map((r) => ({
-      reportId: r.id.toLowerCase(),
+      reportId: guidKey(r.id),
       nome: r.name,
-      datasetId: r.datasetId?.toLowerCase() ?? null,
+      datasetId: r.datasetId ? guidKey(r.datasetId) : null,
       workspaceId,
       painelId: panelOf(workspaceId, r.id),
     }))
@@ -99,14 +101,14 @@ export async function importFromPowerBi(
   const client = required(powerBi);
   const items = body.relatorios.map((r) => ({
     ...r,
-    workspaceId: r.workspaceId.toLowerCase(),
-    reportId: r.reportId.toLowerCase(),
+    workspaceId: guidKey(r.workspaceId),
+    reportId: guidKey(r.reportId),
   }));
   const found = new Map<string, PowerBiReportSummary>();
   // One workspace after the other: an import names few, and Power BI's limits are per service principal.
   for (const workspaceId of new Set(items.map((r) => r.workspaceId))) {
     for (const report of await reportsOf(client, workspaceId)) {
-      found.set(`${workspaceId}/${report.id.toLowerCase()}`, report);
+      found.set(`${workspaceId}/${guidKey(report.id)}`, report);
     }
   }
   const missing = items.filter((r) => !found.has(`${r.workspaceId}/${r.reportId}`));

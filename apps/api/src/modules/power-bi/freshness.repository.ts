@@ -1,6 +1,8 @@
 import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
+import { PG_FOREIGN_KEY_VIOLATION, pgErrorCode } from '../../db/pg-errors.ts';
 import { datasetsAtualizacao, painelDatasets } from '../../db/schema.ts';
+import { skippingDeletedPanel } from './deleted-panels.repository.ts';
 
 /** Each panel's dataset and that dataset's last refresh, as the freshness rounds stored them. */
 
@@ -65,23 +67,25 @@ export async function storedDatasets(db: Db): Promise<Map<string, DatasetFreshne
 
 /**
  * A round's findings, in one transaction: the links of the panels whose workspace answered, the datasets Power BI
- * answered for (the others keep what they had), and no dataset that no panel reads any more.
+ * answered for (the others keep what they had), and no dataset that no panel reads any more. A panel deleted while the
+ * round ran (its link refused by the foreign key) is left out, and the rest saved.
  */
 export async function saveRound(db: Db, links: PanelDatasetLink[], datasets: DatasetFreshness[]): Promise<void> {
+  try {
+    await writeRound(db, links, datasets, false);
+  } catch (error) {
+    if (pgErrorCode(error) !== PG_FOREIGN_KEY_VIOLATION) throw error;
+    await writeRound(db, links, datasets, true);
+  }
+}
+
+/** `onePerPanel`: each link in a savepoint of its own, so that one of a deleted panel fails alone. */
+async function writeRound(db: Db, links: PanelDatasetLink[], datasets: DatasetFreshness[], onePerPanel: boolean) {
   await db.transaction(async (tx) => {
-    if (links.length > 0) {
-      await tx
-        .insert(painelDatasets)
-        .values(links)
-        .onConflictDoUpdate({
-          target: painelDatasets.painelId,
-          set: {
-            workspaceId: sql`excluded.workspace_id`,
-            reportId: sql`excluded.report_id`,
-            datasetId: sql`excluded.dataset_id`,
-            datasetWorkspaceId: sql`excluded.dataset_workspace_id`,
-          },
-        });
+    if (onePerPanel) {
+      for (const link of links) await skippingDeletedPanel(tx, (savepoint) => upsertLinks(savepoint, [link]));
+    } else {
+      await upsertLinks(tx, links);
     }
     if (datasets.length > 0) {
       await tx
@@ -102,4 +106,20 @@ export async function saveRound(db: Db, links: PanelDatasetLink[], datasets: Dat
       delete from datasets_atualizacao d
        where not exists (select 1 from painel_datasets l where l.dataset_id = d.dataset_id)`);
   });
+}
+
+async function upsertLinks(db: Db, links: PanelDatasetLink[]): Promise<void> {
+  if (links.length === 0) return;
+  await db
+    .insert(painelDatasets)
+    .values(links)
+    .onConflictDoUpdate({
+      target: painelDatasets.painelId,
+      set: {
+        workspaceId: sql`excluded.workspace_id`,
+        reportId: sql`excluded.report_id`,
+        datasetId: sql`excluded.dataset_id`,
+        datasetWorkspaceId: sql`excluded.dataset_workspace_id`,
+      },
+    });
 }

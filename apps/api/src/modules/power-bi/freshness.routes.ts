@@ -1,11 +1,10 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { atualizacoesPaineis } from '@paineis/contract/power-bi';
-import { DomainFailure } from '../../lib/domain-failure.ts';
+import { powerBiNotConfigured } from '../../integrations/power-bi/embedding-service.ts';
 import { PREPARED_ANSWER } from '../../lib/prepared-json.ts';
 import { errorResponses } from '../../lib/route-schema.ts';
 import { requesterOf } from '../panels/requester.ts';
-import { POWER_BI_NOT_CONFIGURED } from './background-round.ts';
 import { freshnessJson } from './freshness.ts';
 
 const tags = ['Power BI'];
@@ -35,13 +34,14 @@ export const freshnessRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         summary: 'Lê agora, em segundo plano, a última atualização de cada painel no Power BI',
-        description: 'Responde 202 de imediato; uma leitura já em andamento não é iniciada de novo.',
+        description:
+          'Responde 202 de imediato; pedida durante uma leitura em andamento, outra é feita logo depois dela.',
         response: { 202: z.null(), ...errorResponses(403, 503) },
       },
     },
     async (_request, reply) => {
-      if (!app.freshness) throw new DomainFailure('busy', POWER_BI_NOT_CONFIGURED);
-      void app.freshness.run();
+      if (!app.freshness) throw powerBiNotConfigured();
+      app.freshness.trigger();
       return reply.code(202).send(null);
     },
   );

@@ -7,8 +7,8 @@ import { microsoftConfig, useStandIns } from '../../../test/microsoft.ts';
 import { eventually } from '../../../test/eventually.ts';
 import { spyOnStatements } from '../../../test/statements.ts';
 import { versionFeedLive } from '../../db/versioned-cache.ts';
-import { FAILED_WITHOUT_REASON, failureMessage, FreshnessReader, MAX_MESSAGE } from './freshness.ts';
-import { POWER_BI_NOT_CONFIGURED } from './background-round.ts';
+import { POWER_BI_NOT_CONFIGURED } from '../../plugins/microsoft-error-answers.ts';
+import { FAILED_WITHOUT_REASON, failureMessage, MAX_MESSAGE } from './freshness.ts';
 
 /**
  * docs/requirements.md#power-bi: each panel's last refresh, read from Power BI's refresh history in background rounds
@@ -127,7 +127,7 @@ describe('the freshness of each panel’s data', () => {
 
   it('tells every state: completed, failed with Power BI’s message, running, real time, unknown', async () => {
     const { panels, admin } = await organisation();
-    expect(await ctx.app.freshness!.run()).toBe(true);
+    await ctx.app.freshness!.run();
     const all = await freshness(admin);
     expect(Object.keys(all).sort()).toEqual(
       Object.values(panels)
@@ -317,17 +317,32 @@ describe('the freshness of each panel’s data', () => {
     expect(spy.count()).toBe(0);
   });
 
-  it('forgets a panel’s dataset when the panel is pointed at another report, until the next round', async () => {
+  it('reads a panel pointed at another report at once, for that panel alone, and a panel saved unchanged not again', async () => {
     const { panels, admin } = await organisation();
     await ctx.app.freshness!.run();
+    standIns.current.powerBi.reset();
+    standIns.current.powerBi.setReports(Object.values(reports));
+    standIns.current.powerBi.setDatasets(datasets);
     const moved = await ctx.request('PUT', `/api/paineis/${panels.vendas.id}`, {
       token: admin,
       body: { nomePainel: 'Vendas', workspaceId: WS, reportId: reports.financeiro.reportId, usaRls: false },
     });
     expect(moved.statusCode).toBe(200);
-    expect((await freshness(admin))[panels.vendas.id]?.status).toBe('desconhecida');
-    await ctx.app.freshness!.run();
+    await ctx.app.tasks.idle();
     expect((await freshness(admin))[panels.vendas.id]?.status).toBe('falhou');
+    // One workspace listing, one of its datasets and Financeiro's history: not a round over every panel.
+    expect(calls('/refreshes').map((r) => r.path)).toEqual([
+      expect.stringContaining(reports.financeiro.datasetId) as string,
+    ]);
+    // Saved again unchanged: nothing to read.
+    const saved = await ctx.request('PUT', `/api/paineis/${panels.vendas.id}`, {
+      token: admin,
+      body: { nomePainel: 'Vendas do mês', workspaceId: WS, reportId: reports.financeiro.reportId, usaRls: false },
+    });
+    expect(saved.statusCode).toBe(200);
+    await ctx.app.tasks.idle();
+    expect(calls('/refreshes')).toHaveLength(1);
+    expect(calls('/pages')).toHaveLength(1);
   });
 
   it('starts a round on an admin’s demand (202), and refuses everyone else', async () => {
@@ -340,20 +355,6 @@ describe('the freshness of each panel’s data', () => {
     expect(res.statusCode).toBe(202);
     await ctx.app.freshness!.idle();
     expect((await freshness(admin))[panels.vendas.id]?.status).toBe('concluida');
-  });
-
-  it('runs one round at a time across instances, and a timed round only once per interval', async () => {
-    await organisation();
-    const other = new FreshnessReader(ctx.db, ctx.app.powerBi!, ctx.app.log);
-    const ran = await Promise.all([ctx.app.freshness!.run(), other.run()]);
-    expect(ran.filter(Boolean)).toHaveLength(1);
-    // Just ran: the timers of either instance skip their round; on demand, one runs.
-    expect(await other.run(15)).toBe(false);
-    expect(await ctx.app.freshness!.run(15)).toBe(false);
-    expect(await other.run()).toBe(true);
-    // The same instance asked twice at once runs one round.
-    const [a, b] = [ctx.app.freshness!.run(), ctx.app.freshness!.run()];
-    expect(a).toBe(b);
   });
 });
 

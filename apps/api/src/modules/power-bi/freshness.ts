@@ -1,13 +1,13 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { AtualizacaoPainel } from '@paineis/contract/power-bi';
 import type { Db } from '../../db/client.ts';
-import { PG_FOREIGN_KEY_VIOLATION, pgErrorCode } from '../../db/pg-errors.ts';
 import { VersionedCache, VersionedKeyedCache } from '../../db/versioned-cache.ts';
 import type { PowerBiClient, PowerBiRefresh } from '../../integrations/power-bi/power-bi-client.ts';
+import { guidKey } from '../../lib/guid.ts';
 import { PreparedJson } from '../../lib/prepared-json.ts';
 import { allPanels, panelsVisibleTo } from '../panels/panel-access.ts';
 import type { Requester } from '../panels/requester.ts';
-import { BackgroundRound, callFailure, CONCURRENT_CALLS, eachLimited } from './background-round.ts';
+import { callFailure, CONCURRENT_CALLS, eachLimited } from './power-bi-calls.ts';
 import {
   saveRound,
   storedDatasets,
@@ -28,8 +28,6 @@ export const MAX_MESSAGE = 500;
 export const FAILED_WITHOUT_REASON = 'O Power BI não informou o motivo da falha.';
 
 const UNKNOWN: AtualizacaoPainel = { status: 'desconhecida', ultimaAtualizacao: null, ultimaTentativa: null };
-
-const lower = (id: string) => id.toLowerCase();
 
 /**
  * Power BI's reason for a failed refresh: serviceExceptionJson's errorDescription or message (at any of its usual
@@ -96,16 +94,39 @@ const isRealTime = (dataset: { isRefreshable: boolean; storageMode: string | nul
   !dataset.isRefreshable || /directquery|live/i.test(dataset.storageMode ?? '');
 
 /**
- * One round: the reports of each workspace holding panels, once; then the datasets of each workspace where the
- * panels' datasets live (a report may use a dataset of another workspace), once, which says which can be refreshed;
- * then the refresh history of each refreshable dataset, once, however many panels share it. DirectQuery and live
- * datasets cost no call of their own.
+ * The panels a round reads: every one, or, for the panels named (created, or pointed at another report), those not yet
+ * read for the report they show now.
  */
-async function readRound(db: Db, client: PowerBiClient, log: FastifyBaseLogger): Promise<void> {
+async function panelsToRead(db: Db, panelIds: ReadonlySet<number> | undefined) {
   const panels = await allPanels(db);
+  if (!panelIds) return panels;
+  const read = new Map((await storedFreshness(db)).map((link) => [link.painelId, link]));
+  return panels.filter((panel) => {
+    const link = read.get(panel.id);
+    return (
+      panelIds.has(panel.id) &&
+      !(link && link.workspaceId === guidKey(panel.workspaceId) && link.reportId === guidKey(panel.reportId))
+    );
+  });
+}
+
+/**
+ * One round, over every panel or over the panels named: the reports of each workspace holding them, once; then the
+ * datasets of each workspace where their datasets live (a report may use a dataset of another workspace), once, which
+ * says which can be refreshed; then the refresh history of each refreshable dataset, once, however many panels share
+ * it. DirectQuery and live datasets cost no call of their own.
+ */
+export async function readFreshness(
+  db: Db,
+  client: PowerBiClient,
+  log: FastifyBaseLogger,
+  panelIds?: ReadonlySet<number>,
+): Promise<void> {
+  const panels = await panelsToRead(db, panelIds);
+  if (panels.length === 0) return;
   const byWorkspace = new Map<string, typeof panels>();
   for (const panel of panels) {
-    const ws = lower(panel.workspaceId);
+    const ws = guidKey(panel.workspaceId);
     byWorkspace.set(ws, [...(byWorkspace.get(ws) ?? []), panel]);
   }
   const links: PanelDatasetLink[] = [];
@@ -118,16 +139,16 @@ async function readRound(db: Db, client: PowerBiClient, log: FastifyBaseLogger):
       log.warn({ ...callFailure(error), workspaceId }, 'Power BI não listou os relatórios do workspace');
       return;
     }
-    const byId = new Map(reports.map((r) => [lower(r.id), r]));
+    const byId = new Map(reports.map((r) => [guidKey(r.id), r]));
     for (const panel of inWorkspace) {
-      const report = byId.get(lower(panel.reportId));
-      const datasetId = report?.datasetId ? lower(report.datasetId) : null;
+      const report = byId.get(guidKey(panel.reportId));
+      const datasetId = report?.datasetId ? guidKey(report.datasetId) : null;
       links.push({
         painelId: panel.id,
         workspaceId,
-        reportId: lower(panel.reportId),
+        reportId: guidKey(panel.reportId),
         datasetId,
-        datasetWorkspaceId: datasetId ? lower(report?.datasetWorkspaceId ?? workspaceId) : null,
+        datasetWorkspaceId: datasetId ? guidKey(report?.datasetWorkspaceId ?? workspaceId) : null,
       });
     }
   });
@@ -151,7 +172,7 @@ async function readRound(db: Db, client: PowerBiClient, log: FastifyBaseLogger):
       log.warn({ ...callFailure(error), workspaceId }, 'Power BI não listou os datasets do workspace');
       return;
     }
-    const byId = new Map(listed.map((d) => [lower(d.id), d]));
+    const byId = new Map(listed.map((d) => [guidKey(d.id), d]));
     for (const datasetId of wanted) {
       const dataset = byId.get(datasetId);
       if (!dataset) {
@@ -176,25 +197,7 @@ async function readRound(db: Db, client: PowerBiClient, log: FastifyBaseLogger):
     }
   });
 
-  try {
-    await saveRound(db, links, read);
-  } catch (error) {
-    if (pgErrorCode(error) !== PG_FOREIGN_KEY_VIOLATION) throw error;
-    // A panel was deleted during the round: save what concerns the panels still there.
-    const still = new Set((await allPanels(db)).map((p) => p.id));
-    await saveRound(
-      db,
-      links.filter((l) => still.has(l.painelId)),
-      read,
-    );
-  }
-}
-
-/** The background reader of refreshes: app.freshness. */
-export class FreshnessReader extends BackgroundRound {
-  constructor(db: Db, client: PowerBiClient, log: FastifyBaseLogger) {
-    super(db, 'atualizacoes', () => readRound(db, client, log), log);
-  }
+  await saveRound(db, links, read);
 }
 
 /** Every panel's freshness with Power BI's messages, by panel id, loaded once per change of the panels or a round. */
@@ -206,7 +209,7 @@ const byPanel = new VersionedCache(['paineis', 'atualizacoes'], async (db) => {
     const link = links.get(panel.id);
     // Read for the report the panel shows now: one pointed elsewhere since is not known yet.
     const current =
-      link && link.workspaceId === lower(panel.workspaceId) && link.reportId === lower(panel.reportId)
+      link && link.workspaceId === guidKey(panel.workspaceId) && link.reportId === guidKey(panel.reportId)
         ? link.dataset
         : null;
     answer[panel.id] = current

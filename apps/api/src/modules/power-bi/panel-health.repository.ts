@@ -1,7 +1,9 @@
 import { sql } from 'drizzle-orm';
 import type { EstadoSaude } from '@paineis/contract/power-bi';
 import type { Db } from '../../db/client.ts';
+import { PG_FOREIGN_KEY_VIOLATION, pgErrorCode } from '../../db/pg-errors.ts';
 import { painelSaude } from '../../db/schema.ts';
+import { skippingDeletedPanel } from './deleted-panels.repository.ts';
 
 /** The last check of each panel's report, as stored. */
 export interface StoredHealth {
@@ -28,9 +30,23 @@ export async function storedHealth(db: Db): Promise<StoredHealth[]> {
     .orderBy(painelSaude.painelId);
 }
 
-/** Records checks, one statement for all of them (a panel deleted meanwhile fails it: the caller retries without). */
+/**
+ * Records checks, one statement for all of them; when a panel was deleted meanwhile (the foreign key refuses the
+ * statement), one at a time, leaving out those of the panels no longer there.
+ */
 export async function saveHealth(db: Db, checks: StoredHealth[]): Promise<void> {
   if (checks.length === 0) return;
+  try {
+    await upsertHealth(db, checks);
+  } catch (error) {
+    if (pgErrorCode(error) !== PG_FOREIGN_KEY_VIOLATION) throw error;
+    await db.transaction(async (tx) => {
+      for (const check of checks) await skippingDeletedPanel(tx, (savepoint) => upsertHealth(savepoint, [check]));
+    });
+  }
+}
+
+async function upsertHealth(db: Db, checks: StoredHealth[]): Promise<void> {
   await db
     .insert(painelSaude)
     .values(checks)

@@ -1,10 +1,9 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { saudePainel } from '@paineis/contract/power-bi';
-import { DomainFailure } from '../../lib/domain-failure.ts';
+import { powerBiNotConfigured } from '../../integrations/power-bi/embedding-service.ts';
 import { PREPARED_ANSWER } from '../../lib/prepared-json.ts';
 import { errorResponses } from '../../lib/route-schema.ts';
-import { POWER_BI_NOT_CONFIGURED } from './background-round.ts';
 import { panelHealthJson } from './panel-health.ts';
 
 const tags = ['Power BI'];
@@ -36,13 +35,14 @@ export const panelHealthRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         summary: 'Verifica agora, em segundo plano, o relatório de cada painel no Power BI',
-        description: 'Responde 202 de imediato; uma verificação já em andamento não é iniciada de novo.',
+        description:
+          'Responde 202 de imediato; pedida durante uma verificação em andamento, outra é feita logo depois dela.',
         response: { 202: z.null(), ...errorResponses(403, 503) },
       },
     },
     async (_request, reply) => {
-      if (!app.panelHealth) throw new DomainFailure('busy', POWER_BI_NOT_CONFIGURED);
-      void app.panelHealth.run();
+      if (!app.panelHealth) throw powerBiNotConfigured();
+      app.panelHealth.trigger();
       return reply.code(202).send(null);
     },
   );

@@ -2,14 +2,14 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Painel } from '@paineis/contract/panels';
 import { PANEL_UNAVAILABLE, type EstadoSaude, type SaudePainel } from '@paineis/contract/power-bi';
 import type { Db } from '../../db/client.ts';
-import { PG_FOREIGN_KEY_VIOLATION, pgErrorCode } from '../../db/pg-errors.ts';
 import { VersionedCache } from '../../db/versioned-cache.ts';
 import { MicrosoftError } from '../../integrations/microsoft-error.ts';
 import type { PowerBiClient } from '../../integrations/power-bi/power-bi-client.ts';
 import { DomainFailure } from '../../lib/domain-failure.ts';
+import { guidKey } from '../../lib/guid.ts';
 import { PreparedJson } from '../../lib/prepared-json.ts';
 import { allPanels } from '../panels/panel-access.ts';
-import { BackgroundRound, callFailure, CONCURRENT_CALLS, eachLimited } from './background-round.ts';
+import { callFailure, CONCURRENT_CALLS, eachLimited } from './power-bi-calls.ts';
 import { saveHealth, storedHealth, type StoredHealth } from './panel-health.repository.ts';
 
 /**
@@ -32,8 +32,6 @@ const BROKEN: ReadonlySet<EstadoSaude> = new Set(['relatorio-nao-encontrado', 's
 
 type Verdict = Pick<StoredHealth, 'estado' | 'mensagem'>;
 
-const lower = (id: string) => id.toLowerCase();
-
 /**
  * What a refusal of Power BI says of the report: 404 gone, 401/403 no access, another refusal an error; null when
  * Power BI was merely down, slow or throttling (or answered something unreadable), which says nothing of the report.
@@ -45,29 +43,32 @@ export function verdictOf(error: unknown): Verdict | null {
   return { estado: 'erro', mensagem: HEALTH_MESSAGES.refused(error.status) };
 }
 
-/** Saves checks; when a panel was deleted meanwhile, saves those of the panels still there. */
-async function save(db: Db, checks: StoredHealth[]): Promise<void> {
-  try {
-    await saveHealth(db, checks);
-  } catch (error) {
-    if (pgErrorCode(error) !== PG_FOREIGN_KEY_VIOLATION) throw error;
-    const still = new Set((await allPanels(db)).map((p) => p.id));
-    await saveHealth(
-      db,
-      checks.filter((c) => still.has(c.painelId)),
-    );
-  }
+/**
+ * The panels a round checks: every one, or, for the panels named (created, or pointed at another report), those not
+ * yet checked for the report they show now.
+ */
+async function panelsToCheck(db: Db, panelIds: ReadonlySet<number> | undefined) {
+  const panels = await allPanels(db);
+  if (!panelIds) return panels;
+  const checks = await byPanel.get(db);
+  return panels.filter((panel) => panelIds.has(panel.id) && !checkedFor(checks.get(panel.id), panel));
 }
 
 /**
- * One round: each distinct report once, however many panels show it. A report whose check Power BI did not answer
- * (5xx, timeout, throttled past the retries) keeps its previous state: Power BI being down breaks no panel.
+ * One round, over every panel or over the panels named: each distinct report once, however many panels show it. A
+ * report whose check Power BI did not answer (5xx, timeout, throttled past the retries) keeps its previous state:
+ * Power BI being down breaks no panel.
  */
-async function checkRound(db: Db, client: PowerBiClient, log: FastifyBaseLogger): Promise<void> {
+export async function checkHealth(
+  db: Db,
+  client: PowerBiClient,
+  log: FastifyBaseLogger,
+  panelIds?: ReadonlySet<number>,
+): Promise<void> {
   const reports = new Map<string, { workspaceId: string; reportId: string; panels: number[] }>();
-  for (const panel of await allPanels(db)) {
-    const workspaceId = lower(panel.workspaceId);
-    const reportId = lower(panel.reportId);
+  for (const panel of await panelsToCheck(db, panelIds)) {
+    const workspaceId = guidKey(panel.workspaceId);
+    const reportId = guidKey(panel.reportId);
     const key = `${workspaceId}/${reportId}`;
     const found = reports.get(key) ?? { workspaceId, reportId, panels: [] };
     found.panels.push(panel.id);
@@ -88,14 +89,7 @@ async function checkRound(db: Db, client: PowerBiClient, log: FastifyBaseLogger)
     const verificadoEm = new Date();
     for (const painelId of panels) checks.push({ painelId, workspaceId, reportId, ...verdict, verificadoEm });
   });
-  await save(db, checks);
-}
-
-/** The background check of the panels' reports: app.panelHealth. */
-export class PanelHealthChecker extends BackgroundRound {
-  constructor(db: Db, client: PowerBiClient, log: FastifyBaseLogger) {
-    super(db, 'saude', () => checkRound(db, client, log), log);
-  }
+  await saveHealth(db, checks);
 }
 
 /** Each panel's last check, by panel id, in memory: every opening of a panel asks it. */
@@ -104,15 +98,19 @@ const byPanel = new VersionedCache(
   async (db) => new Map((await storedHealth(db)).map((h) => [h.painelId, h])),
 );
 
+/** Whether this check is of the report the panel shows now: one pointed elsewhere since is not judged by it. */
+function checkedFor(check: StoredHealth | undefined, panel: Painel): check is StoredHealth {
+  return (
+    check !== undefined &&
+    check.reportId === guidKey(panel.reportId) &&
+    check.workspaceId === guidKey(panel.workspaceId)
+  );
+}
+
 /** Whether the last check found this panel's report, the one it shows now, gone or unreadable. */
 function brokenIn(checks: ReadonlyMap<number, StoredHealth>, panel: Painel): boolean {
   const check = checks.get(panel.id);
-  return (
-    check !== undefined &&
-    BROKEN.has(check.estado) &&
-    check.reportId === lower(panel.reportId) &&
-    check.workspaceId === lower(panel.workspaceId)
-  );
+  return checkedFor(check, panel) && BROKEN.has(check.estado);
 }
 
 /** The refusal a person gets opening a broken panel, instead of Power BI's error. */
@@ -136,11 +134,11 @@ export async function isBroken(db: Db, panel: Painel): Promise<boolean> {
 export async function brokenByOpening(db: Db, panel: Painel, error: unknown): Promise<DomainFailure | null> {
   const verdict = verdictOf(error);
   if (!verdict || !BROKEN.has(verdict.estado)) return null;
-  await save(db, [
+  await saveHealth(db, [
     {
       painelId: panel.id,
-      workspaceId: lower(panel.workspaceId),
-      reportId: lower(panel.reportId),
+      workspaceId: guidKey(panel.workspaceId),
+      reportId: guidKey(panel.reportId),
       ...verdict,
       verificadoEm: new Date(),
     },
@@ -156,7 +154,7 @@ const answers = new VersionedCache(['paineis', 'saude'], async (db) => {
   const found: SaudePainel[] = [];
   for (const panel of [...panels].sort((a, b) => a.id - b.id)) {
     const check = checks.get(panel.id);
-    if (!check || check.reportId !== lower(panel.reportId) || check.workspaceId !== lower(panel.workspaceId)) continue;
+    if (!checkedFor(check, panel)) continue;
     found.push({
       painelId: panel.id,
       estado: check.estado,

@@ -21,6 +21,8 @@ import {
 } from '../../db/schema.ts';
 import { createMailTransport } from '../../integrations/mail/create-mail-transport.ts';
 import { DELIVERY_HEADER, type MailTransport } from '../../integrations/mail/mail-transport.ts';
+import { DatabaseTaskClaims } from '../../tasks/task-claims.repository.ts';
+import { TaskRunner } from '../../tasks/task-runner.ts';
 import { DeliveryWorker, purgeExpiredSubscriptionFiles } from './deliveries.ts';
 import { deliveryMessage, scheduleInWords } from './delivery-message.ts';
 
@@ -632,14 +634,22 @@ describe('subscription deliveries (docs/decisions/020-subscription-deliveries.md
     expect(throttled()).toBeGreaterThan(0);
   });
 
-  it('works the queue on its own once started, soon after wake(), and stop() waits for it', async () => {
+  /** The worker polling on a runner of its own, as the app's background tasks run it. */
+  function polling(running: DeliveryWorker) {
+    const runner = new TaskRunner({ claims: new DatabaseTaskClaims(ctx.db), log: ctx.app.log });
+    running.pollOn(runner);
+    runner.start();
+    return runner;
+  }
+
+  it('works the queue on its runner, at once after wake(), and the runner’s stop waits for it', async () => {
     const { ana, plain } = await setup();
     const running = worker({ pollSeconds: 3600 });
-    running.start();
+    const runner = polling(running);
     const sub = await subscribe({ painelId: plain.id, usuarioId: ana.id, proximoEnvio: new Date(Date.now() - 1000) });
     running.wake();
     await eventually(async () => expect((await delivery(sub.id)).estado).toBe('enviado'));
-    await running.stop();
+    await runner.stop();
     expect(smtp.received).toHaveLength(1);
   });
 
@@ -668,15 +678,15 @@ describe('subscription deliveries (docs/decisions/020-subscription-deliveries.md
     expect(await delivery(sub.id)).toMatchObject({ estado: 'executando', ocupadoPor: 'outra-instancia' });
   });
 
-  it('puts a delivery under way back in the queue, its attempt not counted, when the worker stops', async () => {
+  it('puts a delivery under way back in the queue, its attempt not counted, when the runner stops', async () => {
     const { ana, plain } = await setup();
     const sub = await subscribe({ painelId: plain.id, usuarioId: ana.id, proximoEnvio: new Date(Date.now() - 1000) });
     powerBi().setExportDuration(60_000);
     const running = worker();
-    running.start();
+    const runner = polling(running);
     running.wake();
     await eventually(async () => expect((await delivery(sub.id)).estado).toBe('executando'));
-    await running.stop();
+    await runner.stop();
     expect(await delivery(sub.id)).toMatchObject({ estado: 'pendente', tentativas: 0, ocupadoPor: null });
     expect(smtp.received).toEqual([]);
   });

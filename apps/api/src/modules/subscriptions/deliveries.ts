@@ -12,6 +12,8 @@ import type { ExportJob, ReportExporter } from '../../integrations/power-bi/embe
 import type { PowerBiExport } from '../../integrations/power-bi/power-bi-client.ts';
 import { MailError, type MailTransport } from '../../integrations/mail/mail-transport.ts';
 import { DomainFailure } from '../../lib/domain-failure.ts';
+import { POWER_BI_NOT_CONFIGURED } from '../../plugins/microsoft-error-answers.ts';
+import type { TaskHandle, TaskRunner } from '../../tasks/task-runner.ts';
 import { recordAudit, SYSTEM_ACTOR } from '../audit/audit.ts';
 import { exportFileName, FILE_TYPES } from '../exports/export-answers.ts';
 import { exportRefusal } from '../exports/export-refusals.ts';
@@ -57,8 +59,6 @@ const QUEUE_BATCH = 200;
 const MIN_STATUS_WAIT_SECONDS = 0.2;
 /** The wait when Power BI named none. */
 const DEFAULT_STATUS_WAIT_SECONDS = 1;
-/** How soon after wake() the queue is worked. */
-const WAKE_DELAY_MS = 50;
 
 /** A delivery's attempt that failed: what the subscription's owner and the administrators read, and whether to retry. */
 class AttemptFailure extends Error {
@@ -98,7 +98,7 @@ function powerBiDetail(error: MicrosoftError, panel: Painel, stateOrPage: boolea
     case 'identity-over-limits':
       return 'O Power BI não aceitaria a identidade RLS do destinatário.';
     case 'not-configured':
-      return 'O Power BI não está configurado neste servidor.';
+      return POWER_BI_NOT_CONFIGURED;
     default:
       return error.status ? `O Power BI respondeu ${error.status}.` : 'O Power BI deu uma resposta ilegível.';
   }
@@ -111,62 +111,55 @@ function powerBiDetail(error: MicrosoftError, panel: Painel, stateOrPage: boolea
 export class DeliveryWorker {
   private readonly instanceId: string;
   private readonly wait: (ms: number, signal: AbortSignal) => Promise<void>;
-  private timer: NodeJS.Timeout | null = null;
-  private started = false;
+  /** The polling task, once on a runner: what wake() triggers. */
+  private polling: TaskHandle<void> | null = null;
   /** The tick under way (or the last one): ticks run one after another, never two at once. */
   private current: Promise<void> = Promise.resolve();
-  /** Aborted by stop(): waits end, and deliveries under way stop before sending anything more. */
-  private stopping = new AbortController();
+  /** Aborted by stop() or the runner's stop: waits end, and deliveries under way stop before sending anything more. */
+  private readonly stopping = new AbortController();
 
   constructor(private readonly deps: DeliveryDeps) {
     this.instanceId = deps.instanceId ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
     this.wait = deps.wait ?? ((ms, signal) => sleep(ms, undefined, { signal }).catch(() => undefined));
   }
 
-  /** Starts polling every `subscriptions.pollSeconds` (server.ts; tests call runOnce). */
-  start(): void {
-    if (this.started) return;
-    this.started = true;
-    this.stopping = new AbortController();
+  /**
+   * Polls the queue as the task 'envios' on `runner` (plugins/background-tasks.ts): every `subscriptions.pollSeconds`,
+   * and at once after wake(). Every instance polls (the task is the instance's own, not claimed across instances):
+   * each delivery is claimed by one of them, so that several instances deliver side by side. Tests call runOnce.
+   */
+  pollOn(runner: TaskRunner): void {
     if (!this.deps.mail) this.deps.log.warn('nenhum transporte de e-mail configurado: as assinaturas não são enviadas');
-    this.schedule(this.deps.config.subscriptions.pollSeconds * 1000);
+    this.polling = runner.define({
+      name: 'envios',
+      claim: 'instance',
+      everyMs: this.deps.config.subscriptions.pollSeconds * 1000,
+      firstAfterMs: null,
+      run: (_scope, signal) => this.runOnce(undefined, signal),
+    });
   }
 
   /**
    * Queues what is due, then works deliveries until none is available now; resolves when they ended. Without `now`,
-   * the moment it starts (after a tick under way ends), not the moment it was asked.
+   * the moment it starts (after a tick under way ends), not the moment it was asked. `signal` (the runner's stop)
+   * stops the deliveries as stop() does.
    */
-  async runOnce(now?: Date): Promise<void> {
+  async runOnce(now?: Date, signal?: AbortSignal): Promise<void> {
+    signal?.addEventListener('abort', () => this.stopping.abort(), { once: true });
     const run = this.current.then(() => this.tick(now ?? new Date()));
     this.current = run.catch(() => undefined);
     return run;
   }
 
-  /** A delivery was just queued ('Enviar agora'): work the queue soon rather than at the next poll (when started). */
+  /** A delivery was just queued ('Enviar agora'): work the queue now rather than at the next poll (when polling). */
   wake(): void {
-    if (this.started) this.schedule(WAKE_DELAY_MS);
+    this.polling?.trigger();
   }
 
-  /** Stops polling and waits for the deliveries under way (the app's close). */
+  /** Stops the deliveries under way and waits for them (tests; the app's close stops the runner, which does it). */
   async stop(): Promise<void> {
-    this.started = false;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
     this.stopping.abort();
     await this.current;
-  }
-
-  private schedule(ms: number): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      void this.runOnce()
-        .catch((err: unknown) => this.deps.log.error({ err }, 'falha ao processar a fila de envios de assinaturas'))
-        .finally(() => {
-          // A wake() meanwhile set a sooner timer: that one stays.
-          if (this.started && !this.timer) this.schedule(this.deps.config.subscriptions.pollSeconds * 1000);
-        });
-    }, ms).unref();
   }
 
   private async tick(now: Date): Promise<void> {

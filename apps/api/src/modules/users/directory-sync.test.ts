@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { StandInPerson } from '@paineis/microsoft-stand-ins/types';
+import { eventually } from '../../../test/eventually.ts';
 import { useTestApp } from '../../../test/context.ts';
 import { createAdmin, createUser, link, panel } from '../../../test/fixtures.ts';
 import { microsoftConfig, person, useStandIns } from '../../../test/microsoft.ts';
@@ -25,10 +26,17 @@ const directory = (count: number): StandInPerson[] =>
 describe('directory sync from Microsoft Graph', () => {
   const standIns = useStandIns({ people: [] });
   const waits: number[] = [];
+  /** While set, a wait for Graph's Retry-After lasts until the test opens it. */
+  let waitGate: Promise<void> | null = null;
   const ctx = useTestApp(() => ({
     config: microsoftConfig(standIns.current),
     // Retry-After is honoured, but the test records the wait instead of sleeping through it.
-    graphOptions: { sleep: async (ms) => void waits.push(ms) },
+    graphOptions: {
+      sleep: async (ms) => {
+        waits.push(ms);
+        await waitGate;
+      },
+    },
   }));
   let token: string;
 
@@ -180,11 +188,23 @@ describe('directory sync from Microsoft Graph', () => {
     expect(waits.length).toBeGreaterThan(0);
   });
 
-  it('runs one sync for requests that arrive together', async () => {
+  it('answers the requests made during a sync with one more sync after it, which they share', async () => {
     standIns.current.graph.setPeople(directory(1_500));
-    const [a, b] = await Promise.all([sync(), sync()]);
-    expect(a.json()).toEqual(b.json());
-    expect(userPages()).toHaveLength(2);
+    // Graph throttles the first page, and the first sync waits there until the test lets it go.
+    let open!: () => void;
+    waitGate = new Promise((resolve) => (open = resolve));
+    standIns.current.graph.throttleNext(1);
+    const first = sync();
+    await eventually(() => expect(waits).toHaveLength(1));
+    const during = [sync(), sync()] as const;
+    waitGate = null;
+    open();
+    const [a, b, c] = await Promise.all([first, ...during]);
+    expect([a.statusCode, b.statusCode, c.statusCode]).toEqual([200, 200, 200]);
+    expect(b.json()).toEqual(c.json());
+    expect(b.json()).toMatchObject({ ativos: 1_500 });
+    // The first sync: the throttled page, then its two; the second, shared by both requests: two more.
+    expect(userPages()).toHaveLength(5);
   });
 
   it('is for administrators only', async () => {

@@ -30,11 +30,10 @@ export function toDirectoryPerson(user: GraphUser): DirectoryPerson | null {
 /**
  * Copies the enabled users of Microsoft Graph into the users table. Everything is read before anything is
  * written, so a failure half-way leaves the previous data as it was; people who left are marked inactive,
- * never deleted, so their links come back if they do.
+ * never deleted, so their links come back if they do. Run as the background task 'diretorio'
+ * (plugins/background-tasks.ts), which runs it on one instance at a time.
  */
 export class DirectorySync {
-  private running: Promise<SyncResult> | null = null;
-
   constructor(
     private readonly database: Database,
     private readonly graph: GraphClient,
@@ -46,19 +45,6 @@ export class DirectorySync {
       users: string[];
     },
   ) {}
-
-  /** Runs a sync, or joins the one under way. */
-  run(): Promise<SyncResult> {
-    this.running ??= this.sync().finally(() => {
-      this.running = null;
-    });
-    return this.running;
-  }
-
-  /** Waits for a sync under way (on shutdown). */
-  async idle(): Promise<void> {
-    await this.running?.catch(() => undefined);
-  }
 
   /**
    * Who holds the Entra app role `Admin`, or null when Graph would not say: the people are still synced,
@@ -78,7 +64,7 @@ export class DirectorySync {
     }
   }
 
-  private async sync(): Promise<SyncResult> {
+  async sync(): Promise<SyncResult> {
     const started = Date.now();
     let users: GraphUser[];
     try {

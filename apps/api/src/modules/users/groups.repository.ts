@@ -145,8 +145,6 @@ export async function writeGroupChanges(
     }
   }
   return database.db.transaction(async (tx) => {
-    // Instances of the API on one PostgreSQL take turns, as with the people (users.repository.ts).
-    if (database.kind === 'postgres') await tx.execute(sql`select pg_advisory_xact_lock(7301955)`);
     if (full) {
       await tx.execute(sql`delete from grupo_membros`);
       const ids = kept.map((g) => g.id);

@@ -200,8 +200,6 @@ export async function replaceDirectory(
 ): Promise<DirectoryChanges> {
   const ids = people.map((r) => r.id);
   return database.db.transaction(async (tx) => {
-    // Instances of the API on one PostgreSQL take turns.
-    if (database.kind === 'postgres') await tx.execute(sql`select pg_advisory_xact_lock(7301954)`);
     for (let i = 0; i < people.length; i += 5000) {
       const batch = people.slice(i, i + 5000);
       const col = <K extends keyof DirectoryPerson>(k: K) => sql.param(batch.map((r) => r[k]));

@@ -1,0 +1,111 @@
+import fp from 'fastify-plugin';
+import type { SyncResult } from '@paineis/contract/users';
+import { purgeAudit } from '../modules/audit/audit.ts';
+import { purgeStaleSignInRecords } from '../modules/auth/sessions.ts';
+import { purgeOldExports } from '../modules/exports/exports.ts';
+import { readFreshness } from '../modules/power-bi/freshness.ts';
+import { checkHealth } from '../modules/power-bi/panel-health.ts';
+import { purgeExpiredSubscriptionFiles } from '../modules/subscriptions/deliveries.ts';
+import { purgeOldViews } from '../modules/usage/usage.ts';
+import { DirectorySync } from '../modules/users/directory-sync.ts';
+import { DatabaseTaskClaims } from '../tasks/task-claims.repository.ts';
+import { TaskRunner, type TaskRunnerOptions, type TaskScope } from '../tasks/task-runner.ts';
+
+const MINUTE = 60_000;
+
+/** A run's panels: undefined for every panel, else the ids asked for (a panel created or pointed at another report). */
+const panelsOf = (scope: TaskScope): ReadonlySet<number> | undefined =>
+  scope.full ? undefined : new Set([...scope.targets].map(Number));
+
+/**
+ * Every background task, in one list, on one runner (tasks/task-runner.ts, docs/decisions/021-background-tasks.md):
+ *
+ * | task           | every                             | at start                 | runs on        |
+ * | -------------- | --------------------------------- | ------------------------ | -------------- |
+ * | 'diretorio'    | GRAPH_SYNC_INTERVAL_MINUTES       | with syncAtStart         | one instance   |
+ * | 'atualizacoes' | POWER_BI_REFRESH_INTERVAL_MINUTES | 2 s in, with syncAtStart | one instance   |
+ * | 'saude'        | POWER_BI_HEALTH_INTERVAL_MINUTES  | 2 s in, with syncAtStart | one instance   |
+ * | 'limpeza'      | an hour                           | always                   | one instance   |
+ * | 'envios'       | SUBSCRIPTION_POLL_SECONDS         | no                       | every instance |
+ *
+ * 'limpeza' purges expired revocations and old sign-in attempts, views and audit records past their retention
+ * (anonymising older views), export jobs older than a day and subscription files past their expiry. 'envios' runs on
+ * every instance because each delivery is claimed on its own (docs/decisions/020-subscription-deliveries.md), and only
+ * with runDeliveries. The Microsoft tasks exist only with the Microsoft configuration. The timers start when the app
+ * is ready and do not keep the process alive; the app's close waits for the runs under way.
+ */
+export default fp<{ syncAtStart: boolean; runDeliveries: boolean; runner?: Omit<TaskRunnerOptions, 'claims' | 'log'> }>(
+  async (app, { syncAtStart, runDeliveries, runner: options }) => {
+    const tasks = new TaskRunner({ claims: new DatabaseTaskClaims(app.db), log: app.log, ...options });
+    app.decorate('tasks', tasks);
+    const { config } = app;
+    const atStart = (ms: number) => (syncAtStart ? ms : null);
+
+    const graph = app.graph;
+    const sync =
+      graph && config.microsoft
+        ? new DirectorySync(app.database, graph, app.log, {
+            appId: config.microsoft.clientId,
+            users: config.adminUsers,
+          })
+        : null;
+    app.decorate(
+      'directorySync',
+      sync &&
+        tasks.define<SyncResult>({
+          name: 'diretorio',
+          claim: 'cluster',
+          everyMs: config.graphSyncIntervalMinutes * MINUTE,
+          firstAfterMs: atStart(0),
+          run: () => sync.sync(),
+        }),
+    );
+
+    const client = app.powerBi;
+    app.decorate(
+      'freshness',
+      client &&
+        tasks.define<void>({
+          name: 'atualizacoes',
+          claim: 'cluster',
+          everyMs: config.powerBi.refreshIntervalMinutes * MINUTE,
+          firstAfterMs: atStart(2_000),
+          run: (scope) => readFreshness(app.db, client, app.log, panelsOf(scope)),
+        }),
+    );
+    app.decorate(
+      'panelHealth',
+      client &&
+        tasks.define<void>({
+          name: 'saude',
+          claim: 'cluster',
+          everyMs: config.powerBi.healthIntervalMinutes * MINUTE,
+          firstAfterMs: atStart(2_000),
+          run: (scope) => checkHealth(app.db, client, app.log, panelsOf(scope)),
+        }),
+    );
+
+    const { usage } = config;
+    tasks.define<void>({
+      name: 'limpeza',
+      claim: 'cluster',
+      everyMs: 60 * MINUTE,
+      firstAfterMs: 0,
+      run: async () => {
+        await Promise.all([
+          purgeStaleSignInRecords(app.db),
+          purgeOldViews(app.db, usage),
+          purgeAudit(app.db, usage.auditRetentionDays),
+          purgeOldExports(app.db),
+          purgeExpiredSubscriptionFiles(app.db),
+        ]);
+      },
+    });
+
+    if (runDeliveries) app.deliveries.pollOn(tasks);
+
+    app.addHook('onReady', async () => tasks.start());
+    app.addHook('onClose', async () => tasks.stop());
+  },
+  { name: 'background-tasks', dependencies: ['database'] },
+);
