@@ -161,18 +161,18 @@ function judge(person: AccessPerson, panel: Painel, facts: Facts, explain: Expla
         if (explain) papeisRls.push({ papel: role.roleName, motivos: [ADMIN] });
         continue;
       }
-      const byEmail = role.emails.has(email) || role.emails.has(upn);
-      let byGroup = false;
-      const viaGroups: MotivoAcesso[] = [];
+      let listed = role.emails.has(email) || role.emails.has(upn);
+      // Every reason only when explaining; to open, the first one found is enough.
+      const why = explain && (listed ? [BY_EMAIL] : []);
       for (const id of role.groups) {
+        if (!why && listed) break;
         if (!facts.groups.has(id)) continue;
-        byGroup = true;
-        if (!explain) break;
-        viaGroups.push(viaGroup({ id, nome: explain.name(id) }, explain));
+        listed = true;
+        if (why && explain) why.push(viaGroup({ id, nome: explain.name(id) }, explain));
       }
-      if (!byEmail && !byGroup) continue;
+      if (!listed) continue;
       roles.push(role.roleName);
-      if (explain) papeisRls.push({ papel: role.roleName, motivos: byEmail ? [BY_EMAIL, ...viaGroups] : viaGroups });
+      if (why) papeisRls.push({ papel: role.roleName, motivos: why });
     }
   }
   const refusal: Refusal | null = !person.active
@@ -199,8 +199,8 @@ const directOfPanel = new VersionedKeyedCache(
 const groupLinks = new VersionedCache(['vinculos', 'grupos'], groupLinksByPanel);
 
 /**
- * The ids of the panels each signed-in person sees, in the list screen's order (none for an administrator, who sees
- * every panel): the rule's `sees` over the catalogue, kept until a panel, a link or a membership changes.
+ * The ids of the panels each signed-in person sees (an administrator sees every panel, and is never asked here): the
+ * rule's linkage over the catalogue, kept until a panel, a link or a membership changes.
  */
 const visibleToPerson = new VersionedKeyedCache(
   ['paineis', 'vinculos', 'grupos'],
