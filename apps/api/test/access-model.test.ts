@@ -450,13 +450,13 @@ describe('the access model, over every demo person and every demo panel', () => 
     expect(asked).toBeGreaterThan(1_500);
   });
 
-  it("is who '/paineis/{id}/acesso' lists, with every reason: the active people the panel is theirs to see", async () => {
+  it("is who '/paineis/{id}/acesso' lists, with every reason: the active people who may open the panel", async () => {
     const admin = await token(stored.people.find((p) => p.id === 'demo-admin')!);
     for (const panel of stored.panels) {
       const answer = await get(`/api/paineis/${panel.id}/acesso`, admin);
       expect(answer.statusCode).toBe(200);
       const listed = answer.json<AcessoPainel>().pessoas;
-      const expected = stored.people.filter((person) => rule.expected(person, panel).sees);
+      const expected = stored.people.filter((person) => rule.expected(person, panel).opens);
       expect(listed.map((p) => p.usuarioId).sort(), `painel ${panel.id}`).toEqual(expected.map((p) => p.id).sort());
       for (const entry of listed) {
         const person = stored.people.find((p) => p.id === entry.usuarioId)!;

@@ -40,14 +40,15 @@ const whoCanOpenAnswers = new VersionedKeyedCache(
 export const whoCanOpenJson = (db: Db, painelId: number) => whoCanOpenAnswers.get(db, painelId);
 
 /**
- * Every active person the panel is theirs to see (in their list, and opened unless an RLS role is missing, which
- * `/usuarios365/{id}/acesso` tells), by name, with every reason.
+ * Every active person who may open the panel, by name, with every reason (docs/requirements.md#access-screens): on a
+ * panel with RLS, someone linked but in no role is left out, as the opening refuses them; `/usuarios365/{id}/acesso`
+ * tells them why.
  */
 export async function whoCanOpen(db: Db, painelId: number): Promise<AcessoPainel> {
   const explained = await explainPanel(db, painelId);
   if (!explained) throw notFound(PANEL_NOT_FOUND);
   const pessoas = explained.people
-    .filter(({ access }) => access.sees)
+    .filter(({ access }) => access.opens)
     .map(({ entry, access }) => ({
       usuarioId: entry.id,
       nome: entry.nome,
