@@ -43,7 +43,7 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { admin: true },
       schema: {
         tags: ['Usuários'],
-        summary: 'Sincroniza agora os usuários ativos do Microsoft Graph (junta-se a uma sincronização em curso)',
+        summary: 'Sincroniza agora os usuários ativos do Microsoft Graph (depois da sincronização em curso, se houver)',
         response: { 200: syncResult, ...errorResponses(403, 502, 503) },
       },
     },

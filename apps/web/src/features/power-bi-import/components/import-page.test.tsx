@@ -213,17 +213,12 @@ describe('/importar: Importar do Power BI', () => {
       http.get('/api/powerbi/workspaces', () => {
         calls += 1;
         return calls === 1
-          ? HttpResponse.json(
-              { message: 'A incorporação de relatórios do Power BI ainda não está disponível neste servidor.' },
-              { status: 503 },
-            )
+          ? HttpResponse.json({ message: 'O Power BI não está configurado neste servidor.' }, { status: 503 })
           : HttpResponse.json([{ id: COMERCIAL, nome: 'Área Comercial' }]);
       }),
     );
     const { user } = await openPage();
-    expect(await screen.findByRole('alert')).toHaveTextContent(
-      'A incorporação de relatórios do Power BI ainda não está disponível neste servidor.',
-    );
+    expect(await screen.findByRole('alert')).toHaveTextContent('O Power BI não está configurado neste servidor.');
     await user.click(screen.getByRole('button', { name: 'Tentar novamente' }));
     expect(await screen.findByRole('combobox', { name: 'Workspace' })).toBeInTheDocument();
   });
