@@ -82,6 +82,8 @@ const logDestination = openLogDestination();
 const app = await buildApp({
   config,
   database,
+  // The background tasks' timers start once the app is ready, with a directory sync and the Power BI reads at start
+  // (plugins/background-tasks.ts); each of those runs on one instance at a time (docs/decisions/021-background-tasks.md).
   syncDirectoryAtStart: true,
   // Every instance works the subscriptions' deliveries (docs/decisions/020-subscription-deliveries.md).
   runDeliveries: true,

@@ -32,7 +32,8 @@ const panelsOf = (scope: TaskScope): ReadonlySet<number> | undefined =>
  * (anonymising older views), export jobs older than a day and subscription files past their expiry. 'envios' runs on
  * every instance because each delivery is claimed on its own (docs/decisions/020-subscription-deliveries.md), and only
  * with runDeliveries. The Microsoft tasks exist only with the Microsoft configuration. The timers start when the app
- * is ready and do not keep the process alive; the app's close waits for the runs under way.
+ * is ready, when it runs background work at all (syncAtStart or runDeliveries, which server.ts sets), and do not keep
+ * the process alive; requests are served either way; the app's close waits for the runs under way.
  */
 export default fp<{ syncAtStart: boolean; runDeliveries: boolean; runner?: Omit<TaskRunnerOptions, 'claims' | 'log'> }>(
   async (app, { syncAtStart, runDeliveries, runner: options }) => {
@@ -104,7 +105,8 @@ export default fp<{ syncAtStart: boolean; runDeliveries: boolean; runner?: Omit<
 
     if (runDeliveries) app.deliveries.pollOn(tasks);
 
-    app.addHook('onReady', async () => tasks.start());
+    // The timers run where the app is asked for background work (server.ts); elsewhere (tests) runs are on demand.
+    if (syncAtStart || runDeliveries) app.addHook('onReady', async () => tasks.start());
     app.addHook('onClose', async () => tasks.stop());
   },
   { name: 'background-tasks', dependencies: ['database'] },
