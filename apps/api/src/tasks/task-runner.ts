@@ -133,14 +133,6 @@ export class TaskRunner {
     for (const slot of this.slots.values()) this.schedule(slot);
   }
 
-  /** Asks for a run of `name` without waiting; false when no such task is defined here. */
-  trigger(name: string, targets?: Iterable<string>): boolean {
-    const slot = this.slots.get(name);
-    if (!slot) return false;
-    this.request(slot, targets).catch(() => undefined);
-    return true;
-  }
-
   /** Waits until the task (every task, without a name) neither runs nor has a request waiting, here. */
   async idle(name?: string): Promise<void> {
     const slots = [...this.slots.values()].filter((s) => name === undefined || s.task.name === name);
