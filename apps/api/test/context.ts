@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { buildApp, type App, type AppDependencies } from '../src/app.ts';
 import { loadConfig, type Config } from '../src/config/env.ts';
@@ -56,6 +57,9 @@ export function useTestApp(
     await ctx.app.ready();
   });
   beforeEach(async () => {
+    // Checks a test's writes asked for (a panel created or saved) end before the next test's data and stand-in logs:
+    // a few seconds at most, as a test may leave a task hanging on a stand-in on purpose.
+    await Promise.race([ctx.app.tasks.idle(), sleep(5_000)]);
     await resetDatabase(ctx.database);
   });
   afterAll(async () => {

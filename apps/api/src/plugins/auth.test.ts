@@ -52,6 +52,7 @@ const EXPECTED: Record<string, Access> = {
   'POST /api/classificacoes': 'admin',
   'GET /api/classificacoes/admin': 'admin',
   'GET /api/classificacoes/{id}': 'user',
+  'GET /api/configuracao': 'user',
   'PUT /api/classificacoes/{id}': 'admin',
   'DELETE /api/classificacoes/{id}': 'admin',
 
