@@ -61,6 +61,9 @@ step('Formatação (prettier)', bin('prettier'), ['--check', '.', '--log-level',
 // service; where the registry has none, the step says the audit was not done and passes).
 step('Auditoria de dependências (npm audit)', process.execPath, [path.join(root, 'scripts', 'audit-dependencies.mjs')]);
 
+// Debian's Chromium, before the unit tests: the stand-ins' embed host is tested with the real powerbi-client in it.
+step('Navegador do Debian (chromium)', process.execPath, [path.join(root, 'scripts', 'ensure-browser.mjs')]);
+
 const report = path.join(mkdtempSync(path.join(tmpdir(), 'paineis-vitest-')), 'report.json');
 step('Testes (vitest)', bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`]);
 
@@ -69,7 +72,6 @@ step('Testes (vitest)', bin('vitest'), ['run', '--reporter=default', '--reporter
 step('Build de produção', process.execPath, [path.join(root, 'scripts', 'check-production-build.mjs')]);
 
 // Browser journeys: Debian's Chromium driven by Playwright against the real server (demo mode).
-step('Navegador do Debian (chromium)', process.execPath, [path.join(root, 'scripts', 'ensure-browser.mjs')]);
 const e2eReport = path.join(path.dirname(report), 'e2e.json');
 if (step('Build (aplicação web e API)', 'npm', ['run', 'build', '--silent'])) {
   step('Navegador (playwright + chromium)', bin('playwright'), ['test', '-c', 'e2e/playwright.config.ts'], {
