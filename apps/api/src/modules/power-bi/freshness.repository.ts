@@ -1,8 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { PG_FOREIGN_KEY_VIOLATION, pgErrorCode } from '../../db/pg-errors.ts';
 import { datasetsAtualizacao, painelDatasets } from '../../db/schema.ts';
-import { skippingDeletedPanel } from './deleted-panels.repository.ts';
+import { writeSkippingDeletedPanels } from './deleted-panels.repository.ts';
 
 /** Each panel's dataset and that dataset's last refresh, as the freshness rounds stored them. */
 
@@ -71,22 +70,8 @@ export async function storedDatasets(db: Db): Promise<Map<string, DatasetFreshne
  * round ran (its link refused by the foreign key) is left out, and the rest saved.
  */
 export async function saveRound(db: Db, links: PanelDatasetLink[], datasets: DatasetFreshness[]): Promise<void> {
-  try {
-    await writeRound(db, links, datasets, false);
-  } catch (error) {
-    if (pgErrorCode(error) !== PG_FOREIGN_KEY_VIOLATION) throw error;
-    await writeRound(db, links, datasets, true);
-  }
-}
-
-/** `onePerPanel`: each link in a savepoint of its own, so that one of a deleted panel fails alone. */
-async function writeRound(db: Db, links: PanelDatasetLink[], datasets: DatasetFreshness[], onePerPanel: boolean) {
   await db.transaction(async (tx) => {
-    if (onePerPanel) {
-      for (const link of links) await skippingDeletedPanel(tx, (savepoint) => upsertLinks(savepoint, [link]));
-    } else {
-      await upsertLinks(tx, links);
-    }
+    await writeSkippingDeletedPanels(tx, links, upsertLinks);
     if (datasets.length > 0) {
       await tx
         .insert(datasetsAtualizacao)
@@ -109,7 +94,6 @@ async function writeRound(db: Db, links: PanelDatasetLink[], datasets: DatasetFr
 }
 
 async function upsertLinks(db: Db, links: PanelDatasetLink[]): Promise<void> {
-  if (links.length === 0) return;
   await db
     .insert(painelDatasets)
     .values(links)

@@ -1,9 +1,8 @@
 import { sql } from 'drizzle-orm';
 import type { EstadoSaude } from '@paineis/contract/power-bi';
 import type { Db } from '../../db/client.ts';
-import { PG_FOREIGN_KEY_VIOLATION, pgErrorCode } from '../../db/pg-errors.ts';
 import { painelSaude } from '../../db/schema.ts';
-import { skippingDeletedPanel } from './deleted-panels.repository.ts';
+import { writeSkippingDeletedPanels } from './deleted-panels.repository.ts';
 
 /** The last check of each panel's report, as stored. */
 export interface StoredHealth {
@@ -36,14 +35,7 @@ export async function storedHealth(db: Db): Promise<StoredHealth[]> {
  */
 export async function saveHealth(db: Db, checks: StoredHealth[]): Promise<void> {
   if (checks.length === 0) return;
-  try {
-    await upsertHealth(db, checks);
-  } catch (error) {
-    if (pgErrorCode(error) !== PG_FOREIGN_KEY_VIOLATION) throw error;
-    await db.transaction(async (tx) => {
-      for (const check of checks) await skippingDeletedPanel(tx, (savepoint) => upsertHealth(savepoint, [check]));
-    });
-  }
+  await db.transaction(async (tx) => writeSkippingDeletedPanels(tx, checks, upsertHealth));
 }
 
 async function upsertHealth(db: Db, checks: StoredHealth[]): Promise<void> {
