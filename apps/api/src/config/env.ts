@@ -188,11 +188,19 @@ const envSchema = z.object({
   SUBSCRIPTION_POLL_SECONDS: z.coerce.number().min(0.05).max(3600).default(30),
   SUBSCRIPTION_LEASE_SECONDS: z.coerce.number().min(1).max(3600).default(120),
   SUBSCRIPTION_FILE_DAYS: z.coerce.number().int().min(1).max(90).default(7),
+  // Fair use (docs/SECURITY.md): 'Enviar agora' allowed per person in the window.
+  SUBSCRIPTION_SEND_NOW_PER_HOUR: z.coerce.number().int().min(1).max(10_000).default(10),
+  SUBSCRIPTION_SEND_NOW_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(3600),
   MAIL_MAX_ATTACHMENT_MB: z.coerce.number().min(0).max(100).default(10),
   // docs/requirements.md#usage: views kept this long; their person removed after the second (0: never).
   VIEW_RETENTION_DAYS: z.coerce.number().int().min(1).max(3_650).default(400),
   VIEW_ANONYMISE_AFTER_DAYS: z.coerce.number().int().min(0).max(3_650).default(0),
   AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).default(1_825),
+  // docs/decisions/018-access-by-group.md: what a public Microsoft 365 group (anyone may join it unapproved) may grant:
+  // opening panels and RLS roles ('all'), opening panels only ('panels'), or nothing ('none').
+  PUBLIC_GROUPS_GRANT: z
+    .enum(['all', 'panels', 'none'], { error: "PUBLIC_GROUPS_GRANT deve ser 'all', 'panels' ou 'none'." })
+    .default('panels'),
   // The days of '/uso' begin at midnight here.
   USAGE_TIME_ZONE: z
     .string()
@@ -248,6 +256,8 @@ export interface Config {
   mail: MailSettings | null;
   /** docs/requirements.md#subscriptions. */
   subscriptions: SubscriptionSettings;
+  /** What a public Microsoft 365 group may grant: panels and RLS roles, panels only, or nothing. */
+  publicGroupsGrant: 'all' | 'panels' | 'none';
   /** docs/requirements.md#usage. */
   usage: { retentionDays: number; anonymiseAfterDays: number; auditRetentionDays: number; timeZone: string };
   /** The address people use to reach the portal; derived from each request when unset. */
@@ -282,6 +292,9 @@ export interface SubscriptionSettings {
   leaseSeconds: number;
   /** How long a file too large to attach stays downloadable. */
   fileDays: number;
+  /** 'Enviar agora' allowed per person within `sendNowWindowSeconds` (a 429 with Retry-After beyond). */
+  sendNowLimit: number;
+  sendNowWindowSeconds: number;
 }
 
 /** Graph takes attachments inline only under 3 MB (a larger one needs an upload session). */
@@ -425,7 +438,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       pollSeconds: e.SUBSCRIPTION_POLL_SECONDS,
       leaseSeconds: e.SUBSCRIPTION_LEASE_SECONDS,
       fileDays: e.SUBSCRIPTION_FILE_DAYS,
+      sendNowLimit: e.SUBSCRIPTION_SEND_NOW_PER_HOUR,
+      sendNowWindowSeconds: e.SUBSCRIPTION_SEND_NOW_WINDOW_SECONDS,
     },
+    publicGroupsGrant: e.PUBLIC_GROUPS_GRANT,
     usage: {
       retentionDays: e.VIEW_RETENTION_DAYS,
       anonymiseAfterDays: e.VIEW_ANONYMISE_AFTER_DAYS,

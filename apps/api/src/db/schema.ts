@@ -119,6 +119,11 @@ export const grupos = pgTable(
     nome: text('nome').notNull(),
     descricao: text('descricao'),
     tipo: text('tipo', { enum: ['seguranca', 'microsoft365'] }).notNull(),
+    /**
+     * Graph's `visibility` of a Microsoft 365 group as the sync read it ('Public', 'Private', 'HiddenMembership');
+     * null for security groups, which have none. Anyone in the organisation may join a 'Public' one unapproved.
+     */
+    visibilidade: text('visibilidade'),
     dataAtualizacao: timestamp('data_atualizacao', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('grupos_nome').on(sql`lower(${t.nome})`)],
@@ -578,19 +583,63 @@ export const envioDestinatarios = pgTable(
   (t) => [primaryKey({ columns: [t.envioId, t.usuarioId] })],
 );
 
-/** A file too large to attach: downloadable by its recipient alone from the portal until `expiraEm`. */
+/**
+ * A file too large to attach: one per export of a delivery (the recipients who share an identity share it), stored
+ * once, and downloadable by those recipients alone (arquivo_destinatarios) until `expiraEm`.
+ */
 export const arquivosAssinatura = pgTable(
   'arquivos_assinatura',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    usuarioId: personColumn().notNull(),
     envioId: uuid('envio_id')
       .notNull()
       .references(() => enviosAssinatura.id, { onDelete: 'cascade' }),
+    /** The identity the file was rendered with (recipients.ts's key): a download by anyone whose identity now differs is refused. */
+    identidade: text('identidade').notNull(),
     nome: text('nome').notNull(),
     tipo: text('tipo').notNull(),
     conteudo: bytes('conteudo').notNull(),
+    tamanho: integer('tamanho').notNull(),
     expiraEm: timestamp('expira_em', { withTimezone: true }).notNull(),
   },
-  (t) => [index('arquivos_assinatura_expira').on(t.expiraEm)],
+  (t) => [
+    index('arquivos_assinatura_expira').on(t.expiraEm),
+    uniqueIndex('arquivos_assinatura_envio_identidade').on(t.envioId, t.identidade),
+  ],
 );
+
+/** Who may download a stored file: the recipients it was linked to in their message. */
+export const arquivoDestinatarios = pgTable(
+  'arquivo_destinatarios',
+  {
+    arquivoId: uuid('arquivo_id')
+      .notNull()
+      .references(() => arquivosAssinatura.id, { onDelete: 'cascade' }),
+    usuarioId: personColumn().notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.arquivoId, t.usuarioId] })],
+);
+
+/**
+ * Each 'Enviar agora' asked, by its person: the hourly allowance is counted here, across instances, and outlives the
+ * subscription (deleting one and asking again does not reset it). Rows older than the window are purged.
+ */
+export const pedidosEnvio = pgTable(
+  'pedidos_envio',
+  {
+    id: serial('id').primaryKey(),
+    usuarioId: text('usuario_id').notNull(),
+    em: timestamp('em', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('pedidos_envio_usuario_em').on(t.usuarioId, t.em)],
+);
+
+/**
+ * Facts about the installation itself, by name: 'execucao-configurada' is when the database first served a start
+ * outside demo mode (demo data never loads into it after that).
+ */
+export const instalacao = pgTable('instalacao', {
+  chave: text('chave').primaryKey(),
+  valor: text('valor').notNull(),
+  dataAtualizacao: timestamp('data_atualizacao', { withTimezone: true }).notNull().defaultNow(),
+});
