@@ -36,8 +36,10 @@ export const MAX_ASSINATURAS_POR_PESSOA = 100;
 export const MAX_DESTINATARIOS = 500;
 
 /**
- * A subscription's state as its owner reads it: 'ativa' (sent on schedule), 'pausada' (by its owner), 'sem-acesso'
- * (its owner, or every recipient, may no longer open the panel, or the owner's account is inactive: nothing is sent).
+ * A subscription's state as its owner reads it: 'ativa' (sent on schedule), 'pausada' (by its owner or an
+ * administrator), 'sem-acesso' (its owner, or every recipient, may no longer open the panel; the owner's account is
+ * inactive; or the owner of a subscription for others is no longer an administrator: nothing is sent, and the answer
+ * says which in `motivoSituacao`).
  */
 export const SITUACOES_ASSINATURA = ['ativa', 'pausada', 'sem-acesso'] as const;
 export type SituacaoAssinatura = (typeof SITUACOES_ASSINATURA)[number];
@@ -63,6 +65,12 @@ export const ASSINATURA_MESSAGES = {
   exportacaoDesativada: 'A exportação está desativada para este painel, e a assinatura depende dela.',
   semAcesso: 'Você não tem mais acesso a este painel: a assinatura não é enviada.',
   contaInativa: 'Esta conta está inativa: a assinatura não é enviada.',
+  donoSemAcesso: 'O dono não pode mais abrir este painel: a assinatura não é enviada.',
+  donoInativo: 'A conta do dono está inativa: a assinatura não é enviada.',
+  donoNaoAdministrador: 'O dono não é mais administrador: a assinatura para outras pessoas e grupos não é enviada.',
+  somenteDonoAltera:
+    'Somente o dono altera a assinatura. Administradores podem pausar, retomar ou excluir a de outra pessoa.',
+  somenteDonoEnvia: 'Somente o dono pode enviar a assinatura agora.',
   pausada: 'A assinatura está pausada. Retome-a para enviar.',
   envioEmAndamento: 'Um envio desta assinatura já está em andamento.',
   semTransporte: 'O envio de e-mail não está configurado neste servidor.',
@@ -70,6 +78,12 @@ export const ASSINATURA_MESSAGES = {
   criada: 'Assinatura criada.',
   envioSolicitado: 'Envio solicitado. O e-mail chega em alguns minutos.',
 } as const;
+
+/** 'Enviar agora' beyond the allowance (SUBSCRIPTION_SEND_NOW_PER_HOUR): when the person may ask again. */
+export function limiteEnviarAgora(limit: number, minutes: number): string {
+  const wait = minutes <= 1 ? '1 minuto' : `${minutes} minutos`;
+  return `Você já pediu ${limit} envios imediatos na última hora, o máximo. Tente de novo em ${wait}; os envios agendados seguem normalmente.`;
+}
 
 /** What an administrator reads when a delivery ended without sending (the subscription's last failure). */
 export const FALHAS_ENVIO = {

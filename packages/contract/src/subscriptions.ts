@@ -185,6 +185,8 @@ export const assinatura = z
     /** False while its owner paused it. */
     ativa: z.boolean(),
     situacao: z.enum(SITUACOES_ASSINATURA),
+    /** Why it is 'sem-acesso' (null otherwise), in Portuguese. */
+    motivoSituacao: z.string().nullable(),
     /** The next scheduled delivery; null while paused. */
     proximoEnvio: isoDate.nullable(),
     ultimoEnvio: isoDate.nullable(),

@@ -6,6 +6,7 @@ import { purgeOldExports } from '../modules/exports/exports.ts';
 import { readFreshness } from '../modules/power-bi/freshness.ts';
 import { checkHealth } from '../modules/power-bi/panel-health.ts';
 import { purgeExpiredSubscriptionFiles } from '../modules/subscriptions/deliveries.ts';
+import { purgeSendNowCounts } from '../modules/subscriptions/subscriptions.ts';
 import { purgeOldViews } from '../modules/usage/usage.ts';
 import { DirectorySync } from '../modules/users/directory-sync.ts';
 import { DatabaseTaskClaims } from '../tasks/task-claims.repository.ts';
@@ -29,7 +30,8 @@ const panelsOf = (scope: TaskScope): ReadonlySet<number> | undefined =>
  * | 'envios'       | SUBSCRIPTION_POLL_SECONDS         | no                       | every instance |
  *
  * 'limpeza' purges expired revocations and old sign-in attempts, views and audit records past their retention
- * (anonymising older views), export jobs older than a day and subscription files past their expiry. 'envios' runs on
+ * (anonymising older views), export jobs older than a day, subscription files past their expiry and the 'Enviar agora'
+ * counted that left their window. 'envios' runs on
  * every instance because each delivery is claimed on its own (docs/decisions/020-subscription-deliveries.md), and only
  * with runDeliveries. The Microsoft tasks exist only with the Microsoft configuration. The timers start when the app
  * is ready, when it runs background work at all (syncAtStart or runDeliveries, which server.ts sets), and do not keep
@@ -99,6 +101,7 @@ export default fp<{ syncAtStart: boolean; runDeliveries: boolean; runner?: Omit<
           purgeAudit(app.db, usage.auditRetentionDays),
           purgeOldExports(app.db),
           purgeExpiredSubscriptionFiles(app.db),
+          purgeSendNowCounts(app.db, config),
         ]);
       },
     });

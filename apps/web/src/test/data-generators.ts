@@ -91,6 +91,7 @@ export function assinatura(overrides: Partial<Assinatura> = {}): Assinatura {
     nomeVisao: null,
     ativa: true,
     situacao: 'ativa',
+    motivoSituacao: null,
     proximoEnvio: '2026-11-30T10:00:00.000Z',
     ultimoEnvio: null,
     ultimaFalha: null,

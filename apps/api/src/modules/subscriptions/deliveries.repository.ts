@@ -1,7 +1,8 @@
-import { and, asc, eq, inArray, lt, lte, or, sql } from 'drizzle-orm';
+import { and, asc, eq, lte, sql } from 'drizzle-orm';
 import type { FormatoAssinatura } from '@paineis/contract/subscriptions';
 import type { Db } from '../../db/client.ts';
 import {
+  arquivoDestinatarios,
   arquivosAssinatura,
   assinaturaGrupos,
   assinaturas,
@@ -99,23 +100,38 @@ export async function queueDueBatch(
 /**
  * Claims up to `limit` deliveries for `instanceId` until `leaseUntil`: those waiting and available at `now`, and those
  * whose instance's lease lapsed (it died). Each claim counts an attempt.
+ *
+ * Owners take turns (docs/SECURITY.md, fair use): each available delivery's turn is its place among its owner's
+ * available ones plus how many of that owner's are under way on any instance, and the lowest turns go first, the
+ * longest waiting first among equals. One person's hundred 'Enviar agora' thus never hold back another's schedule.
  */
 export async function claimDeliveries(
   db: Db,
   { now, limit, leaseUntil, instanceId }: { now: Date; limit: number; leaseUntil: Date; instanceId: string },
 ): Promise<DeliveryClaim[]> {
-  const available = db
-    .select({ id: enviosAssinatura.id })
-    .from(enviosAssinatura)
-    .where(
-      or(
-        and(eq(enviosAssinatura.estado, 'pendente'), lte(enviosAssinatura.disponivelEm, now)),
-        and(eq(enviosAssinatura.estado, 'executando'), lt(enviosAssinatura.ocupadoAte, now)),
-      ),
-    )
-    .orderBy(asc(enviosAssinatura.disponivelEm))
-    .limit(limit)
-    .for('update', { skipLocked: true });
+  const at = now.toISOString();
+  // Rows another instance is claiming are skipped (SKIP LOCKED), so a few more candidates than asked are ranked.
+  const available = sql`
+    select e.id from envios_assinatura e
+    join (
+      select c.id, c.disponivel_em,
+             row_number() over (partition by s.usuario_id order by c.disponivel_em, c.id) + coalesce(r.n, 0) as turno
+      from envios_assinatura c
+      join assinaturas s on s.id = c.assinatura_id
+      left join (
+        select s2.usuario_id, count(*) as n from envios_assinatura u
+        join assinaturas s2 on s2.id = u.assinatura_id
+        where u.estado = 'executando' and u.ocupado_ate >= ${at}::timestamptz
+        group by s2.usuario_id
+      ) r on r.usuario_id = s.usuario_id
+      where (c.estado = 'pendente' and c.disponivel_em <= ${at}::timestamptz)
+         or (c.estado = 'executando' and c.ocupado_ate < ${at}::timestamptz)
+      order by turno, c.disponivel_em, c.id
+      limit ${limit * 4}
+    ) candidatos on candidatos.id = e.id
+    order by candidatos.turno, candidatos.disponivel_em, candidatos.id
+    limit ${limit}
+    for update of e skip locked`;
   return db
     .update(enviosAssinatura)
     .set({
@@ -124,7 +140,7 @@ export async function claimDeliveries(
       ocupadoAte: leaseUntil,
       ocupadoPor: instanceId,
     })
-    .where(inArray(enviosAssinatura.id, available))
+    .where(sql`${enviosAssinatura.id} in (${available})`)
     .returning(claimColumns)
     .then((claimed) => claimed.map((c) => ({ ...c, ocupadoAte: c.ocupadoAte ?? leaseUntil })));
 }
@@ -222,22 +238,39 @@ export async function recordRecipient(
 }
 
 /**
- * A file too large to attach, for its recipient to download until `expiraEm`. A delivery taken again after a crash
- * reuses the file it stored for that person.
+ * A file too large to attach, stored once per export (the delivery and the identity it was rendered with) and linked
+ * to `usuarioId`, who may download it until `expiraEm`. A delivery taken again after a crash reuses the file it stored.
  */
 export async function storeFile(
   db: Db,
-  file: { envioId: string; usuarioId: string; nome: string; tipo: string; conteudo: Buffer; expiraEm: Date },
+  file: { envioId: string; identidade: string; nome: string; tipo: string; conteudo: Buffer; expiraEm: Date },
+  usuarioId: string,
 ): Promise<{ id: string; expiraEm: Date }> {
   const columns = { id: arquivosAssinatura.id, expiraEm: arquivosAssinatura.expiraEm };
-  const [stored] = await db
-    .select(columns)
+  const [inserted] = await db
+    .insert(arquivosAssinatura)
+    .values({ ...file, tamanho: file.conteudo.length })
+    .onConflictDoNothing()
+    .returning(columns);
+  const stored =
+    inserted ??
+    (
+      await db
+        .select(columns)
+        .from(arquivosAssinatura)
+        .where(and(eq(arquivosAssinatura.envioId, file.envioId), eq(arquivosAssinatura.identidade, file.identidade)))
+    )[0]!;
+  await db.insert(arquivoDestinatarios).values({ arquivoId: stored.id, usuarioId }).onConflictDoNothing();
+  return stored;
+}
+
+/** The bytes a delivery stored for download (its audit record counts them). */
+export async function storedBytes(db: Db, envioId: string): Promise<number> {
+  const [found] = await db
+    .select({ bytes: sql<number>`coalesce(sum(${arquivosAssinatura.tamanho}), 0)::bigint` })
     .from(arquivosAssinatura)
-    .where(and(eq(arquivosAssinatura.envioId, file.envioId), eq(arquivosAssinatura.usuarioId, file.usuarioId)))
-    .limit(1);
-  if (stored) return stored;
-  const [inserted] = await db.insert(arquivosAssinatura).values(file).returning(columns);
-  return inserted!;
+    .where(eq(arquivosAssinatura.envioId, envioId));
+  return Number(found?.bytes ?? 0);
 }
 
 /**

@@ -12,6 +12,7 @@ import { salesPanels, salesReports, useSalesApp } from '../../../test/sales-repo
 import type { SubscriptionSettings } from '../../config/env.ts';
 import { rows } from '../../db/client.ts';
 import {
+  arquivoDestinatarios,
   arquivosAssinatura,
   assinaturaGrupos,
   assinaturas,
@@ -23,6 +24,7 @@ import { createMailTransport } from '../../integrations/mail/create-mail-transpo
 import { DELIVERY_HEADER, type MailTransport } from '../../integrations/mail/mail-transport.ts';
 import { DatabaseTaskClaims } from '../../tasks/task-claims.repository.ts';
 import { TaskRunner } from '../../tasks/task-runner.ts';
+import { claimDeliveries } from './deliveries.repository.ts';
 import { DeliveryWorker, purgeExpiredSubscriptionFiles } from './deliveries.ts';
 import { deliveryMessage, scheduleInWords } from './delivery-message.ts';
 
@@ -134,6 +136,8 @@ describe('subscription deliveries (docs/decisions/020-subscription-deliveries.md
           pollSeconds: 3600,
           leaseSeconds: 30,
           fileDays: 7,
+          sendNowLimit: 10,
+          sendNowWindowSeconds: 3600,
           ...settings,
         },
       },
@@ -294,7 +298,7 @@ describe('subscription deliveries (docs/decisions/020-subscription-deliveries.md
     ]);
   });
 
-  it('sends nothing and fails without retry when no recipient may open the panel', async () => {
+  it('sends nothing and fails without retry when no recipient may open the panel, or its owner is inactive', async () => {
     const { rls, plain } = await setup();
     const lost = await createUser(ctx.db, { email: 'sem.papel@empresa.com.br' });
     await link(ctx.db, rls.id, [lost.id]);
@@ -305,18 +309,18 @@ describe('subscription deliveries (docs/decisions/020-subscription-deliveries.md
 
     await worker().runOnce(NOW);
 
-    for (const [sub, person] of [
-      [noRole, lost],
-      [gone, inactive],
-    ] as const) {
-      const envio = await delivery(sub.id);
-      expect(envio).toMatchObject({ estado: 'falhou', tentativas: 1, erro: FALHAS_ENVIO.semDestinatarios });
-      expect(await parts(envio.id)).toEqual({ [person.id]: { estado: 'sem-acesso', identidade: null } });
-      expect(await subscription(sub.id)).toMatchObject({
-        ultimaFalha: FALHAS_ENVIO.semDestinatarios,
-        ultimoEnvio: null,
-      });
-    }
+    const envio = await delivery(noRole.id);
+    expect(envio).toMatchObject({ estado: 'falhou', tentativas: 1, erro: FALHAS_ENVIO.semDestinatarios });
+    expect(await parts(envio.id)).toEqual({ [lost.id]: { estado: 'sem-acesso', identidade: null } });
+    expect(await subscription(noRole.id)).toMatchObject({
+      ultimaFalha: FALHAS_ENVIO.semDestinatarios,
+      ultimoEnvio: null,
+    });
+    // The owner's account is inactive: stopped before anyone is judged.
+    const stopped = await delivery(gone.id);
+    expect(stopped).toMatchObject({ estado: 'falhou', tentativas: 1, erro: ASSINATURA_MESSAGES.donoInativo });
+    expect(await parts(stopped.id)).toEqual({});
+    expect(await subscription(gone.id)).toMatchObject({ ultimaFalha: ASSINATURA_MESSAGES.donoInativo });
     expect(powerBi().exports).toEqual([]);
     expect(smtp.received).toEqual([]);
   });
@@ -339,6 +343,65 @@ describe('subscription deliveries (docs/decisions/020-subscription-deliveries.md
       [bia.id]: { estado: 'enviado', identidade: 'bia@empresa.com.br' },
     });
     expect(smtp.received.map((m) => m.to)).toEqual([['bia@empresa.com.br']]);
+  });
+
+  it('sends nothing to someone taken out of the group, of 50, named as recipients while its export renders', async () => {
+    const { plain } = await setup();
+    const members = [];
+    for (let i = 0; i < 50; i++) members.push(await createUser(ctx.db, { email: `p${i}@empresa.com.br` }));
+    // All 50 may open the panel by their own link: only the group makes them recipients.
+    await link(
+      ctx.db,
+      plain.id,
+      members.map((m) => m.id),
+    );
+    await seedGroups(ctx.database, [{ id: 'g-equipe', nome: 'Equipe', people: members.map((m) => m.id) }]);
+    const admin = await createUser(ctx.db, { role: 'Admin' });
+    const sub = await subscribe({ painelId: plain.id, usuarioId: admin.id }, { grupos: ['g-equipe'] });
+    powerBi().setExportDuration(1_500);
+    const run = worker().runOnce(NOW);
+    await eventually(() => expect(powerBi().exports).toHaveLength(1));
+    const leaver = members[17]!;
+    await ctx.db.execute(sql`delete from grupo_membros where grupo_id = 'g-equipe' and membro_id = ${leaver.id}`);
+    await run;
+
+    const envio = await delivery(sub.id);
+    expect(envio.estado).toBe('enviado');
+    const recorded = await parts(envio.id);
+    expect(recorded[leaver.id]).toEqual({ estado: 'sem-acesso', identidade: null });
+    expect(Object.values(recorded).filter((p) => p.estado === 'enviado')).toHaveLength(49);
+    expect(smtp.received).toHaveLength(49);
+    expect(smtp.received.flatMap((m) => m.to)).not.toContain(leaver.email);
+  });
+
+  it('stops sending once its owner is no longer an administrator, or it is paused, while its exports render', async () => {
+    const { ana, bia, rls } = await setup();
+    const admin = await createUser(ctx.db, { role: 'Admin' });
+    const demoted = await subscribe({ painelId: rls.id, usuarioId: admin.id }, { usuarios: [ana.id, bia.id] });
+    powerBi().setExportDuration(1_000);
+    let run = worker().runOnce(NOW);
+    await eventually(() => expect(powerBi().exports).toHaveLength(1));
+    await ctx.db.execute(sql`update usuarios set role = 'User', role_source = null where id = ${admin.id}`);
+    await run;
+    expect(smtp.received).toEqual([]);
+    expect(await delivery(demoted.id)).toMatchObject({
+      estado: 'falhou',
+      erro: ASSINATURA_MESSAGES.donoNaoAdministrador,
+    });
+    expect((await subscription(demoted.id)).ultimaFalha).toBe(ASSINATURA_MESSAGES.donoNaoAdministrador);
+
+    // Another administrator pauses one under way: the identity not yet exported is never sent.
+    const other = await createUser(ctx.db, { role: 'Admin' });
+    const paused = await subscribe(
+      { painelId: rls.id, usuarioId: other.id, proximoEnvio: NOW },
+      { usuarios: [ana.id, bia.id] },
+    );
+    run = worker().runOnce(seconds(NOW, 60));
+    await eventually(() => expect(powerBi().exports).toHaveLength(2));
+    await ctx.db.update(assinaturas).set({ ativa: false, proximoEnvio: null }).where(eq(assinaturas.id, paused.id));
+    await run;
+    expect(smtp.received).toHaveLength(1);
+    expect(await delivery(paused.id)).toMatchObject({ estado: 'falhou', erro: ASSINATURA_MESSAGES.pausada });
   });
 
   it("renders again for a recipient whose RLS roles changed during the export, never mailing the old identity's file", async () => {
@@ -485,7 +548,8 @@ describe('subscription deliveries (docs/decisions/020-subscription-deliveries.md
 
   it("takes over a dead instance's delivery and does not send again to whom it recorded", async () => {
     const { ana, bia, plain } = await setup();
-    const sub = await subscribe({ painelId: plain.id, usuarioId: ana.id }, { usuarios: [ana.id, bia.id] });
+    const admin = await createUser(ctx.db, { role: 'Admin' });
+    const sub = await subscribe({ painelId: plain.id, usuarioId: admin.id }, { usuarios: [ana.id, bia.id] });
     const live = await subscribe({ painelId: plain.id, usuarioId: bia.id, proximoEnvio: null });
     const [dead] = await ctx.db
       .insert(enviosAssinatura)
@@ -590,7 +654,9 @@ describe('subscription deliveries (docs/decisions/020-subscription-deliveries.md
     expect(envio.estado).toBe('enviado');
     const [file, ...others] = await ctx.db.select().from(arquivosAssinatura);
     expect(others).toEqual([]);
-    expect(file).toMatchObject({ usuarioId: ana.id, envioId: envio.id, nome: 'Vendas.pdf', tipo: 'application/pdf' });
+    expect(file).toMatchObject({ envioId: envio.id, identidade: '', nome: 'Vendas.pdf', tipo: 'application/pdf' });
+    expect(file!.tamanho).toBe(file!.conteudo.length);
+    expect(await ctx.db.select().from(arquivoDestinatarios)).toEqual([{ arquivoId: file!.id, usuarioId: ana.id }]);
     expect(await pdfText(file!.conteudo)).toContain('Sem identidade efetiva');
     expect(file!.expiraEm.getTime()).toBeGreaterThanOrEqual(seconds(NOW, 7 * 86_400).getTime());
     expect(file!.expiraEm.getTime()).toBeLessThan(seconds(NOW, 7 * 86_400 + 10).getTime());
@@ -606,6 +672,92 @@ describe('subscription deliveries (docs/decisions/020-subscription-deliveries.md
     expect(await ctx.db.select({ id: arquivosAssinatura.id }).from(arquivosAssinatura)).toHaveLength(1);
     await purgeExpiredSubscriptionFiles(ctx.db, seconds(NOW, 7 * 86_400 + 60));
     expect(await ctx.db.select({ id: arquivosAssinatura.id }).from(arquivosAssinatura)).toEqual([]);
+  });
+
+  it('stores a file too large to attach once per export, shared by its recipients, and counts it in the audit', async () => {
+    const { ana, bia, plain, rls } = await setup();
+    const carla = await createUser(ctx.db, { email: 'carla@empresa.com.br' });
+    await link(ctx.db, plain.id, [ana.id, bia.id, carla.id]);
+    const admin = await createUser(ctx.db, { role: 'Admin' });
+    // Without RLS the three share one export; with it, Ana and Bia each have their own.
+    const shared = await subscribe(
+      { painelId: plain.id, usuarioId: admin.id },
+      { usuarios: [ana.id, bia.id, carla.id] },
+    );
+    const apart = await subscribe({ painelId: rls.id, usuarioId: admin.id }, { usuarios: [ana.id, bia.id] });
+    await worker({}, { maxAttachmentBytes: 100 }).runOnce(NOW);
+
+    expect(powerBi().exports).toHaveLength(1 + 2);
+    const filesOf = async (assinaturaId: string) => {
+      const envio = await delivery(assinaturaId);
+      expect(envio.estado).toBe('enviado');
+      return (await ctx.db.select().from(arquivosAssinatura)).filter((f) => f.envioId === envio.id);
+    };
+    const links = await ctx.db.select().from(arquivoDestinatarios);
+    const [one, ...more] = await filesOf(shared.id);
+    expect(more).toEqual([]);
+    expect(one!.identidade).toBe('');
+    expect(
+      links
+        .filter((l) => l.arquivoId === one!.id)
+        .map((l) => l.usuarioId)
+        .sort(),
+    ).toEqual([ana.id, bia.id, carla.id].sort());
+    // Each of the three messages links to the one file.
+    const sharedMessages = smtp.received.filter((m) => m.mail.html.includes(`/assinaturas/arquivos/${one!.id}`));
+    expect(sharedMessages.map((m) => m.to[0]).sort()).toEqual([
+      'ana@empresa.com.br',
+      'bia@empresa.com.br',
+      'carla@empresa.com.br',
+    ]);
+    const byIdentity = await filesOf(apart.id);
+    expect(byIdentity.map((f) => f.identidade).sort()).toEqual(['ana@empresa.com.br|Sul', 'bia@empresa.com.br|Norte']);
+
+    const audited = async (assinaturaId: string) =>
+      (
+        await rows<{ mudancas: { campo: string; depois: unknown }[] }>(
+          ctx.db,
+          sql`select mudancas from auditoria where acao = 'envio' and objeto_id = ${assinaturaId}`,
+        )
+      )[0]!.mudancas.find((c) => c.campo === 'armazenado')?.depois;
+    expect(await audited(shared.id)).toBe(one!.tamanho);
+    expect(await audited(apart.id)).toBe(byIdentity.reduce((sum, f) => sum + f.tamanho, 0));
+  });
+
+  it("takes owners in turn: one person's 100 'Enviar agora' do not hold back another's scheduled delivery", async () => {
+    const { ana, bia, plain } = await setup();
+    const busy = await subscribe({ painelId: plain.id, usuarioId: ana.id, proximoEnvio: null });
+    // Ana asked 100 sends in the minute before Bia's schedule fell due.
+    await ctx.db.insert(enviosAssinatura).values(
+      Array.from({ length: 100 }, (_, i) => ({
+        assinaturaId: busy.id,
+        ocorrencia: seconds(NOW, -60 + i * 0.5),
+        manual: true,
+        disponivelEm: seconds(NOW, -60 + i * 0.5),
+      })),
+    );
+    const scheduled = await subscribe({ painelId: plain.id, usuarioId: bia.id, proximoEnvio: null });
+    const [bias] = await ctx.db
+      .insert(enviosAssinatura)
+      .values({ assinaturaId: scheduled.id, ocorrencia: NOW, disponivelEm: NOW })
+      .returning();
+    const claim = (limit: number, instanceId: string) =>
+      claimDeliveries(ctx.db, { now: seconds(NOW, 1), limit, leaseUntil: seconds(NOW, 120), instanceId });
+
+    const first = await claim(3, 'instancia-a');
+    expect(first.map((c) => c.assinaturaId).sort()).toEqual([busy.id, busy.id, scheduled.id].sort());
+    expect(first.some((c) => c.id === bias!.id)).toBe(true);
+    // Ana has two under way: a third person's delivery, due later than all of Ana's, goes before her next.
+    const caio = await createUser(ctx.db);
+    await link(ctx.db, plain.id, [ana.id, bia.id, caio.id]);
+    const later = await subscribe({ painelId: plain.id, usuarioId: caio.id, proximoEnvio: null });
+    const [caios] = await ctx.db
+      .insert(enviosAssinatura)
+      .values({ assinaturaId: later.id, ocorrencia: seconds(NOW, 0.5), disponivelEm: seconds(NOW, 0.5) })
+      .returning();
+    const next = await claim(1, 'instancia-b');
+    expect(next.map((c) => c.id)).toEqual([caios!.id]);
+    expect((await claim(1, 'instancia-b'))[0]!.assinaturaId).toBe(busy.id);
   });
 
   it('renders at most exportConcurrency exports at once per instance', async () => {

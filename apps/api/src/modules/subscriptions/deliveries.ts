@@ -30,6 +30,7 @@ import {
   releaseDelivery,
   renewClaim,
   retryDelivery,
+  storedBytes,
   storeFile,
   subscriptionToDeliver,
   type DeliveryClaim,
@@ -37,7 +38,7 @@ import {
   type SubscriptionToDeliver,
 } from './deliveries.repository.ts';
 import { deliveryMessage } from './delivery-message.ts';
-import { identityOf, recipientsOf, type Recipient, type RecipientIdentity } from './recipients.ts';
+import { identityOf, ownerStopNow, recipientsOf, type Recipient, type RecipientIdentity } from './recipients.ts';
 import { nextOccurrence, type Schedule } from './schedule.ts';
 
 /** What the deliveries need of the app. */
@@ -275,6 +276,12 @@ export class DeliveryWorker {
     if (!panel.permiteExportacao) {
       throw new AttemptFailure(withDetail(FALHAS_ENVIO.exportacao, EXPORT_MESSAGES.desativada), true);
     }
+    // Its owner is inactive, or no longer an administrator for a subscription for others: nothing is sent.
+    const ownerStopped = async () => {
+      const stop = await ownerStopNow(db, subscription);
+      if (stop) throw new AttemptFailure(stop, true);
+    };
+    await ownerStopped();
 
     const recipients = await recipientsOf(db, subscription);
     const recorded = await recordedRecipients(db, claim.id);
@@ -310,11 +317,16 @@ export class DeliveryWorker {
       const changed: ByIdentity = new Map();
       for (const { identity, members } of pending.values()) {
         held();
+        // Paused, or taken out of the administrators' hands, while the earlier exports ran: nothing more is sent.
+        if (await this.pausedMeanwhile(claim, panel, recorded, clock)) return;
         // The panel as judged with them: one that took up RLS meanwhile is never exported without the identity.
         const file = await this.exportFor(identity.panel, subscription, identity, held);
+        // Whom it is for now: someone taken out of a group named (or off the list) while it rendered is sent nothing.
+        const stillFor = new Set((await recipientsOf(db, subscription)).map((r) => r.id));
         for (const usuarioId of members) {
           held();
-          const now = await identityOf(db, panel.id, usuarioId, config.rlsUsername);
+          await ownerStopped();
+          const now = stillFor.has(usuarioId) ? await identityOf(db, panel.id, usuarioId, config.rlsUsername) : null;
           if (!now) await leftOut(usuarioId);
           else if (now.key !== identity.key) join(changed, now);
           else {
@@ -337,6 +349,25 @@ export class DeliveryWorker {
     if (await finishDelivery(db, claim, this.instanceId, outcome, clock())) {
       await this.audited(claim, panel, recorded, outcome.estado === 'falhou' ? outcome.erro : null);
     }
+  }
+
+  /**
+   * Whether the subscription was paused (by its owner or an administrator) or deleted since the delivery began: a
+   * paused one ends here as paused (those already sent are kept in its audit record).
+   */
+  private async pausedMeanwhile(
+    claim: DeliveryClaim,
+    panel: Painel,
+    recorded: ReadonlyMap<string, RecipientState>,
+    clock: () => Date,
+  ): Promise<boolean> {
+    const now = await subscriptionToDeliver(this.deps.db, claim.assinaturaId);
+    if (now?.ativa) return false;
+    const outcome = { estado: 'falhou', erro: ASSINATURA_MESSAGES.pausada, falhaAssinatura: null } as const;
+    if (now && (await finishDelivery(this.deps.db, claim, this.instanceId, outcome, clock()))) {
+      await this.audited(claim, panel, recorded, ASSINATURA_MESSAGES.pausada);
+    }
+    return true;
   }
 
   /**
@@ -410,14 +441,19 @@ export class DeliveryWorker {
         ? { kind: 'attached' as const, filename, contentType: type.contentType, content: bytes }
         : {
             kind: 'link' as const,
-            ...(await storeFile(db, {
-              envioId: claim.id,
-              usuarioId: recipient.id,
-              nome: filename,
-              tipo: type.contentType,
-              conteudo: bytes,
-              expiraEm: new Date(clock().getTime() + config.subscriptions.fileDays * 86_400_000),
-            }).then((stored) => ({ arquivoId: stored.id, expiraEm: stored.expiraEm }))),
+            // One stored file per export, shared by the recipients it was rendered for.
+            ...(await storeFile(
+              db,
+              {
+                envioId: claim.id,
+                identidade: identity.key,
+                nome: filename,
+                tipo: type.contentType,
+                conteudo: bytes,
+                expiraEm: new Date(clock().getTime() + config.subscriptions.fileDays * 86_400_000),
+              },
+              recipient.id,
+            ).then((stored) => ({ arquivoId: stored.id, expiraEm: stored.expiraEm }))),
           };
     const message = deliveryMessage({
       envioId: claim.id,
@@ -485,6 +521,7 @@ export class DeliveryWorker {
       [...recorded].filter(([, e]) => e === estado).map(([id]) => people.get(id)?.email ?? id);
     const enviadoPara = named('enviado');
     const semAcesso = named('sem-acesso');
+    const armazenado = await storedBytes(this.deps.db, claim.id);
     await recordAudit(this.deps.db, SYSTEM_ACTOR, {
       objeto: 'assinatura',
       acao: 'envio',
@@ -497,6 +534,8 @@ export class DeliveryWorker {
         { campo: 'estado', depois: motivo === null ? 'enviado' : 'falhou' },
         { campo: 'enviadoPara', depois: enviadoPara },
         { campo: 'semAcesso', depois: semAcesso },
+        // The bytes kept for download (files too large to attach), once per export whoever shares it.
+        { campo: 'armazenado', depois: armazenado },
         ...(motivo === null ? [] : [{ campo: 'motivo', depois: motivo }]),
       ],
     });
@@ -506,6 +545,7 @@ export class DeliveryWorker {
         assinaturaId: claim.assinaturaId,
         enviados: enviadoPara.length,
         semAcesso: semAcesso.length,
+        armazenado,
         falha: motivo,
       },
       motivo === null ? 'envio de assinatura concluído' : 'envio de assinatura falhou de vez',

@@ -1,4 +1,5 @@
 import type { Painel } from '@paineis/contract/panels';
+import { ASSINATURA_MESSAGES } from '@paineis/contract/subscriptions';
 import type { Config } from '../../config/env.ts';
 import type { Db } from '../../db/client.ts';
 import { panelAudience, personOf } from '../panels/access-model.ts';
@@ -74,4 +75,26 @@ export async function identityOf(
   const roles = [...access.roles];
   const key = audience.panel.usaRls ? `${requester.username}|${[...roles].sort().join(',')}` : '';
   return { panel: audience.panel, recipient, requester, roles, key };
+}
+
+/**
+ * Why nothing of this subscription may be sent, whoever it is for, as its owner is now (null: nothing stops it): an
+ * owner who is inactive, or no longer an administrator for a subscription for others (only administrators may make
+ * one). An owner the portal no longer holds is inactive.
+ */
+export function ownerStop(
+  owner: Pick<DirectoryEntry, 'ativo' | 'administrador'> | undefined,
+  comDestinatarios: boolean,
+): string | null {
+  if (!owner?.ativo) return ASSINATURA_MESSAGES.donoInativo;
+  if (comDestinatarios && !owner.administrador) return ASSINATURA_MESSAGES.donoNaoAdministrador;
+  return null;
+}
+
+/** ownerStop for the owner as the directory has them now. */
+export async function ownerStopNow(
+  db: Db,
+  subscription: { usuarioId: string; comDestinatarios: boolean },
+): Promise<string | null> {
+  return ownerStop((await directoryEntries(db)).get(subscription.usuarioId), subscription.comDestinatarios);
 }

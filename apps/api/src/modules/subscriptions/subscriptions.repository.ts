@@ -1,8 +1,9 @@
-import { and, asc, desc, eq, gt, inArray, sql, type SQL } from 'drizzle-orm';
-import { ASSINATURA_MESSAGES, MAX_ASSINATURAS_POR_PESSOA } from '@paineis/contract/subscriptions';
+import { and, asc, desc, eq, gt, inArray, lte, sql, type SQL } from 'drizzle-orm';
+import { ASSINATURA_MESSAGES, limiteEnviarAgora, MAX_ASSINATURAS_POR_PESSOA } from '@paineis/contract/subscriptions';
 import type { FormatoAssinatura, Frequencia } from '@paineis/contract/subscriptions';
 import type { Db } from '../../db/client.ts';
 import {
+  arquivoDestinatarios,
   arquivosAssinatura,
   assinaturaGrupos,
   assinaturas,
@@ -10,12 +11,13 @@ import {
   enviosAssinatura,
   grupos,
   paineis,
+  pedidosEnvio,
   usuarios,
   visoesSalvas,
 } from '../../db/schema.ts';
 import { byNome } from '../../lib/collation.ts';
-import { conflict, invalid, notFound } from '../../lib/domain-failure.ts';
-import { recordAudit, type AuditActor } from '../audit/audit.ts';
+import { conflict, invalid, notFound, throttled } from '../../lib/domain-failure.ts';
+import { changesBetween, recordAudit, type AuditActor } from '../audit/audit.ts';
 
 /**
  * E-mail subscriptions (docs/requirements.md#subscriptions): what each person subscribed, an administrator's
@@ -159,9 +161,18 @@ export const ownSubscriptions = (db: Db, usuarioId: string) =>
 /** Every subscription, newest first (administrators' list). */
 export const everySubscription = (db: Db) => selectSubscriptions(db, undefined);
 
-/** One of this person's subscriptions; null for anyone else's, as for one that does not exist. */
-export async function ownSubscription(db: Db, id: string, usuarioId: string): Promise<SubscriptionRecord | null> {
-  const [found] = await selectSubscriptions(db, and(eq(assinaturas.id, id), eq(assinaturas.usuarioId, usuarioId)));
+/**
+ * Whose subscription a change may reach: one person's own (`usuarioId`), or anyone's (`null`, an administrator
+ * pausing, resuming or deleting another's).
+ */
+export type OwnerScope = string | null;
+
+/** One of this person's subscriptions (anyone's for `null`); null for anyone else's, as for one that does not exist. */
+export async function ownSubscription(db: Db, id: string, usuarioId: OwnerScope): Promise<SubscriptionRecord | null> {
+  const [found] = await selectSubscriptions(
+    db,
+    usuarioId === null ? eq(assinaturas.id, id) : and(eq(assinaturas.id, id), eq(assinaturas.usuarioId, usuarioId)),
+  );
   return found ?? null;
 }
 
@@ -179,6 +190,7 @@ function forAudit(s: SubscriptionRecord) {
     pagina: s.pagina,
     visao: s.nomeVisao,
     ativa: s.ativa,
+    dono: s.dono.email,
     destinatarios: s.destinatarios && {
       usuarios: Object.fromEntries(s.destinatarios.usuarios.map((p) => [p.id, p.displayName])),
       grupos: Object.fromEntries(s.destinatarios.grupos.map((g) => [g.id, g.displayName])),
@@ -274,14 +286,26 @@ export interface SubscriptionChange extends SubscriptionFields {
 }
 
 /**
- * Changes one of this person's subscriptions (404 for anyone else's): `decide` merges the request into the stored
- * subscription, locked until the transaction ends, and may refuse; the change and its audit record are written
- * together, or nothing.
+ * The audit's changes of a subscription, with its owner named when someone else (an administrator) made them: the
+ * owner does not change, so the diff alone would not say whose it was.
+ */
+function auditedChanges(antes: SubscriptionRecord | null, depois: SubscriptionRecord | null, actor: AuditActor) {
+  const changes = changesBetween(antes && forAudit(antes), depois && forAudit(depois));
+  const owner = (antes ?? depois)!.dono;
+  return actor.usuarioId === owner.id || changes.some((c) => c.campo === 'dono')
+    ? changes
+    : [{ campo: 'dono', depois: owner.email }, ...changes];
+}
+
+/**
+ * Changes one of this person's subscriptions (404 for anyone else's; anyone's for `null`): `decide` merges the request
+ * into the stored subscription, locked until the transaction ends, and may refuse; the change and its audit record
+ * are written together, or nothing.
  */
 export async function changeSubscription(
   db: Db,
   id: string,
-  usuarioId: string,
+  usuarioId: OwnerScope,
   decide: (current: SubscriptionRecord) => SubscriptionChange,
   actor: AuditActor,
 ): Promise<SubscriptionRecord> {
@@ -289,7 +313,7 @@ export async function changeSubscription(
     const antes = await lockOwn(tx, id, usuarioId);
     const { destinatarios, ...change } = decide(antes);
     if (change.visaoId !== null && change.visaoId !== antes.visaoId) {
-      await requireOwnView(tx, change.visaoId, usuarioId, antes.painelId);
+      await requireOwnView(tx, change.visaoId, antes.dono.id, antes.painelId);
     }
     await tx
       .update(assinaturas)
@@ -301,32 +325,40 @@ export async function changeSubscription(
       .where(eq(assinaturas.id, id));
     if (destinatarios) await replaceRecipients(tx, id, destinatarios);
     const depois = (await ownSubscription(tx, id, usuarioId))!;
-    await recordAudit(tx, actor, {
-      objeto: 'assinatura',
-      acao: 'alteracao',
-      objetoId: id,
-      objetoNome: depois.nomePainel,
-      antes: forAudit(antes),
-      depois: forAudit(depois),
-    });
+    const mudancas = auditedChanges(antes, depois, actor);
+    // A change that changed nothing is not recorded (the owner alone named is no change).
+    if (mudancas.some((c) => c.campo !== 'dono')) {
+      await recordAudit(tx, actor, {
+        objeto: 'assinatura',
+        acao: 'alteracao',
+        objetoId: id,
+        objetoNome: depois.nomePainel,
+        mudancas,
+      });
+    }
   });
   return (await ownSubscription(db, id, usuarioId))!;
 }
 
-/** Locks one of this person's subscriptions until the transaction ends, and reads it; 404 for anyone else's. */
-async function lockOwn(tx: Db, id: string, usuarioId: string): Promise<SubscriptionRecord> {
+/** Locks one of this person's subscriptions (anyone's for `null`) until the transaction ends, and reads it; else 404. */
+async function lockOwn(tx: Db, id: string, usuarioId: OwnerScope): Promise<SubscriptionRecord> {
   const [locked] = await tx
     .select({ id: assinaturas.id })
     .from(assinaturas)
-    .where(and(eq(assinaturas.id, id), eq(assinaturas.usuarioId, usuarioId)))
+    .where(
+      usuarioId === null ? eq(assinaturas.id, id) : and(eq(assinaturas.id, id), eq(assinaturas.usuarioId, usuarioId)),
+    )
     .for('update');
   const found = locked && (await ownSubscription(tx, id, usuarioId));
   if (!found) throw notFoundSubscription();
   return found;
 }
 
-/** Deletes one of this person's subscriptions, its deliveries and files with it; 404 for anyone else's. */
-export async function deleteSubscription(db: Db, id: string, usuarioId: string, actor: AuditActor): Promise<void> {
+/**
+ * Deletes one of this person's subscriptions (anyone's for `null`), its deliveries and files with it; 404 for anyone
+ * else's.
+ */
+export async function deleteSubscription(db: Db, id: string, usuarioId: OwnerScope, actor: AuditActor): Promise<void> {
   await db.transaction(async (tx) => {
     const antes = await lockOwn(tx, id, usuarioId);
     await tx.delete(assinaturas).where(eq(assinaturas.id, id));
@@ -335,20 +367,55 @@ export async function deleteSubscription(db: Db, id: string, usuarioId: string, 
       acao: 'exclusao',
       objetoId: id,
       objetoNome: antes.nomePainel,
-      antes: forAudit(antes),
+      mudancas: auditedChanges(antes, null, actor),
     });
   });
 }
 
+/** The 'Enviar agora' one person may ask within a window, across instances. */
+export interface SendNowAllowance {
+  limit: number;
+  windowSeconds: number;
+}
+
+/**
+ * Counts this person's 'Enviar agora' in the window, inside the caller's transaction and under a lock of the person:
+ * 429 (with when the oldest leaves the window) past the allowance, else this one is counted.
+ */
+async function countSendNow(tx: Db, usuarioId: string, allowance: SendNowAllowance, now: Date): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`enviar-agora/${usuarioId}`}, 0))`);
+  const since = new Date(now.getTime() - allowance.windowSeconds * 1000);
+  const asked = await tx
+    .select({ em: pedidosEnvio.em })
+    .from(pedidosEnvio)
+    .where(and(eq(pedidosEnvio.usuarioId, usuarioId), gt(pedidosEnvio.em, since)))
+    .orderBy(desc(pedidosEnvio.em))
+    .limit(allowance.limit);
+  if (asked.length >= allowance.limit) {
+    // The one that leaves the window first frees the next request.
+    const freedAt = asked[asked.length - 1]!.em.getTime() + allowance.windowSeconds * 1000;
+    const seconds = Math.max(1, Math.ceil((freedAt - now.getTime()) / 1000));
+    throw throttled(limiteEnviarAgora(allowance.limit, Math.ceil(seconds / 60)), seconds);
+  }
+  await tx.insert(pedidosEnvio).values({ usuarioId, em: now });
+}
+
+/** The hourly purge: 'Enviar agora' counted before `before` no longer count. */
+export async function purgeSendNowBefore(db: Db, before: Date): Promise<void> {
+  await db.delete(pedidosEnvio).where(lte(pedidosEnvio.em, before));
+}
+
 /**
  * Queues an 'Enviar agora' of one of this person's subscriptions (404 for anyone else's), due at once, with its audit
- * record; 409 when it was paused meanwhile, or while another 'Enviar agora' of it is waiting or under way. The
- * subscription stays locked from the check to the insert, so two requests at once queue one delivery.
+ * record; 409 when it was paused meanwhile, or while another 'Enviar agora' of it is waiting or under way; 429 past
+ * the person's allowance. The subscription stays locked from the check to the insert, so two requests at once queue
+ * one delivery.
  */
 export async function queueManualDelivery(
   db: Db,
   id: string,
   usuarioId: string,
+  allowance: SendNowAllowance,
   actor: AuditActor,
   now: Date,
 ): Promise<{ envioId: string; estado: 'pendente' }> {
@@ -367,6 +434,7 @@ export async function queueManualDelivery(
       )
       .limit(1);
     if (underWay) throw conflict(ASSINATURA_MESSAGES.envioEmAndamento);
+    await countSendNow(tx, usuarioId, allowance, now);
     const [queued] = await tx
       .insert(enviosAssinatura)
       .values({ assinaturaId: id, ocorrencia: now, manual: true, estado: 'pendente', disponivelEm: now })
@@ -382,29 +450,31 @@ export async function queueManualDelivery(
   });
 }
 
-/** A file kept for its recipient, with the panel it is of: null for anyone else, and once it expired. */
+/**
+ * A stored file as one of its recipients may download it: its panel and the identity it was rendered with, for the
+ * caller to judge them now. Null for anyone it was not sent to, and once it expired.
+ */
 export async function recipientFile(
   db: Db,
   id: string,
   usuarioId: string,
   now: Date,
-): Promise<{ nome: string; tipo: string; conteudo: Uint8Array; painelId: number } | null> {
+): Promise<{ nome: string; tipo: string; conteudo: Uint8Array; painelId: number; identidade: string } | null> {
   const [found] = await db
     .select({
       nome: arquivosAssinatura.nome,
       tipo: arquivosAssinatura.tipo,
       conteudo: arquivosAssinatura.conteudo,
+      identidade: arquivosAssinatura.identidade,
       painelId: assinaturas.painelId,
     })
     .from(arquivosAssinatura)
+    .innerJoin(
+      arquivoDestinatarios,
+      and(eq(arquivoDestinatarios.arquivoId, arquivosAssinatura.id), eq(arquivoDestinatarios.usuarioId, usuarioId)),
+    )
     .innerJoin(enviosAssinatura, eq(enviosAssinatura.id, arquivosAssinatura.envioId))
     .innerJoin(assinaturas, eq(assinaturas.id, enviosAssinatura.assinaturaId))
-    .where(
-      and(
-        eq(arquivosAssinatura.id, id),
-        eq(arquivosAssinatura.usuarioId, usuarioId),
-        gt(arquivosAssinatura.expiraEm, now),
-      ),
-    );
+    .where(and(eq(arquivosAssinatura.id, id), gt(arquivosAssinatura.expiraEm, now)));
   return found ?? null;
 }

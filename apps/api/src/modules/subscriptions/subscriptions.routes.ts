@@ -146,7 +146,7 @@ export const subscriptionsRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const { body, headers } = await subscriptionFile(app.db, request.params.id, requesterOf(request));
+      const { body, headers } = await subscriptionFile(app, request.params.id, requesterOf(request));
       return reply.headers(headers).send(body);
     },
   );

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import {
   ASSINATURA_MESSAGES,
   FALHAS_ENVIO,
+  limiteEnviarAgora,
   MAX_ASSINATURAS_POR_PESSOA,
   type Assinatura,
   type EnvioSolicitado,
@@ -12,6 +13,7 @@ import { useTestApp, type TestContext } from '../../../test/context.ts';
 import { createAdmin, createUser, link, panel, seedGroups } from '../../../test/fixtures.ts';
 import { rows } from '../../db/client.ts';
 import type { MailTransport } from '../../integrations/mail/mail-transport.ts';
+import { purgeSendNowCounts } from './subscriptions.ts';
 
 const PANEL_NOT_FOUND = { message: 'Painel não encontrado.' };
 const NOT_FOUND = { message: ASSINATURA_MESSAGES.naoEncontrada };
@@ -142,6 +144,7 @@ describe('subscriptions (docs/requirements.md#subscriptions)', () => {
       nomeVisao: null,
       ativa: true,
       situacao: 'ativa',
+      motivoSituacao: null,
       proximoEnvio: expect.stringMatching(ISO),
       ultimoEnvio: null,
       ultimaFalha: null,
@@ -243,23 +246,22 @@ describe('subscriptions (docs/requirements.md#subscriptions)', () => {
     expect((await subscribe(ctx, s.tokens.bia, body)).statusCode).toBe(201);
   });
 
-  it('answers 404 for someone else’s subscription, to a user and to an administrator; only /todas lists it', async () => {
+  it('answers 404 for someone else’s subscription to a user; only /todas lists it, to administrators', async () => {
     const s = await people(ctx);
     const anas = await created(ctx, s.tokens.ana, dailyVendas(s));
     const url = `/api/assinaturas/${anas.id}`;
-    for (const token of [s.tokens.bia, s.tokens.admin]) {
-      for (const [method, path, body] of [
-        ['PATCH', url, { ativa: false }],
-        ['DELETE', url, undefined],
-        ['POST', `${url}/enviar-agora`, undefined],
-      ] as const) {
-        const res = await ctx.request(method, path, { token, body });
-        expect(res.statusCode, `${method} ${path}`).toBe(404);
-        expect(res.json()).toEqual(NOT_FOUND);
-      }
-      expect(await mine(ctx, token)).toEqual([]);
+    for (const [method, path, body] of [
+      ['PATCH', url, { ativa: false }],
+      ['DELETE', url, undefined],
+      ['POST', `${url}/enviar-agora`, undefined],
+    ] as const) {
+      const res = await ctx.request(method, path, { token: s.tokens.bia, body });
+      expect(res.statusCode, `${method} ${path}`).toBe(404);
+      expect(res.json()).toEqual(NOT_FOUND);
     }
-    const unknown = await ctx.request('DELETE', `/api/assinaturas/${crypto.randomUUID()}`, { token: s.tokens.ana });
+    expect(await mine(ctx, s.tokens.bia)).toEqual([]);
+    expect(await mine(ctx, s.tokens.admin)).toEqual([]);
+    const unknown = await ctx.request('DELETE', `/api/assinaturas/${crypto.randomUUID()}`, { token: s.tokens.admin });
     expect(unknown.json()).toEqual(NOT_FOUND);
     const badId = await ctx.request('PATCH', '/api/assinaturas/nao-e-uuid', { token: s.tokens.ana, body: {} });
     expect(badId.statusCode).toBe(400);
@@ -278,6 +280,117 @@ describe('subscriptions (docs/requirements.md#subscriptions)', () => {
 
     expect((await ctx.request('DELETE', url, { token: s.tokens.ana })).statusCode).toBe(204);
     expect(await count(ctx, 'assinaturas')).toBe(0);
+  });
+
+  it('lets every administrator pause, resume and delete anyone’s subscription, audited with its owner, but not change or send it', async () => {
+    const s = await people(ctx);
+    const other = await createAdmin(ctx.db, { displayName: 'Outra Admin', email: 'outra@empresa.com.br' });
+    const otherToken = await ctx.tokenFor(other);
+    const anas = await created(ctx, s.tokens.ana, dailyVendas(s));
+    const admins = await created(
+      ctx,
+      s.tokens.admin,
+      dailyVendas(s, { destinatarios: { usuarios: [s.ana.id, s.bia.id] } }),
+    );
+    const url = (id: string) => `/api/assinaturas/${id}`;
+
+    for (const sub of [anas, admins]) {
+      const paused = await patch(ctx, otherToken, sub.id, { ativa: false });
+      expect(paused.statusCode, paused.body).toBe(200);
+      expect(paused.json()).toMatchObject({ ativa: false, situacao: 'pausada', proximoEnvio: null, dono: sub.dono });
+      const resumed = await patch(ctx, otherToken, sub.id, { ativa: true });
+      expect(resumed.json()).toMatchObject({ ativa: true, situacao: 'ativa' });
+      // The contents stay the owner's.
+      for (const body of [
+        { hora: '09:00' },
+        { ativa: false, formato: 'PPTX' },
+        { destinatarios: { usuarios: [other.id] } },
+      ]) {
+        const res = await patch(ctx, otherToken, sub.id, body);
+        expect(res.statusCode, JSON.stringify(body)).toBe(403);
+        expect(res.json()).toEqual({ message: ASSINATURA_MESSAGES.somenteDonoAltera });
+      }
+      const send = await sendNow(ctx, otherToken, sub.id);
+      expect(send.statusCode).toBe(403);
+      expect(send.json()).toEqual({ message: ASSINATURA_MESSAGES.somenteDonoEnvia });
+    }
+    expect(await count(ctx, 'envios_assinatura')).toBe(0);
+    expect((await mine(ctx, s.tokens.ana))[0]).toMatchObject({ hora: '08:00', formato: 'PDF', ativa: true });
+
+    expect((await ctx.request('DELETE', url(anas.id), { token: otherToken })).statusCode).toBe(204);
+    expect(await mine(ctx, s.tokens.ana)).toEqual([]);
+
+    const records = await rows<{
+      usuario_id: string;
+      acao: string;
+      mudancas: { campo: string; antes?: unknown; depois?: unknown }[];
+    }>(
+      ctx.db,
+      sql`select usuario_id, acao, mudancas from auditoria where objeto = 'assinatura' and objeto_id = ${anas.id} and acao <> 'criacao' order by id`,
+    );
+    expect(records.map((r) => [r.usuario_id, r.acao])).toEqual([
+      [other.id, 'alteracao'],
+      [other.id, 'alteracao'],
+      [other.id, 'exclusao'],
+    ]);
+    expect(records[0]!.mudancas).toEqual(
+      expect.arrayContaining([
+        { campo: 'dono', depois: 'ana@empresa.com.br' },
+        { campo: 'ativa', antes: true, depois: false },
+      ]),
+    );
+    expect(records[2]!.mudancas).toEqual(expect.arrayContaining([{ campo: 'dono', antes: 'ana@empresa.com.br' }]));
+  });
+
+  it('stops a subscription for others once its owner is no longer an administrator, and refuses their "Enviar agora"', async () => {
+    const s = await people(ctx);
+    const sub = await created(ctx, s.tokens.admin, dailyVendas(s, { destinatarios: { usuarios: [s.ana.id] } }));
+    await ctx.db.execute(sql`update usuarios set role = 'User', role_source = null where id = ${s.admin.id}`);
+    const other = await createAdmin(ctx.db, { email: 'outra@empresa.com.br' });
+    const all = (await ctx.request('GET', '/api/assinaturas/todas', { token: await ctx.tokenFor(other) })).json<{
+      assinaturas: Assinatura[];
+    }>().assinaturas;
+    expect(all).toEqual([
+      expect.objectContaining({
+        id: sub.id,
+        situacao: 'sem-acesso',
+        motivoSituacao: ASSINATURA_MESSAGES.donoNaoAdministrador,
+      }),
+    ]);
+    // The same session, now a user's: the subscription is theirs, but sending it for others is no longer theirs to do.
+    const demoted = await sendNow(ctx, s.tokens.admin, sub.id);
+    expect(demoted.statusCode).toBe(403);
+    expect(demoted.json()).toEqual({ message: ASSINATURA_MESSAGES.somenteAdministradores });
+    expect(await count(ctx, 'envios_assinatura')).toBe(0);
+    // Their own: they may still pause and delete it.
+    expect((await patch(ctx, s.tokens.admin, sub.id, { ativa: false })).statusCode).toBe(200);
+    expect((await ctx.request('DELETE', `/api/assinaturas/${sub.id}`, { token: s.tokens.admin })).statusCode).toBe(204);
+  });
+
+  it('allows each person SUBSCRIPTION_SEND_NOW_PER_HOUR "Enviar agora" an hour, then 429 with Retry-After', async () => {
+    const s = await people(ctx);
+    const subs = [];
+    for (let i = 0; i < 11; i++) subs.push(await created(ctx, s.tokens.ana, dailyVendas(s, { hora: `0${i % 10}:00` })));
+    for (const sub of subs.slice(0, 10)) expect((await sendNow(ctx, s.tokens.ana, sub.id)).statusCode).toBe(202);
+    const over = await sendNow(ctx, s.tokens.ana, subs[10]!.id);
+    expect(over.statusCode).toBe(429);
+    expect(Number(over.headers['retry-after'])).toBeGreaterThan(3500);
+    expect(Number(over.headers['retry-after'])).toBeLessThanOrEqual(3600);
+    expect(over.json()).toEqual({ message: limiteEnviarAgora(10, 60) });
+    expect(await count(ctx, 'envios_assinatura')).toBe(10);
+    // Deleting a subscription does not give the allowance back.
+    await ctx.request('DELETE', `/api/assinaturas/${subs[0]!.id}`, { token: s.tokens.ana });
+    expect((await sendNow(ctx, s.tokens.ana, subs[10]!.id)).statusCode).toBe(429);
+    // Another person has their own.
+    const bias = await created(ctx, s.tokens.bia, dailyVendas(s));
+    expect((await sendNow(ctx, s.tokens.bia, bias.id)).statusCode).toBe(202);
+    // Once the oldest leaves the window, one more may be asked.
+    await ctx.db.execute(sql`update pedidos_envio set em = em - interval '1 hour' where usuario_id = ${s.ana.id}
+      and id = (select min(id) from pedidos_envio where usuario_id = ${s.ana.id})`);
+    expect((await sendNow(ctx, s.tokens.ana, subs[10]!.id)).statusCode).toBe(202);
+    // The hourly purge drops what left the window.
+    await purgeSendNowCounts(ctx.db, ctx.config);
+    expect(await count(ctx, 'pedidos_envio')).toBe(11);
   });
 
   it('pauses, resumes and edits: the next delivery is cleared, then computed again from the new schedule', async () => {
@@ -338,7 +451,12 @@ describe('subscriptions (docs/requirements.md#subscriptions)', () => {
 
     await link(ctx.db, s.vendas.id, [s.bia.id]);
     const [lost] = await mine(ctx, s.tokens.ana);
-    expect(lost).toMatchObject({ id: anas.id, situacao: 'sem-acesso', ativa: true });
+    expect(lost).toMatchObject({
+      id: anas.id,
+      situacao: 'sem-acesso',
+      motivoSituacao: ASSINATURA_MESSAGES.donoSemAcesso,
+      ativa: true,
+    });
     const refused = await sendNow(ctx, s.tokens.ana, anas.id);
     expect(refused.statusCode).toBe(409);
     expect(refused.json()).toEqual({ message: ASSINATURA_MESSAGES.semAcesso });
@@ -362,9 +480,9 @@ describe('subscriptions (docs/requirements.md#subscriptions)', () => {
     const all = (await ctx.request('GET', '/api/assinaturas/todas', { token: s.tokens.admin })).json<{
       assinaturas: Assinatura[];
     }>().assinaturas;
-    expect(all.map((a) => [a.dono.displayName, a.situacao])).toEqual([
-      ['Bia Lima', 'sem-acesso'],
-      ['Ana Souza', 'pausada'],
+    expect(all.map((a) => [a.dono.displayName, a.situacao, a.motivoSituacao])).toEqual([
+      ['Bia Lima', 'sem-acesso', ASSINATURA_MESSAGES.donoInativo],
+      ['Ana Souza', 'pausada', null],
     ]);
   });
 
@@ -543,20 +661,25 @@ describe('subscriptions (docs/requirements.md#subscriptions)', () => {
   it('serves a file too large to attach to its recipient alone, until it expires or she loses the panel', async () => {
     const s = await people(ctx);
     const sub = await created(ctx, s.tokens.ana, dailyVendas(s));
-    const [envio] = await rows<{ id: string }>(
-      ctx.db,
-      sql`insert into envios_assinatura (assinatura_id, ocorrencia, estado) values (${sub.id}, now(), 'enviado') returning id`,
-    );
-    const file = async (usuarioId: string, expiraEm: string) =>
-      (
-        await rows<{ id: string }>(
-          ctx.db,
-          sql`insert into arquivos_assinatura (usuario_id, envio_id, nome, tipo, conteudo, expira_em)
-              values (${usuarioId}, ${envio!.id}, 'Vendas — Região.pdf', 'application/pdf',
-                      ${Buffer.from('%PDF-1.7 conteúdo')}, now() + ${expiraEm}::interval)
-              returning id`,
-        )
-      )[0]!.id;
+    /** A delivery of hers that stored a file (Vendas has no RLS: rendered with no identity, ''). */
+    const file = async (usuarioId: string, expiraEm: string) => {
+      const [envio] = await rows<{ id: string }>(
+        ctx.db,
+        sql`insert into envios_assinatura (assinatura_id, ocorrencia, estado)
+            values (${sub.id}, now() - ${expiraEm}::interval, 'enviado') returning id`,
+      );
+      const [stored] = await rows<{ id: string }>(
+        ctx.db,
+        sql`insert into arquivos_assinatura (envio_id, identidade, nome, tipo, conteudo, tamanho, expira_em)
+            values (${envio!.id}, '', 'Vendas — Região.pdf', 'application/pdf',
+                    ${Buffer.from('%PDF-1.7 conteúdo')}, 18, now() + ${expiraEm}::interval)
+            returning id`,
+      );
+      await ctx.db.execute(
+        sql`insert into arquivo_destinatarios (arquivo_id, usuario_id) values (${stored!.id}, ${usuarioId})`,
+      );
+      return stored!.id;
+    };
     const fresh = await file(s.ana.id, '7 days');
     const expired = await file(s.ana.id, '-1 minute');
 
@@ -583,6 +706,18 @@ describe('subscriptions (docs/requirements.md#subscriptions)', () => {
       expect(refused.statusCode).toBe(404);
       expect(refused.json()).toEqual({ message: ASSINATURA_MESSAGES.arquivoNaoEncontrado });
     }
+    const download = () => ctx.request('GET', `/api/assinaturas/arquivos/${fresh}`, { token: s.tokens.ana });
+    // Judged at download time: rendered with another identity than hers now (her RLS roles changed), refused.
+    await ctx.db.execute(sql`update arquivos_assinatura set identidade = 'ana@empresa.com.br|Sul' where id = ${fresh}`);
+    expect((await download()).statusCode).toBe(404);
+    await ctx.db.execute(sql`update arquivos_assinatura set identidade = '' where id = ${fresh}`);
+    expect((await download()).statusCode).toBe(200);
+    // Export switched off for the panel since it was sent.
+    await ctx.db.execute(sql`update paineis set permite_exportacao = false where id = ${s.vendas.id}`);
+    const exportOff = await download();
+    expect(exportOff.statusCode).toBe(403);
+    expect(exportOff.json()).toEqual({ message: ASSINATURA_MESSAGES.exportacaoDesativada });
+    await ctx.db.execute(sql`update paineis set permite_exportacao = true where id = ${s.vendas.id}`);
     // Rendered for someone who may open the panel: once she may not, nor may she download it.
     await link(ctx.db, s.vendas.id, [s.bia.id]);
     const lost = await ctx.request('GET', `/api/assinaturas/arquivos/${fresh}`, { token: s.tokens.ana });

@@ -14,10 +14,11 @@ import type { MailTransport } from '../../integrations/mail/mail-transport.ts';
 import { conflict, forbidden, invalid, notFound, unavailable } from '../../lib/domain-failure.ts';
 import type { AuditActor } from '../audit/audit.ts';
 import { attachment } from '../exports/export-answers.ts';
-import { evaluate, panelAudience, personOf, signedIn } from '../panels/access-model.ts';
-import { requireVisiblePanel } from '../panels/panel-access.ts';
+import { panelAudience, personOf } from '../panels/access-model.ts';
+import { allPanels, requireVisiblePanel } from '../panels/panel-access.ts';
 import type { Requester } from '../panels/requester.ts';
 import { directoryEntries, groupMembership } from '../users/users.service.ts';
+import { identityOf, ownerStop } from './recipients.ts';
 import { nextOccurrence } from './schedule.ts';
 import {
   changeSubscription,
@@ -26,6 +27,7 @@ import {
   insertSubscription,
   ownSubscription,
   ownSubscriptions,
+  purgeSendNowBefore,
   queueManualDelivery,
   recipientFile,
   type SubscriptionChange,
@@ -34,34 +36,52 @@ import {
 
 /**
  * E-mail subscriptions (docs/requirements.md#subscriptions): each person's own, on panels they may open and export,
- * and an administrator's for people and groups. A subscription is its owner's alone: anyone else's is 404, to
- * administrators too, who only list them (GET /assinaturas/todas).
+ * and an administrator's for people and groups. A subscription's contents are its owner's alone: anyone else's is
+ * 404, except that every administrator lists them all (GET /assinaturas/todas) and may pause, resume or delete any
+ * (docs/SECURITY.md).
  */
 
 /** What the subscriptions need of the app. */
 export interface SubscriptionDeps {
   db: Db;
-  config: Pick<Config, 'usage'>;
+  config: Pick<Config, 'usage' | 'subscriptions' | 'rlsUsername'>;
   mail: MailTransport | null;
   deliveries: { wake(): void };
 }
 
 /**
- * Whether anyone a subscription is for may open its panel now, as the access model answers: its owner (inactive is no
- * one), or, for an administrator's, any of the people named or anyone in the groups named at any depth.
+ * Whether the subscription is sent now, and why not: paused; stopped by its owner (inactive, or no longer an
+ * administrator for one for others); or nobody it is for may open the panel now, as the access model answers (its
+ * owner, or any of the people named or anyone in the groups named at any depth).
  */
-async function reachesAnyone(db: Db, s: SubscriptionRecord): Promise<boolean> {
+async function situationOf(
+  db: Db,
+  s: SubscriptionRecord,
+): Promise<{ situacao: SituacaoAssinatura; motivoSituacao: string | null }> {
+  if (!s.ativa) return { situacao: 'pausada', motivoSituacao: null };
   const [audience, people] = await Promise.all([panelAudience(db, s.painelId), directoryEntries(db)]);
-  if (!audience) return false;
+  const stop = ownerStop(people.get(s.dono.id), s.destinatarios !== null);
+  if (stop) return { situacao: 'sem-acesso', motivoSituacao: stop };
+  const noOne = {
+    situacao: 'sem-acesso',
+    motivoSituacao: s.destinatarios ? FALHAS_ENVIO.semDestinatarios : ASSINATURA_MESSAGES.donoSemAcesso,
+  } as const;
+  if (!audience) return noOne;
   const opens = (usuarioId: string) => {
     const entry = people.get(usuarioId);
     return entry !== undefined && audience.evaluate(personOf(entry)).opens;
   };
-  if (!s.destinatarios) return opens(s.dono.id);
-  if (s.destinatarios.usuarios.some((person) => opens(person.id))) return true;
-  if (s.destinatarios.grupos.length === 0) return false;
+  const reached = !s.destinatarios
+    ? opens(s.dono.id)
+    : s.destinatarios.usuarios.some((person) => opens(person.id)) ||
+      (s.destinatarios.grupos.length > 0 && (await reachesAGroup(db, s.destinatarios.grupos, opens)));
+  return reached ? { situacao: 'ativa', motivoSituacao: null } : noOne;
+}
+
+/** Whether anyone in these groups, at any depth, opens. */
+async function reachesAGroup(db: Db, groups: { id: string }[], opens: (usuarioId: string) => boolean) {
   const membership = await groupMembership(db);
-  return s.destinatarios.grupos.some((group) => [...membership.peopleWithPaths(group.id).keys()].some(opens));
+  return groups.some((group) => [...membership.peopleWithPaths(group.id).keys()].some(opens));
 }
 
 const iso = (at: Date | null) => at?.toISOString() ?? null;
@@ -70,7 +90,7 @@ const iso = (at: Date | null) => at?.toISOString() ?? null;
 async function answers(db: Db, found: SubscriptionRecord[]): Promise<Assinatura[]> {
   return Promise.all(
     found.map(async (s): Promise<Assinatura> => {
-      const situacao: SituacaoAssinatura = !s.ativa ? 'pausada' : (await reachesAnyone(db, s)) ? 'ativa' : 'sem-acesso';
+      const { situacao, motivoSituacao } = await situationOf(db, s);
       return {
         id: s.id,
         painelId: s.painelId,
@@ -86,6 +106,7 @@ async function answers(db: Db, found: SubscriptionRecord[]): Promise<Assinatura[
         nomeVisao: s.nomeVisao,
         ativa: s.ativa,
         situacao,
+        motivoSituacao,
         proximoEnvio: iso(s.proximoEnvio),
         ultimoEnvio: iso(s.ultimoEnvio),
         ultimaFalha:
@@ -208,7 +229,8 @@ function mergedChange(current: SubscriptionRecord, patch: AssinaturaPatchBody, n
 }
 
 /**
- * PATCH /assinaturas/{id}: the caller's own only. `destinatarios` is an administrator's, on any of their own
+ * PATCH /assinaturas/{id}: the caller's own; an administrator's on anyone's, but then only `ativa` (pausing or
+ * resuming it): the contents stay the owner's (403). `destinatarios` is an administrator's, on any of their own
  * subscriptions: it replaces the recipients, and makes a personal subscription an administrator's one (the owner
  * then receives it only if named).
  */
@@ -221,18 +243,30 @@ export async function updateSubscription(
   now = new Date(),
 ): Promise<Assinatura> {
   checkRecipientsAllowed(requester, patch.destinatarios);
-  const changed = await changeSubscription(db, id, requester.id, (current) => mergedChange(current, patch, now), actor);
+  const onlyPausing = Object.entries(patch).every(([key, value]) => key === 'ativa' || value === undefined);
+  const changed = await changeSubscription(
+    db,
+    id,
+    requester.isAdmin ? null : requester.id,
+    (current) => {
+      if (current.dono.id !== requester.id && !onlyPausing) throw forbidden(ASSINATURA_MESSAGES.somenteDonoAltera);
+      return mergedChange(current, patch, now);
+    },
+    actor,
+  );
   return answer(db, changed);
 }
 
-/** DELETE /assinaturas/{id}: the caller's own only. */
+/** DELETE /assinaturas/{id}: the caller's own; any, for an administrator. */
 export const removeSubscription = (db: Db, id: string, requester: Requester, actor: AuditActor) =>
-  deleteSubscription(db, id, requester.id, actor);
+  deleteSubscription(db, id, requester.isAdmin ? null : requester.id, actor);
 
 /**
- * POST /assinaturas/{id}/enviar-agora: queues a delivery due now and wakes this instance's worker. Refused while
- * paused (409), when the panel's export is off (403), when nobody it is for may open the panel (409), without a mail
- * transport (503), and while another 'Enviar agora' of it is waiting or under way (409).
+ * POST /assinaturas/{id}/enviar-agora: queues a delivery due now and wakes this instance's worker. Its owner's alone
+ * (another administrator: 403; anyone else: 404), and only while they may still make it: a subscription for others
+ * needs its owner to be an administrator still (403). Refused while paused (409), when the panel's export is off
+ * (403), when nobody it is for may open the panel (409), without a mail transport (503), while another 'Enviar agora'
+ * of it is waiting or under way (409), and past the person's allowance per hour (429 with Retry-After).
  */
 export async function sendNow(
   deps: SubscriptionDeps,
@@ -241,30 +275,42 @@ export async function sendNow(
   actor: AuditActor,
   now = new Date(),
 ): Promise<EnvioSolicitado> {
-  const found = await ownSubscription(deps.db, id, requester.id);
+  const found = await ownSubscription(deps.db, id, requester.isAdmin ? null : requester.id);
   if (!found) throw notFound(ASSINATURA_MESSAGES.naoEncontrada);
+  if (found.dono.id !== requester.id) throw forbidden(ASSINATURA_MESSAGES.somenteDonoEnvia);
+  if (found.destinatarios && !requester.isAdmin) throw forbidden(ASSINATURA_MESSAGES.somenteAdministradores);
   if (!found.ativa) throw conflict(ASSINATURA_MESSAGES.pausada);
   if (!found.permiteExportacao) throw forbidden(ASSINATURA_MESSAGES.exportacaoDesativada);
   // Outside the transaction that queues it: the panels' and people's caches may have to read the database.
-  if (!(await reachesAnyone(deps.db, found))) {
+  if ((await situationOf(deps.db, found)).situacao !== 'ativa') {
     throw conflict(found.destinatarios ? FALHAS_ENVIO.semDestinatarios : ASSINATURA_MESSAGES.semAcesso);
   }
   if (!deps.mail) throw unavailable(ASSINATURA_MESSAGES.semTransporte);
-  const queued = await queueManualDelivery(deps.db, id, requester.id, actor, now);
+  const { sendNowLimit: limit, sendNowWindowSeconds: windowSeconds } = deps.config.subscriptions;
+  const queued = await queueManualDelivery(deps.db, id, requester.id, { limit, windowSeconds }, actor, now);
   deps.deliveries.wake();
   return { ...queued, message: ASSINATURA_MESSAGES.envioSolicitado };
 }
 
 /**
- * GET /assinaturas/arquivos/{id}: a file too large to attach, for its recipient alone until it expires, and only while
- * they may still open the panel.
+ * GET /assinaturas/arquivos/{id}: a file too large to attach, for the recipients it was sent to until it expires, and
+ * judged at download time: only while they may still open the panel, with the identity it was rendered with, and
+ * while the panel's export is on.
  */
-export async function subscriptionFile(db: Db, id: string, requester: Requester, now = new Date()) {
+export async function subscriptionFile(
+  deps: Pick<SubscriptionDeps, 'db' | 'config'>,
+  id: string,
+  requester: Requester,
+  now = new Date(),
+) {
+  const { db, config } = deps;
   const file = await recipientFile(db, id, requester.id, now);
-  // Rendered for who they were then: someone who may no longer open the panel does not get it either.
-  if (!file || !(await evaluate(db, signedIn(requester), file.painelId))?.opens) {
-    throw notFound(ASSINATURA_MESSAGES.arquivoNaoEncontrado);
-  }
+  if (!file) throw notFound(ASSINATURA_MESSAGES.arquivoNaoEncontrado);
+  // Rendered for who they were then: someone who may no longer open the panel, or now sees other rows, gets nothing.
+  const identity = await identityOf(db, file.painelId, requester.id, config.rlsUsername);
+  if (!identity || identity.key !== file.identidade) throw notFound(ASSINATURA_MESSAGES.arquivoNaoEncontrado);
+  const panel = (await allPanels(db)).find((p) => p.id === file.painelId);
+  if (!panel?.permiteExportacao) throw forbidden(ASSINATURA_MESSAGES.exportacaoDesativada);
   return {
     body: Buffer.from(file.conteudo),
     headers: {
@@ -274,3 +320,7 @@ export async function subscriptionFile(db: Db, id: string, requester: Requester,
     },
   };
 }
+
+/** The hourly purge: the 'Enviar agora' counted that left the allowance's window. */
+export const purgeSendNowCounts = (db: Db, config: Pick<Config, 'subscriptions'>, now = new Date()) =>
+  purgeSendNowBefore(db, new Date(now.getTime() - config.subscriptions.sendNowWindowSeconds * 1000));
