@@ -19,6 +19,7 @@ import { microsoftConfig, person, useStandIns } from './microsoft.ts';
 import { PANEL_NOT_FOUND } from '@paineis/contract/panels';
 import { ASSINATURA_MESSAGES } from '@paineis/contract/subscriptions';
 import { demoOutboxOf } from '../src/demo/demo-outbox.ts';
+import { identityOf } from '../src/modules/subscriptions/recipients.ts';
 
 /**
  * Every route of the OpenAPI document, called as each of the ten callers of
@@ -343,18 +344,22 @@ describe('access matrix: every route of the OpenAPI document × every kind of ca
       return res.json<{ id: string }>().id;
     };
     const subscriptions = { linked: await subscribe(linked), admin: await subscribe(admin) };
-    // A file of a delivery too large to attach, as the deliveries keep one for its recipient.
+    // A file of a delivery too large to attach, as the deliveries keep one for its recipient: rendered with their identity.
     const file = async (usuarioId: string, assinaturaId: string) => {
+      const identidade = (await identityOf(ctx.db, p.id, usuarioId, ctx.config.rlsUsername))!.key;
       const [row] = await rows<{ id: string }>(
         ctx.db,
         sql`
         with envio as (
           insert into envios_assinatura (assinatura_id, ocorrencia, estado) values (${assinaturaId}, now(), 'enviado')
           returning id
+        ), arquivo as (
+          insert into arquivos_assinatura (envio_id, identidade, nome, tipo, conteudo, tamanho, expira_em)
+          select id, ${identidade}, 'Vendas por Região.pdf', 'application/pdf', ${Buffer.from('%PDF')}, 4, now() + interval '7 days'
+          from envio returning id
         )
-        insert into arquivos_assinatura (usuario_id, envio_id, nome, tipo, conteudo, expira_em)
-        select ${usuarioId}, id, 'Vendas por Região.pdf', 'application/pdf', ${Buffer.from('%PDF')}, now() + interval '7 days'
-        from envio returning id`,
+        insert into arquivo_destinatarios (arquivo_id, usuario_id) select id, ${usuarioId} from arquivo
+        returning arquivo_id as id`,
       );
       return row!.id;
     };
