@@ -5,7 +5,7 @@ import { ConfigError, GRAPH_MAX_ATTACHMENT_BYTES, loadConfig, REPO_ROOT, type Co
 import { DataDirInUseError, openDatabase } from './db/client.ts';
 import { migrateDatabase } from './db/migrate.ts';
 import { DEMO_ADMIN, DEMO_USER } from './demo/demo-data.ts';
-import { loadDemoData } from './demo/load-demo-data.ts';
+import { demoRefusal, loadDemoData } from './demo/load-demo-data.ts';
 import { demoDatasets, demoDirectory, demoGroups, demoReports, demoWorkspaces } from './demo/demo-directory.ts';
 import { demoOutboxOf } from './demo/demo-outbox.ts';
 import { openLogDestination } from './lib/log-destination.ts';
@@ -40,6 +40,16 @@ try {
   throw error;
 }
 await migrateDatabase(database);
+// A database that has run outside demo mode may hold real people: the demo, its stand-in sign-in above all, never runs
+// on it.
+if (config.demoMode) {
+  const refusal = await demoRefusal(database.db);
+  if (refusal) {
+    console.error(refusal);
+    await database.close();
+    process.exit(1);
+  }
+}
 // Demo mode: local stand-ins play Entra ID and Graph, and the real clients talk to them.
 const standIns = config.demoMode
   ? await (
@@ -98,7 +108,7 @@ if (config.demoMode) {
     'MODO DEMONSTRAÇÃO: sem configuração Microsoft; dados, contas e serviços Microsoft simulados localmente',
   );
 }
-const accounts = await ensureLocalAccounts(database.db, config);
+const accounts = await ensureLocalAccounts(database.db, config, app.log);
 if (accounts.length > 0) app.log.info({ accounts }, 'contas locais criadas ou atualizadas');
 
 if (database.kind === 'pglite') {

@@ -161,12 +161,13 @@ describe('loadConfig', () => {
   describe('database', () => {
     it('DATABASE_URL switches to PostgreSQL', () => {
       for (const url of ['postgres://u:p@db:5432/paineis', 'postgresql://db/paineis']) {
-        const config = loadConfig({ DATA_DIR: dataDir, JWT_SECRET: SECRET, DATABASE_URL: url });
+        const config = loadConfig({ DATA_DIR: dataDir, JWT_SECRET: SECRET, DEMO_MODE: 'false', DATABASE_URL: url });
         expect(config.database).toEqual({ kind: 'postgres', url, poolSize: 10 });
       }
       const sized = loadConfig({
         DATA_DIR: dataDir,
         JWT_SECRET: SECRET,
+        DEMO_MODE: 'false',
         DATABASE_URL: 'postgres://db/p',
         DATABASE_POOL_SIZE: '25',
       });
@@ -313,6 +314,50 @@ describe('loadConfig', () => {
       expect(error.problems).toHaveLength(2);
       expect(error.problems.some((p) => p.includes('AZURE_CLIENT_SECRET'))).toBe(true);
       expect(error.problems.some((p) => p.startsWith('JWT_SECRET'))).toBe(true);
+    });
+
+    describe('demo mode where a deployment is expected (docs/SECURITY.md)', () => {
+      const REFUSAL = (where: string) =>
+        `DEMO_MODE: sem AZURE_TENANT_ID, AZURE_CLIENT_ID e AZURE_CLIENT_SECRET, o portal rodaria em modo demonstração mesmo ${where}: com dados fictícios e um administrador de demonstração público (demo.admin, senha "demo"). Para o portal de verdade, configure o Microsoft (AZURE_*), ou defina DEMO_MODE=false para usá-lo só com contas locais; para querer mesmo a demonstração, defina DEMO_MODE=true`;
+      const POSTGRES = 'postgres://paineis:senha@db.interno:5432/paineis';
+
+      it.each([
+        ['NODE_ENV=production', { NODE_ENV: 'production' }, 'com NODE_ENV=production'],
+        ['a DATABASE_URL', { DATABASE_URL: POSTGRES }, 'num servidor PostgreSQL (DATABASE_URL)'],
+        [
+          'both',
+          { NODE_ENV: 'production', DATABASE_URL: POSTGRES },
+          'com NODE_ENV=production e num servidor PostgreSQL (DATABASE_URL)',
+        ],
+      ])('without Microsoft settings, with %s and no DEMO_MODE → ConfigError saying why', (_, env, where) => {
+        const error = configError({ DATA_DIR: dataDir, ...env });
+        // The one problem: no JWT_SECRET is asked for, nor made up and written, for a start that is refused.
+        expect(error.problems).toEqual([REFUSAL(where)]);
+        expect(existsSync(path.join(dataDir, 'jwt-secret'))).toBe(false);
+      });
+
+      it('DEMO_MODE=true said outright starts the demo there', () => {
+        const config = loadConfig({
+          DATA_DIR: dataDir,
+          NODE_ENV: 'production',
+          DATABASE_URL: POSTGRES,
+          DEMO_MODE: 'true',
+        });
+        expect(config.demoMode).toBe(true);
+        expect(config.database.kind).toBe('postgres');
+      });
+
+      it('NODE_ENV unset (npm start on a fresh clone), or another one, on PGlite: the demo, as before', () => {
+        expect(loadConfig({ DATA_DIR: dataDir }).demoMode).toBe(true);
+        expect(loadConfig({ DATA_DIR: dataDir, NODE_ENV: 'development' }).demoMode).toBe(true);
+        expect(loadConfig({ DATA_DIR: dataDir, NODE_ENV: 'test' }).demoMode).toBe(true);
+      });
+
+      it('DEMO_MODE=false or the Microsoft settings: no demo, nothing to refuse', () => {
+        const base = { DATA_DIR: dataDir, JWT_SECRET: SECRET, NODE_ENV: 'production', DATABASE_URL: POSTGRES };
+        expect(loadConfig({ ...base, DEMO_MODE: 'false' }).demoMode).toBe(false);
+        expect(loadConfig({ ...base, ...AZURE }).demoMode).toBe(false);
+      });
     });
 
     it.each([

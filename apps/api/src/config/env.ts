@@ -340,10 +340,9 @@ export class ConfigError extends Error {
 
 /** Reads and checks the whole configuration once. Nothing else in the API reads process.env. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const parsed = envSchema.safeParse(
-    // Empty values count as unset, as they do in most .env files.
-    Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== '')),
-  );
+  // Empty values count as unset, as they do in most .env files.
+  const given = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = envSchema.safeParse(given);
   if (!parsed.success) {
     throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`));
   }
@@ -372,10 +371,24 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     problems.push('DEMO_MODE: o modo demonstração não pode ser ligado com a configuração Microsoft definida');
   }
   const demoMode = microsoft ? false : (e.DEMO_MODE ?? true);
+  // A server that looks like a deployment (NODE_ENV=production said, not defaulted; a PostgreSQL server) and lacks its
+  // Microsoft settings gets the demo, with its public administrator, only when asked for by name.
+  const deployment = [
+    ...(given.NODE_ENV === 'production' ? ['com NODE_ENV=production'] : []),
+    ...(e.DATABASE_URL ? ['num servidor PostgreSQL (DATABASE_URL)'] : []),
+  ];
+  // (Some AZURE_* but not all is reported above.)
+  const demoRefused = demoMode && e.DEMO_MODE !== true && azureSet === 0 && deployment.length > 0;
+  if (demoRefused) {
+    problems.push(
+      `DEMO_MODE: sem AZURE_TENANT_ID, AZURE_CLIENT_ID e AZURE_CLIENT_SECRET, o portal rodaria em modo demonstração mesmo ${deployment.join(' e ')}: com dados fictícios e um administrador de demonstração público (demo.admin, senha "demo"). Para o portal de verdade, configure o Microsoft (AZURE_*), ou defina DEMO_MODE=false para usá-lo só com contas locais; para querer mesmo a demonstração, defina DEMO_MODE=true`,
+    );
+  }
 
   const dataDir = path.resolve(REPO_ROOT, e.DATA_DIR);
   let secret = e.JWT_SECRET;
-  if (!secret) {
+  // A refused demo writes no secret, and the refusal says what to set instead.
+  if (!secret && !demoRefused) {
     if (demoMode || e.NODE_ENV !== 'production') secret = demoSecret(dataDir);
     else problems.push('JWT_SECRET: obrigatório fora do modo demonstração (ao menos 32 caracteres aleatórios)');
   }

@@ -5,6 +5,7 @@ import { replaceGroupLinks } from '../modules/panels/panel-groups.repository.ts'
 import { replaceLinks } from '../modules/panels/panel-users.repository.ts';
 import { insertPanel } from '../modules/panels/panels.repository.ts';
 import { replaceRls } from '../modules/panels/rls.repository.ts';
+import { configuredRunSince } from '../modules/auth/installation.repository.ts';
 import { seedLastSignIns } from '../modules/auth/sign-ins.ts';
 import { forgetUsageSnapshots, seedOpenings } from '../modules/usage/usage.ts';
 import { seedGroups, seedUsers } from '../modules/users/users.service.ts';
@@ -128,14 +129,32 @@ async function seedDemoSubscriptions(db: Db, panels: readonly DemoPanel[], now: 
 }
 
 /**
- * Loads the demo organisation into an empty database, with its last 90 days, up to `now`, of panel openings and audit
- * records (demo-history.ts). Returns false (and does nothing) otherwise.
+ * Why demo mode may not run on this database, or null: it has run outside demo mode, so it may hold real people and
+ * panels, and the demo would bring fictitious data, accounts with a public password and the stand-in's sign-in, where
+ * anyone may choose to be the demo administrator.
+ */
+export async function demoRefusal(db: Db): Promise<string | null> {
+  const since = await configuredRunSince(db);
+  if (!since) return null;
+  return (
+    `Modo demonstração recusado: este banco de dados já foi usado fora do modo demonstração (desde ${since.toISOString()}), ` +
+    'e a demonstração traria dados fictícios, contas com senha pública e o login simulado da Microsoft, em que qualquer ' +
+    'pessoa pode entrar como administrador. Para a demonstração, use outro banco de dados (outro DATA_DIR, ou outro ' +
+    'DATABASE_URL); para este, configure o Microsoft (AZURE_TENANT_ID, AZURE_CLIENT_ID, AZURE_CLIENT_SECRET) ou ' +
+    'defina DEMO_MODE=false.'
+  );
+}
+
+/**
+ * Loads the demo organisation into an empty database that has never run outside demo mode, with its last 90 days, up
+ * to `now`, of panel openings and audit records (demo-history.ts). Returns false (and does nothing) otherwise.
  */
 export async function loadDemoData(db: Db, userCount = 300, now = new Date()): Promise<boolean> {
   const loaded = await db.transaction(async (tx) => {
     // Two instances starting together on one PostgreSQL: the second waits, then finds data.
     await lockDemoLoad(tx);
-    if (!(await isEmpty(tx))) return false;
+    // An emptied database that once ran outside demo mode is no demo's either.
+    if (!(await isEmpty(tx)) || (await configuredRunSince(tx))) return false;
     const rand = random(7);
     const people = demoUsers(userCount);
     await seedUsers(

@@ -48,3 +48,48 @@ export async function upsertLocalAccount(db: Db, input: LocalAccountInput): Prom
         set username = excluded.username, senha_hash = excluded.senha_hash, data_atualizacao = now()`);
   });
 }
+
+/** A person whose access the start may take away, with their local account's username when they have one. */
+export interface AccountHolder {
+  id: string;
+  email: string;
+  username: string | null;
+}
+
+/**
+ * The demo's people still active, or still holding a local account: everyone seeded as demo data, and the demo's
+ * people by id, since the demo's directory sync records them as the directory's.
+ */
+export async function demoAccountHolders(db: Db, demoIds: readonly string[]): Promise<AccountHolder[]> {
+  return rows<AccountHolder>(
+    db,
+    sql`
+    select u.id, u.email, c.username
+    from usuarios u left join contas_locais c on c.usuario_id = u.id
+    where (u.source = 'demo' or u.id = any(${sql.param([...demoIds])}::text[]))
+      and (u.active or c.usuario_id is not null)
+    order by c.username nulls last, u.id`,
+  );
+}
+
+/** The active local accounts made from the configuration (PORTAL_ADMIN_USERNAME) other than the one it names now. */
+export async function activeLocalAccountsExcept(db: Db, username: string | null): Promise<AccountHolder[]> {
+  return rows<AccountHolder>(
+    db,
+    sql`
+    select u.id, u.email, c.username
+    from contas_locais c join usuarios u on u.id = c.usuario_id
+    where u.source = 'local' and u.active and (${username}::text is null or lower(c.username) <> lower(${username}))
+    order by c.username`,
+  );
+}
+
+/** Removes these people's local accounts, and with them their passwords; answers whose it removed. */
+export async function deleteLocalAccounts(db: Db, userIds: readonly string[]): Promise<string[]> {
+  if (userIds.length === 0) return [];
+  const removed = await rows<{ usuario_id: string }>(
+    db,
+    sql`delete from contas_locais where usuario_id = any(${sql.param([...userIds])}::text[]) returning usuario_id`,
+  );
+  return removed.map((r) => r.usuario_id);
+}

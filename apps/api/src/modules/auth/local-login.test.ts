@@ -173,8 +173,8 @@ describe('local accounts created at start', () => {
     expect(row!.senha_hash).not.toContain('primeira-senha');
   });
 
-  it('creates demo.admin and demo.usuario with the password "demo" in demo mode only', async () => {
-    expect(await ensureLocalAccounts(ctx.db, testConfig())).toEqual([]);
+  // Outside demo mode they are taken away, and never come back: accounts-at-start.test.ts.
+  it('creates demo.admin and demo.usuario with the password "demo" in demo mode', async () => {
     const demo = testConfig({ DEMO_MODE: 'true' });
     expect(await ensureLocalAccounts(ctx.db, demo)).toEqual(['demo.admin', 'demo.usuario']);
     const admin = await ctx.request('POST', '/api/auth/login', { body: { username: 'demo.admin', password: 'demo' } });

@@ -254,6 +254,22 @@ export async function setUserActive(db: Db, id: string, active: boolean): Promis
     .where(eq(usuarios.id, id));
 }
 
+/**
+ * Turns off these people's access (their links stay) and answers those who had it: at start, the local accounts the
+ * configuration no longer names and the demo's people outside demo mode (auth/bootstrap-accounts.ts).
+ */
+export async function deactivateUsers(db: Db, ids: readonly string[]): Promise<string[]> {
+  if (ids.length === 0) return [];
+  const turnedOff = await rows<{ id: string }>(
+    db,
+    sql`
+    update usuarios set active = false, data_atualizacao = now()
+    where id = any(${sql.param([...ids])}::text[]) and active
+    returning id`,
+  );
+  return turnedOff.map((r) => r.id);
+}
+
 /** Active users as people read a list of names: case and accents ignored ('Álvaro', 'bruna', 'Carlos'). */
 export async function activeUsers(db: Db): Promise<Usuario365[]> {
   return db

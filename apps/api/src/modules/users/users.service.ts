@@ -93,5 +93,8 @@ export const ensureLocalAccountUser = upsertLocalAccountUser;
 /** Seeds people who are not there yet (demo data, tests, the benchmark). */
 export const seedUsers = (db: Db, users: NewUser[], source: string) => insertUsers(db, users, source);
 
+/** At start: people whose local account the configuration dropped, and the demo's people outside demo mode. */
+export { deactivateUsers } from './users.repository.ts';
+
 /** At start: the people ADMIN_USERS names are Admins, before any sign-in or directory sync looks at roles. */
 export const applyConfiguredAdmins = (db: Db, adminUsers: readonly string[]) => markConfiguredAdmins(db, adminUsers);
