@@ -8,7 +8,10 @@ export interface UpdateSubscriptionInput {
   body: AssinaturaPatchBody;
 }
 
-/** PATCH /assinaturas/{id}: its schedule, format or content, or `ativa` to pause and resume it. */
+/**
+ * PATCH /assinaturas/{id}: its schedule, format or content, or `ativa` to pause and resume it (an administrator may
+ * pause and resume anyone's, nothing more).
+ */
 export async function updateSubscription({ id, body }: UpdateSubscriptionInput): Promise<Assinatura> {
   return (await api.patch<Assinatura>(`/assinaturas/${id}`, body)).data;
 }
@@ -18,10 +21,12 @@ export function useUpdateSubscription() {
   return useMutation({
     mutationFn: updateSubscription,
     onSuccess: async (updated) => {
-      // The answer is the row as it is now (its next delivery included): shown at once, then read again with the rest.
-      queryClient.setQueryData<Assinatura[]>(queryKeys.subscriptions, (list) =>
-        list?.map((a) => (a.id === updated.id ? updated : a)),
-      );
+      // The answer is the row as it is now (its next delivery included): shown at once in the person's own list and
+      // in every subscription (an administrator pauses anyone's), then both read again with the rest (the key is
+      // their prefix).
+      const replace = (list: Assinatura[] | undefined) => list?.map((a) => (a.id === updated.id ? updated : a));
+      queryClient.setQueryData<Assinatura[]>(queryKeys.subscriptions, replace);
+      queryClient.setQueryData<Assinatura[]>(queryKeys.allSubscriptions, replace);
       await queryClient.invalidateQueries({ queryKey: queryKeys.subscriptions });
     },
   });

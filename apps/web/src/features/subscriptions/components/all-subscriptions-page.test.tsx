@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Grupo365 } from '@paineis/contract/groups';
+import { ASSINATURA_MESSAGES, FALHAS_ENVIO } from '@paineis/contract/subscription-constants';
 import type { Assinatura, AssinaturaBody } from '@paineis/contract/subscriptions';
 import type { Usuario365 } from '@paineis/contract/users';
 import { formatDateMinutes } from '../../../lib/format.ts';
@@ -93,6 +94,7 @@ describe('/assinaturas/todas: Assinaturas', () => {
       'Próximo envio',
       'Último envio',
       'Situação',
+      'Ações',
     ]);
     expect(dataRows()).toEqual([
       [
@@ -103,6 +105,7 @@ describe('/assinaturas/todas: Assinaturas', () => {
         formatDateMinutes(new Date('2026-11-30T10:00:00.000Z')),
         formatDateMinutes(new Date('2026-11-23T10:00:00.000Z')),
         'Ativa',
+        'PausarExcluir',
       ],
       [
         'Estoque DiárioPowerPoint',
@@ -114,6 +117,7 @@ describe('/assinaturas/todas: Assinaturas', () => {
         '—',
         `Ativa` +
           `Falha em ${formatDateMinutes(new Date('2026-11-05T10:02:00.000Z'))}: O Power BI não conseguiu exportar o relatório.`,
+        'PausarExcluir',
       ],
       [
         'Vendas por RegiãoPDF',
@@ -123,6 +127,7 @@ describe('/assinaturas/todas: Assinaturas', () => {
         '—',
         '—',
         'Pausada',
+        'RetomarExcluir',
       ],
     ]);
     expect(screen.getByText(/^Falha em/)).toHaveClass('text-danger');
@@ -209,6 +214,41 @@ describe('/assinaturas/todas: Assinaturas', () => {
     fail = false;
     await user.click(screen.getByRole('button', { name: 'Tentar novamente' }));
     expect(await screen.findByText('Vendas por Região')).toBeInTheDocument();
+  });
+
+  it("says under 'Sem acesso' why nothing is sent, whole in its title, and gives the row the room for it", async () => {
+    /** Ana's for others, stopped since she lost her role, and whose last delivery failed too. */
+    const PARADA = assinatura({
+      ...DA_ADMIN,
+      situacao: 'sem-acesso',
+      motivoSituacao: ASSINATURA_MESSAGES.donoNaoAdministrador,
+    });
+    /** Carla's own, which nobody may open now. */
+    const SEM_ACESSO = assinatura({
+      ...PAUSADA,
+      ativa: true,
+      situacao: 'sem-acesso',
+      motivoSituacao: ASSINATURA_MESSAGES.donoSemAcesso,
+    });
+    serveSubscriptions(() => [PROPRIA, SEM_ACESSO, PARADA]);
+    await openPage();
+    await screen.findByText('Estoque Diário');
+    const situacao = dataRows().map((cells) => cells[6]);
+    expect(situacao).toEqual([
+      'Ativa',
+      `Sem acesso${ASSINATURA_MESSAGES.donoSemAcesso}`,
+      `Sem acesso${ASSINATURA_MESSAGES.donoNaoAdministrador}` +
+        `Falha em ${formatDateMinutes(new Date('2026-11-05T10:02:00.000Z'))}: ${FALHAS_ENVIO.exportacao}`,
+    ]);
+    const reason = screen.getByText(ASSINATURA_MESSAGES.donoNaoAdministrador);
+    expect(reason).toHaveClass('small');
+    expect(reason).toHaveAttribute('title', ASSINATURA_MESSAGES.donoNaoAdministrador);
+    // Each text under the badge takes two small lines at most: the row is tall enough for all it holds.
+    const heights = screen
+      .getAllByRole('row')
+      .slice(1)
+      .map((tr) => tr.style.height);
+    expect(heights).toEqual(['57px', '78px', '120px']);
   });
 
   it("links to 'Caixa de saída (demonstração)' in demo mode only", async () => {
@@ -405,5 +445,129 @@ describe("/assinaturas/todas: 'Nova assinatura para pessoas e grupos'", { timeou
     await user.click(within(dialog).getByRole('button', { name: 'Tentar novamente' }));
     await choose(user, 'Pessoas', 'carla', /Carla Gestora/);
     expect(within(dialog).getByRole('list', { name: 'Pessoas escolhidas' })).toHaveTextContent('Carla Gestora');
+  });
+});
+
+/**
+ * GET /api/assinaturas/todas answers the list as it is now, and how many times it was asked; each change the page asks
+ * for is recorded and applied as the server would for an administrator.
+ */
+function serveChanges(initial: Assinatura[]) {
+  let list = initial;
+  const reads = { count: 0 };
+  const calls: { method: string; path: string; body?: unknown }[] = [];
+  server.use(
+    http.get('/api/assinaturas/todas', () => {
+      reads.count += 1;
+      return HttpResponse.json({ assinaturas: list });
+    }),
+    http.patch('/api/assinaturas/:id', async ({ request, params }) => {
+      const body = (await request.json()) as { ativa: boolean };
+      calls.push({ method: 'PATCH', path: new URL(request.url).pathname, body });
+      list = list.map((a) =>
+        a.id === params.id
+          ? {
+              ...a,
+              ativa: body.ativa,
+              situacao: body.ativa ? 'ativa' : 'pausada',
+              proximoEnvio: body.ativa ? '2026-11-30T10:00:00.000Z' : null,
+            }
+          : a,
+      );
+      return HttpResponse.json(list.find((a) => a.id === params.id));
+    }),
+    http.delete('/api/assinaturas/:id', ({ request, params }) => {
+      calls.push({ method: 'DELETE', path: new URL(request.url).pathname });
+      list = list.filter((a) => a.id !== params.id);
+      return new HttpResponse(null, { status: 204 });
+    }),
+  );
+  return { calls, reads, remove: (id: string) => (list = list.filter((a) => a.id !== id)) };
+}
+
+/** The cells of the row of this panel and owner. */
+const rowOf = (panel: string, owner: string) =>
+  screen.getAllByRole('row').find((tr) => tr.textContent.includes(panel) && tr.textContent.includes(owner))!;
+
+describe("/assinaturas/todas: 'Pausar', 'Retomar' and 'Excluir' anyone's subscription", () => {
+  it("resumes and pauses another person's subscription, and the list is read again after each", async () => {
+    const { calls, reads } = serveChanges([PROPRIA, PAUSADA]);
+    const { user } = await openPage();
+    await screen.findByText('Carla Gestora');
+    // Named for screen readers by panel and owner: the panel alone does not tell the rows apart.
+    expect(
+      screen.getByRole('button', { name: 'Pausar a assinatura de Vendas por Região de Bruno Usuário' }),
+    ).toBeVisible();
+    expect(
+      screen.getByRole('button', { name: 'Excluir a assinatura de Vendas por Região de Bruno Usuário' }),
+    ).toBeVisible();
+
+    const before = reads.count;
+    await user.click(
+      screen.getByRole('button', { name: 'Retomar a assinatura de Vendas por Região de Carla Gestora' }),
+    );
+    const pause = await screen.findByRole('button', {
+      name: 'Pausar a assinatura de Vendas por Região de Carla Gestora',
+    });
+    expect(within(rowOf('Vendas por Região', 'Carla Gestora')).getByText('Ativa')).toBeInTheDocument();
+    await waitFor(() => expect(reads.count).toBe(before + 1));
+
+    await user.click(pause);
+    await screen.findByRole('button', { name: 'Retomar a assinatura de Vendas por Região de Carla Gestora' });
+    expect(within(rowOf('Vendas por Região', 'Carla Gestora')).getByText('Pausada')).toBeInTheDocument();
+    await waitFor(() => expect(reads.count).toBe(before + 2));
+    expect(calls).toEqual([
+      { method: 'PATCH', path: `/api/assinaturas/${PAUSADA.id}`, body: { ativa: true } },
+      { method: 'PATCH', path: `/api/assinaturas/${PAUSADA.id}`, body: { ativa: false } },
+    ]);
+    // Bruno's was left alone.
+    expect(within(rowOf('Vendas por Região', 'Bruno Usuário')).getByText('Ativa')).toBeInTheDocument();
+  });
+
+  it("deletes another person's subscription once confirmed, naming its panel and owner", async () => {
+    const { calls } = serveChanges([PROPRIA, PAUSADA]);
+    const { user } = await openPage();
+    await screen.findByText('Carla Gestora');
+    await user.click(
+      screen.getByRole('button', { name: 'Excluir a assinatura de Vendas por Região de Carla Gestora' }),
+    );
+    const dialog = await screen.findByRole('dialog', { name: 'Excluir assinatura' });
+    expect(dialog).toHaveTextContent(
+      'A assinatura de Vendas por Região de Carla Gestora será excluída e não será mais enviada.',
+    );
+    await user.click(within(dialog).getByRole('button', { name: 'Excluir' }));
+
+    await waitFor(() => expect(screen.queryByText('Carla Gestora')).not.toBeInTheDocument());
+    expect(count()).toHaveTextContent('1 de 1 assinatura');
+    expect(calls).toEqual([{ method: 'DELETE', path: `/api/assinaturas/${PAUSADA.id}` }]);
+  });
+
+  it("shows the server's refusal (or says the change failed), and the list as it is now when it was gone", async () => {
+    const { remove } = serveChanges([PROPRIA, PAUSADA]);
+    server.use(
+      http.patch('/api/assinaturas/:id', () => new HttpResponse(null, { status: 502 })),
+      http.delete('/api/assinaturas/:id', () =>
+        HttpResponse.json({ message: ASSINATURA_MESSAGES.naoEncontrada }, { status: 404 }),
+      ),
+    );
+    const { user } = await openPage();
+    await screen.findByText('Carla Gestora');
+    await user.click(
+      screen.getByRole('button', { name: 'Retomar a assinatura de Vendas por Região de Carla Gestora' }),
+    );
+    // No message of the server's: the page's own.
+    expect(await screen.findByText('Não foi possível alterar a assinatura.')).toBeInTheDocument();
+    expect(within(rowOf('Vendas por Região', 'Carla Gestora')).getByText('Pausada')).toBeInTheDocument();
+
+    // Deleted by its owner meanwhile.
+    remove(PAUSADA.id);
+    await user.click(
+      screen.getByRole('button', { name: 'Excluir a assinatura de Vendas por Região de Carla Gestora' }),
+    );
+    const dialog = await screen.findByRole('dialog', { name: 'Excluir assinatura' });
+    await user.click(within(dialog).getByRole('button', { name: 'Excluir' }));
+    expect(await screen.findByText(ASSINATURA_MESSAGES.naoEncontrada)).toBeInTheDocument();
+    expect(screen.queryByText('Não foi possível alterar a assinatura.')).not.toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByText('Carla Gestora')).not.toBeInTheDocument());
   });
 });

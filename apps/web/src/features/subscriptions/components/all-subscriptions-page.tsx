@@ -8,22 +8,28 @@ import Container from 'react-bootstrap/Container';
 import Form from 'react-bootstrap/Form';
 import Row from 'react-bootstrap/Row';
 import { ASSINATURA_MESSAGES } from '@paineis/contract/subscription-constants';
+// This screen is a chunk of its own already: the dialog comes with it rather than on first use.
+import ConfirmDialog from '../../../components/confirm-dialog-modal.tsx';
 import { LoadErrorAlert } from '../../../components/load-error-alert.tsx';
 import { LoadingSpinner } from '../../../components/loading-spinner.tsx';
 import { paths } from '../../../config/paths.ts';
 import { errorMessage } from '../../../lib/api-client.ts';
 import { useConfiguration } from '../../../lib/api/get-configuration.ts';
 import { useAllSubscriptions } from '../api/get-all-subscriptions.ts';
+import { useSubscriptionControls } from '../hooks/use-subscription-controls.ts';
 import { filterSubscriptionRows, subscriptionRows, subscriptionsCount } from '../utils/subscription-rows.ts';
 import { NewSubscriptionModal } from './new-subscription-modal.tsx';
 import { SubscriptionsTable } from './subscriptions-table.tsx';
 
 export const SUBSCRIPTIONS_LOAD_ERROR = 'Não foi possível carregar as assinaturas.';
 
+type Notice = { variant: 'success' | 'danger'; text: string };
+
 /**
  * /assinaturas/todas: 'Assinaturas' (docs/requirements.md#subscriptions), for administrators (the route guards it).
- * Every subscription with its owner, recipients, schedule, deliveries, status and last failure, filtered by panel or
- * person; 'Nova assinatura' subscribes people and groups. In demo mode, a link to the outbox the messages land in.
+ * Every subscription with its owner, recipients, schedule, deliveries, status (with why it is not sent) and last
+ * failure, filtered by panel or person; anyone's may be paused, resumed or deleted there (its contents stay its
+ * owner's). 'Nova assinatura' subscribes people and groups. In demo mode, a link to the outbox the messages land in.
  */
 export function AllSubscriptionsPage() {
   const subscriptions = useAllSubscriptions();
@@ -31,7 +37,13 @@ export function AllSubscriptionsPage() {
   const [query, setQuery] = useState('');
   const [onlyFailed, setOnlyFailed] = useState(false);
   const [creating, setCreating] = useState(false);
-  const [created, setCreated] = useState(false);
+  const [notice, setNotice] = useState<Notice | null>(null);
+  const controls = useSubscriptionControls({
+    onNotice: (text) => setNotice(text === null ? null : { variant: 'danger', text }),
+    // Often someone else's: the owner is named.
+    deleteMessage: (a) =>
+      `A assinatura de ${a.nomePainel} de ${a.dono.displayName} será excluída e não será mais enviada.`,
+  });
   const all = useMemo(() => subscriptionRows(subscriptions.data ?? []), [subscriptions.data]);
   const visible = useMemo(() => filterSubscriptionRows(all, query, onlyFailed), [all, query, onlyFailed]);
 
@@ -43,7 +55,7 @@ export function AllSubscriptionsPage() {
           {demoMode && <Link to={paths.demoOutbox}>Caixa de saída (demonstração)</Link>}
           <Button
             onClick={() => {
-              setCreated(false);
+              setNotice(null);
               setCreating(true);
             }}
           >
@@ -52,9 +64,9 @@ export function AllSubscriptionsPage() {
         </div>
       </div>
 
-      {created && (
-        <Alert variant="success" dismissible onClose={() => setCreated(false)}>
-          {ASSINATURA_MESSAGES.criada}
+      {notice && (
+        <Alert variant={notice.variant} dismissible closeLabel="Fechar" onClose={() => setNotice(null)}>
+          {notice.text}
         </Alert>
       )}
 
@@ -93,7 +105,12 @@ export function AllSubscriptionsPage() {
           )}
         </Card.Body>
         {subscriptions.data ? (
-          <SubscriptionsTable rows={visible} />
+          <SubscriptionsTable
+            rows={visible}
+            isToggling={controls.isToggling}
+            onToggle={controls.toggle}
+            onDelete={controls.askDelete}
+          />
         ) : subscriptions.isError ? (
           <LoadErrorAlert
             className="m-3"
@@ -111,9 +128,10 @@ export function AllSubscriptionsPage() {
         onHide={() => setCreating(false)}
         onCreated={() => {
           setCreating(false);
-          setCreated(true);
+          setNotice({ variant: 'success', text: ASSINATURA_MESSAGES.criada });
         }}
       />
+      <ConfirmDialog {...controls.deleteDialog} />
     </Container>
   );
 }

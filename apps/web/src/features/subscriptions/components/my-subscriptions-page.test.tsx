@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
-import { ASSINATURA_MESSAGES } from '@paineis/contract/subscription-constants';
+import { ASSINATURA_MESSAGES, limiteEnviarAgora } from '@paineis/contract/subscription-constants';
 import type { Assinatura } from '@paineis/contract/subscriptions';
 import { formatDateMinutes } from '../../../lib/format.ts';
 import { browserTimeZone } from '../utils/subscription-schedule.ts';
@@ -30,6 +30,7 @@ const METAS = assinatura({
   diaSemana: null,
   fusoHorario: zone,
   situacao: 'sem-acesso',
+  motivoSituacao: ASSINATURA_MESSAGES.donoSemAcesso,
 });
 
 /** GET /api/assinaturas answers the list as it is now; each change the page asks for is recorded and applied. */
@@ -109,7 +110,11 @@ describe("'Minhas assinaturas'", () => {
       'Último envio': '—',
       Situação: `PausadaFalha em ${formatDateMinutes(new Date('2026-11-05T10:02:00.000Z'))}: O Power BI não conseguiu exportar o relatório.`,
     });
-    expect(facts('Metas')).toMatchObject({ Agenda: 'Diária às 07:00', Situação: 'Sem acesso' });
+    // Why nothing is sent, under its badge.
+    expect(facts('Metas')).toMatchObject({
+      Agenda: 'Diária às 07:00',
+      Situação: 'Sem acessoO dono não pode mais abrir este painel: a assinatura não é enviada.',
+    });
     expect(within(item('Estoque Diário')).getByRole('button', { name: /^Retomar/ })).toBeInTheDocument();
     expect(within(item('Vendas por Região')).getByRole('button', { name: /^Pausar/ })).toBeInTheDocument();
   });
@@ -168,6 +173,24 @@ describe("'Minhas assinaturas'", () => {
     await user.click(within(item('Metas')).getByRole('button', { name: /^Enviar agora/ }));
     expect(await screen.findByText(ASSINATURA_MESSAGES.semAcesso)).toBeInTheDocument();
     expect(screen.queryByText(ASSINATURA_MESSAGES.envioSolicitado)).not.toBeInTheDocument();
+  });
+
+  it("says when the hour's 'Enviar agora' are used up, as the server words it (429)", async () => {
+    const calls = serve([VENDAS]);
+    server.use(
+      http.post('/api/assinaturas/:id/enviar-agora', () =>
+        HttpResponse.json({ message: limiteEnviarAgora(10, 42) }, { status: 429, headers: { 'Retry-After': '2520' } }),
+      ),
+    );
+    const { user } = await openPage();
+    await screen.findByRole('listitem', { name: 'Vendas por Região' });
+    await user.click(within(item('Vendas por Região')).getByRole('button', { name: /^Enviar agora/ }));
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent(
+      'Você já pediu 10 envios imediatos na última hora, o máximo. Tente de novo em 42 minutos; os envios agendados seguem normalmente.',
+    );
+    expect(alert).toHaveClass('alert-danger');
+    expect(calls).toEqual([]);
   });
 
   it('deletes a subscription once confirmed, naming its panel', async () => {

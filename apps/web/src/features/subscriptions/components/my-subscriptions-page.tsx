@@ -15,17 +15,14 @@ import { paths } from '../../../config/paths.ts';
 import { errorMessage, statusOf } from '../../../lib/api-client.ts';
 import { formatDateMinutes } from '../../../lib/format.ts';
 import { browserTimeZone, describeSchedule, FORMATO_ROTULOS } from '../utils/subscription-schedule.ts';
-import { useDeleteSubscription } from '../api/delete-subscription.ts';
 import { useSubscriptions } from '../api/get-subscriptions.ts';
 import { useSendSubscriptionNow } from '../api/send-subscription-now.ts';
-import { useUpdateSubscription } from '../api/update-subscription.ts';
+import { useSubscriptionControls } from '../hooks/use-subscription-controls.ts';
 import { SubscriptionModal } from './subscription-modal.tsx';
 
 export const LOAD_ERROR = 'Erro ao carregar suas assinaturas.';
 export const EMPTY = 'Você não tem assinaturas. Abra um painel e use Assinar para recebê-lo por e-mail.';
 export const SEND_ERROR = 'Não foi possível solicitar o envio.';
-export const PAUSE_ERROR = 'Não foi possível alterar a assinatura.';
-export const DELETE_ERROR = 'Não foi possível excluir a assinatura.';
 export const SAVED = 'Assinatura salva.';
 
 const SITUACAO_CORES: Record<SituacaoAssinatura, string> = {
@@ -48,44 +45,33 @@ type Notice = { variant: 'success' | 'danger'; text: string };
 
 /**
  * /assinaturas, 'Minhas assinaturas' (docs/requirements.md#subscriptions): the person's subscriptions, each with its
- * schedule, last and next delivery, state and last failure, and 'Enviar agora', 'Pausar' / 'Retomar', 'Editar' and
- * 'Excluir'. A list rather than a table, so that on a phone each subscription reads top to bottom.
+ * schedule, last and next delivery, state (with why it is not sent) and last failure, and 'Enviar agora', 'Pausar' /
+ * 'Retomar', 'Editar' and 'Excluir'. A list rather than a table, so that on a phone each subscription reads top to
+ * bottom, its reason and failure in full.
  */
 export function MySubscriptionsPage() {
   const { data: assinaturas, error, isPending, isFetching, refetch } = useSubscriptions();
   const sendNow = useSendSubscriptionNow();
-  const update = useUpdateSubscription();
-  const remove = useDeleteSubscription();
   const [notice, setNotice] = useState<Notice | null>(null);
+  const controls = useSubscriptionControls({
+    onNotice: (text) => setNotice(text === null ? null : { variant: 'danger', text }),
+    deleteMessage: (a) => `A assinatura de ${a.nomePainel} será excluída e não será mais enviada.`,
+  });
   const [editing, setEditing] = useState<Assinatura | null>(null);
-  // Kept apart from `editing` and `toDelete` so that the dialogs keep their content while they fade out.
+  // Kept apart from `editing` so that the dialog keeps its content while it fades out.
   const [editOpen, setEditOpen] = useState(false);
-  const [toDelete, setToDelete] = useState<Assinatura | null>(null);
-  const [confirming, setConfirming] = useState(false);
   const zone = browserTimeZone();
 
-  const fail = (e: unknown, fallback: string) => {
-    setNotice({ variant: 'danger', text: errorMessage(e, fallback) });
-    // Gone meanwhile (deleted elsewhere): the list as it is now.
-    if (statusOf(e) === 404) void refetch();
-  };
   const send = (a: Assinatura) => {
     setNotice(null);
     sendNow.mutate(a.id, {
       onSuccess: (answer) => setNotice({ variant: 'success', text: answer.message }),
-      onError: (e) => fail(e, SEND_ERROR),
-    });
-  };
-  const toggle = (a: Assinatura) => {
-    setNotice(null);
-    update.mutate({ id: a.id, body: { ativa: !a.ativa } }, { onError: (e) => fail(e, PAUSE_ERROR) });
-  };
-  const confirmDelete = () => {
-    if (!toDelete) return;
-    setNotice(null);
-    remove.mutate(toDelete.id, {
-      onError: (e) => fail(e, DELETE_ERROR),
-      onSettled: () => setConfirming(false),
+      onError: (e) => {
+        // A 429 (too many 'Enviar agora' this hour) says in its message when to try again.
+        setNotice({ variant: 'danger', text: errorMessage(e, SEND_ERROR) });
+        // Gone meanwhile (deleted elsewhere): the list as it is now.
+        if (statusOf(e) === 404) void refetch();
+      },
     });
   };
 
@@ -122,19 +108,15 @@ export function MySubscriptionsPage() {
               assinatura={a}
               zone={zone}
               sending={sendNow.isPending && sendNow.variables === a.id}
-              toggling={update.isPending && update.variables?.id === a.id}
+              toggling={controls.isToggling(a)}
               onSend={() => send(a)}
-              onToggle={() => toggle(a)}
+              onToggle={() => controls.toggle(a)}
               onEdit={() => {
                 setNotice(null);
                 setEditing(a);
                 setEditOpen(true);
               }}
-              onDelete={() => {
-                setNotice(null);
-                setToDelete(a);
-                setConfirming(true);
-              }}
+              onDelete={() => controls.askDelete(a)}
             />
           ))}
         </ul>
@@ -152,16 +134,7 @@ export function MySubscriptionsPage() {
           }}
         />
       )}
-      <ConfirmDialog
-        show={confirming}
-        title="Excluir assinatura"
-        message={toDelete ? `A assinatura de ${toDelete.nomePainel} será excluída e não será mais enviada.` : ''}
-        confirmLabel="Excluir"
-        variant="danger"
-        busy={remove.isPending}
-        onConfirm={confirmDelete}
-        onCancel={() => setConfirming(false)}
-      />
+      <ConfirmDialog {...controls.deleteDialog} />
     </Container>
   );
 }
@@ -209,6 +182,7 @@ function SubscriptionItem({
           <Badge bg={SITUACAO_CORES[a.situacao]} text={a.situacao === 'sem-acesso' ? 'dark' : undefined}>
             {SITUACAO_ROTULOS[a.situacao]}
           </Badge>
+          {a.motivoSituacao && <div className="text-body-secondary mt-1">{a.motivoSituacao}</div>}
           {a.ultimaFalha && (
             <div className="text-danger mt-1">
               Falha em {when(a.ultimaFalha.em)}: {a.ultimaFalha.motivo}
