@@ -704,7 +704,9 @@ describe('subscription deliveries (docs/decisions/020-subscription-deliveries.md
         .sort(),
     ).toEqual([ana.id, bia.id, carla.id].sort());
     // Each of the three messages links to the one file.
-    const sharedMessages = smtp.received.filter((m) => m.mail.html.includes(`/assinaturas/arquivos/${one!.id}`));
+    const sharedMessages = smtp.received.filter((m) =>
+      String(m.mail.html).includes(`/assinaturas/arquivos/${one!.id}`),
+    );
     expect(sharedMessages.map((m) => m.to[0]).sort()).toEqual([
       'ana@empresa.com.br',
       'bia@empresa.com.br',

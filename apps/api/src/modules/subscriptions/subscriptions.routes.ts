@@ -28,7 +28,8 @@ const tags = ['Assinaturas'];
 
 /**
  * docs/requirements.md#subscriptions: a person's e-mail subscriptions, an administrator's for people and groups, and
- * the files too large to attach. A subscription is its owner's alone: anyone else's is 404, to administrators too.
+ * the files too large to attach. A subscription is its owner's: anyone else's is 404, except that administrators may
+ * pause, resume and delete anyone's.
  */
 export const subscriptionsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
@@ -78,10 +79,11 @@ export const subscriptionsRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags,
-        summary: 'Altera, pausa (`ativa: false`) ou retoma (`ativa: true`) uma assinatura do usuário',
+        summary: 'Altera, pausa (`ativa: false`) ou retoma (`ativa: true`) uma assinatura',
         description:
           'Os campos enviados substituem os guardados e a agenda resultante é validada de novo: uma nova `frequencia` vem com o seu dia; `diaria` apaga os dias. ' +
-          'Pausar apaga o próximo envio; retomar, ou mudar a agenda, calcula-o a partir de agora. `destinatarios` é só para administradores e substitui os destinatários.',
+          'Pausar apaga o próximo envio; retomar, ou mudar a agenda, calcula-o a partir de agora. `destinatarios` é só para administradores e substitui os destinatários. ' +
+          'A assinatura de outra pessoa é 404, exceto para administradores, que podem pausá-la ou retomá-la (só `ativa`; qualquer outro campo é 403).',
         params: assinaturaParams,
         body: assinaturaPatchBody,
         response: { 200: assinatura, ...errorResponses(400, 403, 404) },
@@ -96,7 +98,8 @@ export const subscriptionsRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags,
-        summary: 'Exclui uma assinatura do usuário',
+        summary: 'Exclui uma assinatura',
+        description: 'A do próprio usuário; a de qualquer pessoa, para administradores (404 para os outros).',
         params: assinaturaParams,
         response: { 204: z.null(), ...errorResponses(400, 404) },
       },
@@ -114,10 +117,12 @@ export const subscriptionsRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: 'Envia uma assinatura do usuário agora, fora da agenda',
         description:
-          'Responde 202 com o envio na fila. 409 quando está pausada, quando o dono (ou nenhum destinatário) não pode mais abrir o painel ou quando outro envio manual dela ainda não terminou; ' +
-          '403 com a exportação do painel desativada; 503 quando o envio de e-mail não está configurado.',
+          'Responde 202 com o envio na fila. Só o dono envia (403 para outro administrador), e só enquanto ainda pode fazê-la: a de outras pessoas e grupos exige que ele ainda seja administrador (403). ' +
+          '409 quando está pausada, quando o dono (ou nenhum destinatário) não pode mais abrir o painel ou quando outro envio manual dela ainda não terminou; ' +
+          '403 com a exportação do painel desativada; 503 quando o envio de e-mail não está configurado; ' +
+          '429 com `Retry-After` além de SUBSCRIPTION_SEND_NOW_PER_HOUR pedidos por pessoa na última hora.',
         params: assinaturaParams,
-        response: { 202: envioSolicitado, ...errorResponses(400, 403, 404, 409, 503) },
+        response: { 202: envioSolicitado, ...errorResponses(400, 403, 404, 409, 429, 503) },
       },
     },
     async (request, reply) =>
@@ -131,7 +136,7 @@ export const subscriptionsRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: 'Um arquivo de assinatura grande demais para o anexo, para o seu destinatário',
         description:
-          'Só para a pessoa a quem foi enviado, até expirar (SUBSCRIPTION_FILE_DAYS); 404 para qualquer outra.',
+          'Só para as pessoas a quem foi enviado, até expirar (SUBSCRIPTION_FILE_DAYS), enquanto ainda podem abrir o painel com a mesma identidade (404 para qualquer outra) e a exportação do painel está ativa (403).',
         params: arquivoAssinaturaParams,
         response: {
           200: z.unknown().meta({
@@ -141,7 +146,7 @@ export const subscriptionsRoutes: FastifyPluginAsyncZod = async (app) => {
               [FILE_TYPES.PPTX.contentType]: { schema: { type: 'string', format: 'binary' } },
             },
           }),
-          ...errorResponses(400, 404),
+          ...errorResponses(400, 403, 404),
         },
       },
     },

@@ -454,7 +454,7 @@ describe('subscriptions (docs/requirements.md#subscriptions)', () => {
     expect(lost).toMatchObject({
       id: anas.id,
       situacao: 'sem-acesso',
-      motivoSituacao: ASSINATURA_MESSAGES.donoSemAcesso,
+      motivoSituacao: ASSINATURA_MESSAGES.semAcesso,
       ativa: true,
     });
     const refused = await sendNow(ctx, s.tokens.ana, anas.id);

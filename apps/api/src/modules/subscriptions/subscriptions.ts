@@ -57,14 +57,26 @@ export interface SubscriptionDeps {
 async function situationOf(
   db: Db,
   s: SubscriptionRecord,
+  viewerId: string | null,
 ): Promise<{ situacao: SituacaoAssinatura; motivoSituacao: string | null }> {
   if (!s.ativa) return { situacao: 'pausada', motivoSituacao: null };
   const [audience, people] = await Promise.all([panelAudience(db, s.painelId), directoryEntries(db)]);
+  // Its owner reads the reasons about themselves in their own words; everyone else reads them about the owner.
+  const own = viewerId === s.dono.id;
   const stop = ownerStop(people.get(s.dono.id), s.destinatarios !== null);
-  if (stop) return { situacao: 'sem-acesso', motivoSituacao: stop };
+  if (stop) {
+    return {
+      situacao: 'sem-acesso',
+      motivoSituacao: own && stop === ASSINATURA_MESSAGES.donoInativo ? ASSINATURA_MESSAGES.contaInativa : stop,
+    };
+  }
   const noOne = {
     situacao: 'sem-acesso',
-    motivoSituacao: s.destinatarios ? FALHAS_ENVIO.semDestinatarios : ASSINATURA_MESSAGES.donoSemAcesso,
+    motivoSituacao: s.destinatarios
+      ? FALHAS_ENVIO.semDestinatarios
+      : own
+        ? ASSINATURA_MESSAGES.semAcesso
+        : ASSINATURA_MESSAGES.donoSemAcesso,
   } as const;
   if (!audience) return noOne;
   const opens = (usuarioId: string) => {
@@ -87,10 +99,10 @@ async function reachesAGroup(db: Db, groups: { id: string }[], opens: (usuarioId
 const iso = (at: Date | null) => at?.toISOString() ?? null;
 
 /** The answers for these subscriptions, each with its situation now. */
-async function answers(db: Db, found: SubscriptionRecord[]): Promise<Assinatura[]> {
+async function answers(db: Db, found: SubscriptionRecord[], viewerId: string | null): Promise<Assinatura[]> {
   return Promise.all(
     found.map(async (s): Promise<Assinatura> => {
-      const { situacao, motivoSituacao } = await situationOf(db, s);
+      const { situacao, motivoSituacao } = await situationOf(db, s, viewerId);
       return {
         id: s.id,
         painelId: s.painelId,
@@ -121,7 +133,7 @@ async function answers(db: Db, found: SubscriptionRecord[]): Promise<Assinatura[
   );
 }
 
-const answer = async (db: Db, s: SubscriptionRecord) => (await answers(db, [s]))[0]!;
+const answer = async (db: Db, s: SubscriptionRecord, viewerId: string) => (await answers(db, [s], viewerId))[0]!;
 
 /** Recipients are an administrator's to name. */
 function checkRecipientsAllowed(requester: Requester, destinatarios: unknown): void {
@@ -162,17 +174,17 @@ export async function createSubscription(
     },
     actor,
   );
-  return answer(deps.db, created);
+  return answer(deps.db, created, requester.id);
 }
 
 /** GET /assinaturas: the caller's own, newest first. */
 export async function listOwnSubscriptions(db: Db, requester: Requester): Promise<Assinatura[]> {
-  return answers(db, await ownSubscriptions(db, requester.id));
+  return answers(db, await ownSubscriptions(db, requester.id), requester.id);
 }
 
 /** GET /assinaturas/todas: every subscription, newest first (administrators). */
 export async function listEverySubscription(db: Db): Promise<Assinatura[]> {
-  return answers(db, await everySubscription(db));
+  return answers(db, await everySubscription(db), null);
 }
 
 /** The first problem of the schedule's days as merged, in the contract's own words. */
@@ -254,7 +266,7 @@ export async function updateSubscription(
     },
     actor,
   );
-  return answer(db, changed);
+  return answer(db, changed, requester.id);
 }
 
 /** DELETE /assinaturas/{id}: the caller's own; any, for an administrator. */
@@ -282,7 +294,7 @@ export async function sendNow(
   if (!found.ativa) throw conflict(ASSINATURA_MESSAGES.pausada);
   if (!found.permiteExportacao) throw forbidden(ASSINATURA_MESSAGES.exportacaoDesativada);
   // Outside the transaction that queues it: the panels' and people's caches may have to read the database.
-  if ((await situationOf(deps.db, found)).situacao !== 'ativa') {
+  if ((await situationOf(deps.db, found, requester.id)).situacao !== 'ativa') {
     throw conflict(found.destinatarios ? FALHAS_ENVIO.semDestinatarios : ASSINATURA_MESSAGES.semAcesso);
   }
   if (!deps.mail) throw unavailable(ASSINATURA_MESSAGES.semTransporte);
