@@ -110,7 +110,9 @@ export async function claimDeliveries(
   { now, limit, leaseUntil, instanceId }: { now: Date; limit: number; leaseUntil: Date; instanceId: string },
 ): Promise<DeliveryClaim[]> {
   const at = now.toISOString();
-  // Rows another instance is claiming are skipped (SKIP LOCKED), so a few more candidates than asked are ranked.
+  // Rows another instance is claiming are skipped (SKIP LOCKED), so a few more candidates than asked are ranked. The
+  // ranking reads a snapshot: the outer query repeats the conditions, which PostgreSQL checks again on a row's newest
+  // version once it holds its lock, so that a row claimed by another instance in between is not claimed twice.
   const available = sql`
     select e.id from envios_assinatura e
     join (
@@ -129,6 +131,9 @@ export async function claimDeliveries(
       order by turno, c.disponivel_em, c.id
       limit ${limit * 4}
     ) candidatos on candidatos.id = e.id
+    -- Again on the row locked: one another instance claimed meanwhile fails it when it is read again after its lock.
+    where (e.estado = 'pendente' and e.disponivel_em <= ${at}::timestamptz)
+       or (e.estado = 'executando' and e.ocupado_ate < ${at}::timestamptz)
     order by candidatos.turno, candidatos.disponivel_em, candidatos.id
     limit ${limit}
     for update of e skip locked`;

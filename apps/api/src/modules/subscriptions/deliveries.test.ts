@@ -762,6 +762,38 @@ describe('subscription deliveries (docs/decisions/020-subscription-deliveries.md
     expect((await claim(1, 'instancia-b'))[0]!.assinaturaId).toBe(busy.id);
   });
 
+  it('never claims one delivery twice when many instances claim at once', async () => {
+    const { ana, bia, plain } = await setup();
+    const subs = [
+      await subscribe({ painelId: plain.id, usuarioId: ana.id, proximoEnvio: null }),
+      await subscribe({ painelId: plain.id, usuarioId: bia.id, proximoEnvio: null }),
+    ];
+    await ctx.db.insert(enviosAssinatura).values(
+      Array.from({ length: 120 }, (_, i) => ({
+        assinaturaId: subs[i % 2]!.id,
+        ocorrencia: seconds(NOW, -i),
+        disponivelEm: seconds(NOW, -i),
+      })),
+    );
+    const claimed: string[] = [];
+    // Twelve claimers at once, again and again, until the queue is empty.
+    for (let round = 0; round < 20 && claimed.length < 120; round++) {
+      const answers = await Promise.all(
+        Array.from({ length: 12 }, (_, i) =>
+          claimDeliveries(ctx.db, {
+            now: seconds(NOW, 1),
+            limit: 3,
+            leaseUntil: seconds(NOW, 120),
+            instanceId: `instancia-${i}`,
+          }),
+        ),
+      );
+      claimed.push(...answers.flat().map((c) => c.id));
+    }
+    expect(claimed).toHaveLength(120);
+    expect(new Set(claimed).size).toBe(120);
+  });
+
   it('renders at most exportConcurrency exports at once per instance', async () => {
     const { plain } = await setup();
     const owners = [];
