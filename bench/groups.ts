@@ -133,7 +133,8 @@ export function makeDirectory(size: { people: number; groups: number }): Directo
       id: groupId(g),
       displayName: `${LEVELS[k]!.name} ${j + 1}`,
       description: `${LEVELS[k]!.name} ${j + 1} da organização`,
-      ...(unified ? { groupTypes: ['Unified'], mail: `equipe-${j + 1}@empresa.com.br` } : {}),
+      // Private, as a team's group usually is: a public one would open panels but give no RLS role (PUBLIC_GROUPS_GRANT).
+      ...(unified ? { groupTypes: ['Unified'], mail: `equipe-${j + 1}@empresa.com.br`, visibility: 'Private' } : {}),
       members: list,
     };
   });

@@ -101,6 +101,8 @@ export interface GroupSeed {
   people?: string[];
   groups?: string[];
   tipo?: 'seguranca' | 'microsoft365';
+  /** Graph's visibility of a Microsoft 365 group ('Public': anyone may join); default none. */
+  visibilidade?: 'Public' | 'Private' | 'HiddenMembership';
 }
 
 /** Stores groups as a first round of the directory sync would (every group, every membership replaced). */
@@ -113,6 +115,7 @@ export async function seedGroups(database: Database, seeds: GroupSeed[]): Promis
       nome: g.nome,
       descricao: null,
       tipo: g.tipo ?? 'seguranca',
+      visibilidade: g.visibilidade ?? null,
       members: [
         ...(g.people ?? []).map((id) => ({ id, tipo: 'usuario' as const, removed: false })),
         ...(g.groups ?? []).map((id) => ({ id, tipo: 'grupo' as const, removed: false })),

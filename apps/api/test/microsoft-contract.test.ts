@@ -29,6 +29,9 @@ const WORKSPACE = '0a0a0a0a-0000-4000-8000-0000000000c1';
 /** An application (client) id as Entra issues them: a GUID. */
 const CLIENT_ID = '6731de76-14a6-49ae-97bc-6eba6914391e';
 const ADMINS_GROUP = '9e9e9e9e-0000-4000-8000-0000000000c1';
+/** Microsoft 365 groups: one anyone may join (Public), one whose owners choose its members (Private). */
+const PUBLIC_GROUP = '9e9e9e9e-0000-4000-8000-0000000000c2';
+const PRIVATE_GROUP = '9e9e9e9e-0000-4000-8000-0000000000c3';
 
 const vendas: StandInReport = {
   workspaceId: WORKSPACE,
@@ -104,7 +107,17 @@ const directory: StandInPerson[] = [
 describe('the portal’s Microsoft calls, checked against Microsoft’s descriptions', () => {
   const standIns = useStandIns({
     people: directory,
-    groups: [{ id: ADMINS_GROUP, displayName: 'Administradores do portal', members: [bruno.id], appRoles: ['Admin'] }],
+    groups: [
+      { id: ADMINS_GROUP, displayName: 'Administradores do portal', members: [bruno.id], appRoles: ['Admin'] },
+      { id: PUBLIC_GROUP, displayName: 'Projeto Expansão', groupTypes: ['Unified'], members: [bruno.id] },
+      {
+        id: PRIVATE_GROUP,
+        displayName: 'Diretoria',
+        groupTypes: ['Unified'],
+        visibility: 'Private',
+        members: [ana.id],
+      },
+    ],
     reports: REPORTS,
     workspaces: WORKSPACES,
     datasets: DATASETS,
@@ -286,7 +299,17 @@ describe('the portal’s Microsoft calls, checked against Microsoft’s descript
       'List group members (microsoft.graph.user) → 200',
       'group: delta → 200',
     ];
-    expect(calls(expectConforming())).toEqual(reads);
+    const exchanges = expectConforming();
+    expect(calls(exchanges)).toEqual(reads);
+    // Each group's visibility is asked for, and kept: Graph's own word on who may join a Microsoft 365 group.
+    const groupsDelta = exchanges.find((e) => operationOf(e)?.operation.id === 'group: delta')!;
+    expect(new URL(groupsDelta.url, 'https://graph.microsoft.com').searchParams.get('$select')).toContain('visibility');
+    const directory = await ctx.request('GET', '/api/grupos365', { token: admin });
+    expect(directory.json<{ nome: string; publico: boolean }[]>().map((g) => [g.nome, g.publico])).toEqual([
+      ['Administradores do portal', false],
+      ['Diretoria', false],
+      ['Projeto Expansão', true],
+    ]);
 
     // Graph throttles each read in turn (Retry-After: 1); the sync waits and reads it again.
     for (const [index, read] of reads.entries()) {

@@ -9,7 +9,7 @@ import { REDACTED, type Exchange } from './exchange.ts';
  */
 
 const GRAPH = 'https://graph.microsoft.com';
-const SELECT = '$select=displayName,description,securityEnabled,groupTypes,members';
+const SELECT = '$select=displayName,description,securityEnabled,groupTypes,visibility,members';
 const COMERCIAL = '0d0d0d0d-0000-4000-8000-000000000001';
 const SUL = '0d0d0d0d-0000-4000-8000-000000000002';
 const ANA = '11111111-1111-4111-8111-111111111111';
@@ -156,6 +156,27 @@ describe('group: delta', () => {
     expect(found(firstPage([comercial({ displayname: 'Comercial' })]))).toEqual([
       "answer body.value[0].displayname: spelled 'displayName' in Microsoft's description",
     ]);
+  });
+
+  it("holds visibility to Graph's three values: a Microsoft 365 group's Public, Private or HiddenMembership", () => {
+    const projeto = (visibility: unknown) => ({
+      id: SUL,
+      displayName: 'Projeto Expansão',
+      securityEnabled: false,
+      groupTypes: ['Unified'],
+      visibility,
+    });
+    for (const visibility of ['Public', 'Private', 'HiddenMembership', null]) {
+      expect(found(firstPage([projeto(visibility)])), String(visibility)).toEqual([]);
+    }
+    expect(found(firstPage([projeto('public')]))).toEqual([
+      expect.stringMatching(/^answer body\.value\[0\]\.visibility: /),
+    ]);
+    expect(
+      found(
+        delta('$select=displayName', { '@odata.deltaLink': deltaLink, value: [{ id: SUL, visibility: 'Public' }] }),
+      ),
+    ).toEqual(['answer body.value[0].visibility: answered though $select did not name it']);
   });
 
   it('answers refusals in Graph’s error shape (an expired token: 410 syncStateNotFound)', () => {

@@ -240,6 +240,8 @@ const groupShape = {
   mail: text.optional(),
   mailEnabled: z.boolean().nullable().optional(),
   securityEnabled: z.boolean().nullable().optional(),
+  // "Private, Public, or HiddenMembership": who may join a Microsoft 365 group unapproved (Public: anyone).
+  visibility: z.enum(['Private', 'Public', 'HiddenMembership']).nullable().optional(),
   ...Object.fromEntries(
     [
       'deletedDateTime',
@@ -266,7 +268,6 @@ const groupShape = {
       'securityIdentifier',
       'serviceProvisioningErrors',
       'theme',
-      'visibility',
       // Returned only on $select (some only by Get group).
       'allowExternalSenders',
       'assignedLabels',

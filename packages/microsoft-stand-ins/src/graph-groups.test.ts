@@ -368,6 +368,38 @@ describe('Microsoft Graph stand-in: groups, their members and the delta query', 
     }
   });
 
+  it('gives visibility in $select and delta: Public unless set, null for a security group, and each change of it', async () => {
+    const select = '/v1.0/groups/delta?$select=displayName,groupTypes,visibility';
+    const { objects, deltaLink } = await round(select);
+    const first = merged(objects);
+    // A security group has none (left out); a Microsoft 365 group created without one is Public, as Graph makes it.
+    expect(first.get(sul.id)!.props).toEqual({ id: sul.id, displayName: 'Comercial - Sul', groupTypes: [] });
+    expect(first.get(projeto.id)!.props).toMatchObject({ visibility: 'Public' });
+    const privado: StandInGroup = {
+      ...projeto,
+      id: guid('b0000000', 7),
+      displayName: 'Diretoria',
+      visibility: 'Private',
+    };
+    try {
+      s.graph.upsertGroup({ ...projeto, visibility: 'Private' });
+      s.graph.upsertGroup(privado);
+      const { objects: changed, deltaLink: next } = await round(deltaLink, { Prefer: 'return=minimal' });
+      expect(changed).toEqual([
+        { id: projeto.id, visibility: 'Private' },
+        { id: privado.id, displayName: 'Diretoria', groupTypes: ['Unified'], visibility: 'Private' },
+      ]);
+      expect((await json(await get(`/v1.0/groups/${privado.id}?$select=visibility`))).visibility).toBe('Private');
+      // Made public again: anyone may join it from now on.
+      s.graph.upsertGroup(projeto);
+      expect((await round(next)).objects).toEqual([
+        { id: projeto.id, displayName: 'Projeto Expansão', groupTypes: ['Unified'], visibility: 'Public' },
+      ]);
+    } finally {
+      s.graph.setGroups(GROUPS);
+    }
+  });
+
   it('starts from now with $deltatoken=latest', async () => {
     const latest = await json(await get('/v1.0/groups/delta?$deltaToken=latest&$select=displayName'));
     expect(latest.value).toEqual([]);

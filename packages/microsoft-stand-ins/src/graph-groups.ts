@@ -71,6 +71,7 @@ function normalized(group: StandInGroup, createdDateTime: string): StandInGroup 
     mailEnabled: group.mailEnabled ?? unified,
     groupTypes: [...(group.groupTypes ?? [])],
     mail: group.mail ?? null,
+    visibility: group.visibility !== undefined ? group.visibility : unified ? 'Public' : null,
     createdDateTime: group.createdDateTime ?? createdDateTime,
     members: [...group.members],
     ...(group.appRoles ? { appRoles: [...group.appRoles] } : {}),
@@ -139,7 +140,7 @@ export function groupValues(group: StandInGroup): Body {
     securityIdentifier: securityIdentifier(group.id),
     theme: null,
     // Graph makes Microsoft 365 groups Public unless told otherwise; security groups have none.
-    visibility: unified ? 'Public' : null,
+    visibility: group.visibility !== undefined ? group.visibility : unified ? 'Public' : null,
     onPremisesProvisioningErrors: [],
     serviceProvisioningErrors: [],
   };

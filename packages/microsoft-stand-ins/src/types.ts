@@ -55,6 +55,12 @@ export interface StandInGroup {
   /** Graph `mail` (default null), e.g. a Microsoft 365 group's address. */
   mail?: string | null;
   /**
+   * Graph `visibility`: who may join a Microsoft 365 group and see its content. 'Public': anyone in the organisation,
+   * unapproved; 'Private' and 'HiddenMembership': only whom its owners add. Default as Graph creates groups: 'Public'
+   * for a Microsoft 365 group, null for a security group.
+   */
+  visibility?: 'Public' | 'Private' | 'HiddenMembership' | null;
+  /**
    * Graph `createdDateTime` (ISO 8601, UTC). Default: a fixed date for the groups the stand-ins start with, the
    * moment it was added for a group added later.
    */

@@ -120,6 +120,8 @@ describe('the demo groups', () => {
       groupTypes: ['Unified'],
       mailEnabled: true,
       mail: 'projeto.expansao@contoso.com.br',
+      // The demo's public group: the screens mark it 'Grupo público: qualquer pessoa pode entrar'.
+      visibility: 'Public',
     });
     const people = new Set(demoDirectory().map((p) => p.id));
     const ids = new Set(groups.map((g) => g.id));

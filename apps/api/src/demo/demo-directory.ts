@@ -255,6 +255,8 @@ export function demoGroups(): StandInGroup[] {
       mailEnabled: true,
       groupTypes: ['Unified'],
       mail: 'projeto.expansao@contoso.com.br',
+      // Public, as Microsoft 365 groups are made unless told otherwise: anyone may join it, and the screens say so.
+      visibility: 'Public',
       members: [...ids(norte.slice(0, 3)), ...ids(inDepartment('Operações').slice(0, 2)), DEMO_GUEST.id],
     },
   ];

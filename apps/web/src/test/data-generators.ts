@@ -1,7 +1,7 @@
 import { act } from '@testing-library/react';
 import { vi } from 'vitest';
 import type { Configuracao } from '@paineis/contract/configuration';
-import type { Grupo365 } from '@paineis/contract/groups';
+import type { Grupo365, GrupoVinculado } from '@paineis/contract/groups';
 import type { GrupoPaineis, Painel, PainelComEmbed } from '@paineis/contract/panels';
 import type { VisaoSalva } from '@paineis/contract/personal';
 import type { Assinatura, MensagemDemonstracao } from '@paineis/contract/subscriptions';
@@ -67,8 +67,32 @@ export function grupo365(overrides: Partial<Grupo365> = {}): Grupo365 {
     descricao: 'Equipe comercial',
     tipo: 'seguranca',
     membros: 12,
+    publico: false,
+    concede: { paineis: true, papeisRls: true },
     ...overrides,
   };
+}
+
+/**
+ * A public Microsoft 365 group (anyone may join it) as GET /api/grupos365 lists it under the default
+ * PUBLIC_GROUPS_GRANT: it opens the panels it is linked to, and gives no RLS role.
+ */
+export function grupoPublico(overrides: Partial<Grupo365> = {}): Grupo365 {
+  return grupo365({
+    id: 'g-projeto',
+    nome: 'Projeto Expansão',
+    descricao: 'Projeto de expansão para novas regiões',
+    tipo: 'microsoft365',
+    membros: 8,
+    publico: true,
+    concede: { paineis: true, papeisRls: false },
+    ...overrides,
+  });
+}
+
+/** A group as a panel's links and the access reasons name it: 'Comercial', not public. */
+export function grupoVinculado(overrides: Partial<GrupoVinculado> = {}): GrupoVinculado {
+  return { id: 'g-comercial', nome: 'Comercial', publico: false, ...overrides };
 }
 
 /**

@@ -7,8 +7,14 @@ import { isJsonObject as isRecord, MicrosoftError } from '../microsoft-error.ts'
  * several objects, its members split among them.
  */
 
-/** What the sync asks of each group: its name, description and kind, and its direct members. */
-export const GROUP_DELTA_SELECT = 'displayName,description,securityEnabled,groupTypes,members';
+/**
+ * What the sync asks of each group: its name, description and kind, its visibility (who may join a Microsoft 365
+ * group unapproved), and its direct members.
+ */
+export const GROUP_DELTA_SELECT = 'displayName,description,securityEnabled,groupTypes,visibility,members';
+
+/** Graph's values of `visibility`, as it spells them ("Private, Public, or HiddenMembership"). */
+const VISIBILITIES = ['Public', 'Private', 'HiddenMembership'] as const;
 
 /** Security groups and Microsoft 365 groups grant access; distribution lists (neither) grant nothing. */
 export type GroupKind = 'seguranca' | 'microsoft365';
@@ -28,6 +34,11 @@ export interface GroupChange {
   descricao?: string | null;
   /** null: a distribution list, which the portal does not keep. Absent when the object says nothing of it. */
   tipo?: GroupKind | null;
+  /**
+   * Graph's `visibility` ('Public': anyone in the organisation may join unapproved), spelled as Graph documents it;
+   * null when unset (a security group). Absent when the object says nothing of it.
+   */
+  visibilidade?: string | null;
   members: GroupMemberChange[];
 }
 
@@ -42,7 +53,7 @@ const MEMBER_TYPES: Record<string, GroupMemberChange['tipo']> = {
 
 /** A group object of a delta page, or `malformed`: a mistyped group must not pass for another. */
 export function toGroupChange(item: Record<string, unknown>): GroupChange {
-  const { id, displayName, description, securityEnabled, groupTypes } = item;
+  const { id, displayName, description, securityEnabled, groupTypes, visibility } = item;
   if (typeof id !== 'string' || !id.trim()) throw malformed('grupo sem id na resposta.');
   const change: GroupChange = { id, removed: item['@removed'] !== undefined, members: [] };
   if (displayName !== undefined && displayName !== null) {
@@ -61,6 +72,13 @@ export function toGroupChange(item: Record<string, unknown>): GroupChange {
     }
     const unified = Array.isArray(groupTypes) && groupTypes.includes('Unified');
     change.tipo = unified ? 'microsoft365' : securityEnabled === true ? 'seguranca' : null;
+  }
+  if (visibility !== undefined) {
+    if (visibility !== null && typeof visibility !== 'string')
+      throw malformed(`grupo ${id} com visibility de tipo errado.`);
+    // A value in another case is read as Graph's own, so that 'public' is public too.
+    const known = VISIBILITIES.find((v) => v.toLowerCase() === visibility?.trim().toLowerCase());
+    change.visibilidade = known ?? (visibility?.trim() || null);
   }
   const members = item['members@delta'];
   if (members !== undefined && members !== null) {

@@ -56,7 +56,7 @@ describe('access explained', () => {
           motivos: [
             {
               tipo: 'grupo',
-              grupo: { id: COMERCIAL, nome: 'Comercial' },
+              grupo: { id: COMERCIAL, nome: 'Comercial', publico: false },
               via: ['Comercial', 'Comercial - Sul', 'Litoral'],
             },
           ],
@@ -69,6 +69,7 @@ describe('access explained', () => {
           motivos: [{ tipo: 'administrador' }],
         },
       ],
+      gruposSemEfeito: [],
     });
   });
 
@@ -111,7 +112,7 @@ describe('access explained', () => {
     });
     const viaComercial = {
       tipo: 'grupo',
-      grupo: { id: COMERCIAL, nome: 'Comercial' },
+      grupo: { id: COMERCIAL, nome: 'Comercial', publico: false },
       via: ['Comercial', 'Comercial - Sul', 'Litoral'],
     };
     expect(ana.paineis).toEqual([
@@ -121,6 +122,7 @@ describe('access explained', () => {
         motivos: [viaComercial],
         papeisRls: [],
         recusa: null,
+        gruposSemEfeito: [],
       }),
       expect.objectContaining({
         nomePainel: 'Vendas',
@@ -130,7 +132,11 @@ describe('access explained', () => {
           {
             papel: 'Sul',
             motivos: [
-              { tipo: 'grupo', grupo: { id: SUL, nome: 'Comercial - Sul' }, via: ['Comercial - Sul', 'Litoral'] },
+              {
+                tipo: 'grupo',
+                grupo: { id: SUL, nome: 'Comercial - Sul', publico: false },
+                via: ['Comercial - Sul', 'Litoral'],
+              },
             ],
           },
         ],

@@ -7,11 +7,14 @@ import {
   groupMembership,
   groupsOfPerson,
   groupsOfPersonNow,
+  publicGroups,
+  publicGroupsNow,
   type DirectoryEntry,
 } from '../users/users.service.ts';
 import { catalogue, catalogueNow } from './panel-catalog.repository.ts';
 import { groupLinksByPanel } from './panel-groups.repository.ts';
 import { linkedUserIds, panelsLinkedTo } from './panel-users.repository.ts';
+import { publicGroupGrants, publicGroupsGrantOf, type GroupGrants } from './public-groups.ts';
 import type { Requester } from './requester.ts';
 import { panelRoles, panelRolesNow, type RoleMembers } from './rls.repository.ts';
 
@@ -25,6 +28,9 @@ import { panelRoles, panelRolesNow, type RoleMembers } from './rls.repository.ts
  * ('vinculos'), every panel's linked groups ('vinculos', 'grupos'), the nested membership ('grupos'), each panel's RLS
  * roles ('rls') and the directory ('usuarios', for the answers about people other than the caller). One answer reads
  * only the panel's links and roles and the person's groups, whatever the size of the portal.
+ *
+ * A public Microsoft 365 group, which anyone may join unapproved, grants what PUBLIC_GROUPS_GRANT lets it
+ * (public-groups.ts): by default it opens the panels it is linked to but gives no RLS role.
  */
 
 /** A person as the rule reads them: as stored from the directory, never from a token's claims (decision 013). */
@@ -56,12 +62,24 @@ export interface Access {
   refusal: Refusal | null;
 }
 
+/**
+ * A public group the person is in that is linked to the panel (`papel` null) or listed in the RLS role `papel`, but
+ * grants them nothing by PUBLIC_GROUPS_GRANT; `via` as a reason's.
+ */
+export interface IgnoredGroup {
+  grupo: GrupoVinculado;
+  via: string[];
+  papel: string | null;
+}
+
 /** The same answer with its reasons, for the explanations. */
 export interface ExplainedAccess extends Access {
   /** Why they see it: 'administrador', 'direto', and 'grupo' with the path down to their own group. */
   motivos: MotivoAcesso[];
   /** Each of `roles` with why: 'administrador', 'email' (their e-mail or UPN is listed) or 'grupo'. */
   papeisRls: { papel: string; motivos: MotivoAcesso[] }[];
+  /** The public groups of theirs that grant nothing here (none for an administrator, whom groups give nothing). */
+  ignored: IgnoredGroup[];
 }
 
 /** A person of the directory, as the rule reads them. */
@@ -103,12 +121,16 @@ interface Facts {
   links: readonly GrupoVinculado[];
   /** The panel's RLS roles, in order (read only for a panel with RLS). */
   roles: readonly RoleMembers[];
+  /** The public groups' ids (read only for the roles: a linked group says itself whether it is public). */
+  publicGroups: ReadonlySet<string>;
+  /** What a public group grants here (PUBLIC_GROUPS_GRANT). */
+  grants: GroupGrants;
 }
 
-/** For the explanations: the path from a group down to the person's own group, and a group's name. */
+/** For the explanations: the path from a group down to the person's own group, and a group as a reason names it. */
 interface Explainer {
   via(groupId: string): string[];
-  name(groupId: string): string;
+  group(groupId: string): GrupoVinculado;
 }
 
 /**
@@ -128,10 +150,12 @@ const viaGroup = (grupo: GrupoVinculado, explain: Explainer): MotivoAcesso => ({
 
 /**
  * Whether the person is linked to the panel or administers the portal, and, when explaining, every reason: an
- * administrator, a direct link, each linked group they are in at any depth (docs/decisions/018-access-by-group.md).
+ * administrator, a direct link, each linked group they are in at any depth (docs/decisions/018-access-by-group.md),
+ * and each linked public group of theirs that lets nobody in.
  */
 function linkage(person: Pick<AccessPerson, 'isAdmin'>, facts: Facts, explain: Explainer | null) {
   const motivos: MotivoAcesso[] = [];
+  const ignored: IgnoredGroup[] = [];
   let linked = person.isAdmin;
   if (person.isAdmin && explain) motivos.push(ADMIN);
   if (facts.direct) {
@@ -140,16 +164,20 @@ function linkage(person: Pick<AccessPerson, 'isAdmin'>, facts: Facts, explain: E
   }
   for (const group of facts.links) {
     if (!facts.groups.has(group.id)) continue;
+    if (group.publico && !facts.grants.paineis) {
+      if (explain && !person.isAdmin) ignored.push({ grupo: group, via: explain.via(group.id), papel: null });
+      continue;
+    }
     linked = true;
     if (!explain) break;
     motivos.push(viaGroup(group, explain));
   }
-  return { linked, motivos };
+  return { linked, motivos, ignored };
 }
 
 /** The rule itself, over what one answer reads. */
 function judge(person: AccessPerson, panel: Painel, facts: Facts, explain: Explainer | null): ExplainedAccess {
-  const { linked, motivos } = linkage(person, facts, explain);
+  const { linked, motivos, ignored } = linkage(person, facts, explain);
   const roles: string[] = [];
   const papeisRls: ExplainedAccess['papeisRls'] = [];
   if (panel.usaRls) {
@@ -167,8 +195,12 @@ function judge(person: AccessPerson, panel: Painel, facts: Facts, explain: Expla
       for (const id of role.groups) {
         if (!why && listed) break;
         if (!facts.groups.has(id)) continue;
+        if (!facts.grants.papeisRls && facts.publicGroups.has(id)) {
+          if (explain) ignored.push({ grupo: explain.group(id), via: explain.via(id), papel: role.roleName });
+          continue;
+        }
         listed = true;
-        if (why && explain) why.push(viaGroup({ id, nome: explain.name(id) }, explain));
+        if (why && explain) why.push(viaGroup(explain.group(id), explain));
       }
       if (!listed) continue;
       roles.push(role.roleName);
@@ -182,8 +214,20 @@ function judge(person: AccessPerson, panel: Painel, facts: Facts, explain: Expla
       : panel.usaRls && !person.isAdmin && roles.length === 0
         ? 'sem-papel'
         : null;
-  return { panel, sees: person.active && linked, opens: refusal === null, roles, refusal, motivos, papeisRls };
+  return {
+    panel,
+    sees: person.active && linked,
+    opens: refusal === null,
+    roles,
+    refusal,
+    motivos,
+    papeisRls,
+    ignored,
+  };
 }
+
+/** What a public group grants for this database's app. */
+const grantsOf = (db: Db): GroupGrants => publicGroupGrants(publicGroupsGrantOf(db));
 
 /** Each person's direct links, as panel ids. */
 const directOfPerson = new VersionedKeyedCache(['vinculos'], panelsLinkedTo, 50_000);
@@ -212,11 +256,11 @@ const visibleToPerson = new VersionedKeyedCache(
       groupsOfPerson(db, id),
     ]);
     const viewer = { isAdmin: false };
-    const seen = panels.filter(
-      (p) =>
-        linkage(viewer, { direct: direct.has(p.id), groups, links: links.get(p.id) ?? NO_LINKS, roles: NO_ROLES }, null)
-          .linked,
-    );
+    const grants = grantsOf(db);
+    const seen = panels.filter((p) => {
+      const facts = { direct: direct.has(p.id), groups, links: links.get(p.id) ?? NO_LINKS, roles: NO_ROLES };
+      return linkage(viewer, { ...facts, publicGroups: NO_GROUPS, grants }, null).linked;
+    });
     return new Set(seen.map((p) => p.id));
   },
   50_000,
@@ -233,16 +277,28 @@ export function evaluateNow(db: Db, person: AccessPerson, painelId: number): Acc
   if (!panel) return null;
   const roles = panel.usaRls ? panelRolesNow(db, painelId) : NO_ROLES;
   if (!roles) return undefined;
+  const grants = grantsOf(db);
   // An administrator is linked to every panel: their links and groups change nothing of the answer.
-  if (person.isAdmin) return judge(person, panel, { direct: false, groups: NO_GROUPS, links: NO_LINKS, roles }, null);
+  if (person.isAdmin) {
+    const facts = { direct: false, groups: NO_GROUPS, links: NO_LINKS, roles, publicGroups: NO_GROUPS, grants };
+    return judge(person, panel, facts, null);
+  }
   const direct = directOfPerson.peek(db, person.id);
   const links = groupLinks.peek(db);
   const groups = groupsOfPersonNow(db, person.id);
-  if (!direct || !links || !groups) return undefined;
+  const publicIds = publicGroupsNow(db);
+  if (!direct || !links || !groups || !publicIds) return undefined;
   return judge(
     person,
     panel,
-    { direct: direct.has(painelId), groups, links: links.get(painelId) ?? NO_LINKS, roles },
+    {
+      direct: direct.has(painelId),
+      groups,
+      links: links.get(painelId) ?? NO_LINKS,
+      roles,
+      publicGroups: publicIds,
+      grants,
+    },
     null,
   );
 }
@@ -253,16 +309,24 @@ export async function evaluate(db: Db, person: AccessPerson, painelId: number): 
   if (now !== undefined) return now;
   const panel = (await catalogue(db)).byId.get(painelId);
   if (!panel) return null;
-  const [direct, links, groups, roles] = await Promise.all([
+  const [direct, links, groups, roles, publicIds] = await Promise.all([
     person.isAdmin ? NO_PANELS : directOfPerson.get(db, person.id),
     groupLinks.get(db),
     person.isAdmin ? NO_GROUPS : groupsOfPerson(db, person.id),
     panel.usaRls ? panelRoles(db, painelId) : NO_ROLES,
+    person.isAdmin ? NO_GROUPS : publicGroups(db),
   ]);
   return judge(
     person,
     panel,
-    { direct: direct.has(painelId), groups, links: links.get(painelId) ?? NO_LINKS, roles },
+    {
+      direct: direct.has(painelId),
+      groups,
+      links: links.get(painelId) ?? NO_LINKS,
+      roles,
+      publicGroups: publicIds,
+      grants: grantsOf(db),
+    },
     null,
   );
 }
@@ -295,13 +359,21 @@ export async function panelAudience(db: Db, painelId: number): Promise<PanelAudi
     panel.usaRls ? panelRoles(db, painelId) : NO_ROLES,
   ]);
   const linked = links.get(painelId) ?? NO_LINKS;
+  const grants = grantsOf(db);
   return {
     panel,
     evaluate: (person) =>
       judge(
         person,
         panel,
-        { direct: direct.has(person.id), groups: membership.groupsOf(person.id), links: linked, roles },
+        {
+          direct: direct.has(person.id),
+          groups: membership.groupsOf(person.id),
+          links: linked,
+          roles,
+          publicGroups: membership.publicGroups,
+          grants,
+        },
         null,
       ),
   };
@@ -309,11 +381,18 @@ export async function panelAudience(db: Db, painelId: number): Promise<PanelAudi
 
 type Membership = Awaited<ReturnType<typeof groupMembership>>;
 
+/** A group as a reason names it: its name (its id when the sync no longer keeps it), and whether it is public. */
+const groupOf = (membership: Membership, id: string): GrupoVinculado => ({
+  id,
+  nome: membership.groups.get(id)?.nome ?? id,
+  publico: membership.publicGroups.has(id),
+});
+
 /** Paths and names from the membership; `paths` gives a path already worked out for a whole group at once. */
 function explainer(membership: Membership, personId: string, paths?: Map<string, Map<string, string[]>>): Explainer {
   const name = (id: string) => membership.groups.get(id)?.nome ?? id;
   return {
-    name,
+    group: (id) => groupOf(membership, id),
     via: (groupId) =>
       (paths?.get(groupId)?.get(personId) ?? membership.pathDown(groupId, personId) ?? [groupId]).map(name),
   };
@@ -332,6 +411,7 @@ export async function explainPerson(db: Db, person: AccessPerson): Promise<Expla
   );
   const groups = membership.groupsOf(person.id);
   const explain = explainer(membership, person.id);
+  const grants = grantsOf(db);
   return panels.map((panel) =>
     judge(
       person,
@@ -341,6 +421,8 @@ export async function explainPerson(db: Db, person: AccessPerson): Promise<Expla
         groups,
         links: links.get(panel.id) ?? NO_LINKS,
         roles: roles.get(panel.id) ?? NO_ROLES,
+        publicGroups: membership.publicGroups,
+        grants,
       },
       explain,
     ),
@@ -349,13 +431,18 @@ export async function explainPerson(db: Db, person: AccessPerson): Promise<Expla
 
 /**
  * Everyone in the directory with a reason to see the panel (an administrator, a direct link, a linked group at any
- * depth), each with the model's explained answer, inactive people included; null when there is no such panel.
- * Each linked group is walked once, however many people it holds.
+ * depth), each with the model's explained answer, inactive people included; and the panel's public groups that
+ * grant nothing, linked (`papel` null) or in a role. Null when there is no such panel. Each linked group is walked
+ * once, however many people it holds.
  */
 export async function explainPanel(
   db: Db,
   painelId: number,
-): Promise<{ panel: Painel; people: { entry: DirectoryEntry; access: ExplainedAccess }[] } | null> {
+): Promise<{
+  panel: Painel;
+  people: { entry: DirectoryEntry; access: ExplainedAccess }[];
+  ignored: { grupo: GrupoVinculado; papel: string | null }[];
+} | null> {
   const panel = (await catalogue(db)).byId.get(painelId);
   if (!panel) return null;
   const [people, membership, direct, links, roles] = await Promise.all([
@@ -366,17 +453,38 @@ export async function explainPanel(
     panel.usaRls ? panelRoles(db, painelId) : NO_ROLES,
   ]);
   const linked = links.get(painelId) ?? NO_LINKS;
-  const paths = new Map(linked.map((g) => [g.id, membership.peopleWithPaths(g.id)]));
+  const grants = grantsOf(db);
+  // A linked group that lets nobody in gives its people no reason to be asked about.
+  const opening = linked.filter((g) => grants.paineis || !g.publico);
+  const paths = new Map(opening.map((g) => [g.id, membership.peopleWithPaths(g.id)]));
   const candidates = new Set<string>(direct);
   for (const entry of people.values()) if (entry.administrador) candidates.add(entry.id);
   for (const below of paths.values()) for (const id of below.keys()) candidates.add(id);
+  const ignored = [
+    ...(grants.paineis ? [] : linked.filter((g) => g.publico).map((grupo) => ({ grupo, papel: null }))),
+    ...(grants.papeisRls
+      ? []
+      : roles.flatMap((role) =>
+          [...role.groups]
+            .filter((id) => membership.publicGroups.has(id))
+            .map((id) => ({ grupo: groupOf(membership, id), papel: role.roleName })),
+        )),
+  ];
   return {
     panel,
     people: [...candidates].flatMap((id) => {
       const entry = people.get(id);
       if (!entry) return [];
-      const facts = { direct: direct.has(id), groups: membership.groupsOf(id), links: linked, roles };
+      const facts = {
+        direct: direct.has(id),
+        groups: membership.groupsOf(id),
+        links: linked,
+        roles,
+        publicGroups: membership.publicGroups,
+        grants,
+      };
       return [{ entry, access: judge(personOf(entry), panel, facts, explainer(membership, id, paths)) }];
     }),
+    ignored,
   };
 }

@@ -10,6 +10,8 @@ const COMERCIAL = '0c0c0c0c-0000-4000-8000-000000000001';
 const SUL = '0c0c0c0c-0000-4000-8000-000000000002';
 const NORTE = '0c0c0c0c-0000-4000-8000-000000000003';
 const FINANCEIRO = '0c0c0c0c-0000-4000-8000-000000000004';
+/** What a group that is not public grants, whatever PUBLIC_GROUPS_GRANT says. */
+const GRANTS_ALL = { paineis: true, papeisRls: true };
 
 /** Panels linked to Entra groups: who may open them, and the links themselves (docs/decisions/018). */
 describe('panels linked to groups', () => {
@@ -53,7 +55,7 @@ describe('panels linked to groups', () => {
       body: [COMERCIAL],
     });
     expect(linked.statusCode).toBe(200);
-    expect(linked.json()).toEqual([{ id: COMERCIAL, nome: 'Comercial' }]);
+    expect(linked.json()).toEqual([{ id: COMERCIAL, nome: 'Comercial', publico: false }]);
     // Ana is in Comercial - Sul, nested in Comercial; Bia in Comercial - Norte; Caio only in Financeiro.
     expect(await listed(s.tokens.ana)).toEqual(['Metas']);
     expect(await listed(s.tokens.bia)).toEqual(['Metas']);
@@ -124,16 +126,48 @@ describe('panels linked to groups', () => {
       body: [SUL, COMERCIAL, SUL],
     });
     expect((await ctx.request('GET', `/api/paineis/${s.metas.id}/grupos`, { token: s.tokens.admin })).json()).toEqual([
-      { id: COMERCIAL, nome: 'Comercial' },
-      { id: SUL, nome: 'Comercial - Sul' },
+      { id: COMERCIAL, nome: 'Comercial', publico: false },
+      { id: SUL, nome: 'Comercial - Sul', publico: false },
     ]);
     const groups = await ctx.request('GET', '/api/grupos365', { token: s.tokens.admin });
     expect(groups.statusCode).toBe(200);
     expect(groups.json()).toEqual([
-      { id: COMERCIAL, nome: 'Comercial', descricao: null, tipo: 'seguranca', membros: 2 },
-      { id: NORTE, nome: 'Comercial - Norte', descricao: null, tipo: 'seguranca', membros: 1 },
-      { id: SUL, nome: 'Comercial - Sul', descricao: null, tipo: 'seguranca', membros: 1 },
-      { id: FINANCEIRO, nome: 'Financeiro', descricao: null, tipo: 'microsoft365', membros: 1 },
+      {
+        id: COMERCIAL,
+        nome: 'Comercial',
+        descricao: null,
+        tipo: 'seguranca',
+        membros: 2,
+        publico: false,
+        concede: GRANTS_ALL,
+      },
+      {
+        id: NORTE,
+        nome: 'Comercial - Norte',
+        descricao: null,
+        tipo: 'seguranca',
+        membros: 1,
+        publico: false,
+        concede: GRANTS_ALL,
+      },
+      {
+        id: SUL,
+        nome: 'Comercial - Sul',
+        descricao: null,
+        tipo: 'seguranca',
+        membros: 1,
+        publico: false,
+        concede: GRANTS_ALL,
+      },
+      {
+        id: FINANCEIRO,
+        nome: 'Financeiro',
+        descricao: null,
+        tipo: 'microsoft365',
+        membros: 1,
+        publico: false,
+        concede: GRANTS_ALL,
+      },
     ]);
   });
 
@@ -164,7 +198,7 @@ describe('panels linked to groups', () => {
       (await ctx.request('POST', `/api/paineis/9999/grupos`, { token: s.tokens.admin, body: [] })).statusCode,
     ).toBe(404);
     expect((await ctx.request('GET', `/api/paineis/${s.metas.id}/grupos`, { token: s.tokens.admin })).json()).toEqual([
-      { id: SUL, nome: 'Comercial - Sul' },
+      { id: SUL, nome: 'Comercial - Sul', publico: false },
     ]);
     expect(await listed(s.tokens.ana)).toEqual(['Metas']);
   });

@@ -6,6 +6,7 @@ import { rows, type Db } from '../../db/client.ts';
 import { classificacoes, paineis } from '../../db/schema.ts';
 import { invalid, notFound } from '../../lib/domain-failure.ts';
 import { lockPanel, requirePanel } from './panel-lookup.repository.ts';
+import { publicGroupsGrantOf, type PublicGroupsGrant } from './public-groups.ts';
 import { replaceRls, rlsForAudit } from './rls.repository.ts';
 import { recordAudit, SYSTEM_ACTOR, type AuditActor } from '../audit/audit.ts';
 
@@ -69,7 +70,7 @@ export async function panelForAudit(db: Db, id: number) {
  * Power BI's limits on roles), and no audit record: createPanel's part, the import's, and the demo's seeding. Call
  * inside a transaction. Answers its id.
  */
-export async function insertPanel(db: Db, input: PanelInput): Promise<number> {
+export async function insertPanel(db: Db, input: PanelInput, setting?: PublicGroupsGrant): Promise<number> {
   const classificacaoId = await resolveClassificacao(db, input.classificacaoId);
   const ordem = input.ordem ?? (await nextOrder(db, classificacaoId ?? SEM_CLASSIFICACAO_ID));
   const [row] = await db
@@ -84,13 +85,14 @@ export async function insertPanel(db: Db, input: PanelInput): Promise<number> {
       ordem,
     })
     .returning({ id: paineis.id });
-  if (input.rlsConfigurations) await replaceRls(db, row!.id, input.rlsConfigurations);
+  if (input.rlsConfigurations) await replaceRls(db, row!.id, input.rlsConfigurations, setting);
   return row!.id;
 }
 
 export async function createPanel(db: Db, input: PanelInput, actor: AuditActor = SYSTEM_ACTOR): Promise<Painel> {
+  const setting = publicGroupsGrantOf(db);
   const id = await db.transaction(async (tx) => {
-    const created = await insertPanel(tx, input);
+    const created = await insertPanel(tx, input, setting);
     const depois = await panelForAudit(tx, created);
     await recordAudit(tx, actor, {
       objeto: 'painel',
@@ -110,6 +112,7 @@ export async function updatePanel(
   input: PanelInput,
   actor: AuditActor = SYSTEM_ACTOR,
 ): Promise<Painel> {
+  const setting = publicGroupsGrantOf(db);
   await db.transaction(async (tx) => {
     const classificacaoId = await resolveClassificacao(tx, input.classificacaoId);
     const current = await lockPanel(tx, id);
@@ -133,7 +136,7 @@ export async function updatePanel(
         dataAtualizacao: sql`now()`,
       })
       .where(eq(paineis.id, id));
-    if (input.rlsConfigurations) await replaceRls(tx, id, input.rlsConfigurations);
+    if (input.rlsConfigurations) await replaceRls(tx, id, input.rlsConfigurations, setting);
     const depois = await panelForAudit(tx, id);
     await recordAudit(tx, actor, {
       objeto: 'painel',

@@ -7,8 +7,9 @@ import { SYSTEM_ACTOR, type AuditActor } from '../audit/audit.ts';
 import { VersionedKeyedCache } from '../../db/versioned-cache.ts';
 import { painelRlsRoleEmails, painelRlsRoles } from '../../db/schema.ts';
 import { invalid, notFound } from '../../lib/domain-failure.ts';
-import { knownGroups } from './panel-groups.repository.ts';
+import { knownGroups, refusePublicGroups } from './panel-groups.repository.ts';
 import { auditedPanelChange, requirePanel } from './panel-lookup.repository.ts';
+import { publicGroupGrants, publicGroupsGrantOf, type PublicGroupsGrant } from './public-groups.ts';
 
 /** Roles in the order the admin gave them, e-mails sorted; for one panel or many. */
 export async function rlsByPanel(db: Db, painelIds: number[]): Promise<Map<number, RlsConfiguration[]>> {
@@ -117,10 +118,30 @@ function assertWithinPowerBiLimits(configs: readonly { roleName: string }[]) {
   if (problems.length) throw invalid(problems.join(' '));
 }
 
-/** Replaces a panel's whole RLS configuration. Call inside a transaction (see replacePanelRls). */
-export async function replaceRls(db: Db, painelId: number, configs: RlsConfiguration[]): Promise<void> {
+/**
+ * Replaces a panel's whole RLS configuration. With the setting, a public group not in a role yet is refused where it
+ * would give the role to nobody (PUBLIC_GROUPS_GRANT); one listed before it became public stays, giving nothing.
+ * Without it (the demo's seeding), every group is listed. Call inside a transaction (see replacePanelRls).
+ */
+export async function replaceRls(
+  db: Db,
+  painelId: number,
+  configs: RlsConfiguration[],
+  setting?: PublicGroupsGrant,
+): Promise<void> {
   assertWithinPowerBiLimits(configs);
   assertDistinctRoles(configs);
+  if (setting && !publicGroupGrants(setting).papeisRls) {
+    const listed = new Map((await getRls(db, painelId)).map((r) => [roleNameKey(r.roleName), new Set(r.grupos)]));
+    const added = configs.flatMap((c) =>
+      (c.grupos ?? []).filter((id) => !listed.get(roleNameKey(c.roleName))?.has(id)),
+    );
+    await refusePublicGroups(
+      db,
+      [...new Set(added)],
+      `não concedem papéis RLS nesta instalação (PUBLIC_GROUPS_GRANT=${setting})`,
+    );
+  }
   await db.delete(painelRlsRoles).where(eq(painelRlsRoles.painelId, painelId));
   for (const [posicao, config] of configs.entries()) {
     const [role] = await db
@@ -173,7 +194,8 @@ export async function replacePanelRls(
   configs: RlsConfiguration[],
   actor: AuditActor = SYSTEM_ACTOR,
 ) {
-  await changingRls(db, painelId, actor, (tx) => replaceRls(tx, painelId, configs));
+  const setting = publicGroupsGrantOf(db);
+  await changingRls(db, painelId, actor, (tx) => replaceRls(tx, painelId, configs, setting));
   return getRls(db, painelId);
 }
 

@@ -3,7 +3,7 @@ import type { Db } from '../../db/client.ts';
 import { VersionedCache } from '../../db/versioned-cache.ts';
 import { byNome } from '../../lib/collation.ts';
 import { PreparedJson } from '../../lib/prepared-json.ts';
-import { loadGroups, type StoredGroup } from './groups.repository.ts';
+import { isPublicGroup, loadGroups, type StoredGroup } from './groups.repository.ts';
 
 /**
  * Who belongs to which Entra group, at any depth, from memory (docs/decisions/018-access-by-group.md): the groups and
@@ -15,6 +15,8 @@ export type DirectoryGroup = StoredGroup;
 
 class Membership {
   readonly groups = new Map<string, DirectoryGroup>();
+  /** The public Microsoft 365 groups: anyone in the organisation may join them unapproved. */
+  readonly publicGroups = new Set<string>();
   /** Each member's (person's or group's) groups that list it directly. */
   private readonly parents = new Map<string, string[]>();
   /** Each group's direct members: nested groups and people. */
@@ -26,7 +28,10 @@ class Membership {
   private counts: Map<string, number> | null = null;
 
   constructor({ groups, memberships }: Awaited<ReturnType<typeof loadGroups>>) {
-    for (const group of groups) this.groups.set(group.id, group);
+    for (const group of groups) {
+      this.groups.set(group.id, group);
+      if (isPublicGroup(group)) this.publicGroups.add(group.id);
+    }
     for (const [grupoId, membroId, isGroup] of memberships) {
       push(this.parents, membroId, grupoId);
       push(isGroup ? this.childGroups : this.people, grupoId, membroId);
@@ -146,14 +151,23 @@ export const groupMembership = (db: Db): Promise<Membership> => membership.get(d
 
 const listings = new WeakMap<Membership, PreparedJson>();
 
-/** GET /grupos365: every group by name, with its people at any depth; built once per load of the membership. */
-export async function directoryGroupsJson(db: Db): Promise<PreparedJson> {
+/**
+ * GET /grupos365: every group by name, with its people at any depth, whether it is public and what linking it grants
+ * (`publicGrants`: what a public group may grant here, constant for the database); built once per load of the
+ * membership.
+ */
+export async function directoryGroupsJson(db: Db, publicGrants: Grupo365['concede']): Promise<PreparedJson> {
   const loaded = await membership.get(db);
   let json = listings.get(loaded);
   if (!json) {
     const counts = loaded.memberCounts();
+    const everything = { paineis: true, papeisRls: true };
     const list: Grupo365[] = [...loaded.groups.values()]
-      .map(({ id, nome, descricao, tipo }) => ({ id, nome, descricao, tipo, membros: counts.get(id) ?? 0 }))
+      .map(({ id, nome, descricao, tipo }) => {
+        const publico = loaded.publicGroups.has(id);
+        const concede = publico ? publicGrants : everything;
+        return { id, nome, descricao, tipo, membros: counts.get(id) ?? 0, publico, concede };
+      })
       .sort((a, b) => byNome(a, b) || (a.id < b.id ? -1 : 1));
     listings.set(loaded, (json = new PreparedJson(list)));
   }
@@ -168,6 +182,16 @@ export async function groupsOfPerson(db: Db, personId: string): Promise<Readonly
 /** groupsOfPerson without waiting: undefined when the membership is not in memory. */
 export function groupsOfPersonNow(db: Db, personId: string): ReadonlySet<string> | undefined {
   return membership.peek(db)?.groupsOf(personId);
+}
+
+/** The public Microsoft 365 groups' ids (anyone may join them). */
+export async function publicGroups(db: Db): Promise<ReadonlySet<string>> {
+  return (await membership.get(db)).publicGroups;
+}
+
+/** publicGroups without waiting: undefined when the membership is not in memory. */
+export function publicGroupsNow(db: Db): ReadonlySet<string> | undefined {
+  return membership.peek(db)?.publicGroups;
 }
 
 export type { Membership };

@@ -1,9 +1,12 @@
+import { sql } from 'drizzle-orm';
 import { beforeEach, describe, expect, it } from 'vitest';
+import type { Grupo365 } from '@paineis/contract/groups';
 import type { StandInGroup } from '@paineis/microsoft-stand-ins/types';
 import { useTestApp } from '../../../test/context.ts';
 import { createAdmin, panel } from '../../../test/fixtures.ts';
 import { microsoftConfig, person, useStandIns } from '../../../test/microsoft.ts';
 import { fixedEmbedding } from '../../../test/fixed-embedding.ts';
+import { rows } from '../../db/client.ts';
 import { groupMembership } from './group-membership.ts';
 
 const gid = (n: number) => `0e0e0e0e-0000-4000-8000-${String(n).padStart(12, '0')}`;
@@ -66,14 +69,24 @@ describe('groups from Microsoft Graph (delta query), and access through them', (
     const calls = deltaCalls();
     expect(calls.length).toBeGreaterThan(2);
     expect(new URL(calls[0]!.url).searchParams.get('$select')).toBe(
-      'displayName,description,securityEnabled,groupTypes,members',
+      'displayName,description,securityEnabled,groupTypes,visibility,members',
     );
     const groupsList = (await ctx.request('GET', '/api/grupos365', { token: admin })).json();
+    // Projeto Expansão is public (Graph's default for a Microsoft 365 group): by default it opens panels, no role.
+    const closed = { publico: false, concede: { paineis: true, papeisRls: true } };
     expect(groupsList).toEqual([
-      { id: COMERCIAL, nome: 'Comercial', descricao: 'Vendas', tipo: 'seguranca', membros: 3 },
-      { id: NORTE, nome: 'Comercial - Norte', descricao: null, tipo: 'seguranca', membros: 1 },
-      { id: SUL, nome: 'Comercial - Sul', descricao: null, tipo: 'seguranca', membros: 2 },
-      { id: PROJETO, nome: 'Projeto Expansão', descricao: null, tipo: 'microsoft365', membros: 50 },
+      { id: COMERCIAL, nome: 'Comercial', descricao: 'Vendas', tipo: 'seguranca', membros: 3, ...closed },
+      { id: NORTE, nome: 'Comercial - Norte', descricao: null, tipo: 'seguranca', membros: 1, ...closed },
+      { id: SUL, nome: 'Comercial - Sul', descricao: null, tipo: 'seguranca', membros: 2, ...closed },
+      {
+        id: PROJETO,
+        nome: 'Projeto Expansão',
+        descricao: null,
+        tipo: 'microsoft365',
+        membros: 50,
+        publico: true,
+        concede: { paineis: true, papeisRls: false },
+      },
     ]);
 
     // The next sync follows the delta link: one page, nothing changed.
@@ -144,5 +157,60 @@ describe('groups from Microsoft Graph (delta query), and access through them', (
     expect((await sync()).json()).toMatchObject({ grupos: 4 });
     expect(waits).toEqual([7000, 7000]);
     expect(await listed(1)).toEqual([]);
+  });
+
+  it("stores each group's visibility, and follows a group turning public through the delta: its role then gives nothing", async () => {
+    const graph = standIns.current.graph;
+    const diretoria: StandInGroup = {
+      id: gid(6),
+      displayName: 'Diretoria',
+      groupTypes: ['Unified'],
+      mailEnabled: true,
+      securityEnabled: false,
+      visibility: 'Private',
+      members: [pid(7)],
+    };
+    graph.upsertGroup(diretoria);
+    await sync();
+    const stored = async () =>
+      Object.fromEntries(
+        (await rows<{ id: string; visibilidade: string | null }>(ctx.db, sql`select id, visibilidade from grupos`)).map(
+          (g) => [g.id, g.visibilidade],
+        ),
+      );
+    expect(await stored()).toEqual({
+      [COMERCIAL]: null,
+      [SUL]: null,
+      [NORTE]: null,
+      [PROJETO]: 'Public',
+      [diretoria.id]: 'Private',
+    });
+
+    // An RLS role lists the private group: its member opens the panel with the role.
+    const vendas = await panel(ctx.db, {
+      nomePainel: 'Vendas',
+      usaRls: true,
+      rlsConfigurations: [{ roleName: 'Diretoria', userEmails: [], grupos: [diretoria.id] }],
+    });
+    await ctx.request('POST', `/api/paineis/${vendas.id}/grupos`, { token: admin, body: [COMERCIAL, diretoria.id] });
+    const member = await ctx.tokenFor({ id: pid(7), role: 'User' } as never);
+    const open = async () => (await ctx.request('GET', `/api/paineis/${vendas.id}`, { token: member })).statusCode;
+    expect(await open()).toBe(200);
+
+    // Made public in Entra: the next sync (from the delta link) reads it, and the role goes to nobody through it.
+    graph.upsertGroup({ ...diretoria, visibility: 'Public' });
+    standIns.current.graph.requests.length = 0;
+    await sync();
+    expect(new URL(deltaCalls()[0]!.url).searchParams.has('$deltatoken')).toBe(true);
+    expect((await stored())[diretoria.id]).toBe('Public');
+    expect(await open()).toBe(403);
+    const listing = (await ctx.request('GET', '/api/grupos365', { token: admin })).json<Grupo365[]>();
+    expect(listing.find((g) => g.id === diretoria.id)).toMatchObject({ publico: true });
+
+    // Private again: the role is given again.
+    graph.upsertGroup(diretoria);
+    await sync();
+    expect((await stored())[diretoria.id]).toBe('Private');
+    expect(await open()).toBe(200);
   });
 });

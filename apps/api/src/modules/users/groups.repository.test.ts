@@ -6,8 +6,8 @@ describe('loadGroups', () => {
   const ctx = useTestApp();
 
   const groups = [
-    { id: 'g1', nome: 'Comercial', descricao: null, tipo: 'seguranca' as const },
-    { id: 'g2', nome: 'Comercial - Sul', descricao: 'Sul', tipo: 'microsoft365' as const },
+    { id: 'g1', nome: 'Comercial', descricao: null, tipo: 'seguranca' as const, visibilidade: null },
+    { id: 'g2', nome: 'Comercial - Sul', descricao: 'Sul', tipo: 'microsoft365' as const, visibilidade: 'Public' },
   ];
   const byMember = (memberships: [string, string, boolean][]) =>
     [...memberships].sort((a, b) => (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0));

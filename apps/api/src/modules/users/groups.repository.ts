@@ -8,12 +8,23 @@ const GROUPS_DELTA = 'grupos_delta';
 /** Rows per statement when a whole directory is written. */
 const BATCH = 5000;
 
+/** Graph's `visibility` of a Microsoft 365 group that anyone in the organisation may join unapproved. */
+export const PUBLIC_VISIBILITY = 'Public';
+
 export interface StoredGroup {
   id: string;
   nome: string;
   descricao: string | null;
   tipo: GroupKind;
+  /**
+   * A Microsoft 365 group's Graph `visibility` ('Public', 'Private', 'HiddenMembership'); null for a security group,
+   * and for the demo's groups until the first sync reads it. Absent: null.
+   */
+  visibilidade?: string | null;
 }
+
+/** A public Microsoft 365 group: anyone may join it (docs/decisions/018-access-by-group.md, "Public groups"). */
+export const isPublicGroup = (group: Pick<StoredGroup, 'visibilidade'>) => group.visibilidade === PUBLIC_VISIBILITY;
 
 export interface StoredMembership {
   grupoId: string;
@@ -32,7 +43,15 @@ export type LoadedMembership = [grupoId: string, membroId: string, isGroup: bool
  */
 export async function loadGroups(db: Db): Promise<{ groups: StoredGroup[]; memberships: LoadedMembership[] }> {
   const [groups, [lines]] = await Promise.all([
-    db.select({ id: grupos.id, nome: grupos.nome, descricao: grupos.descricao, tipo: grupos.tipo }).from(grupos),
+    db
+      .select({
+        id: grupos.id,
+        nome: grupos.nome,
+        descricao: grupos.descricao,
+        tipo: grupos.tipo,
+        visibilidade: grupos.visibilidade,
+      })
+      .from(grupos),
     rows<{ pessoas: string | null; grupos: string | null; simples: boolean }>(
       db,
       sql`select string_agg(grupo_id || E'\t' || membro_id, E'\n') filter (where membro_tipo = 'usuario') as pessoas,
@@ -82,6 +101,7 @@ interface MergedGroup {
   nome?: string;
   descricao?: string | null;
   tipo?: GroupKind | null;
+  visibilidade?: string | null;
   /** Net member changes, by member id: true added, false removed. */
   members: Map<string, { tipo: 'usuario' | 'grupo'; added: boolean }>;
 }
@@ -102,6 +122,7 @@ function merge(changes: GroupChange[]): Map<string, MergedGroup> {
     if (change.nome !== undefined) group.nome = change.nome;
     if (change.descricao !== undefined) group.descricao = change.descricao;
     if (change.tipo !== undefined) group.tipo = change.tipo;
+    if (change.visibilidade !== undefined) group.visibilidade = change.visibilidade;
     for (const member of change.members) {
       group.members.set(member.id, { tipo: member.tipo, added: !member.removed });
     }
@@ -133,7 +154,15 @@ export async function writeGroupChanges(
   for (const [id, group] of merged) {
     if (group.removed || group.tipo === null) dropped.push(id);
     else if (group.nome !== undefined && group.tipo !== undefined) {
-      kept.push({ id, nome: group.nome, descricao: group.descricao ?? null, tipo: group.tipo });
+      kept.push({
+        id,
+        nome: group.nome,
+        descricao: group.descricao ?? null,
+        tipo: group.tipo,
+        // Only a Microsoft 365 group may be joined by anyone; a security group's visibility means nothing here.
+        // Left undefined when Graph said nothing of it: the stored one stays (upsertGroups).
+        visibilidade: group.tipo === 'microsoft365' ? group.visibilidade : null,
+      });
     }
   }
   const added: StoredMembership[] = [];
@@ -173,19 +202,27 @@ export async function writeGroupChanges(
   });
 }
 
-/** Inserts groups, or updates those whose name, description or kind changed. */
+/**
+ * Inserts groups, or updates those whose name, description, kind or visibility changed. A group whose visibility the
+ * round did not give (undefined) keeps the stored one: Graph leaves out what did not change under Prefer:
+ * return=minimal, and a group must not pass for private for want of the word.
+ */
 async function upsertGroups(tx: Db, kept: StoredGroup[]): Promise<void> {
   for (let i = 0; i < kept.length; i += BATCH) {
     const batch = kept.slice(i, i + BATCH);
-    const col = <K extends keyof StoredGroup>(k: K) => sql.param(batch.map((g) => g[k]));
+    const col = <K extends keyof StoredGroup>(k: K) => sql.param(batch.map((g) => g[k] ?? null));
+    const told = sql.param(batch.map((g) => g.visibilidade !== undefined));
     await tx.execute(sql`
-      insert into grupos (id, nome, descricao, tipo)
-      select * from unnest(${col('id')}::text[], ${col('nome')}::text[], ${col('descricao')}::text[],
-                           ${col('tipo')}::text[])
+      insert into grupos (id, nome, descricao, tipo, visibilidade)
+      select t.id, t.nome, t.descricao, t.tipo, case when t.informada then t.visibilidade else g.visibilidade end
+      from unnest(${col('id')}::text[], ${col('nome')}::text[], ${col('descricao')}::text[],
+                  ${col('tipo')}::text[], ${col('visibilidade')}::text[], ${told}::boolean[])
+        as t(id, nome, descricao, tipo, visibilidade, informada)
+      left join grupos g on g.id = t.id
       on conflict (id) do update set nome = excluded.nome, descricao = excluded.descricao, tipo = excluded.tipo,
-        data_atualizacao = now()
-      where (grupos.nome, grupos.descricao, grupos.tipo)
-        is distinct from (excluded.nome, excluded.descricao, excluded.tipo)`);
+        visibilidade = excluded.visibilidade, data_atualizacao = now()
+      where (grupos.nome, grupos.descricao, grupos.tipo, grupos.visibilidade)
+        is distinct from (excluded.nome, excluded.descricao, excluded.tipo, excluded.visibilidade)`);
   }
 }
 

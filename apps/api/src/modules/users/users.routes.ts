@@ -5,6 +5,7 @@ import { MicrosoftError } from '../../integrations/microsoft-error.ts';
 import { errorResponses } from '../../lib/route-schema.ts';
 import { PREPARED_ANSWER } from '../../lib/prepared-json.ts';
 import { grupo365 } from '@paineis/contract/groups';
+import { publicGroupGrants } from '../panels/public-groups.ts';
 import { directoryGroupsJson } from './group-membership.ts';
 import { activeUsersJson } from './users.repository.ts';
 
@@ -31,10 +32,14 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['Usuários'],
         summary: 'Grupos do Entra (segurança e Microsoft 365), por nome, com o número de pessoas em qualquer nível',
+        description:
+          'Cada grupo diz se é público (qualquer pessoa pode entrar) e o que concede, vinculado a um painel ou num ' +
+          'papel RLS, segundo PUBLIC_GROUPS_GRANT.',
         response: { 200: z.array(grupo365), 304: z.null(), ...errorResponses(403) },
       },
     },
-    async (_request, reply) => reply.sendPrepared(await directoryGroupsJson(app.db)),
+    async (_request, reply) =>
+      reply.sendPrepared(await directoryGroupsJson(app.db, publicGroupGrants(app.config.publicGroupsGrant))),
   );
 
   app.post(

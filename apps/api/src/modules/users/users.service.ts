@@ -28,9 +28,18 @@ export type { NewUser, Role, StoredUser };
 export { directoryEntries, type DirectoryEntry } from './users.repository.ts';
 
 /** Who belongs to which Entra group, at any depth, from memory (group-membership.ts). */
-export { groupMembership, groupsOfPerson, groupsOfPersonNow, type DirectoryGroup } from './group-membership.ts';
+export {
+  groupMembership,
+  groupsOfPerson,
+  groupsOfPersonNow,
+  publicGroups,
+  publicGroupsNow,
+  type DirectoryGroup,
+} from './group-membership.ts';
 /** Demo data: groups written before the first sync (demo/load-demo-data.ts). */
 export { seedGroups, type StoredGroup, type StoredMembership } from './groups.repository.ts';
+/** Public Microsoft 365 groups: anyone may join them (docs/decisions/018-access-by-group.md, "Public groups"). */
+export { PUBLIC_VISIBILITY } from './groups.repository.ts';
 
 /** Why a Microsoft sign-in was refused after Entra ID's answer was accepted (the audit trail's reason). */
 export const SIGN_IN_REFUSALS = {

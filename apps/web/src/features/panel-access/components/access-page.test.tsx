@@ -1,15 +1,22 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
+import {
+  PUBLIC_GROUP_GRANTS_NO_PANEL,
+  PUBLIC_GROUP_GRANTS_NO_ROLE,
+  PUBLIC_GROUP_NOTE,
+} from '@paineis/contract/group-constants';
 import type { AcessoPessoa } from '@paineis/contract/groups';
 import type { Usuario365 } from '@paineis/contract/users';
+import { grupoVinculado } from '../../../test/data-generators.ts';
 import { renderApp } from '../../../test/render-app.tsx';
 import { server } from '../../../test/server.ts';
 import { ADMIN, signIn, USER } from '../../../test/session.ts';
 import { dataRows } from '../../../test/table.ts';
 import { CHOOSE_PERSON } from './access-page.tsx';
+import { IGNORED_GROUPS_TITLE } from './ignored-groups.tsx';
 
-const COMERCIAL = { id: 'g-comercial', nome: 'Comercial' };
+const COMERCIAL = grupoVinculado();
 
 // By name, as the server sends them.
 const DIRECTORY: Usuario365[] = [
@@ -40,6 +47,7 @@ const BRUNO: AcessoPessoa = {
         { papel: 'Sul', motivos: [{ tipo: 'grupo', grupo: COMERCIAL, via: ['Comercial'] }] },
       ],
       recusa: null,
+      gruposSemEfeito: [],
     },
     {
       painelId: 11,
@@ -48,6 +56,7 @@ const BRUNO: AcessoPessoa = {
       motivos: [],
       papeisRls: [],
       recusa: SEM_VINCULO,
+      gruposSemEfeito: [],
     },
     {
       painelId: 1,
@@ -56,6 +65,7 @@ const BRUNO: AcessoPessoa = {
       motivos: [{ tipo: 'grupo', grupo: COMERCIAL, via: ['Comercial'] }],
       papeisRls: [],
       recusa: null,
+      gruposSemEfeito: [],
     },
     {
       painelId: 6,
@@ -64,6 +74,7 @@ const BRUNO: AcessoPessoa = {
       motivos: [{ tipo: 'direto' }],
       papeisRls: [],
       recusa: SEM_PAPEL,
+      gruposSemEfeito: [],
     },
   ],
 };
@@ -78,6 +89,7 @@ const ALVARO: AcessoPessoa = {
       motivos: [{ tipo: 'administrador' }],
       papeisRls: [],
       recusa: null,
+      gruposSemEfeito: [],
     },
   ],
 };
@@ -170,6 +182,47 @@ describe("/acessos: 'Acessos'", () => {
     // Each of the panel's reasons on a line of its own.
     expect(within(vendas).getByText('Vínculo direto')).toBeInTheDocument();
     expect(within(vendas).getByText('Grupo: Comercial (Comercial → Comercial - Sul)')).toBeInTheDocument();
+  });
+
+  it('marks a reason through a public group, and names the public groups that grant the person nothing', async () => {
+    const projeto = grupoVinculado({ id: 'g-projeto', nome: 'Projeto Expansão', publico: true });
+    const viaProjeto = { grupo: projeto, via: ['Projeto Expansão'] };
+    const noLink = `${SEM_VINCULO} ${PUBLIC_GROUP_GRANTS_NO_PANEL}: Projeto Expansão.`;
+    const caio: AcessoPessoa = {
+      pessoa: { id: 'u-caio', nome: 'Caio Prado', email: 'caio@empresa.com.br', administrador: false, ativo: true },
+      paineis: [
+        {
+          painelId: 8,
+          nomePainel: 'Vendas por Região',
+          podeAbrir: true,
+          motivos: [{ tipo: 'grupo', ...viaProjeto }],
+          papeisRls: [{ papel: 'Sul', motivos: [{ tipo: 'email' }] }],
+          recusa: null,
+          gruposSemEfeito: [{ ...viaProjeto, papel: 'Vendedor', motivo: PUBLIC_GROUP_GRANTS_NO_ROLE }],
+        },
+        {
+          painelId: 11,
+          nomePainel: 'Ticket Médio por Canal',
+          podeAbrir: false,
+          motivos: [],
+          papeisRls: [],
+          recusa: noLink,
+          gruposSemEfeito: [{ ...viaProjeto, papel: null, motivo: PUBLIC_GROUP_GRANTS_NO_PANEL }],
+        },
+      ],
+    };
+    signIn(ADMIN);
+    serve({ 'u-caio': caio });
+    const { user } = renderApp('/acessos?pessoa=u-caio');
+    const open = await screen.findByRole('region', { name: 'Painéis que pode abrir (1)' });
+    const vendas = within(open).getByText('Vendas por Região').closest('tr')!;
+    expect(within(vendas).getByText('Grupo: Projeto Expansão')).toHaveTextContent(PUBLIC_GROUP_NOTE);
+    expect(
+      within(within(vendas).getByRole('list', { name: IGNORED_GROUPS_TITLE })).getByRole('listitem'),
+    ).toHaveTextContent(`Projeto Expansão (papel Vendedor): ${PUBLIC_GROUP_GRANTS_NO_ROLE}`);
+    const refused = screen.getByRole('region', { name: 'Painéis que não pode abrir (1)' });
+    await user.selectOptions(within(refused).getByRole('combobox'), 'Ticket Médio por Canal');
+    expect(within(refused).getByText(noLink)).toBeInTheDocument();
   });
 
   it('tells why a panel cannot be opened, for the panel picked', async () => {

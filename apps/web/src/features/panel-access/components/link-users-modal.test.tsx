@@ -3,11 +3,12 @@ import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { delay, http, HttpResponse } from 'msw';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { PUBLIC_GROUP_GRANTS_NO_PANEL, PUBLIC_GROUP_NOTE } from '@paineis/contract/group-constants';
 import type { Grupo365, GrupoVinculado } from '@paineis/contract/groups';
 import type { Painel } from '@paineis/contract/panels';
 import type { Usuario365, UsuarioVinculado } from '@paineis/contract/users';
 import { createQueryClient } from '../../../lib/query-client.ts';
-import { grupo365, painel } from '../../../test/data-generators.ts';
+import { grupo365, grupoPublico, grupoVinculado, painel } from '../../../test/data-generators.ts';
 import { server } from '../../../test/server.ts';
 import { ADMIN, signIn } from '../../../test/session.ts';
 import { LinkUsersModal } from './link-users-modal.tsx';
@@ -323,7 +324,7 @@ const GROUPS: Grupo365[] = [
  */
 function apiWithGroups({
   groups = GROUPS,
-  linkedGroups = [{ id: 'g-fin', nome: 'Financeiro' }],
+  linkedGroups = [grupoVinculado({ id: 'g-fin', nome: 'Financeiro' })],
 }: { groups?: Grupo365[]; linkedGroups?: GrupoVinculado[] } = {}) {
   const { posts } = api();
   const groupPosts: unknown[] = [];
@@ -462,6 +463,53 @@ describe('Vincular Usuários ao Painel: tabs Pessoas and Grupos', () => {
     expect(groupPosts).toEqual([['g-com', 'g-fin', 'g-ope']]);
     expect(posts).toEqual([]);
     await waitFor(() => expect(reads.linkedGroups).toBe(2));
+  });
+
+  it('marks a public group that may open the panel (the default), and links it as any other', async () => {
+    const { groupPosts } = apiWithGroups({ groups: [...GROUPS, grupoPublico()] });
+    const { user, onHide } = renderModal();
+    await openGroupsTab(user);
+    const item = (name: string) => screen.getByRole('checkbox', { name: `Selecionar ${name}` }).closest('tr')!;
+    expect(within(item('Projeto Expansão')).getByText(PUBLIC_GROUP_NOTE)).toBeInTheDocument();
+    expect(within(item('Projeto Expansão')).getByTitle(PUBLIC_GROUP_NOTE)).toHaveTextContent(/^Público/);
+    expect(within(item('Projeto Expansão')).getByText('Microsoft 365')).toBeInTheDocument();
+    expect(within(item('Projeto Expansão')).getByText('Projeto de expansão para novas regiões')).toBeInTheDocument();
+    expect(within(item('Projeto Expansão')).queryByText(PUBLIC_GROUP_GRANTS_NO_PANEL)).not.toBeInTheDocument();
+    expect(within(item('Diretoria')).queryByText(PUBLIC_GROUP_NOTE)).not.toBeInTheDocument();
+    await user.click(screen.getByRole('checkbox', { name: 'Selecionar Projeto Expansão' }));
+    await user.click(screen.getByRole('button', { name: 'Vincular (4)' }));
+    await waitFor(() => expect(onHide).toHaveBeenCalledTimes(1));
+    expect(groupPosts).toEqual([['g-fin', 'g-projeto']]);
+  });
+
+  it('keeps a public group linked where it opens the panel to nobody, and does not let another be linked', async () => {
+    const none = { paineis: false, papeisRls: false };
+    apiWithGroups({
+      groups: [
+        ...GROUPS,
+        grupoPublico({ concede: none }),
+        grupoPublico({ id: 'g-aberto', nome: 'Aberto', concede: none }),
+      ],
+      linkedGroups: [grupoVinculado({ id: 'g-aberto', nome: 'Aberto', publico: true })],
+    });
+    const { user } = renderModal();
+    await openGroupsTab(user);
+    const item = (name: string) => screen.getByRole('checkbox', { name: `Selecionar ${name}` }).closest('tr')!;
+    const projeto = screen.getByRole('checkbox', { name: 'Selecionar Projeto Expansão' });
+    expect(projeto).toBeDisabled();
+    expect(within(item('Projeto Expansão')).getByText(PUBLIC_GROUP_NOTE)).toBeInTheDocument();
+    expect(within(item('Projeto Expansão')).getByText(PUBLIC_GROUP_GRANTS_NO_PANEL)).toBeInTheDocument();
+    await user.click(within(item('Projeto Expansão')).getByText('Projeto Expansão'));
+    expect(projeto).not.toBeChecked();
+
+    // Linked before it became public: shown as granting nothing, and it may be unlinked (and ticked back).
+    const aberto = screen.getByRole('checkbox', { name: 'Selecionar Aberto' });
+    expect(aberto).toBeChecked();
+    expect(within(item('Aberto')).getByText(PUBLIC_GROUP_GRANTS_NO_PANEL)).toBeInTheDocument();
+    await user.click(aberto);
+    expect(aberto).not.toBeChecked();
+    await user.click(aberto);
+    expect(aberto).toBeChecked();
   });
 
   it('sends only the people when only they changed', async () => {

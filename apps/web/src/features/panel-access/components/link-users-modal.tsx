@@ -274,6 +274,7 @@ function GroupsPane({ selection, query, onQueryChange, onToggle }: GroupsPanePro
     [selection.all, selection.selected],
   );
   const visible = useMemo(() => filterGroups(ordered, query), [ordered, query]);
+  const linked = useMemo(() => new Set(selection.linkedIds), [selection.linkedIds]);
   const total = selection.all.length;
   const count = selection.selected.size;
   return (
@@ -283,7 +284,7 @@ function GroupsPane({ selection, query, onQueryChange, onToggle }: GroupsPanePro
         {formatInteger(visible.length)} de {formatInteger(total)} {total === 1 ? 'grupo' : 'grupos'} ·{' '}
         {formatInteger(count)} {count === 1 ? 'selecionado' : 'selecionados'}
       </div>
-      <GroupList groups={visible} selected={selection.selected} onToggle={onToggle} />
+      <GroupList groups={visible} selected={selection.selected} linked={linked} onToggle={onToggle} />
     </>
   );
 }

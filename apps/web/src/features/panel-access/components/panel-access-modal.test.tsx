@@ -4,17 +4,23 @@ import userEvent from '@testing-library/user-event';
 import { delay, http, HttpResponse } from 'msw';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import {
+  PUBLIC_GROUP_GRANTS_NO_PANEL,
+  PUBLIC_GROUP_GRANTS_NO_ROLE,
+  PUBLIC_GROUP_NOTE,
+} from '@paineis/contract/group-constants';
 import type { AcessoPainel } from '@paineis/contract/groups';
 import type { Painel } from '@paineis/contract/panels';
 import { createQueryClient } from '../../../lib/query-client.ts';
-import { painel } from '../../../test/data-generators.ts';
+import { grupoVinculado, painel } from '../../../test/data-generators.ts';
 import { captureDownloads } from '../../../test/downloads.ts';
 import { server } from '../../../test/server.ts';
 import { ADMIN, signIn } from '../../../test/session.ts';
+import { IGNORED_GROUPS_TITLE } from './ignored-groups.tsx';
 import { NOBODY_HAS_ACCESS, PANEL_ACCESS_LOAD_ERROR, PanelAccessModal } from './panel-access-modal.tsx';
 
 const PAINEL = painel({ id: 7, nomePainel: 'Vendas Regionais', classificacaoId: 1 });
-const COMERCIAL = { id: 'g-comercial', nome: 'Comercial' };
+const COMERCIAL = grupoVinculado();
 
 const PESSOAS: AcessoPainel['pessoas'] = [
   { usuarioId: 'u-ana', nome: 'Ana Admin', email: 'ana@empresa.com.br', motivos: [{ tipo: 'administrador' }] },
@@ -34,7 +40,7 @@ const PESSOAS: AcessoPainel['pessoas'] = [
 ];
 
 function serveAccess(pessoas: AcessoPainel['pessoas'] = PESSOAS) {
-  server.use(http.get('/api/paineis/7/acesso', () => HttpResponse.json({ pessoas })));
+  server.use(http.get('/api/paineis/7/acesso', () => HttpResponse.json({ pessoas, gruposSemEfeito: [] })));
 }
 
 function renderModal(shown: Painel | null = PAINEL) {
@@ -77,7 +83,7 @@ describe("'Quem tem acesso - {painel}'", () => {
     server.use(
       http.get('/api/paineis/7/acesso', async () => {
         await delay(30);
-        return HttpResponse.json({ pessoas: PESSOAS });
+        return HttpResponse.json({ pessoas: PESSOAS, gruposSemEfeito: [] });
       }),
     );
     renderModal();
@@ -181,7 +187,9 @@ describe("'Quem tem acesso - {painel}'", () => {
     let fail = true;
     server.use(
       http.get('/api/paineis/7/acesso', () =>
-        fail ? HttpResponse.json({ message: 'falhou' }, { status: 500 }) : HttpResponse.json({ pessoas: PESSOAS }),
+        fail
+          ? HttpResponse.json({ message: 'falhou' }, { status: 500 })
+          : HttpResponse.json({ pessoas: PESSOAS, gruposSemEfeito: [] }),
       ),
     );
     const { user } = renderModal();
@@ -201,5 +209,53 @@ describe("'Quem tem acesso - {painel}'", () => {
     expect(fechar).toHaveLength(2);
     await user.click(fechar[1]!);
     await waitFor(() => expect(onHide).toHaveBeenCalled());
+  });
+
+  it('marks a reason through a public group, and lists the public groups that grant nothing, even to nobody', async () => {
+    const projeto = grupoVinculado({ id: 'g-projeto', nome: 'Projeto Expansão', publico: true });
+    const semEfeito = [{ grupo: projeto, papel: 'Vendedor', motivo: PUBLIC_GROUP_GRANTS_NO_ROLE }];
+    const viaProjeto = { tipo: 'grupo' as const, grupo: projeto, via: ['Projeto Expansão'] };
+    server.use(
+      http.get('/api/paineis/7/acesso', () =>
+        HttpResponse.json({
+          pessoas: [
+            { usuarioId: 'u-bruno', nome: 'Bruno Lima', email: 'bruno@empresa.com.br', motivos: [viaProjeto] },
+            PESSOAS[3],
+          ],
+          gruposSemEfeito: semEfeito,
+        }),
+      ),
+    );
+    renderModal();
+    const bruno = (await screen.findByRole('link', { name: 'Bruno Lima' })).closest('tr')!;
+    expect(within(bruno).getByText(PUBLIC_GROUP_NOTE)).toBeInTheDocument();
+    expect(within(bruno).getByTitle('Grupo: Projeto Expansão')).toBeInTheDocument();
+    const joao = screen.getByRole('link', { name: 'João Pereira' }).closest('tr')!;
+    expect(within(joao).queryByText(PUBLIC_GROUP_NOTE)).not.toBeInTheDocument();
+    const ignored = screen.getByRole('list', { name: IGNORED_GROUPS_TITLE });
+    expect(
+      within(ignored)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual([`Projeto Expansão (papel Vendedor): ${PUBLIC_GROUP_GRANTS_NO_ROLE}`]);
+  });
+
+  it('lists a linked public group that opens the panel to nobody beside "Ninguém tem acesso"', async () => {
+    const projeto = grupoVinculado({ id: 'g-projeto', nome: 'Projeto Expansão', publico: true });
+    server.use(
+      http.get('/api/paineis/7/acesso', () =>
+        HttpResponse.json({
+          pessoas: [],
+          gruposSemEfeito: [{ grupo: projeto, papel: null, motivo: PUBLIC_GROUP_GRANTS_NO_PANEL }],
+        }),
+      ),
+    );
+    renderModal();
+    expect(await screen.findByText(NOBODY_HAS_ACCESS)).toBeInTheDocument();
+    expect(
+      within(screen.getByRole('list', { name: IGNORED_GROUPS_TITLE }))
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual([`Projeto Expansão: ${PUBLIC_GROUP_GRANTS_NO_PANEL}`]);
   });
 });

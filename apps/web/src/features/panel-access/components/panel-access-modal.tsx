@@ -1,12 +1,14 @@
 import { useId, useMemo, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Modal from 'react-bootstrap/Modal';
+import type { GrupoSemEfeito } from '@paineis/contract/groups';
 import type { Painel } from '@paineis/contract/panels';
 import { usePanelAccess } from '../api/get-panel-access.ts';
 import { useShownPanel } from '../hooks/use-shown-panel.ts';
 import { downloadCsv } from '../../../lib/csv.ts';
 import { panelAccessCsv, panelAccessCsvName } from '../utils/access-csv.ts';
 import { filterAccessRows, panelAccessRows, peopleCount, type PanelAccessPerson } from '../utils/access-reasons.ts';
+import { IgnoredGroups } from './ignored-groups.tsx';
 import { ModalLoadError } from './modal-load-error.tsx';
 import { ModalLoading } from './modal-loading.tsx';
 import { PanelAccessTable } from './panel-access-table.tsx';
@@ -45,7 +47,14 @@ export function PanelAccessModal({ painel, onHide }: PanelAccessModalProps) {
 function PanelAccessContent({ painel, onHide }: { painel: Painel; onHide: () => void }) {
   const access = usePanelAccess(painel.id);
   if (access.data) {
-    return <PanelAccessList painelId={painel.id} pessoas={access.data.pessoas} onHide={onHide} />;
+    return (
+      <PanelAccessList
+        painelId={painel.id}
+        pessoas={access.data.pessoas}
+        ignored={access.data.gruposSemEfeito}
+        onHide={onHide}
+      />
+    );
   }
   if (access.isError) {
     return <ModalLoadError message={PANEL_ACCESS_LOAD_ERROR} onRetry={() => void access.refetch()} />;
@@ -56,10 +65,12 @@ function PanelAccessContent({ painel, onHide }: { painel: Painel; onHide: () => 
 interface PanelAccessListProps {
   painelId: number;
   pessoas: PanelAccessPerson[];
+  /** The panel's public groups that grant nothing (PUBLIC_GROUPS_GRANT). */
+  ignored: GrupoSemEfeito[];
   onHide: () => void;
 }
 
-function PanelAccessList({ painelId, pessoas, onHide }: PanelAccessListProps) {
+function PanelAccessList({ painelId, pessoas, ignored, onHide }: PanelAccessListProps) {
   const all = useMemo(() => panelAccessRows(pessoas), [pessoas]);
   const [query, setQuery] = useState('');
   const visible = useMemo(() => filterAccessRows(all, query), [all, query]);
@@ -67,6 +78,7 @@ function PanelAccessList({ painelId, pessoas, onHide }: PanelAccessListProps) {
   if (all.length === 0) {
     return (
       <Modal.Body>
+        <IgnoredGroups grupos={ignored} className="mb-3" />
         <p className="text-center text-body-secondary py-4 mb-0">{NOBODY_HAS_ACCESS}</p>
       </Modal.Body>
     );
@@ -76,6 +88,7 @@ function PanelAccessList({ painelId, pessoas, onHide }: PanelAccessListProps) {
 
   return (
     <Modal.Body>
+      <IgnoredGroups grupos={ignored} className="mb-3" />
       <SearchBox
         label="Filtrar pessoas"
         placeholder="Filtrar por nome, e-mail ou grupo..."

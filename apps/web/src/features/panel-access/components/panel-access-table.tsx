@@ -1,4 +1,5 @@
 import { Link } from 'react-router';
+import { PublicGroupBadge } from '../../../components/public-group-badge.tsx';
 import { VirtualTable } from '../../../components/virtual-table.tsx';
 import { paths } from '../../../config/paths.ts';
 import type { PanelAccessRow } from '../utils/access-reasons.ts';
@@ -58,6 +59,12 @@ export function PanelAccessTable({ rows, onOpenPerson }: PanelAccessTableProps) 
               {reasons.map((reason, index) => (
                 <div key={index} className="text-truncate" style={{ lineHeight: `${LINE_HEIGHT}px` }} title={reason}>
                   {reason}
+                  {person.motivos[index]?.grupo?.publico && (
+                    <>
+                      {' '}
+                      <PublicGroupBadge />
+                    </>
+                  )}
                 </div>
               ))}
             </td>

@@ -1,4 +1,4 @@
-import { useId, useState } from 'react';
+import { Fragment, useId, useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Badge from 'react-bootstrap/Badge';
 import Card from 'react-bootstrap/Card';
@@ -7,9 +7,11 @@ import Table from 'react-bootstrap/Table';
 import type { AcessoPessoa } from '@paineis/contract/groups';
 import { LoadErrorAlert } from '../../../components/load-error-alert.tsx';
 import { LoadingSpinner } from '../../../components/loading-spinner.tsx';
+import { PublicGroupBadge } from '../../../components/public-group-badge.tsx';
 import { errorMessage, statusOf } from '../../../lib/api-client.ts';
 import { usePersonAccess } from '../api/get-person-access.ts';
 import { reasonText } from '../utils/access-reasons.ts';
+import { IgnoredGroups } from './ignored-groups.tsx';
 
 export const PERSON_ACCESS_LOAD_ERROR = 'Erro ao carregar os acessos da pessoa';
 
@@ -54,11 +56,30 @@ export function PersonAccessDetails({ pessoaId }: { pessoaId: string }) {
   );
 }
 
-function Reasons({ motivos }: { motivos: PanelOfPerson['motivos'] }) {
+type Reason = PanelOfPerson['motivos'][number];
+
+/** A reason in words, a public group marked. */
+function ReasonText({ motivo }: { motivo: Reason }) {
+  return (
+    <>
+      {reasonText(motivo)}
+      {motivo.grupo?.publico && (
+        <>
+          {' '}
+          <PublicGroupBadge />
+        </>
+      )}
+    </>
+  );
+}
+
+function Reasons({ motivos }: { motivos: Reason[] }) {
   return (
     <>
       {motivos.map((motivo, index) => (
-        <div key={index}>{reasonText(motivo)}</div>
+        <div key={index}>
+          <ReasonText motivo={motivo} />
+        </div>
       ))}
     </>
   );
@@ -93,6 +114,7 @@ function OpenablePanels({ paineis }: { paineis: PanelOfPerson[] }) {
                   <td className="fw-medium">{painel.nomePainel}</td>
                   <td>
                     <Reasons motivos={painel.motivos} />
+                    <IgnoredGroups grupos={painel.gruposSemEfeito} className="mt-1" />
                   </td>
                   <td>
                     {painel.papeisRls.length === 0 ? (
@@ -102,7 +124,15 @@ function OpenablePanels({ paineis }: { paineis: PanelOfPerson[] }) {
                         {painel.papeisRls.map((role) => (
                           <li key={role.papel}>
                             <span className="fw-medium">{role.papel}</span>
-                            <span className="text-body-secondary">: {role.motivos.map(reasonText).join('; ')}</span>
+                            <span className="text-body-secondary">
+                              :{' '}
+                              {role.motivos.map((motivo, index) => (
+                                <Fragment key={index}>
+                                  {index > 0 && '; '}
+                                  <ReasonText motivo={motivo} />
+                                </Fragment>
+                              ))}
+                            </span>
                           </li>
                         ))}
                       </ul>

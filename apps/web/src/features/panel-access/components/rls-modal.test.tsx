@@ -3,12 +3,13 @@ import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { delay, http, HttpResponse } from 'msw';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { PUBLIC_GROUP_GRANTS_NO_ROLE, PUBLIC_GROUP_NOTE } from '@paineis/contract/group-constants';
 import type { Grupo365 } from '@paineis/contract/groups';
 import type { Painel } from '@paineis/contract/panels';
 import type { RlsConfiguration } from '@paineis/contract/rls';
 import type { UsuarioVinculado } from '@paineis/contract/users';
 import { createQueryClient } from '../../../lib/query-client.ts';
-import { grupo365, painel } from '../../../test/data-generators.ts';
+import { grupo365, grupoPublico, painel } from '../../../test/data-generators.ts';
 import { server } from '../../../test/server.ts';
 import { ADMIN, signIn } from '../../../test/session.ts';
 import { RlsModal } from './rls-modal.tsx';
@@ -48,14 +49,16 @@ function api({
   rls = ROLES,
   linked = LINKED,
   linkedGroups = [],
+  groups = GROUPS,
 }: {
   rls?: RlsConfiguration[] | { configuracoes: RlsConfiguration[] };
   linked?: UsuarioVinculado[];
   linkedGroups?: { id: string; nome: string }[];
+  groups?: Grupo365[];
 } = {}) {
   const posts: unknown[] = [];
   server.use(
-    ...directory(GROUPS, linkedGroups),
+    ...directory(groups, linkedGroups),
     http.get('/api/paineis/9/rls', () => HttpResponse.json(rls)),
     http.get('/api/paineis/9/usuarios', () => HttpResponse.json(linked)),
     http.post('/api/paineis/9/rls', async ({ request }) => {
@@ -527,5 +530,55 @@ describe('Configuração RLS: groups in a role', () => {
     renderModal();
     expect(await screen.findByRole('alert')).toHaveTextContent('Erro ao carregar configurações RLS');
     expect(screen.queryByRole('button', { name: 'Salvar Configurações' })).not.toBeInTheDocument();
+  });
+
+  it('marks a public group, says where it gives no role, and names it in the search without offering it', async () => {
+    const { posts } = api({
+      groups: [...GROUPS, grupoPublico()],
+      rls: [{ roleName: 'Gerentes', userEmails: [], grupos: ['g-projeto', 'g-sul'] }],
+    });
+    const { user, onHide } = renderModal();
+    await editorReady();
+    const item = (name: string) =>
+      within(role('Gerentes'))
+        .getByRole('button', { name: `Remover grupo ${name} do papel Gerentes` })
+        .closest('li')!;
+    // Listed before it became public: kept, marked, and said to give the role to nobody.
+    expect(within(item('Projeto Expansão')).getByText(PUBLIC_GROUP_NOTE)).toBeInTheDocument();
+    expect(within(item('Projeto Expansão')).getByTitle(PUBLIC_GROUP_NOTE)).toHaveTextContent(/^Público/);
+    expect(within(item('Projeto Expansão')).getByText(PUBLIC_GROUP_GRANTS_NO_ROLE)).toBeInTheDocument();
+    expect(within(item('Comercial - Sul')).queryByText(PUBLIC_GROUP_NOTE)).not.toBeInTheDocument();
+    expect(within(item('Comercial - Sul')).queryByText(PUBLIC_GROUP_GRANTS_NO_ROLE)).not.toBeInTheDocument();
+
+    // Taken out, it is not offered again: the search says why.
+    await user.click(screen.getByRole('button', { name: 'Remover grupo Projeto Expansão do papel Gerentes' }));
+    await user.type(combobox('Gerentes'), 'expansão');
+    expect(groupOptions('Gerentes')).toEqual([]);
+    expect(screen.getByText(`${PUBLIC_GROUP_GRANTS_NO_ROLE}: Projeto Expansão.`)).toBeInTheDocument();
+    expect(screen.queryByText('Nenhum grupo encontrado.')).not.toBeInTheDocument();
+    await user.clear(combobox('Gerentes'));
+    await user.type(combobox('Gerentes'), 'comercial');
+    expect(optionNames('Gerentes')).toEqual(['Comercial1.234 membros']);
+
+    await save(user);
+    await waitFor(() => expect(onHide).toHaveBeenCalledTimes(1));
+    expect(posts).toEqual([[{ roleName: 'Gerentes', userEmails: [], grupos: ['g-sul'] }]]);
+  });
+
+  it('offers a public group, marked, where it may give roles (PUBLIC_GROUPS_GRANT=all)', async () => {
+    api({ groups: [...GROUPS, grupoPublico({ concede: { paineis: true, papeisRls: true } })] });
+    const { user } = renderModal();
+    await editorReady();
+    await user.type(combobox('Gerentes'), 'expansão');
+    const [option] = groupOptions('Gerentes');
+    expect(groupOptions('Gerentes')).toHaveLength(1);
+    expect(within(option!).getByText('Projeto Expansão')).toBeInTheDocument();
+    expect(within(option!).getByText(PUBLIC_GROUP_NOTE)).toBeInTheDocument();
+    await user.keyboard('{Enter}');
+    const added = within(role('Gerentes'))
+      .getByRole('button', { name: 'Remover grupo Projeto Expansão do papel Gerentes' })
+      .closest('li')!;
+    expect(within(added).getByText(PUBLIC_GROUP_NOTE)).toBeInTheDocument();
+    expect(within(added).queryByText(PUBLIC_GROUP_GRANTS_NO_ROLE)).not.toBeInTheDocument();
   });
 });

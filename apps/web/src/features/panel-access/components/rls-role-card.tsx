@@ -5,8 +5,10 @@ import Card from 'react-bootstrap/Card';
 import Form from 'react-bootstrap/Form';
 import InputGroup from 'react-bootstrap/InputGroup';
 import ListGroup from 'react-bootstrap/ListGroup';
+import { PUBLIC_GROUP_GRANTS_NO_ROLE } from '@paineis/contract/group-constants';
 import type { RlsConfiguration } from '@paineis/contract/rls';
 import type { UsuarioVinculado } from '@paineis/contract/users';
+import { PublicGroupBadge } from '../../../components/public-group-badge.tsx';
 import { formatInteger } from '../../../lib/format.ts';
 import { emailKey } from '../utils/email-key.ts';
 import { membersLabel, type PickerGroup } from '../utils/picker-groups.ts';
@@ -32,7 +34,8 @@ interface RlsRoleCardProps {
 
 /**
  * One RLS role: its users, a remove button per user, and the linked users not yet in it to add; then its Entra
- * groups, whose people at any depth carry the role, and a search to add one.
+ * groups, whose people at any depth carry the role, and a search to add one. A public group is marked; one that gives
+ * the role to nobody (PUBLIC_GROUPS_GRANT) says so where it is listed, and the search names it without offering it.
  */
 export function RlsRoleCard({
   role,
@@ -52,9 +55,13 @@ export function RlsRoleCard({
   const available = linkedUsers.filter((u) => !inRole.has(emailKey(u.email)));
   const total = role.userEmails.length;
   const roleGroups = role.grupos ?? [];
-  const addable = useMemo(() => {
+  const { addable, refused } = useMemo(() => {
     const inRoleGroups = new Set(role.grupos);
-    return groups.filter((g) => !inRoleGroups.has(g.id));
+    const others = groups.filter((g) => !inRoleGroups.has(g.id));
+    return {
+      addable: others.filter((g) => g.concede?.papeisRls !== false),
+      refused: { groups: others.filter((g) => g.concede?.papeisRls === false), why: PUBLIC_GROUP_GRANTS_NO_ROLE },
+    };
   }, [groups, role.grupos]);
 
   return (
@@ -162,12 +169,16 @@ export function RlsRoleCard({
                     <span className="text-truncate" title={name}>
                       {name}
                     </span>
+                    {group?.publico && <PublicGroupBadge />}
                     {group ? (
                       group.membros !== null && (
                         <span className="small text-body-secondary text-nowrap">{membersLabel(group.membros)}</span>
                       )
                     ) : (
                       <span className="small text-body-secondary">{UNKNOWN_GROUP_HINT}</span>
+                    )}
+                    {group?.concede?.papeisRls === false && (
+                      <span className="small text-danger-emphasis">{PUBLIC_GROUP_GRANTS_NO_ROLE}</span>
                     )}
                   </div>
                   <Button
@@ -184,7 +195,12 @@ export function RlsRoleCard({
             })}
           </ul>
         )}
-        <GroupCombobox label={`Adicionar grupo ao papel ${role.roleName}`} groups={addable} onAdd={onAddGroup} />
+        <GroupCombobox
+          label={`Adicionar grupo ao papel ${role.roleName}`}
+          groups={addable}
+          refused={refused}
+          onAdd={onAddGroup}
+        />
       </Card.Body>
     </Card>
   );

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { MotivoAcesso } from '@paineis/contract/groups';
 import type { Usuario365 } from '@paineis/contract/users';
+import { grupoVinculado } from '../../../test/data-generators.ts';
 import { panelAccessCsv, panelAccessCsvName } from './access-csv.ts';
 import { findPeople, MAX_PERSON_MATCHES } from './access-person-search.ts';
 import {
@@ -12,7 +13,7 @@ import {
   type PanelAccessPerson,
 } from './access-reasons.ts';
 
-const COMERCIAL = { id: 'g-comercial', nome: 'Comercial' };
+const COMERCIAL = grupoVinculado();
 const direto: MotivoAcesso = { tipo: 'direto' };
 const admin: MotivoAcesso = { tipo: 'administrador' };
 const grupo: MotivoAcesso = { tipo: 'grupo', grupo: COMERCIAL, via: ['Comercial'] };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { grupo365 } from '../../../test/data-generators.ts';
+import { grupo365, grupoVinculado } from '../../../test/data-generators.ts';
 import { filterGroups, membersLabel, preparePickerGroups, sameIds, selectedGroupsFirst } from './picker-groups.ts';
 
 const GROUPS = [
@@ -17,8 +17,8 @@ describe('preparePickerGroups', () => {
   });
 
   it('gives a linked group the directory does not list a row of its own, once, without type or members', () => {
-    const ex = { id: 'g-ex', nome: 'Diretoria antiga' };
-    const groups = preparePickerGroups(GROUPS, [ex, ex, { id: 'g-fin', nome: 'Financeiro' }]);
+    const ex = grupoVinculado({ id: 'g-ex', nome: 'Diretoria antiga' });
+    const groups = preparePickerGroups(GROUPS, [ex, ex, grupoVinculado({ id: 'g-fin', nome: 'Financeiro' })]);
     expect(groups.map((g) => g.id)).toEqual(['g-ope', 'g-com', 'g-ex', 'g-fin']);
     expect(groups[2]).toMatchObject({ nome: 'Diretoria antiga', tipo: null, membros: null, descricao: null });
   });

@@ -10,6 +10,10 @@ export interface PickerGroup {
   /** Null for a linked group the directory list does not hold (it has only an id and a name). */
   tipo: Grupo365['tipo'] | null;
   membros: number | null;
+  /** A public Microsoft 365 group: anyone may join it. */
+  publico: boolean;
+  /** What linking it grants (PUBLIC_GROUPS_GRANT); null for a linked group the directory list does not hold. */
+  concede: Grupo365['concede'] | null;
   search: string;
 }
 
@@ -31,6 +35,8 @@ export function pickerGroup(g: Omit<PickerGroup, 'search'>): PickerGroup {
     descricao: g.descricao,
     tipo: g.tipo,
     membros: g.membros,
+    publico: g.publico,
+    concede: g.concede,
     // The newline keeps a query from matching across the end of the name and the start of the description.
     search: searchKey(`${g.nome}\n${g.descricao ?? ''}`),
   };
@@ -44,7 +50,9 @@ export function preparePickerGroups(groups: readonly Grupo365[], linked: readonl
   const byId = new Map<string, PickerGroup>();
   for (const g of groups) byId.set(g.id, pickerGroup(g));
   for (const g of linked) {
-    if (!byId.has(g.id)) byId.set(g.id, pickerGroup({ ...g, descricao: null, tipo: null, membros: null }));
+    if (!byId.has(g.id)) {
+      byId.set(g.id, pickerGroup({ ...g, descricao: null, tipo: null, membros: null, concede: null }));
+    }
   }
   return Array.from(byId.values()).sort(byName);
 }
