@@ -9,6 +9,7 @@ import { classificacao, createAdmin, createUser, link, panel } from '../../test/
 import type { DemoUser } from '../demo/demo-data.ts';
 import { signSessionToken } from '../modules/auth/tokens.ts';
 import { ADMIN_ONLY, SESSION_INVALID } from './auth.ts';
+import { identityOf } from '../modules/subscriptions/recipients.ts';
 
 /**
  * Permissions for every route of the API, taken from the app's own OpenAPI document, against every kind of
@@ -233,9 +234,12 @@ describe('auth plugin: permissions for every route', () => {
           insert into envios_assinatura (assinatura_id, ocorrencia, estado) values (${own.subscription}, now(), 'enviado')
           returning id
         )
-        insert into arquivos_assinatura (id, usuario_id, envio_id, nome, tipo, conteudo, expira_em)
-        select ${own.file}, ${who.id}, id, 'Painel.pdf', 'application/pdf', ${Buffer.from('%PDF')}, now() + interval '7 days'
-        from envio`);
+        , arquivo as (
+          insert into arquivos_assinatura (id, envio_id, identidade, nome, tipo, conteudo, tamanho, expira_em)
+          select ${own.file}, id, ${(await identityOf(ctx.db, p.id, who.id, ctx.config.rlsUsername))!.key}, 'Painel.pdf', 'application/pdf', ${Buffer.from('%PDF')}, 4, now() + interval '7 days'
+          from envio returning id
+        )
+        insert into arquivo_destinatarios (arquivo_id, usuario_id) select id, ${who.id} from arquivo`);
     }
     return { admin, user, classificacaoId: c.id, panelId: p.id };
   }
