@@ -1,6 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { PUBLIC_GROUP_NOTE } from '@paineis/contract/group-constants';
 import type { Grupo365 } from '@paineis/contract/groups';
 import { ASSINATURA_MESSAGES, FALHAS_ENVIO } from '@paineis/contract/subscription-constants';
 import type { Assinatura, AssinaturaBody } from '@paineis/contract/subscriptions';
@@ -12,6 +13,7 @@ import {
   assinaturaMensal,
   configuracao,
   grupo365,
+  grupoPublico,
   mensagemDemonstracao,
   painel,
 } from '../../../test/data-generators.ts';
@@ -283,6 +285,7 @@ const PESSOAS: Usuario365[] = [
 const GRUPOS: Grupo365[] = [
   grupo365(),
   grupo365({ id: 'g-logistica', nome: 'Logística', descricao: 'Centro de distribuição', membros: 30 }),
+  grupoPublico({ id: 'g-expansao', nome: 'Projeto Expansão' }),
 ];
 
 /** The pickers' lists, and POST /api/assinaturas answered by `answer`; returns the bodies received. */
@@ -370,6 +373,22 @@ describe("/assinaturas/todas: 'Nova assinatura para pessoas e grupos'", { timeou
     // The list was asked again and shows it.
     expect(await screen.findByText('Estoque Diário')).toBeInTheDocument();
     expect(count()).toHaveTextContent('2 de 2 assinaturas');
+  });
+
+  it('marks a public Microsoft 365 group among the groups offered and chosen', async () => {
+    serveCreation(() => HttpResponse.json(DA_ADMIN, { status: 201 }));
+    serveSubscriptions(() => [PROPRIA]);
+    const { user, dialog } = await openModal();
+    const box = screen.getByRole('combobox', { name: 'Grupos' });
+    await waitFor(() => expect(box).toBeEnabled());
+    await user.type(box, 'proj');
+    const option = await screen.findByRole('option', { name: /Projeto Expansão/ });
+    expect(option).toHaveTextContent(PUBLIC_GROUP_NOTE);
+    await user.click(option);
+    const chosen = within(dialog).getByRole('list', { name: 'Grupos escolhidos' });
+    expect(within(chosen).getByTitle(PUBLIC_GROUP_NOTE)).toHaveTextContent('Público');
+    await user.type(box, 'logis');
+    expect(await screen.findByRole('option', { name: /Logística/ })).not.toHaveTextContent(PUBLIC_GROUP_NOTE);
   });
 
   it("sends a weekly schedule with its weekday and no zone for 'Padrão do portal'", async () => {

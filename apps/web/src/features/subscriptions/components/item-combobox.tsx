@@ -1,4 +1,5 @@
 import { useCallback } from 'react';
+import { PublicGroupBadge } from '../../../components/public-group-badge.tsx';
 import { SearchCombobox } from '../../../components/search-combobox.tsx';
 import { formatInteger } from '../../../lib/format.ts';
 import { searchKey } from '../../../lib/search-key.ts';
@@ -11,6 +12,23 @@ export interface ComboboxItem {
   id: string;
   label: string;
   detail?: string;
+  /** A public Microsoft 365 group: marked, since anyone in the organisation may join it unapproved. */
+  publico?: boolean;
+}
+
+/** An item's name, with the public group's mark when it is one. */
+export function ItemLabel({ item }: { item: ComboboxItem }) {
+  return (
+    <>
+      {item.label}
+      {item.publico && (
+        <>
+          {' '}
+          <PublicGroupBadge />
+        </>
+      )}
+    </>
+  );
 }
 
 interface ItemComboboxProps<T extends ComboboxItem> {
@@ -83,7 +101,9 @@ export function ItemCombobox<T extends ComboboxItem>({
       onChoose={onChoose}
       renderOption={(item) => (
         <>
-          <div className="text-truncate">{item.label}</div>
+          <div className="text-truncate">
+            <ItemLabel item={item} />
+          </div>
           {item.detail && <div className="small text-body-secondary text-truncate">{item.detail}</div>}
         </>
       )}

@@ -13,7 +13,7 @@ import { useCreateSubscription } from '../api/create-subscription.ts';
 import { useActiveUsers } from '../../../lib/api/get-active-users.ts';
 import { useGroups } from '../../../lib/api/get-groups.ts';
 import { usePanels } from '../api/get-panels.ts';
-import { ItemCombobox, type ComboboxItem } from './item-combobox.tsx';
+import { ItemCombobox, ItemLabel, type ComboboxItem } from './item-combobox.tsx';
 
 export const NEW_SUBSCRIPTION_TITLE = 'Nova assinatura para pessoas e grupos';
 export const CHOOSE_PANEL = 'Escolha um painel.';
@@ -81,7 +81,9 @@ function ChosenList({
     <ul className="list-unstyled d-flex flex-wrap gap-2 mt-2 mb-0" aria-label={label}>
       {items.map((item) => (
         <li key={item.id} className="d-inline-flex align-items-center gap-2 border rounded-pill ps-3 pe-2 py-1 small">
-          <span title={item.detail}>{item.label}</span>
+          <span title={item.detail}>
+            <ItemLabel item={item} />
+          </span>
           <button
             type="button"
             className="btn-close"
@@ -112,7 +114,13 @@ function NewSubscriptionForm({ onHide, onCreated }: Omit<NewSubscriptionModalPro
     [users.data],
   );
   const groupItems = useMemo(
-    () => (groups.data ?? []).map((g) => ({ id: g.id, label: g.nome, detail: g.descricao ?? undefined })),
+    () =>
+      (groups.data ?? []).map((g) => ({
+        id: g.id,
+        label: g.nome,
+        detail: g.descricao ?? undefined,
+        publico: g.publico,
+      })),
     [groups.data],
   );
 
