@@ -61,6 +61,8 @@ async function seedDemoGroups(tx: Db): Promise<void> {
       nome: g.displayName,
       descricao: g.description ?? null,
       tipo: g.groupTypes?.includes('Unified') ? 'microsoft365' : 'seguranca',
+      // As the sync will read it, so that the screens mark a public group from the start.
+      visibilidade: g.groupTypes?.includes('Unified') ? (g.visibility ?? 'Public') : null,
     })),
     groups.flatMap((g) =>
       g.members.map((membroId) => ({
