@@ -36,6 +36,10 @@ test('every screen', async ({ page, consoleErrors }) => {
   await page.getByRole('tab', { name: /^Grupos/ }).click();
   await expect(page.getByRole('checkbox', { name: 'Selecionar Comercial', exact: true })).toBeChecked();
   await shot(page, 'vincular-grupos');
+  // The demo's public Microsoft 365 group, marked: anyone may join it.
+  await page.getByPlaceholder('Buscar grupo...').fill('projeto');
+  await expect(page.getByText('Público', { exact: true }).first()).toBeVisible();
+  await shot(page, 'grupo-publico');
   await page.getByRole('button', { name: 'Cancelar' }).click();
 
   await page.getByRole('button', { name: 'Acesso ao painel Metas da Equipe Comercial' }).click();
