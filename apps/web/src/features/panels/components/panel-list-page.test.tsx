@@ -713,6 +713,7 @@ describe("'/' opens the access modals, loaded on demand", () => {
       http.get('/api/paineis/12/acesso', () =>
         HttpResponse.json({
           pessoas: [{ usuarioId: 'u1', nome: 'Ana Lima', email: 'ana@empresa.com.br', motivos: [{ tipo: 'direto' }] }],
+          gruposSemEfeito: [],
         }),
       ),
       http.get('/api/usuarios365/ativos', () => HttpResponse.json([])),
