@@ -167,12 +167,13 @@ export const everySubscription = (db: Db) => selectSubscriptions(db, undefined);
  */
 export type OwnerScope = string | null;
 
+/** The subscription `id`, if it is within `usuarioId`'s scope. */
+const inScope = (id: string, usuarioId: OwnerScope) =>
+  usuarioId === null ? eq(assinaturas.id, id) : and(eq(assinaturas.id, id), eq(assinaturas.usuarioId, usuarioId));
+
 /** One of this person's subscriptions (anyone's for `null`); null for anyone else's, as for one that does not exist. */
 export async function ownSubscription(db: Db, id: string, usuarioId: OwnerScope): Promise<SubscriptionRecord | null> {
-  const [found] = await selectSubscriptions(
-    db,
-    usuarioId === null ? eq(assinaturas.id, id) : and(eq(assinaturas.id, id), eq(assinaturas.usuarioId, usuarioId)),
-  );
+  const [found] = await selectSubscriptions(db, inScope(id, usuarioId));
   return found ?? null;
 }
 
@@ -345,9 +346,7 @@ async function lockOwn(tx: Db, id: string, usuarioId: OwnerScope): Promise<Subsc
   const [locked] = await tx
     .select({ id: assinaturas.id })
     .from(assinaturas)
-    .where(
-      usuarioId === null ? eq(assinaturas.id, id) : and(eq(assinaturas.id, id), eq(assinaturas.usuarioId, usuarioId)),
-    )
+    .where(inScope(id, usuarioId))
     .for('update');
   const found = locked && (await ownSubscription(tx, id, usuarioId));
   if (!found) throw notFoundSubscription();

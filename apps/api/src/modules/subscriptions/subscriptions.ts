@@ -15,7 +15,7 @@ import { conflict, forbidden, invalid, notFound, unavailable } from '../../lib/d
 import type { AuditActor } from '../audit/audit.ts';
 import { attachment } from '../exports/export-answers.ts';
 import { panelAudience, personOf } from '../panels/access-model.ts';
-import { allPanels, requireVisiblePanel } from '../panels/panel-access.ts';
+import { requireVisiblePanel } from '../panels/panel-access.ts';
 import type { Requester } from '../panels/requester.ts';
 import { directoryEntries, groupMembership } from '../users/users.service.ts';
 import { identityOf, ownerStop } from './recipients.ts';
@@ -321,8 +321,8 @@ export async function subscriptionFile(
   // Rendered for who they were then: someone who may no longer open the panel, or now sees other rows, gets nothing.
   const identity = await identityOf(db, file.painelId, requester.id, config.rlsUsername);
   if (!identity || identity.key !== file.identidade) throw notFound(ASSINATURA_MESSAGES.arquivoNaoEncontrado);
-  const panel = (await allPanels(db)).find((p) => p.id === file.painelId);
-  if (!panel?.permiteExportacao) throw forbidden(ASSINATURA_MESSAGES.exportacaoDesativada);
+  // The panel as the access model judged it just now.
+  if (!identity.panel.permiteExportacao) throw forbidden(ASSINATURA_MESSAGES.exportacaoDesativada);
   return {
     body: Buffer.from(file.conteudo),
     headers: {
