@@ -243,13 +243,12 @@ export async function recordRecipient(
 }
 
 /**
- * A file too large to attach, stored once per export (the delivery and the identity it was rendered with) and linked
- * to `usuarioId`, who may download it until `expiraEm`. A delivery taken again after a crash reuses the file it stored.
+ * A file too large to attach, stored once per export (the delivery and the identity it was rendered with). A delivery
+ * taken again after a crash reuses the file it stored.
  */
 export async function storeFile(
   db: Db,
   file: { envioId: string; identidade: string; nome: string; tipo: string; conteudo: Buffer; expiraEm: Date },
-  usuarioId: string,
 ): Promise<{ id: string; expiraEm: Date }> {
   const columns = { id: arquivosAssinatura.id, expiraEm: arquivosAssinatura.expiraEm };
   const [inserted] = await db
@@ -257,16 +256,20 @@ export async function storeFile(
     .values({ ...file, tamanho: file.conteudo.length })
     .onConflictDoNothing()
     .returning(columns);
-  const stored =
+  return (
     inserted ??
     (
       await db
         .select(columns)
         .from(arquivosAssinatura)
         .where(and(eq(arquivosAssinatura.envioId, file.envioId), eq(arquivosAssinatura.identidade, file.identidade)))
-    )[0]!;
-  await db.insert(arquivoDestinatarios).values({ arquivoId: stored.id, usuarioId }).onConflictDoNothing();
-  return stored;
+    )[0]!
+  );
+}
+
+/** A stored file linked to a recipient, who may download it until it expires. */
+export async function linkFileRecipient(db: Db, arquivoId: string, usuarioId: string): Promise<void> {
+  await db.insert(arquivoDestinatarios).values({ arquivoId, usuarioId }).onConflictDoNothing();
 }
 
 /** The bytes a delivery stored for download (its audit record counts them). */

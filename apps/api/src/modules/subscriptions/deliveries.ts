@@ -30,6 +30,7 @@ import {
   releaseDelivery,
   renewClaim,
   retryDelivery,
+  linkFileRecipient,
   storedBytes,
   storeFile,
   subscriptionToDeliver,
@@ -244,6 +245,7 @@ export class DeliveryWorker {
       );
     } finally {
       clearInterval(renewal);
+      this.stored.delete(claim.id);
     }
   }
 
@@ -441,19 +443,7 @@ export class DeliveryWorker {
         ? { kind: 'attached' as const, filename, contentType: type.contentType, content: bytes }
         : {
             kind: 'link' as const,
-            // One stored file per export, shared by the recipients it was rendered for.
-            ...(await storeFile(
-              db,
-              {
-                envioId: claim.id,
-                identidade: identity.key,
-                nome: filename,
-                tipo: type.contentType,
-                conteudo: bytes,
-                expiraEm: new Date(clock().getTime() + config.subscriptions.fileDays * 86_400_000),
-              },
-              recipient.id,
-            ).then((stored) => ({ arquivoId: stored.id, expiraEm: stored.expiraEm }))),
+            ...(await this.storedFor(claim, identity, filename, type.contentType, bytes, clock, recipient.id)),
           };
     const message = deliveryMessage({
       envioId: claim.id,
@@ -481,6 +471,37 @@ export class DeliveryWorker {
       identidade: panel.usaRls ? identity.requester.username : null,
       idMensagem: accepted.messageId,
     });
+  }
+
+  /**
+   * The stored file of each export under way, by delivery and identity: the bytes go to the database once per export.
+   * A delivery's entry goes when it ends.
+   */
+  private readonly stored = new Map<string, Map<string, Promise<{ id: string; expiraEm: Date }>>>();
+
+  /** The export's stored file (stored on its first recipient), linked to this recipient. */
+  private async storedFor(
+    claim: DeliveryClaim,
+    identity: RecipientIdentity,
+    nome: string,
+    tipo: string,
+    conteudo: Buffer,
+    clock: () => Date,
+    usuarioId: string,
+  ): Promise<{ arquivoId: string; expiraEm: Date }> {
+    let files = this.stored.get(claim.id);
+    if (!files) this.stored.set(claim.id, (files = new Map<string, Promise<{ id: string; expiraEm: Date }>>()));
+    let stored = files.get(identity.key);
+    if (!stored) {
+      const expiraEm = new Date(clock().getTime() + this.deps.config.subscriptions.fileDays * 86_400_000);
+      stored = storeFile(this.deps.db, { envioId: claim.id, identidade: identity.key, nome, tipo, conteudo, expiraEm });
+      files.set(identity.key, stored);
+      // A failed store is tried again by the next recipient, not remembered.
+      stored.catch(() => files.delete(identity.key));
+    }
+    const { id, expiraEm } = await stored;
+    await linkFileRecipient(this.deps.db, id, usuarioId);
+    return { arquivoId: id, expiraEm };
   }
 
   /** An attempt that ended without delivering to everyone: tried again later with backoff, or failed for good. */
