@@ -87,6 +87,7 @@ export function atMost(policy: RetryPolicy, limits: RetryProfile): RetryPolicy {
     firstBackoffMs: Math.min(policy.firstBackoffMs, limits.firstBackoffMs),
     longestBackoffMs: Math.min(policy.longestBackoffMs, limits.longestBackoffMs),
     retryTimeouts: policy.retryTimeouts && limits.retryTimeouts,
+    retryThrottled: policy.retryThrottled !== false && limits.retryThrottled !== false,
   };
 }
 

@@ -15,6 +15,11 @@ export interface RetryPolicy {
   /** Whether an attempt that timed out is tried again (a background job may; a person waiting should not). */
   retryTimeouts: boolean;
   /**
+   * Whether a 429 is tried again here (default true). False hands it to the caller at once, Retry-After included, for
+   * a caller that shares the wait with other requests (Graph's mail limits, held in the database).
+   */
+  retryThrottled?: boolean;
+  /**
    * The whole call: every attempt, every wait, and building each request (which may wait for a token). No retry
    * is begun that could not finish in it. None when absent.
    */
@@ -84,7 +89,8 @@ export async function fetchWithRetry(
       await policy.sleep(wait);
       continue;
     }
-    if ((response.status === 429 || response.status >= 500) && attempt < policy.maxRetries) {
+    const throttled = response.status === 429 && policy.retryThrottled !== false;
+    if ((throttled || response.status >= 500) && attempt < policy.maxRetries) {
       const asked = retryAfterMs(response.headers.get('retry-after'));
       const wait = asked !== null && asked > 0 ? asked : backoffMs(policy, attempt);
       if (wait <= policy.maxRetryAfterMs && wait < remaining()) {

@@ -37,9 +37,10 @@ export interface GraphMailMessage {
 }
 
 /**
- * sendMail's retries: a 429 (Exchange throttles a mailbox's sending) and a 5xx or a refused connection are retried
- * briefly, honouring Retry-After; a timeout is not, as Graph may have accepted the message by then: the deliveries
- * decide (docs/decisions/020-subscription-deliveries.md). A 4 MB request gets a minute.
+ * sendMail's retries: a 5xx or a refused connection is retried briefly, honouring Retry-After; a timeout is not, as
+ * Graph may have accepted the message by then, and a 429 is not either: Outlook's limits are per mailbox, so the
+ * deliveries wait it out for every instance at once (docs/decisions/020-subscription-deliveries.md). A 4 MB request
+ * gets a minute.
  */
 const SEND_MAIL_LIMITS = {
   timeoutMs: 60_000,
@@ -49,6 +50,7 @@ const SEND_MAIL_LIMITS = {
   firstBackoffMs: 1000,
   longestBackoffMs: 8000,
   retryTimeouts: false,
+  retryThrottled: false,
 };
 
 /** What the portal keeps of a user (docs/decisions/013-identity-from-the-directory.md). */
@@ -88,6 +90,29 @@ function toGraphUser(item: Item): GraphUser {
   };
 }
 
+/** sendMail's JSON body (user: sendMail, JSON form) for `message`: not kept in the sender's Sent Items. */
+function sendMailBody(message: GraphMailMessage) {
+  return {
+    message: {
+      subject: message.subject,
+      body: { contentType: 'HTML', content: message.html },
+      toRecipients: [{ emailAddress: { address: message.to.address, name: message.to.name } }],
+      attachments: message.attachments.map((file) => ({
+        '@odata.type': '#microsoft.graph.fileAttachment',
+        name: file.name,
+        contentType: file.contentType,
+        contentBytes: file.content.toString('base64'),
+      })),
+      internetMessageHeaders: Object.entries(message.headers).map(([name, value]) => ({ name, value })),
+    },
+    saveToSentItems: false,
+  };
+}
+
+/** The bytes of sendMail's request for `message`, as Graph counts a request's size (its body, UTF-8). */
+export const sendMailRequestBytes = (message: GraphMailMessage) =>
+  Buffer.byteLength(JSON.stringify(sendMailBody(message)), 'utf8');
+
 /** Microsoft Graph over plain fetch, with the service principal's token. Failures are `MicrosoftError`s. */
 export class GraphClient {
   private readonly retry: RetryPolicy;
@@ -109,21 +134,7 @@ export class GraphClient {
    * not kept in its Sent Items. Resolves on Graph's 202 Accepted: Exchange has the message, delivery follows.
    */
   async sendMail(sender: string, message: GraphMailMessage): Promise<void> {
-    const body = {
-      message: {
-        subject: message.subject,
-        body: { contentType: 'HTML', content: message.html },
-        toRecipients: [{ emailAddress: { address: message.to.address, name: message.to.name } }],
-        attachments: message.attachments.map((file) => ({
-          '@odata.type': '#microsoft.graph.fileAttachment',
-          name: file.name,
-          contentType: file.contentType,
-          contentBytes: file.content.toString('base64'),
-        })),
-        internetMessageHeaders: Object.entries(message.headers).map(([name, value]) => ({ name, value })),
-      },
-      saveToSentItems: false,
-    };
+    const body = sendMailBody(message);
     const url = `${this.graphUrl}/v1.0/users/${encodeURIComponent(sender)}/sendMail`;
     const token = (signal: AbortSignal | undefined) => this.entra.appToken(GRAPH_SCOPE, signal);
     const response = await callMicrosoft(
