@@ -635,6 +635,39 @@ export const pedidosEnvio = pgTable(
 );
 
 /**
+ * Outlook's limits on the portal's sendMail, per sending mailbox, shared by every instance
+ * (modules/subscriptions/mail-gate.ts): until when Graph asked every request to wait (a 429's Retry-After).
+ */
+export const caixasEnvio = pgTable('caixas_envio', {
+  caixa: text('caixa').primaryKey(),
+  pausadaAte: timestamp('pausada_ate', { withTimezone: true }),
+});
+
+/** The requests in flight to a mailbox: at most so many places, each held by one instance until it ends or lapses. */
+export const vagasEnvio = pgTable(
+  'vagas_envio',
+  {
+    caixa: text('caixa').notNull(),
+    vaga: integer('vaga').notNull(),
+    ocupadaPor: text('ocupada_por'),
+    ocupadaAte: timestamp('ocupada_ate', { withTimezone: true }),
+  },
+  (t) => [primaryKey({ columns: [t.caixa, t.vaga] })],
+);
+
+/** Each request to a mailbox, with its bytes: the sliding windows of Outlook's request and upload limits. */
+export const usoCaixaEnvio = pgTable(
+  'uso_caixa_envio',
+  {
+    id: serial('id').primaryKey(),
+    caixa: text('caixa').notNull(),
+    em: timestamp('em', { withTimezone: true }).notNull(),
+    bytes: integer('bytes').notNull(),
+  },
+  (t) => [index('uso_caixa_envio_caixa_em').on(t.caixa, t.em)],
+);
+
+/**
  * Facts about the installation itself, by name: 'execucao-configurada' is when the database first served a start
  * outside demo mode (demo data never loads into it after that).
  */
