@@ -179,13 +179,49 @@ describe('group: delta', () => {
     ).toEqual(['answer body.value[0].visibility: answered though $select did not name it']);
   });
 
-  it('answers refusals in Graph’s error shape (an expired token: 410 syncStateNotFound)', () => {
-    const expired = graphGet(
-      '/v1.0/groups/delta?$deltatoken=old',
-      { error: { code: 'syncStateNotFound', message: 'The delta token is no longer valid.' } },
-      410,
+  it('answers refusals in Graph’s error shape (an expired token: 410 syncStateNotFound with Location, or another 4xx)', () => {
+    const error = { error: { code: 'syncStateNotFound', message: 'The delta token is no longer valid.' } };
+    const expired = (status: number, headers: Record<string, string>) => {
+      const exchange = graphGet('/v1.0/groups/delta?$deltatoken=old', error, status);
+      return { ...exchange, answer: { ...exchange.answer, headers: { ...exchange.answer.headers, ...headers } } };
+    };
+    // "Synchronization reset": 410 and a Location with an empty $deltaToken, the initial query.
+    expect(found(expired(410, { location: `${GRAPH}/v1.0/groups/delta?${SELECT}&$deltatoken=` }))).toEqual([]);
+    expect(found(expired(410, {}))).toEqual(['answer header location: required']);
+    expect(found(expired(410, { location: deltaLink }))).toEqual([
+      'answer header location: not a request URL with an empty $deltaToken (the initial query)',
+    ]);
+    // "Token duration": "a 40X-series error with error codes such as syncStateNotFound".
+    expect(found(expired(403, {}))).toEqual([]);
+    expect(found(expired(409, {}))).toEqual([]);
+  });
+
+  it('refuses $top in Graph’s error shape: the request disagrees with the description, the refusal does not', () => {
+    const refusal = graphGet(
+      `/v1.0/groups/delta?${SELECT}&$top=1`,
+      { error: { code: 'Request_UnsupportedQuery', message: "Query option '$top' is not supported." } },
+      400,
     );
-    expect(found(expired)).toEqual([]);
+    expect(found(refusal)).toEqual(['request query: Unrecognized key: "$top"']);
+  });
+
+  it('takes the same group in several objects of a round, on one page or on pages apart, some with only members@delta', () => {
+    const pageOne = firstPage([
+      comercial({ 'members@delta': [user(ANA)] }),
+      { id: SUL, displayName: 'Comercial - Sul' },
+    ]);
+    const pageTwo = delta(`$skiptoken=${nextLink.split('=')[1]}`, {
+      '@odata.nextLink': nextLink,
+      value: [
+        { id: COMERCIAL, 'members@delta': [user(BRUNO)] },
+        { id: COMERCIAL, 'members@delta': [user(ANA, 'deleted')] },
+      ],
+    });
+    const last = delta(`$skiptoken=${nextLink.split('=')[1]}`, {
+      '@odata.deltaLink': deltaLink,
+      value: [comercial({ 'members@delta': [user(ANA)] })],
+    });
+    for (const exchange of [pageOne, pageTwo, last]) expect(found(exchange)).toEqual([]);
   });
 });
 

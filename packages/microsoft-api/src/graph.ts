@@ -534,7 +534,9 @@ const stateToken = z.string().min(1);
 /**
  * What delta takes: $select (group properties and tracked relationships; `id` is always answered), $filter by id,
  * $expand of members ("Use delta query to track changes in groups" shows `$expand=members`), and the state tokens.
- * $top and $orderby are not supported for groups (delta query overview), $search and $count not documented.
+ * $top and $orderby are not supported for groups (delta query overview: "For the user and group resources … `$top`
+ * is not supported"; Graph was seen to ignore $top silently, microsoftgraph/microsoft-graph-docs#17516), $search
+ * and $count not documented. A client sending $top is in disagreement either way: its page size is not honoured.
  */
 const deltaQuery = z.strictObject({
   $select: selectOf([...GROUP_PROPERTIES, ...TRACKED_RELATIONSHIPS]).optional(),
@@ -625,6 +627,29 @@ function deltaItems(exchange: Exchange): Finding[] {
     });
   });
 }
+
+/**
+ * "Synchronization reset" (delta query overview): "a response code of 410 (gone) and a Location header containing a
+ * request URL with an empty $deltaToken (same as the initial query)". An expired token may get another 4xx ("a
+ * 40X-series error with error codes such as syncStateNotFound"), described by Graph's error answer alone.
+ */
+const syncReset: AnswerSpec = {
+  content: 'json',
+  body: graphError,
+  headers: {
+    location: {
+      required: true,
+      value: z
+        .string()
+        .refine(
+          (link) =>
+            linkHas(link, DELTA_TOKENS) &&
+            [...new URL(link).searchParams].every(([name, value]) => !DELTA_TOKENS.includes(name) || value === ''),
+          'not a request URL with an empty $deltaToken (the initial query)',
+        ),
+    },
+  },
+};
 
 /** A page of a delta round: the groups that changed, and the next page's link or the next round's. */
 const deltaPage = documented({
@@ -726,6 +751,7 @@ export const GRAPH_OPERATIONS: Operation[] = [
         body: deltaPage,
         check: (exchange) => [...stateLinks(exchange), ...deltaItems(exchange)],
       },
+      410: syncReset,
     },
     errors,
   },

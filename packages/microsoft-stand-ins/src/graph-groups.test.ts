@@ -279,6 +279,13 @@ describe('Microsoft Graph stand-in: groups, their members and the delta query', 
     expect(objects.find((o) => o.id === vazio.id)).toEqual({ id: vazio.id, displayName: 'Vazio' });
     expect(groups.get(financeiro.id)!.members.map((m) => m.id)).toEqual(financeiro.members);
 
+    // Financeiro's objects are not one after the other: other groups come between them, on other pages.
+    const pageOf = (object: any) => pages.findIndex((page) => page.value.includes(object));
+    const financeiroPages = financeiroObjects.map(pageOf);
+    expect(financeiroPages[1]! - financeiroPages[0]!).toBeGreaterThan(1);
+    const between = objects.slice(objects.indexOf(financeiroObjects[0]), objects.indexOf(financeiroObjects[1]));
+    expect(between.filter((o) => o.id !== financeiro.id).length).toBeGreaterThan(0);
+
     // Nothing changed: the next round is empty, with a deltaLink.
     const again = await json(await get(deltaLink));
     expect(again.value).toEqual([]);
@@ -441,9 +448,56 @@ describe('Microsoft Graph stand-in: groups, their members and the delta query', 
     }
   });
 
-  it('ignores $top on delta, as Graph does', async () => {
-    const { objects } = await round('/v1.0/groups/delta?$select=displayName&$top=1');
-    expect(objects.map((o) => o.id)).toEqual(GROUPS.map((g) => g.id));
+  it('refuses $top on delta, which Graph does not support for groups', async () => {
+    for (const query of ['$select=displayName&$top=1', '$top=999', '$TOP=5']) {
+      const response = await get(`/v1.0/groups/delta?${query}`);
+      expect(response.status, query).toBe(400);
+      expect((await json(response)).error).toMatchObject({
+        code: 'Request_UnsupportedQuery',
+        message: "Query option '$top' is not supported.",
+      });
+    }
+  });
+
+  it('answers an expired token with another 4xx when told, syncStateNotFound without Location', async () => {
+    const { deltaLink } = await round('/v1.0/groups/delta?$select=displayName,members');
+    try {
+      s.graph.expireDeltaTokens({ status: 403 });
+      const response = await get(deltaLink);
+      expect(response.status).toBe(403);
+      expect((await json(response)).error.code).toBe('syncStateNotFound');
+      expect(response.headers.get('location')).toBeNull();
+      expect(() => s.graph.expireDeltaTokens({ status: 500 })).toThrow();
+    } finally {
+      s.graph.expireDeltaTokens();
+    }
+    const { deltaLink: again } = await round('/v1.0/groups/delta?$select=displayName,members');
+    s.graph.expireDeltaTokens();
+    expect((await get(again)).status).toBe(410);
+  });
+
+  it('gives each membership change as made with everyChange: removed on one page, added again on a later one', async () => {
+    const { deltaLink } = await round('/v1.0/groups/delta?$select=displayName,members');
+    // Read when a round starts: this one from the deltaLink.
+    s.graph.setDeltaPaging({ groupsPerPage: 1, membersPerObject: 1, everyChange: true });
+    try {
+      s.graph.removeGroupMember(sul.id, bruno.id);
+      s.graph.addGroupMember(sul.id, ana.id);
+      s.graph.addGroupMember(sul.id, bruno.id);
+      s.graph.removeGroupMember(norte.id, duda.id);
+      const { pages, objects } = await round(deltaLink);
+      const sulObjects = objects.filter((o) => o.id === sul.id);
+      expect(sulObjects.map((o) => o['members@delta'])).toEqual([
+        [{ '@odata.type': '#microsoft.graph.user', id: bruno.id, '@removed': { reason: 'deleted' } }],
+        [{ '@odata.type': '#microsoft.graph.user', id: ana.id }],
+        [{ '@odata.type': '#microsoft.graph.user', id: bruno.id }],
+      ]);
+      // Each with the group's properties, on its own page, Norte's change dealt out between them.
+      expect(sulObjects.every((o) => o.displayName === 'Comercial - Sul')).toBe(true);
+      expect(pages.map((page) => page.value.map((o: any) => o.id))).toEqual([[sul.id], [norte.id], [sul.id], [sul.id]]);
+    } finally {
+      s.graph.setGroups(GROUPS);
+    }
   });
 
   it('throttles the groups routes with the queued faults, Retry-After included', async () => {

@@ -249,6 +249,8 @@ interface TokenState {
   select: string[] | null;
   /** Members per object the round was cut with (skip tokens only), so its positions stay put. */
   membersPerObject: number;
+  /** Whether the round reports every membership change as made (setDeltaPaging's everyChange), likewise. */
+  everyChange: boolean;
 }
 
 const TOKEN_KEY = 'paineis-stand-in-groups-delta';
@@ -275,6 +277,9 @@ export class GroupDirectory {
   private epoch = randomBytes(6).toString('base64url');
   private groupsPerPage = DEFAULT_GROUPS_PER_PAGE;
   private membersPerObject = DEFAULT_MEMBERS_PER_OBJECT;
+  private everyChange = false;
+  /** The status an expired token is answered with (expireDeltaTokens): 410 with Location unless told otherwise. */
+  private expiredStatus = 410;
 
   constructor(private readonly ctx: StandInContext) {
     const seeded = ctx.groups.map((group) => normalized(group, SEEDED_AT));
@@ -402,15 +407,26 @@ export class GroupDirectory {
     this.publish();
   }
 
-  expireDeltaTokens(): void {
+  /**
+   * Every token issued so far expires. `status`: what Graph answers them with. The delta query overview's
+   * "Synchronization reset" is a 410 Gone with a Location to start again (the default); its "Token duration" says an
+   * expired token gets "a 40X-series error with error codes such as syncStateNotFound", so any 4xx may carry it.
+   */
+  expireDeltaTokens(options: { status?: number } = {}): void {
+    const status = options.status ?? 410;
+    if (!Number.isInteger(status) || status < 400 || status > 499) {
+      throw new Error(`An expired delta token is answered with a 4xx status, not ${status}.`);
+    }
+    this.expiredStatus = status;
     this.epoch = randomBytes(6).toString('base64url');
   }
 
-  setDeltaPaging(paging: { groupsPerPage?: number; membersPerObject?: number }): void {
+  setDeltaPaging(paging: { groupsPerPage?: number; membersPerObject?: number; everyChange?: boolean }): void {
     const positive = (value: number | undefined, fallback: number) =>
       value === undefined ? fallback : Math.max(1, Math.floor(value));
     this.groupsPerPage = positive(paging.groupsPerPage, DEFAULT_GROUPS_PER_PAGE);
     this.membersPerObject = positive(paging.membersPerObject, DEFAULT_MEMBERS_PER_OBJECT);
+    this.everyChange = paging.everyChange ?? false;
   }
 
   private encode(kind: 'd' | 's', state: TokenState): string {
@@ -423,6 +439,7 @@ export class GroupDirectory {
         p: state.position,
         s: state.select,
         m: state.membersPerObject,
+        h: state.everyChange,
       }),
     ).toString('base64url');
     return `${payload}.${checksum(payload)}`;
@@ -440,20 +457,25 @@ export class GroupDirectory {
     }
     const count = (value: unknown): value is number =>
       typeof value === 'number' && Number.isInteger(value) && value >= 0;
-    const { e, k, f, t, p, s, m } = parsed;
+    const { e, k, f, t, p, s, m, h } = parsed;
     const names = (value: unknown): value is string[] | null =>
       value === null || (Array.isArray(value) && value.every((name) => typeof name === 'string'));
     if (k !== kind || !count(f) || !count(t) || !count(p) || !count(m) || m < 1 || f > t || !names(s)) return null;
+    if (typeof h !== 'boolean') return null;
     if (e !== this.epoch) return 'expired';
     if (t > this.log.length) return null;
-    return { from: f, to: t, position: p, select: s, membersPerObject: m };
+    return { from: f, to: t, position: p, select: s, membersPerObject: m, everyChange: h };
   }
 
   /**
    * One page of GET /groups/delta. A round is the difference between the state at its `from` change and at its
    * `to` change (every group, for the initial round), cut into objects of at most `membersPerObject` member
    * changes: a group with more members comes as several objects with the same properties, never two of them on one
-   * page, as Graph splits large groups across pages. The last page carries the deltaLink for the next round.
+   * page, and not one after the other: the objects are dealt out in turns (every group's first, then every second…),
+   * so that a large group's objects come on pages apart with other groups between. Graph splits large groups
+   * across pages ("Paging through members in a large group", learn.microsoft.com/graph/delta-query-groups) and
+   * warns: "Assume that the same group could show up anywhere in the nextLink sequence and handle that in your merge
+   * logic". The last page carries the deltaLink for the next round.
    */
   delta(request: DeltaRequest): Body | DirectoryError {
     const { deltaToken, skipToken } = request;
@@ -481,6 +503,7 @@ export class GroupDirectory {
           ...latest,
           select: request.select,
           membersPerObject: this.membersPerObject,
+          everyChange: this.everyChange,
         }),
         value: [],
       };
@@ -495,6 +518,7 @@ export class GroupDirectory {
         position: 0,
         select: request.select ?? decoded.select,
         membersPerObject: this.membersPerObject,
+        everyChange: this.everyChange,
       };
     } else {
       state = {
@@ -503,6 +527,7 @@ export class GroupDirectory {
         position: 0,
         select: request.select,
         membersPerObject: this.membersPerObject,
+        everyChange: this.everyChange,
       };
     }
 
@@ -537,23 +562,32 @@ export class GroupDirectory {
   }
 
   /**
-   * 410 Gone for a token of another run of the stand-ins: Graph's answer when a client must sync again from the
-   * start ("Synchronization reset"; an expired token's code is syncStateNotFound), with the initial query in
-   * Location.
+   * The answer to a token of another run of the stand-ins (or expired by expireDeltaTokens), code syncStateNotFound.
+   * By default 410 Gone with the initial query in Location: the delta query overview's "Synchronization reset" ("a
+   * response code of 410 (gone) and a Location header containing a request URL with an empty $deltaToken (same as
+   * the initial query)"). Its "Token duration" gives an expired token "a 40X-series error with error codes such as
+   * syncStateNotFound": another 4xx (expireDeltaTokens({ status })) comes without Location, which only the 410 is
+   * documented to carry. (learn.microsoft.com/graph/delta-query-overview)
    */
   private expired(request: DeltaRequest): DirectoryError {
+    const message = 'The delta token is no longer valid; start change tracking again with an initial delta request.';
+    if (this.expiredStatus !== 410) return new DirectoryError(this.expiredStatus, 'syncStateNotFound', message);
     const select = request.select ? `$select=${request.select.join(',')}&` : '';
-    return new DirectoryError(
-      410,
-      'syncStateNotFound',
-      'The delta token is no longer valid; start change tracking again with an initial delta request.',
-      { location: `${request.host}${request.path}?${select}$deltatoken=` },
-    );
+    return new DirectoryError(410, 'syncStateNotFound', message, {
+      location: `${request.host}${request.path}?${select}$deltatoken=`,
+    });
   }
 
   /** The round's objects, cut once for all its pages (the last few rounds are kept). */
   private cutRound(state: TokenState, minimal: boolean): { groupKey: string; body: Body }[] {
-    const roundKey = JSON.stringify([state.from, state.to, state.select, state.membersPerObject, minimal]);
+    const roundKey = JSON.stringify([
+      state.from,
+      state.to,
+      state.select,
+      state.membersPerObject,
+      state.everyChange,
+      minimal,
+    ]);
     let objects = this.rounds.get(roundKey);
     if (!objects) {
       objects = this.round(state, minimal);
@@ -563,7 +597,10 @@ export class GroupDirectory {
     return objects;
   }
 
-  /** Every object of the round, in order (groups as they stand at `to`, then the groups removed). */
+  /**
+   * Every object of the round, in order: the groups as they stand at `to`, then the groups removed, each group's
+   * objects dealt out in turns with the others' (delta()).
+   */
   private round(state: TokenState, minimal: boolean): { groupKey: string; body: Body }[] {
     const before = this.stateAt(state.from);
     const after = this.stateAt(state.to);
@@ -578,10 +615,21 @@ export class GroupDirectory {
 
     // A later round looks only at the groups its changes touched: the others are as they were.
     const touched = state.from === 0 ? null : new Set<string>();
+    /** With everyChange, a later round's membership changes of each group as made, in order. */
+    const made = new Map<string, Body[]>();
     for (const change of touched ? this.log.slice(state.from, state.to) : []) {
-      touched!.add(key(change.kind === 'put' ? change.group.id : change.groupId));
+      const groupKey = key(change.kind === 'put' ? change.group.id : change.groupId);
+      touched!.add(groupKey);
+      if (state.everyChange && (change.kind === 'add' || change.kind === 'remove')) {
+        const entry = reference(change.memberId);
+        if (change.kind === 'remove') entry['@removed'] = { reason: 'deleted' };
+        const entries = made.get(groupKey);
+        if (entries) entries.push(entry);
+        else made.set(groupKey, [entry]);
+      }
     }
-    const objects: { groupKey: string; body: Body }[] = [];
+    /** Each group's objects, in the order of the groups. */
+    const perGroup: { groupKey: string; bodies: Body[] }[] = [];
     for (const [groupKey, now] of after) {
       if (touched && !touched.has(groupKey)) continue;
       const then = before.get(groupKey);
@@ -589,8 +637,13 @@ export class GroupDirectory {
       const old = then ? groupValues(then.group) : null;
       const changed = properties.filter((name) => !old || JSON.stringify(old[name]) !== JSON.stringify(values[name]));
 
-      const memberChanges: Body[] = [];
-      if (withMembers) {
+      let memberChanges: Body[] = [];
+      if (withMembers && touched && state.everyChange) {
+        // A member removed and added again (or the reverse) comes twice, the later last: Graph's replays ("the same
+        // change appears in subsequent responses") and "a single entity will be contained multiple times in the
+        // response, if that entity was changed multiple times" (delta query overview).
+        memberChanges = made.get(groupKey) ?? [];
+      } else if (withMembers) {
         const had = new Set((then?.members ?? []).map(key));
         const has = new Set(now.members.map(key));
         for (const id of now.members) if (!had.has(key(id))) memberChanges.push(reference(id));
@@ -607,21 +660,27 @@ export class GroupDirectory {
         if (values[name] !== null || (old && old[name] !== null)) base[name] = values[name];
       }
       if (memberChanges.length === 0) {
-        objects.push({ groupKey, body: base });
+        perGroup.push({ groupKey, bodies: [base] });
         continue;
       }
+      const bodies: Body[] = [];
       for (let start = 0; start < memberChanges.length; start += state.membersPerObject) {
-        objects.push({
-          groupKey,
-          body: { ...base, 'members@delta': memberChanges.slice(start, start + state.membersPerObject) },
-        });
+        bodies.push({ ...base, 'members@delta': memberChanges.slice(start, start + state.membersPerObject) });
       }
+      perGroup.push({ groupKey, bodies });
     }
     for (const [groupKey, then] of before) {
       if (after.has(groupKey)) continue;
       // A deleted Microsoft 365 group can be restored ('changed'); a deleted security group cannot ('deleted').
       const reason = isMicrosoft365(then.group) ? 'changed' : 'deleted';
-      objects.push({ groupKey, body: { id: then.group.id, '@removed': { reason } } });
+      perGroup.push({ groupKey, bodies: [{ id: then.group.id, '@removed': { reason } }] });
+    }
+    // Dealt out in turns: every group's first object, then the second of those that have one, and so on.
+    const objects: { groupKey: string; body: Body }[] = [];
+    let pending = perGroup;
+    for (let turn = 0; pending.length > 0; turn++) {
+      for (const { groupKey, bodies } of pending) objects.push({ groupKey, body: bodies[turn]! });
+      pending = pending.filter(({ bodies }) => bodies.length > turn + 1);
     }
     return objects;
   }

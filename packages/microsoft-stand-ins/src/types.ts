@@ -162,7 +162,20 @@ export interface StandInReport {
   workspaceId: string;
   reportId: string;
   name: string;
+  /** A paginated report's is never served: Microsoft's Get Reports In Group sends no dataset ID for one. */
   datasetId: string;
+  /**
+   * Default 'PowerBIReport'. A 'PaginatedReport' (RDL) is listed as Microsoft documents one: reportType
+   * 'PaginatedReport' and no datasetId ("Since paginated reports (RDL) don't have a dataset, the dataset ID value in
+   * the API response for paginated reports isn't displayed", https://learn.microsoft.com/rest/api/power-bi/reports/get-reports-in-group).
+   */
+  reportType?: 'PowerBIReport' | 'PaginatedReport';
+  /**
+   * Default true. False: the report is served without its reportType, as Microsoft allows ("The API returns a subset
+   * of the following list of report properties. The subset depends on the API called, caller permissions, and the
+   * availability of data", swagger, Report).
+   */
+  reportTypeSent?: boolean;
   /** The dataset has RLS roles: GenerateToken then requires an effective identity, and refuses one otherwise. */
   rls: boolean;
   /** Report pages; visibility 0 = visible, 1 = hidden. Default: three visible pages and one hidden. */
@@ -199,15 +212,28 @@ export type StandInStorageMode = 'Import' | 'LargeImport' | 'DirectQuery' | 'Liv
 
 /** One entry of a dataset's refresh history (Refresh in Power BI's REST API description). */
 export interface StandInRefresh {
-  /** 'Unknown' is a refresh in progress (or one whose end Power BI does not know): it has no endTime. */
-  status: 'Unknown' | 'Completed' | 'Failed' | 'Disabled';
+  /**
+   * 'Unknown' is a refresh in progress (or one whose end Power BI does not know): it has no endTime. 'Cancelled': an
+   * enhanced refresh cancelled (https://learn.microsoft.com/power-bi/connect-data/asynchronous-refresh, "GET
+   * /refreshes": "`Cancelled` indicates the refresh was canceled successfully"). 'Disabled': disabled by a selective
+   * refresh.
+   */
+  status: 'Unknown' | 'Completed' | 'Failed' | 'Disabled' | 'Cancelled';
+  /**
+   * An enhanced refresh's extendedStatus, which "augments the status property" (same page; its values are the
+   * swagger's DatasetRefreshDetail.extendedStatus), e.g. 'NotStarted' on a queued 'Unknown'. Absent by default.
+   */
+  extendedStatus?: 'Unknown' | 'NotStarted' | 'InProgress' | 'Completed' | 'TimedOut' | 'Failed' | 'Disabled' | 'Cancelled';
   /** Default 'Scheduled'. */
   refreshType?: 'Scheduled' | 'OnDemand' | 'ViaApi' | 'ViaXmlaEndpoint' | 'ViaEnhancedApi' | 'OnDemandTraining';
   /** ISO 8601, UTC. */
   startTime: string;
   /** Absent while in progress. */
   endTime?: string;
-  /** On a 'Failed' refresh: Power BI's error, as JSON text (e.g. '{"errorCode":"…","errorDescription":"…"}'). */
+  /**
+   * On a 'Failed' refresh: Power BI's error, as JSON text (e.g. '{"errorCode":"…","errorDescription":"…"}'). An empty
+   * text is sent as such: the swagger's Refresh says "empty if no error".
+   */
   serviceExceptionJson?: string;
 }
 
@@ -223,6 +249,13 @@ export interface StandInDataset {
   name?: string;
   /** Default 'Import'. */
   storageMode?: StandInStorageMode;
+  /**
+   * Microsoft's IsRefreshable, for an import model: true "when the dataset is either recently refreshed or is
+   * configured for automatic refresh" (swagger, DatasetMiscProperties). Default true; false plays an import model
+   * with no schedule and no recent refresh, whose history still says when its data last refreshed. DirectQuery and
+   * live connections are always false.
+   */
+  isRefreshable?: boolean;
   /**
    * The refresh history, newest first (the order Power BI lists it in). Default: one Completed refresh for an import
    * dataset, none for DirectQuery and live connections.
@@ -369,14 +402,21 @@ export interface StandIns {
     addGroupMember(groupId: string, memberId: string): void;
     /** Removes a direct member (nothing if not one). Throws for an unknown group. */
     removeGroupMember(groupId: string, memberId: string): void;
-    /** Every delta and skip token issued so far answers 410 syncStateNotFound, as after a restart. */
-    expireDeltaTokens(): void;
     /**
-     * How /groups/delta pages (Graph ignores $top on it): at most `groupsPerPage` objects a page (default 100), and
-     * at most `membersPerObject` entries of members@delta an object (default 20): a group with more comes as several
-     * objects, one a page. Left out: the default.
+     * Every delta and skip token issued so far expires, as after a restart: answered 410 Gone with a Location to
+     * start again (Graph's "Synchronization reset"), or with `status` (another 4xx: Graph answers an expired token
+     * "a 40X-series error with error codes such as syncStateNotFound"), code syncStateNotFound either way.
      */
-    setDeltaPaging(paging: { groupsPerPage?: number; membersPerObject?: number }): void;
+    expireDeltaTokens(options?: { status?: number }): void;
+    /**
+     * How /groups/delta pages (it refuses $top, which Graph does not support there): at most `groupsPerPage` objects
+     * a page (default 100), and at most `membersPerObject` entries of members@delta an object (default 20): a group
+     * with more comes as several objects, never two on a page, dealt out in turns with the other groups' (so the
+     * same group shows up on pages apart, as Graph warns it may). `everyChange`: a later round gives each membership
+     * change as made (a member removed and added again comes twice, the later last) instead of the net change.
+     * Left out: the default.
+     */
+    setDeltaPaging(paging: { groupsPerPage?: number; membersPerObject?: number; everyChange?: boolean }): void;
     /** The messages sendMail accepted, oldest first: the last 500 (the demo's outbox reads them). */
     sentMail(): StandInSentMail[];
     /** Forgets the messages sendMail accepted. */

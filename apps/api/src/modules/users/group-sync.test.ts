@@ -138,6 +138,65 @@ describe('groups from Microsoft Graph (delta query), and access through them', (
     expect([...(await groupMembership(ctx.db)).groupsOf(pid(1))].sort()).toEqual([COMERCIAL, SUL].sort());
   });
 
+  it('starts over when Graph answers the saved link syncStateNotFound with another 4xx, as an expired token may be', async () => {
+    await sync();
+    const graph = standIns.current.graph;
+    for (const [status, member] of [
+      [403, pid(2)],
+      [409, pid(1)],
+    ] as const) {
+      graph.expireDeltaTokens({ status });
+      graph.removeGroupMember(SUL, member);
+      graph.requests.length = 0;
+      expect((await sync()).json()).toMatchObject({ grupos: 4 });
+      const statuses = deltaCalls().map((r) => r.status);
+      expect(statuses[0]).toBe(status);
+      expect(new URL(deltaCalls()[1]!.url).searchParams.has('$deltatoken')).toBe(false);
+      expect(statuses.slice(1).every((s) => s === 200)).toBe(true);
+      expect((await groupMembership(ctx.db)).groupsOf(member).size).toBe(0);
+    }
+    // Another refusal of the link is not taken for an expired one: the groups stay as they were.
+    graph.expireDeltaTokens({ status: 403 });
+    graph.removeGroupMember(NORTE, pid(3));
+    graph.failNext(403, 1, 3);
+    expect((await sync()).json()).toMatchObject({ grupos: null });
+    expect((await groupMembership(ctx.db)).groupsOf(pid(3)).size).toBe(2);
+  });
+
+  it('merges a group Graph gives in several objects on pages apart: a member removed on one and added again on a later one stays', async () => {
+    await sync();
+    const graph = standIns.current.graph;
+    // One member change an object, one object a page, each change as made: Graph's replays.
+    graph.setDeltaPaging({ groupsPerPage: 1, membersPerObject: 1, everyChange: true });
+    graph.removeGroupMember(SUL, pid(1));
+    graph.addGroupMember(SUL, pid(9));
+    graph.addGroupMember(NORTE, pid(8));
+    graph.addGroupMember(SUL, pid(1));
+    graph.removeGroupMember(NORTE, pid(8));
+    graph.requests.length = 0;
+    expect((await sync()).json()).toMatchObject({ grupos: 4 });
+    const pages = deltaCalls();
+    expect(pages.length).toBe(5);
+
+    const membership = await groupMembership(ctx.db);
+    expect([...membership.groupsOf(pid(1))].sort()).toEqual([COMERCIAL, SUL].sort());
+    expect([...membership.groupsOf(pid(9))].sort()).toEqual([COMERCIAL, SUL].sort());
+    expect(membership.groupsOf(pid(8)).size).toBe(0);
+    const listing = (await ctx.request('GET', '/api/grupos365', { token: admin })).json<Grupo365[]>();
+    expect(listing.find((g) => g.id === SUL)).toMatchObject({ nome: 'Comercial - Sul', membros: 3 });
+    expect(listing.find((g) => g.id === NORTE)).toMatchObject({ nome: 'Comercial - Norte', membros: 1 });
+  });
+
+  it('merges the objects of a large group split over the pages of a first round', async () => {
+    // Projeto Expansão's 50 members come in 7 objects of 8, dealt out among the other groups' pages.
+    standIns.current.graph.setDeltaPaging({ groupsPerPage: 2, membersPerObject: 8 });
+    expect((await sync()).json()).toMatchObject({ grupos: 4 });
+    const listing = (await ctx.request('GET', '/api/grupos365', { token: admin })).json<Grupo365[]>();
+    expect(listing.find((g) => g.id === PROJETO)).toMatchObject({ nome: 'Projeto Expansão', membros: 50 });
+    const membership = await groupMembership(ctx.db);
+    for (let i = 0; i < 50; i++) expect(membership.groupsOf(pid(100 + i)).has(PROJETO), `pessoa ${i}`).toBe(true);
+  });
+
   it('waits as Graph asks when it throttles the groups, and keeps the previous ones when Graph fails', async () => {
     await sync();
     const metas = await panel(ctx.db, { nomePainel: 'Metas' });

@@ -5,8 +5,20 @@ import { MicrosoftError } from '../../integrations/microsoft-error.ts';
 import { groupsDeltaLink, writeGroupChanges } from './groups.repository.ts';
 import { groupMembership } from './group-membership.ts';
 
-/** Graph's answers to a delta link it no longer honours (expired, or from another tenant's sync state). */
-const REFUSED_LINK = new Set([400, 404, 410]);
+/**
+ * Whether Graph's refusal of the saved delta link means: read every group again. Graph documents two answers for a
+ * link it no longer honours (learn.microsoft.com/graph/delta-query-overview): "Synchronization reset", a 410 Gone
+ * whose Location is the initial query (the portal starts from its own initial query, the same one), and "Token
+ * duration", an expired token answered with "a 40X-series error with error codes such as syncStateNotFound", any
+ * 4xx. A 400 or a 404 (a link Graph cannot read, or whose state it does not know) cannot be followed either. Other
+ * refusals (401, 403 without that code, 429) are not about the link: reading everything again would not help.
+ */
+function mustStartOver(error: MicrosoftError): boolean {
+  const status = error.status ?? 0;
+  if (status < 400 || status > 499) return false;
+  if (error.code?.toLowerCase() === 'syncstatenotfound') return true;
+  return status === 400 || status === 404 || status === 410;
+}
 
 /**
  * Reads the Entra groups and their direct members through Graph's delta query and stores them: every group on the
@@ -26,7 +38,7 @@ export async function syncGroups(
     try {
       round = await graph.groupChanges(saved);
     } catch (error) {
-      if (!(saved && error instanceof MicrosoftError && REFUSED_LINK.has(error.status ?? 0))) throw error;
+      if (!(saved && error instanceof MicrosoftError && mustStartOver(error))) throw error;
       log.warn(
         { graphStatus: error.status, graphCode: error.code },
         'o Graph recusou o delta de grupos salvo; lendo todos',

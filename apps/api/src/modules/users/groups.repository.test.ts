@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/context.ts';
-import { loadGroups, seedGroups } from './groups.repository.ts';
+import { loadGroups, seedGroups, writeGroupChanges } from './groups.repository.ts';
 
 describe('loadGroups', () => {
   const ctx = useTestApp();
@@ -40,5 +40,68 @@ describe('loadGroups', () => {
 
   it('reads an empty directory', async () => {
     expect(await loadGroups(ctx.db)).toEqual({ groups: [], memberships: [] });
+  });
+});
+
+describe('writeGroupChanges', () => {
+  const ctx = useTestApp();
+
+  it('merges the objects of one group in a round: a later one with only members@delta keeps the name and the members before it', async () => {
+    // Graph may give a group in several objects anywhere in a round (delta-query-groups, "Paging through members in
+    // a large group"), and under Prefer: return=minimal an object may carry only its id and members@delta.
+    const member = (id: string, removed = false) => ({ id, tipo: 'usuario' as const, removed });
+    await writeGroupChanges(
+      ctx.database,
+      [
+        {
+          id: 'g1',
+          removed: false,
+          nome: 'Comercial',
+          descricao: 'Vendas',
+          tipo: 'seguranca',
+          members: [member('p1')],
+        },
+        { id: 'g2', removed: false, nome: 'Outro', tipo: 'seguranca', members: [member('p3')] },
+        { id: 'g1', removed: false, members: [member('p2'), member('p3')] },
+        { id: 'g1', removed: false, members: [member('p3', true)] },
+        { id: 'g1', removed: false, members: [member('p3')] },
+      ],
+      true,
+      'https://graph.microsoft.com/v1.0/groups/delta?$deltatoken=a',
+    );
+    const loaded = await loadGroups(ctx.db);
+    expect(loaded.groups.find((g) => g.id === 'g1')).toEqual({
+      id: 'g1',
+      nome: 'Comercial',
+      descricao: 'Vendas',
+      tipo: 'seguranca',
+      visibilidade: null,
+    });
+    const of = (grupo: string) =>
+      loaded.memberships
+        .filter(([g]) => g === grupo)
+        .map(([, m]) => m)
+        .sort();
+    expect(of('g1')).toEqual(['p1', 'p2', 'p3']);
+
+    // A later round: removed on one object, added again on a later one (stays); added, then removed (goes).
+    await writeGroupChanges(
+      ctx.database,
+      [
+        { id: 'g1', removed: false, members: [member('p1', true), member('p4')] },
+        { id: 'g2', removed: false, nome: 'Outro', tipo: 'seguranca', members: [] },
+        { id: 'g1', removed: false, members: [member('p1'), member('p4', true)] },
+      ],
+      false,
+      'https://graph.microsoft.com/v1.0/groups/delta?$deltatoken=b',
+    );
+    const after = await loadGroups(ctx.db);
+    expect(after.groups.find((g) => g.id === 'g1')?.nome).toBe('Comercial');
+    expect(
+      after.memberships
+        .filter(([g]) => g === 'g1')
+        .map(([, m]) => m)
+        .sort(),
+    ).toEqual(['p1', 'p2', 'p3']);
   });
 });
