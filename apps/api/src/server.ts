@@ -83,6 +83,7 @@ if (standIns) {
             kind: 'graph',
             sender: DEMO_ADMIN.email,
             maxAttachmentBytes: GRAPH_MAX_ATTACHMENT_BYTES,
+            limits: config.graphMailLimits,
           },
   };
 }

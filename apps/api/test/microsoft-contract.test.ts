@@ -325,7 +325,10 @@ describe('the portal’s Microsoft calls, checked against Microsoft’s descript
 
   it('mail: sendMail from the configured mailbox, the report attached; a sender the directory does not hold (404)', async () => {
     const from = (sender: string) =>
-      createMailTransport({ kind: 'graph', sender, maxAttachmentBytes: 3_000_000 }, { graph: ctx.app.graph })!;
+      createMailTransport(
+        { kind: 'graph', sender, maxAttachmentBytes: 3_000_000, limits: ctx.config.graphMailLimits },
+        { graph: ctx.app.graph },
+      )!;
     await from(ana.userPrincipalName).send(outgoingMail());
     await expect(from('ninguem@empresa.com.br').send(outgoingMail())).rejects.toBeInstanceOf(MailError);
     expect(calls(expectConforming())).toEqual(['user: sendMail → 202', 'user: sendMail → 404']);

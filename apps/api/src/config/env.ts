@@ -192,6 +192,13 @@ const envSchema = z.object({
   SUBSCRIPTION_SEND_NOW_PER_HOUR: z.coerce.number().int().min(1).max(10_000).default(10),
   SUBSCRIPTION_SEND_NOW_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(3600),
   MAIL_MAX_ATTACHMENT_MB: z.coerce.number().min(0).max(100).default(10),
+  // Outlook's limits on sendMail per app and mailbox (docs/decisions/016-microsoft-contract-tests.md): Microsoft's
+  // figures by default; lower to leave room for other applications sending from the same mailbox.
+  MAIL_GRAPH_CONCURRENCY: z.coerce.number().int().min(1).max(4).default(4),
+  MAIL_GRAPH_UPLOAD_BYTES: z.coerce.number().int().min(1_000_000).max(150_000_000).default(150_000_000),
+  MAIL_GRAPH_UPLOAD_WINDOW_SECONDS: z.coerce.number().min(1).max(3600).default(300),
+  MAIL_GRAPH_REQUESTS: z.coerce.number().int().min(1).max(10_000).default(10_000),
+  MAIL_GRAPH_REQUESTS_WINDOW_SECONDS: z.coerce.number().min(1).max(3600).default(600),
   // docs/requirements.md#usage: views kept this long; their person removed after the second (0: never).
   VIEW_RETENTION_DAYS: z.coerce.number().int().min(1).max(3_650).default(400),
   VIEW_ANONYMISE_AFTER_DAYS: z.coerce.number().int().min(0).max(3_650).default(0),
@@ -256,6 +263,8 @@ export interface Config {
   mail: MailSettings | null;
   /** docs/requirements.md#subscriptions. */
   subscriptions: SubscriptionSettings;
+  /** Outlook's limits as configured, for any Graph transport (the demo's too). */
+  graphMailLimits: GraphMailLimits;
   /** What a public Microsoft 365 group may grant: panels and RLS roles, panels only, or nothing. */
   publicGroupsGrant: 'all' | 'panels' | 'none';
   /** docs/requirements.md#usage. */
@@ -277,7 +286,22 @@ export interface Config {
  */
 export type MailSettings =
   | { kind: 'smtp'; url: string; from: string; maxAttachmentBytes: number }
-  | { kind: 'graph'; sender: string; maxAttachmentBytes: number };
+  | { kind: 'graph'; sender: string; maxAttachmentBytes: number; limits: GraphMailLimits };
+
+/**
+ * What the portal keeps to of Outlook's limits on one app's requests to one mailbox (Microsoft Graph throttling
+ * limits, "Outlook service limits"), across every instance: held in the database (modules/subscriptions/mail-gate.ts).
+ */
+export interface GraphMailLimits {
+  /** sendMail requests in flight at once ("4 concurrent requests"). */
+  concurrency: number;
+  /** Bytes of sendMail requests (their bodies) in any window of `uploadWindowSeconds` ("150 megabytes… 5 minutes"). */
+  uploadBytes: number;
+  uploadWindowSeconds: number;
+  /** Requests in any window of `requestsWindowSeconds` ("10,000 API requests in a 10 minute period"). */
+  requests: number;
+  requestsWindowSeconds: number;
+}
 
 export interface SubscriptionSettings {
   /** Attempts of one delivery, the first included, before it is marked failed. */
@@ -297,8 +321,13 @@ export interface SubscriptionSettings {
   sendNowWindowSeconds: number;
 }
 
-/** Graph takes attachments inline only under 3 MB (a larger one needs an upload session). */
-export const GRAPH_MAX_ATTACHMENT_BYTES = 3 * 1024 * 1024 - 64 * 1024;
+/**
+ * Graph takes an attachment in the message itself only under 3 MB ("Attach large files to Outlook messages": a
+ * larger one needs an upload session), and a request of at most 4 MB: decimal megabytes, as Microsoft writes them. A
+ * file this size grows by a third in base64; the message's request is checked against the 4 MB too
+ * (GraphMailTransport.fits).
+ */
+export const GRAPH_MAX_ATTACHMENT_BYTES = 3_000_000;
 
 /** Local sign-in throttling; local-sign-in.ts says how each one is used. */
 export interface LoginLimits {
@@ -409,6 +438,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   if (problems.length > 0) throw new ConfigError(problems);
   const maxAttachmentBytes = Math.round(e.MAIL_MAX_ATTACHMENT_MB * 1024 * 1024);
+  const graphMailLimits: GraphMailLimits = {
+    concurrency: e.MAIL_GRAPH_CONCURRENCY,
+    uploadBytes: e.MAIL_GRAPH_UPLOAD_BYTES,
+    uploadWindowSeconds: e.MAIL_GRAPH_UPLOAD_WINDOW_SECONDS,
+    requests: e.MAIL_GRAPH_REQUESTS,
+    requestsWindowSeconds: e.MAIL_GRAPH_REQUESTS_WINDOW_SECONDS,
+  };
 
   return {
     env: e.NODE_ENV,
@@ -442,8 +478,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
             kind: 'graph',
             sender: e.MAIL_SENDER.toLowerCase(),
             maxAttachmentBytes: Math.min(maxAttachmentBytes, GRAPH_MAX_ATTACHMENT_BYTES),
+            limits: graphMailLimits,
           }
         : null,
+    graphMailLimits,
     subscriptions: {
       maxAttempts: e.SUBSCRIPTION_MAX_ATTEMPTS,
       retrySeconds: e.SUBSCRIPTION_RETRY_SECONDS,

@@ -13,5 +13,5 @@ export function createMailTransport(
   if (settings.kind === 'smtp') return new SmtpTransport(settings.url, settings.from, settings.maxAttachmentBytes);
   // env.ts sets MAIL_SENDER's transport only with the Microsoft configuration that gives app.ts its Graph client.
   if (!deps.graph) throw new Error('MAIL_SENDER: o envio pelo Microsoft Graph exige a configuração Microsoft.');
-  return new GraphMailTransport(deps.graph, settings.sender, settings.maxAttachmentBytes);
+  return new GraphMailTransport(deps.graph, settings.sender, settings.maxAttachmentBytes, settings.limits);
 }

@@ -53,7 +53,7 @@ describe('Graph mail transport', () => {
   });
 
   it('posts sendMail as Microsoft documents it, and the stand-in keeps the message with its file', async () => {
-    expect(transport).toMatchObject({ kind: 'graph', maxAttachmentBytes: 3 * 1024 * 1024 - 64 * 1024 });
+    expect(transport).toMatchObject({ kind: 'graph', maxAttachmentBytes: 3_000_000 });
     expect(await transport.send(mail())).toEqual({ messageId: null });
 
     const [call, ...more] = sendMailCalls();
@@ -100,18 +100,31 @@ describe('Graph mail transport', () => {
     expect(standIns.current.exchanges.flatMap((e) => checkExchange(e))).toEqual([]);
   });
 
-  it('waits out throttling as Graph asks, then fails transiently once the retries are spent', async () => {
+  it('hands a 429 back at once with its Retry-After: the deliveries wait it out for every instance', async () => {
     standIns.current.graph.throttleNext(2);
-    await transport.send(mail());
-    expect(waits).toEqual([2000]);
-    expect(standIns.current.graph.sentMail()).toHaveLength(1);
-
-    waits.length = 0;
-    standIns.current.graph.throttleNext(2, 4);
     const error = await failure(transport.send(mail()));
     expect(error).toBeInstanceOf(MailError);
-    expect(error).toMatchObject({ transient: true, status: 429 });
-    expect(waits).toEqual([2000, 2000, 2000]);
+    expect(error).toMatchObject({ transient: true, status: 429, throttled: true, retryAfterSeconds: 2 });
+    // Not retried here: a second request inside the Retry-After would only be throttled again.
+    expect(waits).toEqual([]);
+    expect(sendMailCalls()).toHaveLength(1);
+    expect(standIns.current.graph.sentMail()).toEqual([]);
+  });
+
+  it('fits a file of at most 3,000,000 bytes, and no request over 4,000,000 bytes, as the stand-in refuses it', async () => {
+    expect(transport.maxAttachmentBytes).toBe(3_000_000);
+    const withFile = (bytes: number) =>
+      mail({ attachment: { filename: 'Vendas.pdf', contentType: 'application/pdf', content: Buffer.alloc(bytes, 7) } });
+    // 2,990,000 bytes are 3,986,668 in base64: with the message around them, still under 4,000,000.
+    const under = withFile(2_990_000);
+    expect(transport.requestBytes(under)).toBeLessThanOrEqual(4_000_000);
+    expect(transport.fits(under)).toBe(true);
+    await transport.send(under);
+    // 3,000,000 bytes are 4,000,000 in base64, and the request is larger: a link goes instead.
+    const over = withFile(3_000_000);
+    expect(transport.requestBytes(over)).toBeGreaterThan(4_000_000);
+    expect(transport.fits(over)).toBe(false);
+    expect(await failure(transport.send(over))).toMatchObject({ status: 413, tooLarge: true });
     expect(standIns.current.graph.sentMail()).toHaveLength(1);
   });
 

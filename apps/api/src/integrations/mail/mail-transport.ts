@@ -1,3 +1,5 @@
+import type { GraphMailLimits } from '../../config/env.ts';
+
 /**
  * How the portal's messages leave (docs/requirements.md#subscriptions): SMTP through nodemailer, or Microsoft Graph
  * sendMail from one mailbox. One message per recipient: each carries the file rendered with that person's identity.
@@ -15,10 +17,25 @@ export interface OutgoingMail {
   deliveryKey: string;
 }
 
+/** A service's limits on one sending mailbox's requests. */
+export interface SenderLimits extends GraphMailLimits {
+  /** The mailbox they are counted for (in lower case). */
+  mailbox: string;
+}
+
 export interface MailTransport {
   readonly kind: 'smtp' | 'graph';
   /** Files larger than this go as a download link instead of an attachment. */
   readonly maxAttachmentBytes: number;
+  /**
+   * The service's limits on this sender's requests, which every instance keeps to together (Graph's, held in the
+   * database by the deliveries); null when the server paces its own clients (SMTP).
+   */
+  readonly limits: SenderLimits | null;
+  /** The bytes of the request that would carry `mail`: what counts against an upload budget. */
+  requestBytes(mail: OutgoingMail): number;
+  /** Whether `mail` fits in one request; one that does not goes with a download link instead of its file. */
+  fits(mail: OutgoingMail): boolean;
   /**
    * Resolves once the mail server (or Graph, with its 202) accepted the message; rejects with MailError otherwise.
    * `messageId` is the server's id when it gives one.
@@ -33,9 +50,21 @@ export class MailError extends Error {
     message: string,
     readonly transient: boolean,
     readonly status?: number,
+    /** A throttled request's Retry-After, in seconds. */
+    readonly retryAfterSeconds: number | null = null,
   ) {
     super(message);
     this.name = 'MailError';
+  }
+
+  /** The service refused the request for its size (413): the message goes again with a link instead of its file. */
+  get tooLarge(): boolean {
+    return this.status === 413;
+  }
+
+  /** The service asked to wait (429): waited out, not counted as a failed attempt. */
+  get throttled(): boolean {
+    return this.status === 429;
   }
 }
 

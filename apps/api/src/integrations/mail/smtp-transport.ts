@@ -28,6 +28,7 @@ const CONNECTION_CODES = new Set([
  */
 export class SmtpTransport implements MailTransport {
   readonly kind = 'smtp';
+  readonly limits = null;
   private readonly transporter;
 
   constructor(
@@ -46,6 +47,17 @@ export class SmtpTransport implements MailTransport {
       greetingTimeout: 30_000,
       socketTimeout: 60_000,
     });
+  }
+
+  /** The message as SMTP carries it, roughly: the file in base64 and the text twice (HTML and plain). */
+  requestBytes(mail: OutgoingMail): number {
+    const file = mail.attachment ? Math.ceil(mail.attachment.content.length / 3) * 4 : 0;
+    return file + Buffer.byteLength(mail.html) + Buffer.byteLength(mail.text);
+  }
+
+  /** The mail server says what it takes (a 552 for too large), after the file's own limit (maxAttachmentBytes). */
+  fits(): boolean {
+    return true;
   }
 
   async send(mail: OutgoingMail): Promise<{ messageId: string | null }> {

@@ -7,6 +7,9 @@ import type { MailTransport } from '../../integrations/mail/mail-transport.ts';
 const mail: MailTransport = {
   kind: 'smtp',
   maxAttachmentBytes: 1024,
+  limits: null,
+  requestBytes: () => 0,
+  fits: () => true,
   send: async () => ({ messageId: null }),
   close: async () => undefined,
 };

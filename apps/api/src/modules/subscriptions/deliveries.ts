@@ -39,6 +39,7 @@ import {
   type SubscriptionToDeliver,
 } from './deliveries.repository.ts';
 import { deliveryMessage } from './delivery-message.ts';
+import { MailGate } from './mail-gate.ts';
 import { identityOf, ownerStopNow, recipientsOf, type Recipient, type RecipientIdentity } from './recipients.ts';
 import { nextOccurrence, type Schedule } from './schedule.ts';
 
@@ -119,10 +120,19 @@ export class DeliveryWorker {
   private current: Promise<void> = Promise.resolve();
   /** Aborted by stop() or the runner's stop: waits end, and deliveries under way stop before sending anything more. */
   private readonly stopping = new AbortController();
+  /** The service's limits on the sending mailbox, kept with every other instance (Graph); none for SMTP. */
+  private readonly gate: MailGate | null;
 
   constructor(private readonly deps: DeliveryDeps) {
     this.instanceId = deps.instanceId ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
     this.wait = deps.wait ?? ((ms, signal) => sleep(ms, undefined, { signal }).catch(() => undefined));
+    const limits = deps.mail?.limits;
+    this.gate = limits
+      ? new MailGate(
+          { db: deps.db, instanceId: this.instanceId, wait: this.wait, signal: this.stopping.signal },
+          limits,
+        )
+      : null;
   }
 
   /**
@@ -332,7 +342,7 @@ export class DeliveryWorker {
           if (!now) await leftOut(usuarioId);
           else if (now.key !== identity.key) join(changed, now);
           else {
-            await this.send(claim, subscription, panel, now.recipient, now, file, clock);
+            await this.send(claim, subscription, panel, now.recipient, now, file, clock, held);
             recorded.set(usuarioId, 'enviado');
           }
         }
@@ -423,7 +433,9 @@ export class DeliveryWorker {
 
   /**
    * The message to one recipient, then, the moment the mail server accepted it, their part recorded: a process dying
-   * between the two is the one way a message goes twice.
+   * between the two is the one way a message goes twice. The file is attached when it fits the transport's limits
+   * (its own size, and the request's: Graph's 4 MB); otherwise, or when the service refuses the request as too large
+   * (413), the message carries a download link instead.
    */
   private async send(
     claim: DeliveryClaim,
@@ -433,33 +445,46 @@ export class DeliveryWorker {
     identity: RecipientIdentity,
     bytes: Buffer,
     clock: () => Date,
+    held: () => void,
   ): Promise<void> {
     const { db, config } = this.deps;
     const mail = this.deps.mail!;
     const type = FILE_TYPES[subscription.formato];
     const filename = exportFileName(panel.nomePainel, type.extension);
-    const file =
+    const messageWith = (file: Parameters<typeof deliveryMessage>[0]['file']) =>
+      deliveryMessage({
+        envioId: claim.id,
+        base: (config.publicUrl ?? `http://localhost:${config.port}`).replace(/\/+$/, ''),
+        recipient,
+        panel,
+        formato: subscription.formato,
+        schedule: subscription,
+        ocorrencia: claim.ocorrencia,
+        manual: claim.manual,
+        visao: subscription.visao?.nome ?? null,
+        file,
+      });
+    const withLink = async () =>
+      messageWith({
+        kind: 'link',
+        ...(await this.storedFor(claim, identity, filename, type.contentType, bytes, clock, recipient.id)),
+      });
+    let message =
       bytes.length <= mail.maxAttachmentBytes
-        ? { kind: 'attached' as const, filename, contentType: type.contentType, content: bytes }
-        : {
-            kind: 'link' as const,
-            ...(await this.storedFor(claim, identity, filename, type.contentType, bytes, clock, recipient.id)),
-          };
-    const message = deliveryMessage({
-      envioId: claim.id,
-      base: (config.publicUrl ?? `http://localhost:${config.port}`).replace(/\/+$/, ''),
-      recipient,
-      panel,
-      formato: subscription.formato,
-      schedule: subscription,
-      ocorrencia: claim.ocorrencia,
-      manual: claim.manual,
-      visao: subscription.visao?.nome ?? null,
-      file,
-    });
+        ? messageWith({ kind: 'attached', filename, contentType: type.contentType, content: bytes })
+        : await withLink();
+    if (message.attachment && !mail.fits(message)) message = await withLink();
+    const handOver = (outgoing: typeof message) =>
+      this.gate ? this.gate.send(mail, outgoing, { held, clock }) : mail.send(outgoing);
     let accepted: { messageId: string | null };
     try {
-      accepted = await mail.send(message);
+      try {
+        accepted = await handOver(message);
+      } catch (error) {
+        if (!(error instanceof MailError && error.tooLarge && message.attachment)) throw error;
+        this.deps.log.warn({ envioId: claim.id }, 'mensagem recusada por tamanho: enviada com o link do arquivo');
+        accepted = await handOver(await withLink());
+      }
     } catch (error) {
       if (!(error instanceof MailError)) throw error;
       throw new AttemptFailure(withDetail(FALHAS_ENVIO.email, error.message));

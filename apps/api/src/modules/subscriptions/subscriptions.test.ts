@@ -28,6 +28,9 @@ const DAY_MS = 86_400_000;
 const NEVER_SENDS: MailTransport = {
   kind: 'smtp',
   maxAttachmentBytes: 10 * 1024 * 1024,
+  limits: null,
+  requestBytes: () => 0,
+  fits: () => true,
   send: () => Promise.reject(new Error('nenhum envio nestes testes')),
   close: async () => undefined,
 };
