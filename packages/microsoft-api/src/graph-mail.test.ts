@@ -102,13 +102,13 @@ describe('user: sendMail', () => {
     ).toEqual([expect.stringMatching(/^request body.message.attachments\[0\].@odata.type: /)]);
     const big = Buffer.alloc(3.2 * 1024 * 1024).toString('base64');
     expect(found(sendMail({ message: message({ attachments: [{ ...attachment, contentBytes: big }] }) }))).toEqual([
-      expect.stringMatching(/^request body: \d+ bytes: over the 4 MB Graph takes in one request$/),
+      expect.stringMatching(/^request body: \d+ bytes: over the 4 MB \(4,000,000 bytes\) Graph takes in one request$/),
     ]);
   });
 
   it('finds an answer other than an empty 202, and takes errors in Graph’s shape', () => {
     expect(found(sendMail({ message: message() }, { status: 200, body: {} }))).toEqual([
-      'answer status: 200 is none of the answers documented (202)',
+      'answer status: 200 is none of the answers documented (202, 429)',
     ]);
     expect(found(sendMail({ message: message() }, { status: 202, body: { id: 'x' } }))).toEqual([
       'answer body: a body: sendMail answers 202 without one',
@@ -120,5 +120,39 @@ describe('user: sendMail', () => {
     expect(found(sendMail({ message: message() }, { status: 413, body: { error: { message: 'too large' } } }))).toEqual(
       [expect.stringMatching(/^answer body.error.code: /)],
     );
+  });
+
+  it('describes the 429 Outlook throttles with: Graph’s error and a Retry-After, required', () => {
+    const throttled = (headers: Record<string, string>) => {
+      const exchange = sendMail(
+        { message: message() },
+        {
+          status: 429,
+          body: {
+            error: { code: 'ApplicationThrottled', message: 'Application is over its MailboxConcurrency limit.' },
+          },
+        },
+      );
+      return { ...exchange, answer: { ...exchange.answer, headers: { ...exchange.answer.headers, ...headers } } };
+    };
+    expect(found(throttled({ 'retry-after': '2' }))).toEqual([]);
+    expect(found(throttled({}))).toEqual(['answer header retry-after: required']);
+    expect(found(throttled({ 'retry-after': 'logo' }))).toEqual([
+      'answer header retry-after: not delay-seconds nor an HTTP-date',
+    ]);
+    const tooLarge = { error: { code: 'ErrorRequestEntityTooLarge', message: 'The request is too large.' } };
+    expect(found(sendMail({ message: message() }, { status: 413, body: tooLarge }))).toEqual([]);
+  });
+
+  it('holds a request to 4,000,000 bytes, 4 MB as Microsoft writes it', () => {
+    const sized = (bytes: number) => {
+      const body = { message: message({ subject: '' }) };
+      const subject = 'a'.repeat(bytes - Buffer.byteLength(JSON.stringify(body)));
+      return sendMail({ message: message({ subject }) });
+    };
+    expect(found(sized(4_000_000))).toEqual([]);
+    expect(found(sized(4_000_001))).toEqual([
+      'request body: 4000001 bytes: over the 4 MB (4,000,000 bytes) Graph takes in one request',
+    ]);
   });
 });

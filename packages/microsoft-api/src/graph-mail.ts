@@ -1,20 +1,27 @@
 import { z } from 'zod';
 import type { Exchange } from './exchange.ts';
-import { GRAPH_ERRORS } from './graph.ts';
-import { bearer, type Finding, type Operation } from './operation.ts';
+import { GRAPH_ERRORS, graphError } from './graph.ts';
+import { bearer, retryAfter, type Finding, type Operation } from './operation.ts';
 
 /*
  * Graph's user: sendMail (https://learn.microsoft.com/graph/api/user-sendmail?view=graph-rest-1.0) in its JSON form:
  * `{ message, saveToSentItems }`, the message a message resource (resources/message) whose attachments are
  * fileAttachment resources (resources/fileattachment), answered 202 Accepted with no body. Graph takes at most 4 MB
- * in one request ("Attach large files to Outlook messages": a larger file needs an upload session), so an attachment
- * sent inline stays under 3 MB once base64 has grown it by a third.
+ * in one request ("the current limit of 4 MB on the total size of each REST request", Update profilePhoto), so an
+ * attachment sent inline stays under 3 MB once base64 has grown it by a third ("If the file size is under 3 MB, do a
+ * single POST", "Attach large files to Outlook messages": a larger file needs an upload session). Outlook throttles an
+ * application's use of a mailbox (https://learn.microsoft.com/graph/throttling-limits, "Outlook service limits": 4
+ * concurrent requests, 10,000 requests in 10 minutes, 150 MB uploaded in 5 minutes) with a 429 that says, in
+ * Retry-After, how many seconds to wait (https://learn.microsoft.com/graph/throttling).
  */
 
 const learn = (page: string) => `https://learn.microsoft.com/graph/api/${page}?view=graph-rest-1.0`;
 
-/** The largest request Graph takes (4 MB). */
-export const GRAPH_MAX_REQUEST_BYTES = 4 * 1024 * 1024;
+/**
+ * The largest request Graph takes: 4 MB in Microsoft's decimal units, 4,000,000 bytes (Microsoft writes "4 MB" and
+ * "150 megabytes (MB)" without defining MB; read as 10^6 bytes, the portal stays under either reading).
+ */
+export const GRAPH_MAX_REQUEST_BYTES = 4_000_000;
 
 /** emailAddress: the address, and the name shown with it. */
 export const emailAddress = z.strictObject({ address: z.email(), name: z.string().optional() });
@@ -92,7 +99,10 @@ function sendMailRequest(exchange: Exchange): Finding[] {
   }
   const bytes = Buffer.byteLength(JSON.stringify(body ?? null));
   if (bytes > GRAPH_MAX_REQUEST_BYTES) {
-    findings.push({ at: 'body', message: `${bytes} bytes: over the 4 MB Graph takes in one request` });
+    findings.push({
+      at: 'body',
+      message: `${bytes} bytes: over the 4 MB (4,000,000 bytes) Graph takes in one request`,
+    });
   }
   return findings;
 }
@@ -119,6 +129,9 @@ export const GRAPH_MAIL_OPERATIONS: Operation[] = [
         check: (exchange) =>
           exchange.answer.bytes === 0 ? [] : [{ at: 'body', message: 'a body: sendMail answers 202 without one' }],
       },
+      // Throttled (Outlook's limits per application and mailbox): Graph's error, and how long to wait. Outlook is not
+      // among the services the limits page says answer 429 without Retry-After.
+      429: { content: 'json', body: graphError, headers: { 'retry-after': { required: true, value: retryAfter } } },
     },
     errors: GRAPH_ERRORS,
   },

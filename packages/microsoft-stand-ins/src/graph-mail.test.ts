@@ -39,6 +39,13 @@ const message = (extra: Record<string, unknown> = {}) => ({
   ...extra,
 });
 
+/** A sendMail body of exactly `bytes` bytes (its subject filled up). */
+function sized(bytes: number) {
+  const without = { message: message({ subject: '', attachments: [] }) };
+  const subject = 'a'.repeat(bytes - Buffer.byteLength(JSON.stringify(without)));
+  return { message: message({ subject, attachments: [] }) };
+}
+
 describe('Microsoft Graph stand-in: sendMail', () => {
   let s: StandIns;
   let token: string;
@@ -172,12 +179,115 @@ describe('Microsoft Graph stand-in: sendMail', () => {
     expect(answerViolations).toEqual([]);
   });
 
-  it('answers 413 to a request over 4 MB', async () => {
+  it('answers 413 to a request over 4 MB, 4,000,000 bytes as Microsoft counts them, and takes one of 4,000,000', async () => {
     const big = Buffer.alloc(3.1 * 1024 * 1024, 7).toString('base64');
     const attachment = { '@odata.type': '#microsoft.graph.fileAttachment', name: 'grande.pdf', contentBytes: big };
     const response = await sendMail(remetente.id, { message: message({ attachments: [attachment] }) });
     expect(await refused(response)).toEqual({ status: 413, code: 'ErrorRequestEntityTooLarge' });
     expect(s.graph.sentMail()).toEqual([]);
+
+    expect(await refused(await sendMail(remetente.id, sized(4_000_001)))).toEqual({
+      status: 413,
+      code: 'ErrorRequestEntityTooLarge',
+    });
+    expect((await sendMail(remetente.id, sized(4_000_000))).status).toBe(202);
+    expect(s.graph.mailStats()).toMatchObject({ tooLarge: 2, throttled: 0 });
+  });
+
+  it('answers 429 ApplicationThrottled with Retry-After to a 5th request in flight for the same application and mailbox', async () => {
+    s.graph.setMailLimits({ latencyMs: 400 });
+    const started = Date.now();
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, () => sendMail(remetente.id, { message: message({ attachments: [] }) })),
+    );
+    expect(answers.map((a) => a.status).sort()).toEqual([202, 202, 202, 202, 429]);
+    const throttled = answers.find((a) => a.status === 429)!;
+    expect(throttled.headers.get('retry-after')).toBe('1');
+    expect(((await throttled.json()) as { error: unknown }).error).toMatchObject({
+      code: 'ApplicationThrottled',
+      message: 'Application is over its MailboxConcurrency limit.',
+    });
+    // The accepted ones took their time, the refusal none.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(400);
+    expect(s.graph.sentMail()).toHaveLength(4);
+    expect(s.graph.mailStats()).toEqual({
+      peakConcurrent: 4,
+      throttled: 1,
+      throttledBy: { concurrency: 1, requestRate: 0, upload: 0 },
+      tooLarge: 0,
+    });
+    // Another mailbox has its own four.
+    const other = await Promise.all([
+      ...Array.from({ length: 4 }, () => sendMail(remetente.id, { message: message({ attachments: [] }) })),
+      sendMail(anaSouza().id, { message: message({ attachments: [] }) }),
+    ]);
+    expect(other.map((a) => a.status)).toEqual([202, 202, 202, 202, 202]);
+    expect(violations()).toEqual([]);
+  });
+
+  it('answers 429 past the bytes accepted in the window, with the seconds until enough leave it; refusals use none', async () => {
+    // 150 MB in 5 minutes, scaled down: 2,500,000 bytes in 1.5 s.
+    s.graph.setMailLimits({ uploadBytesPerWindow: 2_500_000, uploadWindowMs: 1500 });
+    const noRecipient = { ...sized(1_000_000), message: { ...sized(1_000_000).message, toRecipients: [] } };
+    expect((await sendMail(remetente.id, noRecipient)).status).toBe(400);
+    expect((await sendMail(remetente.id, sized(4_000_001))).status).toBe(413);
+    expect((await sendMail(remetente.id, sized(1_000_000))).status).toBe(202);
+    expect((await sendMail(remetente.id, sized(1_000_000))).status).toBe(202);
+    const over = await sendMail(remetente.id, sized(1_000_000));
+    expect(over.status).toBe(429);
+    const wait = Number(over.headers.get('retry-after'));
+    expect([1, 2]).toContain(wait);
+    expect(((await over.json()) as { error: { code: string } }).error.code).toBe('ApplicationThrottled');
+    // A smaller one still fits.
+    expect((await sendMail(remetente.id, sized(400_000))).status).toBe(202);
+
+    await new Promise((resolve) => setTimeout(resolve, wait * 1000));
+    expect((await sendMail(remetente.id, sized(1_000_000))).status).toBe(202);
+    expect(s.graph.mailStats()).toMatchObject({ throttled: 1, throttledBy: { upload: 1 }, tooLarge: 1 });
+    // The 400 and the 413 were asked for wrong on purpose: their answers, and every other exchange, conform.
+    const answers = s.exchanges.flatMap((e) => checkExchange(e).filter((v) => v.part === 'answer'));
+    expect(answers).toEqual([]);
+    expect(
+      s.exchanges.filter((e) => e.answer.status === 202 || e.answer.status === 429).flatMap((e) => checkExchange(e)),
+    ).toEqual([]);
+  });
+
+  it('answers 429 past the requests of the window, and puts the limits back on reset', async () => {
+    s.graph.setMailLimits({ requestsPerWindow: 3, requestsWindowMs: 60_000 });
+    for (let i = 0; i < 3; i++) expect((await sendMail(remetente.id, { message: message() })).status).toBe(202);
+    const over = await sendMail(remetente.id, { message: message() });
+    expect(over.status).toBe(429);
+    expect(Number(over.headers.get('retry-after'))).toBeGreaterThanOrEqual(59);
+    expect(s.graph.mailStats().throttledBy.requestRate).toBe(1);
+
+    s.graph.resetMailStats();
+    expect(s.graph.mailStats()).toMatchObject({ throttled: 0, peakConcurrent: 0 });
+    s.graph.reset();
+    expect((await sendMail(remetente.id, { message: message() })).status).toBe(202);
+    expect(() => s.graph.setMailLimits({ concurrentRequests: 0 })).toThrow();
+    expect(() => s.graph.setMailLimits({ latencyMs: -1 })).toThrow();
+  });
+
+  it('takes the limits of the options it starts with', async () => {
+    const limited = await startStandIns({
+      people: [remetente],
+      clientId: '6731de76-14a6-49ae-97bc-6eba6914391e',
+      mailLimits: { concurrentRequests: 1, latencyMs: 300 },
+    });
+    try {
+      const bearer = await appToken(limited, 'https://graph.microsoft.com');
+      const send = () =>
+        fetch(`${limited.graphUrl}/v1.0/users/${remetente.id}/sendMail`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ message: message() }),
+        });
+      expect((await Promise.all([send(), send()])).map((a) => a.status).sort()).toEqual([202, 429]);
+      limited.graph.reset();
+      expect((await Promise.all([send(), send()])).map((a) => a.status).sort()).toEqual([202, 429]);
+    } finally {
+      await limited.close();
+    }
   });
 
   it('plays the queued faults, sending nothing then', async () => {

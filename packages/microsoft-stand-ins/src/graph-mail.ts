@@ -10,21 +10,72 @@ import type { StandInPerson, StandInSentMail } from './types.ts';
  * them, so they are the project's reading of what Graph answers.
  */
 
-/** The largest request Graph takes: "a limit of 4 MB on the total size of each REST request". */
-export const MAX_REQUEST_BYTES = 4 * 1024 * 1024;
+/**
+ * Outlook's limits on what one application asks of one mailbox through Graph, which sendMail is subject to
+ * (https://learn.microsoft.com/graph/throttling-limits, "Outlook service limits"), in decimal units as Microsoft
+ * writes them (MB = 1,000,000 bytes):
+ * - "4 concurrent requests" (the page's older text puts it in the table "Limits per app ID and mailbox combination";
+ *   its newer text says "Outlook can execute up to 4 concurrent requests" per app ID, "regardless of whether the
+ *   requests all access the same mailbox": the stand-in counts per app and mailbox, as Outlook's own error names it,
+ *   "MailboxConcurrency");
+ * - "10,000 API requests in a 10 minute period" per app ID and mailbox;
+ * - "150 megabytes (MB) upload (PATCH, POST, PUT) in a 5 minute period" per app ID and mailbox;
+ * - a request of at most 4 MB: "the current limit of 4 MB on the total size of each REST request" (Update
+ *   profilePhoto, https://learn.microsoft.com/graph/api/profilephoto-update), whence "If the file size is under 3 MB,
+ *   do a single POST" (https://learn.microsoft.com/graph/outlook-large-attachments: base64 grows a file by a third).
+ * `latencyMs` is the stand-in's own: how long sendMail takes to answer (0: at once), the time a request counts as in
+ * flight.
+ */
+export interface MailLimits {
+  concurrentRequests: number;
+  uploadBytesPerWindow: number;
+  uploadWindowMs: number;
+  requestsPerWindow: number;
+  requestsWindowMs: number;
+  maxRequestBytes: number;
+  latencyMs: number;
+}
+
+export const MICROSOFT_MAIL_LIMITS: Readonly<MailLimits> = {
+  concurrentRequests: 4,
+  uploadBytesPerWindow: 150_000_000,
+  uploadWindowMs: 5 * 60_000,
+  requestsPerWindow: 10_000,
+  requestsWindowMs: 10 * 60_000,
+  maxRequestBytes: 4_000_000,
+  latencyMs: 0,
+};
+
+/** The largest request Graph takes: 4 MB, 4,000,000 bytes (MICROSOFT_MAIL_LIMITS). */
+export const MAX_REQUEST_BYTES = MICROSOFT_MAIL_LIMITS.maxRequestBytes;
+/** What the route reads of a body at most: a larger one is cut off by Fastify (maxRequestBytes is kept below it). */
+export const MAX_BODY_BYTES = 16 * MAX_REQUEST_BYTES;
+
+/** What the limits did, for the tests and the benchmark. */
+export interface MailStats {
+  /** The most sendMail requests in flight at once for one application and mailbox. */
+  peakConcurrent: number;
+  /** 429s answered by the limits (not by the queued faults), and by which limit. */
+  throttled: number;
+  throttledBy: { concurrency: number; requestRate: number; upload: number };
+  /** 413s answered: requests over maxRequestBytes. */
+  tooLarge: number;
+}
 /** What the stand-in keeps: the last 500 messages (the demo runs for days). */
 export const KEPT_MESSAGES = 500;
 
-/** A refusal, as graph.ts answers it in Graph's error shape. */
+/** A refusal, as graph.ts answers it in Graph's error shape (with its headers: a 429's Retry-After). */
 export class MailRefusal {
   constructor(
     readonly status: number,
     readonly code: string,
     readonly message: string,
+    readonly headers: Record<string, string> = {},
   ) {}
 }
 
-const refusal = (status: number, code: string, message: string) => new MailRefusal(status, code, message);
+const refusal = (status: number, code: string, message: string, headers: Record<string, string> = {}) =>
+  new MailRefusal(status, code, message, headers);
 const unreadable = (message: string) => refusal(400, 'RequestBodyRead', message);
 const noSuchProperty = (name: string, type: string) =>
   unreadable(
@@ -230,10 +281,28 @@ function messageOf(body: unknown): Omit<StandInSentMail, 'id' | 'from' | 'receiv
   };
 }
 
+/** An application's use of one mailbox: requests in flight, and what the two windows hold (oldest first). */
+interface MailboxUsage {
+  inFlight: number;
+  /** When each request counted toward the request rate began (ms). */
+  requests: number[];
+  /** The bytes of each accepted request, and when (ms). */
+  uploads: { at: number; bytes: number }[];
+}
+
+const emptyStats = (): MailStats => ({
+  peakConcurrent: 0,
+  throttled: 0,
+  throttledBy: { concurrency: 0, requestRate: 0, upload: 0 },
+  tooLarge: 0,
+});
+
 /** Who asks to send: the application (client credentials) or a signed-in person (delegated). */
 export interface MailCaller {
   /** The token's `oid`: the service principal's id for the application, the person's for a delegated token. */
   oid: string | null;
+  /** The application (its client id: `appid`, or `azp`), whose limits the request counts toward. */
+  appId: string | null;
   isApp: boolean;
   permissions: ReadonlySet<string>;
 }
@@ -247,11 +316,21 @@ export class MailOutbox {
   private sent: StandInSentMail[] = [];
   /** The Exchange scope of the application's Mail.Send role: addresses in lower case; null for every mailbox. */
   private scope: Set<string> | null = null;
+  private readonly initialLimits: MailLimits;
+  private limits: MailLimits;
+  /** By application and mailbox. */
+  private readonly usage = new Map<string, MailboxUsage>();
+  private stats = emptyStats();
 
   constructor(
     private readonly ctx: StandInContext,
     private readonly servicePrincipalId: () => string,
-  ) {}
+    limits: Partial<MailLimits> = {},
+  ) {
+    this.limits = { ...MICROSOFT_MAIL_LIMITS };
+    this.setLimits(limits);
+    this.initialLimits = { ...this.limits };
+  }
 
   /** Whether the caller may call sendMail at all (Graph answers 403 otherwise, before reading anything). */
   permitted(caller: MailCaller): boolean {
@@ -260,19 +339,112 @@ export class MailOutbox {
   }
 
   /**
-   * One sendMail request: the sender by id or UPN (404 ErrorInvalidUser for no such user, 404
-   * MailboxNotEnabledForRESTAPI for one without a mailbox), the caller's right to send as them (403 ErrorAccessDenied),
-   * the size (413), the JSON and the message (400). The accepted message is kept.
+   * One sendMail request, answered after `latencyMs`: the size (413 ErrorRequestEntityTooLarge, at once: Graph's
+   * front door refuses it unread), Outlook's limits for the application and the mailbox (429 ApplicationThrottled
+   * with Retry-After, at once), then the sender by id or UPN (404 ErrorInvalidUser for no such user, 404
+   * MailboxNotEnabledForRESTAPI for one without a mailbox), the caller's right to send as them (403
+   * ErrorAccessDenied), the JSON and the message (400). The accepted message is kept. Only accepted requests use the
+   * upload budget; every request past the size and the limits counts toward the request rate.
    */
-  send(caller: MailCaller, senderId: string, raw: Buffer, contentType: string): StandInSentMail | MailRefusal {
-    if (raw.length > MAX_REQUEST_BYTES) {
+  async send(
+    caller: MailCaller,
+    senderId: string,
+    raw: Buffer,
+    contentType: string,
+  ): Promise<StandInSentMail | MailRefusal> {
+    const limits = this.limits;
+    if (raw.length > limits.maxRequestBytes) {
+      this.stats.tooLarge += 1;
       return refusal(
         413,
         'ErrorRequestEntityTooLarge',
-        `The request is ${raw.length} bytes; Microsoft Graph takes at most ${MAX_REQUEST_BYTES} in one request.`,
+        `The request is ${raw.length} bytes; Microsoft Graph takes at most ${limits.maxRequestBytes} in one request.`,
       );
     }
     const sender = this.person(senderId);
+    const usage = this.usageOf(caller, sender?.id ?? senderId);
+    const throttled = this.throttle(usage, raw.length, Date.now());
+    if (throttled) return throttled;
+
+    usage.inFlight += 1;
+    usage.requests.push(Date.now());
+    this.stats.peakConcurrent = Math.max(this.stats.peakConcurrent, usage.inFlight);
+    try {
+      const checked = this.check(caller, sender, senderId, raw, contentType);
+      // Counted when accepted, so that the requests in flight beside it see it too.
+      if (!(checked instanceof MailRefusal)) usage.uploads.push({ at: Date.now(), bytes: raw.length });
+      if (limits.latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, limits.latencyMs));
+      if (checked instanceof MailRefusal) return checked;
+      const mail: StandInSentMail = { ...checked, receivedAt: new Date().toISOString() };
+      this.sent.push(mail);
+      if (this.sent.length > KEPT_MESSAGES) this.sent.splice(0, this.sent.length - KEPT_MESSAGES);
+      return mail;
+    } finally {
+      usage.inFlight -= 1;
+    }
+  }
+
+  /**
+   * The 429 Outlook answers when this request would pass a limit of the application and mailbox, or null. Graph
+   * answers throttling with 429 and a Retry-After in seconds (https://learn.microsoft.com/graph/throttling, "Best
+   * practices to handle throttling": "Wait the number of seconds specified in the Retry-After header"); Outlook
+   * is not among the services the limits page says send none. The concurrency refusal is the one Outlook is seen to
+   * give: 429 `{"error":{"code":"ApplicationThrottled","message":"Application is over its MailboxConcurrency
+   * limit."}}` (e.g. magodo/terraform-provider-outlook#21, alcionai/corso#3695). Microsoft publishes no text for the
+   * other two: the stand-in uses the same code, its message naming the limit.
+   */
+  private throttle(usage: MailboxUsage, bytes: number, now: number): MailRefusal | null {
+    const limits = this.limits;
+    while (usage.requests.length > 0 && usage.requests[0]! <= now - limits.requestsWindowMs) usage.requests.shift();
+    while (usage.uploads.length > 0 && usage.uploads[0]!.at <= now - limits.uploadWindowMs) usage.uploads.shift();
+    const throttled = (by: keyof MailStats['throttledBy'], message: string, waitMs: number) => {
+      this.stats.throttled += 1;
+      this.stats.throttledBy[by] += 1;
+      const seconds = Math.max(1, Math.ceil(waitMs / 1000));
+      return refusal(429, 'ApplicationThrottled', message, { 'retry-after': String(seconds) });
+    };
+    if (usage.inFlight >= limits.concurrentRequests) {
+      // A place frees when a request in flight answers: at most the latency from now.
+      return throttled('concurrency', 'Application is over its MailboxConcurrency limit.', limits.latencyMs);
+    }
+    if (usage.requests.length >= limits.requestsPerWindow) {
+      // The request that leaves the window first and makes room for this one.
+      const leaving = usage.requests[usage.requests.length - limits.requestsPerWindow]!;
+      return throttled(
+        'requestRate',
+        `Application is over its request limit for this mailbox (${limits.requestsPerWindow} requests in ${limits.requestsWindowMs / 1000} seconds).`,
+        leaving + limits.requestsWindowMs - now,
+      );
+    }
+    const used = usage.uploads.reduce((sum, upload) => sum + upload.bytes, 0);
+    if (used + bytes > limits.uploadBytesPerWindow) {
+      // Until enough of the bytes sent leave the window (a request larger than the whole budget: a whole window).
+      let waitMs = limits.uploadWindowMs;
+      let freed = 0;
+      for (const upload of usage.uploads) {
+        freed += upload.bytes;
+        if (used - freed + bytes <= limits.uploadBytesPerWindow) {
+          waitMs = upload.at + limits.uploadWindowMs - now;
+          break;
+        }
+      }
+      return throttled(
+        'upload',
+        `Application is over its upload limit for this mailbox (${limits.uploadBytesPerWindow} bytes in ${limits.uploadWindowMs / 1000} seconds).`,
+        waitMs,
+      );
+    }
+    return null;
+  }
+
+  /** The message a request asks to send as `sender`, or the refusal Graph answers it with (size and limits aside). */
+  private check(
+    caller: MailCaller,
+    sender: StandInPerson | undefined,
+    senderId: string,
+    raw: Buffer,
+    contentType: string,
+  ): Omit<StandInSentMail, 'receivedAt'> | MailRefusal {
     if (!sender) return refusal(404, 'ErrorInvalidUser', `The requested user '${senderId}' is invalid.`);
     if (!sender.mail) {
       return refusal(
@@ -300,15 +472,47 @@ export class MailOutbox {
     }
     const message = messageOf(body);
     if (message instanceof MailRefusal) return message;
-    const mail: StandInSentMail = {
-      id: randomUUID(),
-      from: sender.mail,
-      receivedAt: new Date().toISOString(),
-      ...message,
-    };
-    this.sent.push(mail);
-    if (this.sent.length > KEPT_MESSAGES) this.sent.splice(0, this.sent.length - KEPT_MESSAGES);
-    return mail;
+    return { id: randomUUID(), from: sender.mail, ...message };
+  }
+
+  /** The application's use of the mailbox: what is in flight and what the windows still hold. */
+  private usageOf(caller: MailCaller, mailbox: string): MailboxUsage {
+    const key = `${caller.appId ?? caller.oid ?? ''}|${mailbox.toLowerCase()}`;
+    let usage = this.usage.get(key);
+    if (!usage) this.usage.set(key, (usage = { inFlight: 0, requests: [], uploads: [] }));
+    return usage;
+  }
+
+  /** Changes some limits (the others stay); the windows keep what they hold. */
+  setLimits(changes: Partial<MailLimits>): void {
+    const next = { ...this.limits };
+    for (const [name, value] of Object.entries(changes) as [keyof MailLimits, number | undefined][]) {
+      if (value === undefined) continue;
+      if (!(name in MICROSOFT_MAIL_LIMITS)) throw new Error(`Unknown sendMail limit '${name}'.`);
+      const least = name === 'latencyMs' ? 0 : 1;
+      if (!Number.isFinite(value) || value < least) throw new Error(`sendMail limit ${name} must be ≥ ${least}.`);
+      next[name] = value;
+    }
+    if (next.maxRequestBytes > MAX_BODY_BYTES) {
+      throw new Error(`sendMail's maxRequestBytes is at most ${MAX_BODY_BYTES} in the stand-in.`);
+    }
+    this.limits = next;
+  }
+
+  /** What the limits did since the last resetStats. */
+  statsNow(): MailStats {
+    return { ...this.stats, throttledBy: { ...this.stats.throttledBy } };
+  }
+
+  resetStats(): void {
+    this.stats = emptyStats();
+  }
+
+  /** Back to the limits the stand-ins started with, empty windows and no stats (between tests). */
+  resetLimits(): void {
+    this.limits = { ...this.initialLimits };
+    this.usage.clear();
+    this.resetStats();
   }
 
   /** The messages kept, oldest first. */

@@ -4,7 +4,7 @@ import type { JWTPayload } from 'jose';
 import { USER_DEFAULT_PROPERTIES } from '@paineis/microsoft-api/graph-user-defaults';
 import { simulatedFailure } from './error-codes.ts';
 import { FaultQueue, sendGarbage } from './faults.ts';
-import { MailOutbox, MailRefusal, MAX_REQUEST_BYTES } from './graph-mail.ts';
+import { MailOutbox, MailRefusal, MAX_BODY_BYTES, type MailLimits } from './graph-mail.ts';
 import {
   GROUP_DEFAULT_PROPERTIES,
   GROUP_PROPERTIES,
@@ -160,6 +160,7 @@ class GraphError {
 type Body = Record<string, unknown>;
 /** A request Graph accepted to do later (sendMail): 202, with no body. */
 const ACCEPTED = Symbol('accepted');
+type Answer = Body | typeof ACCEPTED | GraphError;
 /** What an error answer is made of (a GraphError, or a simulated failure). */
 type ErrorAnswer = Pick<GraphError, 'status' | 'code' | 'message'> & { headers?: Record<string, string> };
 
@@ -176,8 +177,8 @@ interface Route {
   permitted(caller: Caller): boolean;
   /** The 403 without the permission: Authorization_RequestDenied unless the request's service says otherwise. */
   denied?: GraphError;
-  /** The 200 body, ACCEPTED for a 202 without one, or the error Graph would answer. */
-  respond(caller: Caller, search: URLSearchParams): Body | typeof ACCEPTED | GraphError;
+  /** The 200 body, ACCEPTED for a 202 without one, or the error Graph would answer (sendMail's takes its time). */
+  respond(caller: Caller, search: URLSearchParams): Answer | Promise<Answer>;
   /** Whether it answers a collection (a page with `value`) rather than one entity: garbage looks like one or the other. */
   collection: boolean;
 }
@@ -461,11 +462,15 @@ function isEventual(request: FastifyRequest): boolean {
   return typeof header === 'string' && header.trim().toLowerCase() === 'eventual';
 }
 
-export function registerGraph(app: FastifyInstance, ctx: StandInContext): StandIns['graph'] {
+export function registerGraph(
+  app: FastifyInstance,
+  ctx: StandInContext,
+  mailLimits: Partial<MailLimits> = {},
+): StandIns['graph'] {
   const faults = new FaultQueue();
   const requests: StandIns['graph']['requests'] = [];
   const groups = new GroupDirectory(ctx);
-  const outbox = new MailOutbox(ctx, () => servicePrincipalId(ctx));
+  const outbox = new MailOutbox(ctx, () => servicePrincipalId(ctx), mailLimits);
 
   async function authenticate(header: string | undefined): Promise<Caller | GraphError> {
     const token = /^Bearer\s+(\S+)$/i.exec(header ?? '')?.[1];
@@ -555,7 +560,7 @@ export function registerGraph(app: FastifyInstance, ctx: StandInContext): StandI
         break;
     }
 
-    const answer = route.respond(caller, new URL(request.url, ctx.authorityHost).searchParams);
+    const answer = await route.respond(caller, new URL(request.url, ctx.authorityHost).searchParams);
     if (answer === ACCEPTED) {
       reply.removeHeader('content-type');
       return send(202, undefined);
@@ -572,18 +577,24 @@ export function registerGraph(app: FastifyInstance, ctx: StandInContext): StandI
     } catch {
       request.body = raw.toString('utf8');
     }
-    const callerOf = ({ claims, permissions }: Caller) => ({
-      oid: typeof claims.oid === 'string' ? claims.oid : null,
-      isApp: claims.idtyp === 'app',
-      permissions,
-    });
+    const callerOf = ({ claims, permissions }: Caller) => {
+      const appId = claims.appid ?? claims.azp;
+      return {
+        oid: typeof claims.oid === 'string' ? claims.oid : null,
+        appId: typeof appId === 'string' ? appId : null,
+        isApp: claims.idtyp === 'app',
+        permissions,
+      };
+    };
     return {
       collection: false,
       permitted: (caller) => outbox.permitted(callerOf(caller)),
       denied: new GraphError(403, 'ErrorAccessDenied', 'Access is denied. Check credentials and try again.'),
-      respond: (caller) => {
-        const sent = outbox.send(callerOf(caller), request.params.id, raw, request.headers['content-type'] ?? '');
-        return sent instanceof MailRefusal ? new GraphError(sent.status, sent.code, sent.message) : ACCEPTED;
+      respond: async (caller) => {
+        const sent = await outbox.send(callerOf(caller), request.params.id, raw, request.headers['content-type'] ?? '');
+        return sent instanceof MailRefusal
+          ? new GraphError(sent.status, sent.code, sent.message, sent.headers)
+          : ACCEPTED;
       },
     };
   }
@@ -868,7 +879,7 @@ export function registerGraph(app: FastifyInstance, ctx: StandInContext): StandI
   // sendMail reads its body itself, as bytes of any type: Graph's own answers for a body too large or unreadable.
   void app.register(async (mail) => {
     mail.removeAllContentTypeParsers();
-    mail.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: 4 * MAX_REQUEST_BYTES }, (_request, body, done) =>
+    mail.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: MAX_BODY_BYTES }, (_request, body, done) =>
       done(null, body),
     );
     mail.post<{ Params: { id: string } }>('/v1.0/users/:id/sendMail', (request, reply) =>
@@ -883,10 +894,14 @@ export function registerGraph(app: FastifyInstance, ctx: StandInContext): StandI
       requests.length = 0;
       outbox.clear();
       outbox.restrictSenders(null);
+      outbox.resetLimits();
     },
     sentMail: () => outbox.list(),
     clearSentMail: () => outbox.clear(),
     restrictMailSenders: (addresses) => outbox.restrictSenders(addresses),
+    setMailLimits: (limits) => outbox.setLimits(limits),
+    mailStats: () => outbox.statsNow(),
+    resetMailStats: () => outbox.resetStats(),
     setPeople(people) {
       ctx.people = [...people];
     },

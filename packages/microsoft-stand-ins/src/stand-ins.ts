@@ -49,7 +49,7 @@ export async function startStandIns(options: StandInsOptions): Promise<StandIns>
     });
   }
   const identity = registerIdentityProvider(app, ctx);
-  const graph = registerGraph(app, ctx);
+  const graph = registerGraph(app, ctx, options.mailLimits);
   const powerBi = registerPowerBi(app, ctx);
   registerEmbedHost(app, ctx);
 

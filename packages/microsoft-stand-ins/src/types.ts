@@ -223,7 +223,8 @@ export interface StandInRefresh {
    * An enhanced refresh's extendedStatus, which "augments the status property" (same page; its values are the
    * swagger's DatasetRefreshDetail.extendedStatus), e.g. 'NotStarted' on a queued 'Unknown'. Absent by default.
    */
-  extendedStatus?: 'Unknown' | 'NotStarted' | 'InProgress' | 'Completed' | 'TimedOut' | 'Failed' | 'Disabled' | 'Cancelled';
+  extendedStatus?:
+    'Unknown' | 'NotStarted' | 'InProgress' | 'Completed' | 'TimedOut' | 'Failed' | 'Disabled' | 'Cancelled';
   /** Default 'Scheduled'. */
   refreshType?: 'Scheduled' | 'OnDemand' | 'ViaApi' | 'ViaXmlaEndpoint' | 'ViaEnhancedApi' | 'OnDemandTraining';
   /** ISO 8601, UTC. */
@@ -328,6 +329,41 @@ export interface StandInsOptions {
   exportDurationMs?: number;
   /** Record every call to the Microsoft APIs in `exchanges` (default false: the demo runs for days). */
   recordExchanges?: boolean;
+  /** Graph's limits on sendMail (StandInMailLimits): Microsoft's figures unless given, latency 0. */
+  mailLimits?: StandInMailLimits;
+}
+
+/**
+ * Outlook's limits on sendMail per application and mailbox, as the Graph stand-in applies them
+ * (https://learn.microsoft.com/graph/throttling-limits, "Outlook service limits"; graph-mail.ts), in decimal units as
+ * Microsoft writes them. Each left out keeps its current value (Microsoft's figure at the start).
+ */
+export interface StandInMailLimits {
+  /** Requests in flight at once; the next is answered 429 ApplicationThrottled (MailboxConcurrency). Default 4. */
+  concurrentRequests?: number;
+  /** Bytes of accepted requests within uploadWindowMs; past it, 429 until enough leave. Default 150,000,000. */
+  uploadBytesPerWindow?: number;
+  /** Default 300,000 (5 minutes). */
+  uploadWindowMs?: number;
+  /** Requests within requestsWindowMs; past it, 429. Default 10,000. */
+  requestsPerWindow?: number;
+  /** Default 600,000 (10 minutes). */
+  requestsWindowMs?: number;
+  /** The largest request; a larger one is answered 413 ErrorRequestEntityTooLarge. Default 4,000,000 (4 MB). */
+  maxRequestBytes?: number;
+  /** How long sendMail takes to answer, the time a request is in flight. Default 0 (at once). */
+  latencyMs?: number;
+}
+
+/** What the sendMail limits did since the stand-ins started, or since reset / resetMailStats. */
+export interface StandInMailStats {
+  /** The most sendMail requests in flight at once for one application and mailbox. */
+  peakConcurrent: number;
+  /** 429s answered by the limits (the queued faults' are not counted), and by which limit. */
+  throttled: number;
+  throttledBy: { concurrency: number; requestRate: number; upload: number };
+  /** 413s answered (requests over maxRequestBytes). */
+  tooLarge: number;
 }
 
 /**
@@ -358,8 +394,10 @@ export interface StandIns {
    * Also POST /v1.0/users/{id | userPrincipalName}/sendMail in JSON (graph-mail.ts): the sender a user of the
    * directory with a mailbox (404 ErrorInvalidUser, MailboxNotEnabledForRESTAPI), the caller allowed to send as them
    * (the portal's application through Exchange's RBAC for Applications, or Mail.Send; 403 ErrorAccessDenied), at most
-   * 4 MB (413), the message checked (400 ErrorInvalidRecipients, RequestBodyRead, InvalidInternetMessageHeader…);
-   * answered 202 without a body, and kept (`sentMail()`) rather than delivered.
+   * 4 MB, 4,000,000 bytes (413), Outlook's limits per application and mailbox (429 ApplicationThrottled with
+   * Retry-After: 4 requests in flight, 10,000 requests in 10 minutes, 150 MB accepted in 5 minutes; mailLimits),
+   * the message checked (400 ErrorInvalidRecipients, RequestBodyRead, InvalidInternetMessageHeader…); answered 202
+   * without a body (after mailLimits.latencyMs), and kept (`sentMail()`) rather than delivered.
    */
   graphUrl: string;
   tenantId: string;
@@ -428,8 +466,19 @@ export interface StandIns {
      */
     restrictMailSenders(addresses: string[] | null): void;
     /**
-     * Forgets queued faults, the request log and the messages sent, lets go of requests held hanging, and lets the
-     * application send as every mailbox again (between tests).
+     * Changes some of sendMail's limits (StandInMailLimits; those left out stay), e.g. a 5 s upload window with a
+     * proportional byte budget, or a latency so that requests overlap. What the windows hold is kept. Throws for a
+     * value below 1 (latency: below 0).
+     */
+    setMailLimits(limits: StandInMailLimits): void;
+    /** What the limits did: the peak of requests in flight, the 429s and the 413s they answered. */
+    mailStats(): StandInMailStats;
+    /** Zeroes mailStats (the limits and the windows stay). */
+    resetMailStats(): void;
+    /**
+     * Forgets queued faults, the request log and the messages sent, lets go of requests held hanging, lets the
+     * application send as every mailbox again, and puts sendMail's limits back as the stand-ins started (options'
+     * mailLimits), their windows empty and mailStats zeroed (between tests).
      */
     reset(): void;
     /** Every request to Graph, in order. */
