@@ -440,6 +440,52 @@ describe('the portal’s Microsoft calls, checked against Microsoft’s descript
     expect(exchanges.find((e) => e.url.includes('/refreshes'))?.url).toMatch(/\/refreshes\?\$top=\d+$/);
   });
 
+  it('freshness beyond IsRefreshable: the DirectQuery schedule of a DirectQuery model (200) and of an unscheduled import model (400), whose history says a refresh was cancelled', async () => {
+    const admin = await ctx.tokenFor(await createAdmin(ctx.db, { id: 'admin-local' }));
+    standIns.current.powerBi.setDatasets([
+      ...DATASETS,
+      { datasetId: vendas.datasetId, storageMode: 'DirectQuery' },
+      {
+        datasetId: custos.datasetId,
+        isRefreshable: false,
+        refreshes: [
+          {
+            status: 'Cancelled',
+            extendedStatus: 'Cancelled',
+            refreshType: 'ViaEnhancedApi',
+            startTime: '2030-01-03T07:00:00.000Z',
+            endTime: '2030-01-03T07:01:00.000Z',
+          },
+          {
+            status: 'Completed',
+            startTime: '2030-01-02T07:00:00.000Z',
+            endTime: '2030-01-02T07:03:00.000Z',
+            serviceExceptionJson: '',
+          },
+        ],
+      },
+    ]);
+    const panels = { vendas: await panelOver(ctx.db, vendas), custos: await panelOver(ctx.db, custos) };
+    expect((await ctx.request('POST', '/api/paineis/atualizacoes/verificar', { token: admin })).statusCode).toBe(202);
+    await ctx.app.freshness!.idle();
+    const read = (await ctx.request('GET', '/api/paineis/atualizacoes', { token: admin })).json<AtualizacoesPaineis>();
+    expect(read[String(panels.vendas.id)]).toMatchObject({ status: 'tempo-real' });
+    expect(read[String(panels.custos.id)]).toMatchObject({
+      status: 'cancelada',
+      ultimaAtualizacao: '2030-01-02T07:03:00.000Z',
+    });
+    const exchanges = expectConforming();
+    expect(calls(exchanges).sort()).toEqual([
+      'Datasets_GetDatasetsInGroup → 200',
+      'Datasets_GetDatasetsInGroup → 200',
+      'Datasets_GetDirectQueryRefreshScheduleInGroup → 200',
+      'Datasets_GetDirectQueryRefreshScheduleInGroup → 400',
+      'Datasets_GetRefreshHistoryInGroup → 200',
+      'Reports_GetReportsInGroup → 200',
+      'Reports_GetReportsInGroup → 200',
+    ]);
+  });
+
   it('health: each report’s pages; a deleted report (404) and a workspace the service principal was removed from (401)', async () => {
     const admin = await ctx.tokenFor(await createAdmin(ctx.db, { id: 'admin-local' }));
     const panels = {

@@ -74,9 +74,17 @@ export type ResultadoImportacao = z.infer<typeof resultadoImportacao>;
 
 /**
  * The last refresh of a panel's dataset: 'tempo-real' for DirectQuery and live connections (no refresh),
- * 'desconhecida' until Power BI has been asked or when it has no history. Times are ISO 8601 (UTC).
+ * 'cancelada' when the last refresh was cancelled (the data is as of the refresh before), 'desconhecida' until Power
+ * BI has been asked or when it has no history. Times are ISO 8601 (UTC).
  */
-export const STATUS_ATUALIZACAO = ['concluida', 'falhou', 'em-andamento', 'tempo-real', 'desconhecida'] as const;
+export const STATUS_ATUALIZACAO = [
+  'concluida',
+  'falhou',
+  'em-andamento',
+  'cancelada',
+  'tempo-real',
+  'desconhecida',
+] as const;
 export const atualizacaoPainel = z
   .object({
     status: z.enum(STATUS_ATUALIZACAO),

@@ -49,6 +49,7 @@ describe('the Power BI catalogue calls, as Microsoft describes them', () => {
       `/v1.0/myorg/groups/${GROUP}/reports/${REPORT}`,
       `/v1.0/myorg/groups/${GROUP}/datasets`,
       `/v1.0/myorg/groups/${GROUP}/datasets/${DATASET}/refreshes?$top=1`,
+      `/v1.0/myorg/groups/${GROUP}/datasets/${DATASET}/directQueryRefreshSchedule`,
       // The portal no longer asks for a dataset alone: a workspace's list says what it needs of each.
       `/v1.0/myorg/groups/${GROUP}/datasets/${DATASET}`,
     ].map((url) => operationOf(exchange(url, {}))?.operation.id);
@@ -59,6 +60,7 @@ describe('the Power BI catalogue calls, as Microsoft describes them', () => {
       'Reports_GetReportInGroup',
       'Datasets_GetDatasetsInGroup',
       'Datasets_GetRefreshHistoryInGroup',
+      'Datasets_GetDirectQueryRefreshScheduleInGroup',
       undefined,
     ]);
   });
@@ -75,11 +77,20 @@ describe('the Power BI catalogue calls, as Microsoft describes them', () => {
     expect(found(exchange('/v1.0/myorg/groups', { 'odata.context': 'x', value: [] }))).toEqual([]);
   });
 
-  it("takes a workspace's reports with datasetWorkspaceId, and a report's pages with order as a number or text", () => {
-    const reports = exchange(`/v1.0/myorg/groups/${GROUP}/reports`, {
-      value: [{ id: REPORT, name: 'Vendas', datasetId: DATASET, datasetWorkspaceId: GROUP }],
-    });
-    expect(found(reports)).toEqual([]);
+  it("takes a workspace's reports with or without datasetWorkspaceId, and a report's pages with order as a number or text", () => {
+    const reports = (value: unknown[]) => exchange(`/v1.0/myorg/groups/${GROUP}/reports`, { value });
+    // Not a field of Microsoft's Report (only of the admin scanner's related datasets): never expected, taken when sent.
+    expect(found(reports([{ id: REPORT, name: 'Vendas', datasetId: DATASET }]))).toEqual([]);
+    expect(found(reports([{ id: REPORT, name: 'Vendas', datasetId: DATASET, datasetWorkspaceId: GROUP }]))).toEqual([]);
+    expect(found(reports([{ id: REPORT, datasetId: DATASET, datasetWorkspaceId: 'outro' }]))).toEqual([
+      'answer body.value[0].datasetWorkspaceId: Invalid GUID',
+    ]);
+    // A paginated report has no dataset: Power BI sends no datasetId; a report may come without its reportType.
+    expect(found(reports([{ id: REPORT, name: 'Boletos', reportType: 'PaginatedReport' }]))).toEqual([]);
+    expect(found(reports([{ id: REPORT, name: 'Boletos' }]))).toEqual([]);
+    expect(found(reports([{ id: REPORT, reportType: 'RDL' }]))).toEqual([
+      expect.stringMatching(/^answer body\.value\[0\]\.reportType: Invalid option/),
+    ]);
     const pages = (order: unknown) =>
       exchange(`/v1.0/myorg/groups/${GROUP}/reports/${REPORT}/pages`, {
         value: [{ name: 'ReportSection', displayName: 'Visão geral', order }],
@@ -142,6 +153,50 @@ describe('the Power BI catalogue calls, as Microsoft describes them', () => {
     expect(found(refreshes('', [{ status: 'Completed', startTime: '2030-01-01T07:00:00Z' }]))).toEqual([
       'answer body.value[0].endTime: a refresh that ended has an endTime',
     ]);
+  });
+
+  it('takes an enhanced refresh: Cancelled, an extendedStatus, and serviceExceptionJson empty when there is no error', () => {
+    const ended = { startTime: '2030-01-01T07:00:00Z', endTime: '2030-01-01T07:05:00Z' };
+    expect(
+      found(
+        refreshes('?$top=3', [
+          // The example of asynchronous-refresh.md's GET /refreshes: queued.
+          {
+            status: 'Unknown',
+            extendedStatus: 'NotStarted',
+            refreshType: 'ViaEnhancedApi',
+            startTime: ended.startTime,
+          },
+          { ...ended, status: 'Cancelled', extendedStatus: 'Cancelled', refreshType: 'ViaEnhancedApi' },
+          { ...ended, status: 'Completed', extendedStatus: 'Completed', serviceExceptionJson: '' },
+        ]),
+      ),
+    ).toEqual([]);
+    expect(found(refreshes('', [{ ...ended, status: 'Completed', extendedStatus: 'Terminado' }]))).toEqual([
+      expect.stringMatching(/^answer body\.value\[0\]\.extendedStatus: Invalid option/),
+    ]);
+  });
+
+  it('takes a DirectQuery refresh schedule as Microsoft describes it: a frequency, or days and times', () => {
+    const schedule = (body: unknown) =>
+      exchange(`/v1.0/myorg/groups/${GROUP}/datasets/${DATASET}/directQueryRefreshSchedule`, body);
+    // Microsoft's two examples of the call.
+    expect(found(schedule({ frequency: 15, days: [], times: [], localTimeZoneId: 'UTC' }))).toEqual([]);
+    expect(found(schedule({ days: ['Sunday', 'Friday'], times: ['05:00', '11:30'], localTimeZoneId: 'UTC' }))).toEqual(
+      [],
+    );
+    expect(found(schedule({ frequency: 45 }))).toEqual([expect.stringMatching(/^answer body\.frequency: /)]);
+    expect(found(schedule({ times: ['05:15'] }))).toEqual(['answer body.times[0]: a time is hh:mm, minutes 00 or 30']);
+    // What Power BI answers for an import model is not documented: any refusal is taken in its error shape.
+    expect(
+      found(
+        exchange(
+          `/v1.0/myorg/groups/${GROUP}/datasets/${DATASET}/directQueryRefreshSchedule`,
+          { error: { code: 'InvalidRequest', message: 'Not a DirectQuery dataset.' } },
+          400,
+        ),
+      ),
+    ).toEqual([]);
   });
 
   it("takes Power BI's refusals and throttling in its error shape", () => {

@@ -108,7 +108,7 @@ describe('Power BI catalogue stand-in: workspaces, reports, pages, datasets, ref
     }
   });
 
-  it("lists a workspace's reports with their dataset and the dataset's workspace, and refuses an unknown one", async () => {
+  it("lists a workspace's reports with their dataset, never the dataset's workspace, and refuses an unknown one", async () => {
     const body = await json(await get(`/groups/${WORKSPACE}/reports`));
     expect(body['@odata.context']).toMatch(new RegExp(`/groups/${WORKSPACE}/\\$metadata#reports$`));
     expect(body.value.map((report: { name: string }) => report.name)).toEqual([
@@ -120,13 +120,37 @@ describe('Power BI catalogue stand-in: workspaces, reports, pages, datasets, ref
       id: vendas.reportId,
       reportType: 'PowerBIReport',
       datasetId: vendas.datasetId,
-      datasetWorkspaceId: WORKSPACE,
       embedUrl: expect.stringContaining(`reportId=${vendas.reportId}`),
     });
+    // Not a field of the swagger's Report (only of the admin scanner's related datasets): never sent.
+    for (const report of body.value) expect(report).not.toHaveProperty('datasetWorkspaceId');
+    const alone = await json(await get(`/groups/${WORKSPACE}/reports/${vendas.reportId}`));
+    expect(alone).not.toHaveProperty('datasetWorkspaceId');
     const unknown = await get('/groups/eeeeeeee-0000-4000-8000-000000000009/reports');
     expect(unknown.status).toBe(404);
     expect((await json(unknown)).error.code).toBe('PowerBIEntityNotFound');
     expectNoViolations();
+  });
+
+  it('lists a paginated report as Microsoft documents it: reportType PaginatedReport and no datasetId', async () => {
+    const boletos: StandInReport = { ...testReport(5, { name: 'Boletos', rls: false }), reportType: 'PaginatedReport' };
+    const untyped: StandInReport = { ...testReport(6, { name: 'Notas', rls: false }), reportTypeSent: false };
+    s.powerBi.setReports([vendas, financeiro, tempoReal, emOutro, boletos, untyped]);
+    try {
+      const body = await json(await get(`/groups/${WORKSPACE}/reports`));
+      const byName = (name: string) => body.value.find((report: { name: string }) => report.name === name);
+      expect(byName('Boletos')).toMatchObject({ id: boletos.reportId, reportType: 'PaginatedReport' });
+      expect(byName('Boletos')).not.toHaveProperty('datasetId');
+      // "Returns a subset" of a report's properties: this one comes without its type.
+      expect(byName('Notas')).toMatchObject({ id: untyped.reportId, datasetId: untyped.datasetId });
+      expect(byName('Notas')).not.toHaveProperty('reportType');
+      // A paginated report's dataset is no dataset of the workspace.
+      const datasets = await json(await get(`/groups/${WORKSPACE}/datasets`));
+      expect(datasets.value.map((entry: { id: string }) => entry.id)).not.toContain(boletos.datasetId);
+      expectNoViolations();
+    } finally {
+      s.powerBi.setReports([vendas, financeiro, tempoReal, emOutro]);
+    }
   });
 
   it("lists a report's pages in order, hidden ones too, and answers 404 once the report is deleted", async () => {
@@ -243,6 +267,91 @@ describe('Power BI catalogue stand-in: workspaces, reports, pages, datasets, ref
     expect(zero.status).toBe(400);
   });
 
+  it('answers a DirectQuery schedule for DirectQuery and live connections only; an import model without a schedule is not refreshable, and keeps its history', async () => {
+    const live = testReport(7, { name: 'Ao vivo', rls: false });
+    const semAgenda = testReport(8, { name: 'Sem agenda', rls: false });
+    const lastRefresh = {
+      status: 'Completed',
+      startTime: '2030-01-01T07:00:00.000Z',
+      endTime: '2030-01-01T07:05:00.000Z',
+    } as const;
+    s.powerBi.setReports([vendas, financeiro, tempoReal, emOutro, live, semAgenda]);
+    s.powerBi.setDatasets([
+      { datasetId: tempoReal.datasetId, storageMode: 'DirectQuery' },
+      { datasetId: financeiro.datasetId, refreshes: FINANCEIRO_REFRESHES },
+      { datasetId: live.datasetId, storageMode: 'LiveConnection' },
+      { datasetId: semAgenda.datasetId, isRefreshable: false, refreshes: [lastRefresh] },
+    ]);
+    try {
+      const listed = await json(await get(`/groups/${WORKSPACE}/datasets`));
+      const byId = (datasetId: string) => listed.value.find((entry: { id: string }) => entry.id === datasetId);
+      // IsRefreshable is false for all three: it does not tell DirectQuery from an import model left unscheduled.
+      for (const r of [tempoReal, live, semAgenda]) expect(byId(r.datasetId)).toMatchObject({ isRefreshable: false });
+      expect(byId(semAgenda.datasetId)).toMatchObject({ targetStorageMode: 'Abf' });
+
+      const schedule = (r: StandInReport) =>
+        get(`/groups/${WORKSPACE}/datasets/${r.datasetId}/directQueryRefreshSchedule`);
+      for (const r of [tempoReal, live]) {
+        const answer = await schedule(r);
+        expect(answer.status).toBe(200);
+        expect(await json(answer)).toEqual({ frequency: 60, days: [], times: [], localTimeZoneId: 'UTC' });
+      }
+      for (const r of [semAgenda, vendas]) {
+        const refused = await schedule(r);
+        expect(refused.status).toBe(400);
+        expect((await json(refused)).error.code).toBe('InvalidRequest');
+      }
+      const history = await json(await get(`/groups/${WORKSPACE}/datasets/${semAgenda.datasetId}/refreshes`));
+      expect(history.value).toEqual([expect.objectContaining(lastRefresh)]);
+      expectNoViolations();
+    } finally {
+      s.powerBi.setReports([vendas, financeiro, tempoReal, emOutro]);
+      s.powerBi.setDatasets([
+        { datasetId: tempoReal.datasetId, storageMode: 'DirectQuery' },
+        { datasetId: financeiro.datasetId, refreshes: FINANCEIRO_REFRESHES },
+      ]);
+    }
+  });
+
+  it('answers a cancelled refresh, an extendedStatus and an empty serviceExceptionJson, as Power BI documents them', async () => {
+    s.powerBi.setRefreshes(vendas.datasetId, [
+      {
+        status: 'Unknown',
+        extendedStatus: 'NotStarted',
+        refreshType: 'ViaEnhancedApi',
+        startTime: '2030-01-04T10:00:00.000Z',
+      },
+      {
+        status: 'Cancelled',
+        extendedStatus: 'Cancelled',
+        refreshType: 'ViaEnhancedApi',
+        startTime: '2030-01-04T08:00:00.000Z',
+        endTime: '2030-01-04T08:10:00.000Z',
+      },
+      {
+        status: 'Completed',
+        startTime: '2030-01-03T07:00:00.000Z',
+        endTime: '2030-01-03T07:05:00.000Z',
+        serviceExceptionJson: '',
+      },
+    ]);
+    try {
+      const history = await json(await get(`/groups/${WORKSPACE}/datasets/${vendas.datasetId}/refreshes`));
+      expect(history.value).toEqual([
+        expect.objectContaining({ status: 'Unknown', extendedStatus: 'NotStarted' }),
+        expect.objectContaining({ status: 'Cancelled', extendedStatus: 'Cancelled' }),
+        expect.objectContaining({ status: 'Completed', serviceExceptionJson: '' }),
+      ]);
+      expect(history.value[0]).not.toHaveProperty('endTime');
+      expectNoViolations();
+    } finally {
+      s.powerBi.setDatasets([
+        { datasetId: tempoReal.datasetId, storageMode: 'DirectQuery' },
+        { datasetId: financeiro.datasetId, refreshes: FINANCEIRO_REFRESHES },
+      ]);
+    }
+  });
+
   it('refuses every call on a workspace the service principal was removed from with 401, until restored or reset', async () => {
     s.powerBi.removeServicePrincipal(WORKSPACE.toUpperCase());
     const listed = await json(await get('/groups'));
@@ -253,6 +362,7 @@ describe('Power BI catalogue stand-in: workspaces, reports, pages, datasets, ref
       `/reports/${vendas.reportId}/pages`,
       '/datasets',
       `/datasets/${vendas.datasetId}/refreshes?$top=1`,
+      `/datasets/${tempoReal.datasetId}/directQueryRefreshSchedule`,
     ]) {
       const refused = await get(`/groups/${WORKSPACE}${path}`);
       expect(refused.status, path).toBe(401);

@@ -33,8 +33,22 @@ import type {
  *   the workspace, e.g. https://github.com/microsoft/PowerBI-Developer-Samples/issues/20 and the Fabric community's
  *   "Power BI REST API using Service Principal"; the body's code is the one Power BI sends with its 401s). Microsoft
  *   documents neither status; both are the project's reading of what Power BI is seen to answer.
- * - a DirectQuery or live-connection dataset: `isRefreshable: false` and an empty refresh history (its data is read
- *   at the source, so nothing is refreshed into the model). Also not documented by Microsoft: an assumption.
+ * - a DirectQuery or live-connection dataset: `isRefreshable: false` ("The value will return `false` for other
+ *   connection modes, such as 'DirectQuery' and 'LiveConnection'", swagger, DatasetMiscProperties.IsRefreshable) and
+ *   an empty refresh history (its data is read at the source, so nothing is refreshed into the model; the empty
+ *   history is not documented by Microsoft: an assumption). An import model with no schedule and no recent refresh is
+ *   `isRefreshable: false` too (StandInDataset.isRefreshable), and keeps its history.
+ * - Datasets_GetDirectQueryRefreshScheduleInGroup (GET …/groups/{g}/datasets/{d}/directQueryRefreshSchedule):
+ *   documented only "for a specified DirectQuery or LiveConnection dataset"; the stand-in answers such a dataset its
+ *   schedule (Power BI's default cache refresh, hourly), and refuses an import model with 400 InvalidRequest. What
+ *   Power BI answers for an import model is not documented: that refusal is the project's assumption
+ *   (docs/decisions/019-power-bi-seen-from-the-portal.md).
+ * - a paginated report (StandInReport.reportType 'PaginatedReport'): listed with reportType 'PaginatedReport' and no
+ *   datasetId ("Since paginated reports (RDL) don't have a dataset, the dataset ID value in the API response for
+ *   paginated reports isn't displayed", https://learn.microsoft.com/rest/api/power-bi/reports/get-reports-in-group).
+ * - `datasetWorkspaceId` is not a field of the swagger's Report: it is only in the admin scanner's
+ *   RelatedDatasetProperties ("returned only if the related dataset belongs to a different workspace"). The stand-in
+ *   never sends it on Get Reports In Group nor Get Report In Group.
  */
 
 /** Refresh history entries answered without `$top` ("the last available 60 entries"). */
@@ -53,6 +67,10 @@ const TARGET_STORAGE_MODE: Record<StandInStorageMode, string | undefined> = {
 };
 
 const refreshable = (mode: StandInStorageMode) => mode === 'Import' || mode === 'LargeImport';
+
+const isPaginated = (report: StandInReport) => report.reportType === 'PaginatedReport';
+/** The reports that have a dataset: a paginated report has none. */
+const withDataset = (reports: readonly StandInReport[]) => reports.filter((report) => !isPaginated(report));
 
 function whole(text: string | undefined, name: string, min: number): number | PowerBiError | undefined {
   if (text === undefined) return undefined;
@@ -88,8 +106,6 @@ export interface PowerBiCatalogue {
   register(api: FastifyInstance): void;
   /** The refusal of a call on a workspace the service principal was removed from, or null. */
   refusal(request: FastifyRequest): PowerBiError | null;
-  /** Where a dataset lives: declared, or the workspace of the first report over it. */
-  datasetWorkspaceOf(report: StandInReport): string;
   /** A Report as Power BI writes it, in a list or alone. */
   reportObject(report: StandInReport): Record<string, unknown>;
   controls: Pick<
@@ -102,10 +118,17 @@ export function powerBiCatalogue(ctx: StandInContext): PowerBiCatalogue {
   /** Workspaces the service principal was removed from, by lower-case id. */
   const removed = new Set<string>();
 
-  /** Declared workspaces, then one for each other workspace the reports name. */
+  /**
+   * Declared workspaces, then one for each other workspace the reports name, then one for each other workspace a
+   * declared dataset lives in (a workspace may hold datasets and no report).
+   */
   function workspaces(): StandInWorkspace[] {
     const all = [...ctx.workspaces];
-    const reportWorkspaces = [...new Map(ctx.reports.map((r) => [r.workspaceId.toLowerCase(), r.workspaceId]))];
+    const named = [
+      ...ctx.reports.map((r) => r.workspaceId),
+      ...ctx.datasets.flatMap((d) => (d.workspaceId === undefined ? [] : [d.workspaceId])),
+    ];
+    const reportWorkspaces = [...new Map(named.map((id) => [id.toLowerCase(), id]))];
     reportWorkspaces.forEach(([, id], index) => {
       if (!all.some((workspace) => sameId(workspace.id, id))) all.push({ id, name: `Workspace ${index + 1}` });
     });
@@ -123,7 +146,7 @@ export function powerBiCatalogue(ctx: StandInContext): PowerBiCatalogue {
       })
     | undefined {
     const declared = ctx.datasets.find((candidate) => sameId(candidate.datasetId, datasetId));
-    const over = ctx.reports.filter((report) => sameId(report.datasetId, datasetId));
+    const over = withDataset(ctx.reports).filter((report) => sameId(report.datasetId, datasetId));
     const workspaceId = declared?.workspaceId ?? over[0]?.workspaceId;
     if (workspaceId === undefined) return undefined;
     const storageMode = declared?.storageMode ?? 'Import';
@@ -143,19 +166,17 @@ export function powerBiCatalogue(ctx: StandInContext): PowerBiCatalogue {
       workspaceId,
       name: declared?.name ?? over[0]?.name ?? 'Modelo semântico',
       storageMode,
+      // Microsoft's IsRefreshable: false for DirectQuery and live connections whatever is declared.
+      isRefreshable: refreshable(storageMode) && (declared?.isRefreshable ?? true),
       refreshes: declared?.refreshes ?? defaultRefreshes,
       rls: over.some((report) => report.rls),
     };
   }
 
-  function datasetWorkspaceOf(report: StandInReport): string {
-    return dataset(report.datasetId)?.workspaceId ?? report.workspaceId;
-  }
-
   /** Every dataset living in the workspace: the declared ones, then those only reports name, each once. */
   function datasetsIn(workspaceId: string) {
     const ids = new Map<string, string>();
-    for (const id of [...ctx.datasets.map((d) => d.datasetId), ...ctx.reports.map((r) => r.datasetId)]) {
+    for (const id of [...ctx.datasets.map((d) => d.datasetId), ...withDataset(ctx.reports).map((r) => r.datasetId)]) {
       if (!ids.has(id.toLowerCase())) ids.set(id.toLowerCase(), id);
     }
     return [...ids.values()]
@@ -167,7 +188,25 @@ export function powerBiCatalogue(ctx: StandInContext): PowerBiCatalogue {
 
   const context = (path: string) => `${ctx.authorityHost}/v1.0/myorg/${path}`;
 
+  /** Without datasetWorkspaceId, which the swagger's Report does not have (see above). */
   function reportObject(report: StandInReport) {
+    const { reportType, ...described } = describedReport(report);
+    return report.reportTypeSent === false ? described : { reportType, ...described };
+  }
+
+  function describedReport(report: StandInReport) {
+    if (isPaginated(report)) {
+      return {
+        id: report.reportId,
+        reportType: 'PaginatedReport',
+        name: report.name,
+        webUrl: `https://app.powerbi.com/groups/${report.workspaceId}/rdlreports/${report.reportId}`,
+        embedUrl: `https://app.powerbi.com/rdlEmbed?reportId=${report.reportId}&groupId=${report.workspaceId}`,
+        isOwnedByMe: false,
+        users: [],
+        subscriptions: [],
+      };
+    }
     return {
       id: report.reportId,
       reportType: 'PowerBIReport',
@@ -177,7 +216,6 @@ export function powerBiCatalogue(ctx: StandInContext): PowerBiCatalogue {
       isFromPbix: true,
       isOwnedByMe: false,
       datasetId: report.datasetId,
-      datasetWorkspaceId: datasetWorkspaceOf(report),
       users: [],
       subscriptions: [],
     };
@@ -211,7 +249,7 @@ export function powerBiCatalogue(ctx: StandInContext): PowerBiCatalogue {
       webUrl: `https://app.powerbi.com/groups/${found.workspaceId}/datasets/${found.datasetId}`,
       addRowsAPIEnabled: false,
       configuredBy: 'admin@contoso.com.br',
-      isRefreshable: refreshable(found.storageMode),
+      isRefreshable: found.isRefreshable,
       isEffectiveIdentityRequired: found.rls,
       isEffectiveIdentityRolesRequired: found.rls,
       isOnPremGatewayRequired: false,
@@ -230,7 +268,7 @@ export function powerBiCatalogue(ctx: StandInContext): PowerBiCatalogue {
       attemptId: 1,
       startTime: refresh.startTime,
       ...(refresh.endTime ? { endTime: refresh.endTime } : {}),
-      ...(refresh.serviceExceptionJson ? { serviceExceptionJson: refresh.serviceExceptionJson } : {}),
+      ...(refresh.serviceExceptionJson !== undefined ? { serviceExceptionJson: refresh.serviceExceptionJson } : {}),
       type: 'Data',
     };
     return {
@@ -239,8 +277,9 @@ export function powerBiCatalogue(ctx: StandInContext): PowerBiCatalogue {
       refreshType: refresh.refreshType ?? 'Scheduled',
       startTime: refresh.startTime,
       ...(refresh.endTime ? { endTime: refresh.endTime } : {}),
-      ...(refresh.serviceExceptionJson ? { serviceExceptionJson: refresh.serviceExceptionJson } : {}),
+      ...(refresh.serviceExceptionJson !== undefined ? { serviceExceptionJson: refresh.serviceExceptionJson } : {}),
       status: refresh.status,
+      ...(refresh.extendedStatus ? { extendedStatus: refresh.extendedStatus } : {}),
       ...(refresh.status === 'Unknown' && !refresh.endTime ? {} : { refreshAttempts: [attempt] }),
     };
   }
@@ -308,6 +347,23 @@ export function powerBiCatalogue(ctx: StandInContext): PowerBiCatalogue {
       };
     });
 
+    api.get<DatasetRoute>(
+      '/groups/:workspaceId/datasets/:datasetId/directQueryRefreshSchedule',
+      async (request, reply) => {
+        const { workspaceId, datasetId } = request.params;
+        const found = dataset(datasetId);
+        if (!found || !sameId(found.workspaceId, workspaceId)) {
+          return sendError(reply, notFound(`Dataset ${datasetId} was not found in workspace ${workspaceId}.`));
+        }
+        // Documented for DirectQuery and LiveConnection datasets only; an import model's refusal is an assumption.
+        if (refreshable(found.storageMode)) {
+          return sendError(reply, invalid(`Dataset ${datasetId} is not a DirectQuery or LiveConnection dataset.`));
+        }
+        // Microsoft's "Frequency schedule example" of the call, with Power BI's default hourly cache refresh.
+        return { frequency: 60, days: [], times: [], localTimeZoneId: 'UTC' };
+      },
+    );
+
     api.get<DatasetRoute>('/groups/:workspaceId/datasets/:datasetId/refreshes', async (request, reply) => {
       const { workspaceId, datasetId } = request.params;
       const found = dataset(datasetId);
@@ -353,7 +409,6 @@ export function powerBiCatalogue(ctx: StandInContext): PowerBiCatalogue {
   return {
     register,
     refusal,
-    datasetWorkspaceOf,
     reportObject,
     controls: {
       setWorkspaces(list) {

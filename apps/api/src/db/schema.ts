@@ -414,7 +414,7 @@ export const painelDatasets = pgTable(
 export const datasetsAtualizacao = pgTable('datasets_atualizacao', {
   datasetId: text('dataset_id').primaryKey(),
   status: text('status', {
-    enum: ['concluida', 'falhou', 'em-andamento', 'tempo-real', 'desconhecida'],
+    enum: ['concluida', 'falhou', 'em-andamento', 'cancelada', 'tempo-real', 'desconhecida'],
   }).notNull(),
   /** End of the newest completed refresh known. */
   ultimaAtualizacao: timestamp('ultima_atualizacao', { withTimezone: true }),

@@ -9,6 +9,7 @@ import { usePanelHealth } from '../lib/api/get-panel-health.ts';
 export const REAL_TIME = 'Tempo real';
 export const REFRESHING = 'Atualizando…';
 export const REFRESH_FAILED = 'Falha na atualização';
+export const REFRESH_CANCELLED = 'Atualização cancelada';
 export const UNAVAILABLE = 'Indisponível';
 export const REPORT_NOT_FOUND = 'Relatório não encontrado no Power BI';
 export const NO_ACCESS = 'O portal não tem acesso ao relatório';
@@ -78,18 +79,21 @@ interface PanelStatusProps {
 
 /**
  * What Power BI says of one panel (docs/requirements.md#power-bi): when its data was refreshed, for everyone, and
- * for admins 'Falha na atualização' and 'Indisponível' with their reasons. Renders nothing until the answers arrive,
+ * for admins 'Falha na atualização' and 'Indisponível' with their reasons, and 'Atualização cancelada'. Renders nothing until the answers arrive,
  * and re-renders alone when its own panel's entry (or the minute's text) changes.
  */
 export const PanelStatus = memo(function PanelStatus({ painelId, showIssues, className = '' }: PanelStatusProps) {
   const atualizacao = usePanelFreshness(painelId);
   const unavailable = unavailableReason(usePanelHealth(painelId, showIssues));
   const failed = showIssues && atualizacao?.status === 'falhou';
+  // A cancelled refresh changed nothing: everyone reads when the data last refreshed, admins also that it was cancelled.
+  const cancelled = showIssues && atualizacao?.status === 'cancelada';
   if (!atualizacao && !unavailable) return null;
   return (
     <span className={`d-inline-flex flex-wrap align-items-center column-gap-2 row-gap-1 small ${className}`}>
       {unavailable && <ReasonBadge label={UNAVAILABLE} reason={unavailable} variant="danger" />}
       {failed && <ReasonBadge label={REFRESH_FAILED} reason={atualizacao.mensagem} variant="warning" />}
+      {cancelled && <ReasonBadge label={REFRESH_CANCELLED} reason={undefined} variant="secondary" />}
       {atualizacao && <FreshnessText atualizacao={atualizacao} />}
     </span>
   );

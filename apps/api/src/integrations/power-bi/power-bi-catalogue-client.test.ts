@@ -18,6 +18,8 @@ const report = (n: number, name: string, datasetId = `0c0c0c0c-0000-4000-8000-00
   datasetId,
   rls: false,
 });
+const PAGINATED = '0b0b0b0b-0000-4000-8000-00000000e0a1';
+const UNTYPED = '0b0b0b0b-0000-4000-8000-00000000e0a2';
 const vendas = report(1, 'Vendas');
 const aoVivo = report(2, 'Ao vivo');
 const workspaces = (count: number) =>
@@ -63,10 +65,18 @@ describe('the Power BI client’s catalogue calls', () => {
         id: vendas.reportId,
         name: 'Vendas',
         datasetId: vendas.datasetId,
-        datasetWorkspaceId: WS,
+        // Not a field of Microsoft's Report: the stand-in never sends it.
+        datasetWorkspaceId: null,
         reportType: 'PowerBIReport',
       },
       expect.objectContaining({ id: aoVivo.reportId, name: 'Ao vivo' }),
+    ]);
+    // A paginated report has no dataset; a report listed without its type is not taken for a Power BI report.
+    const boletos: StandInReport = { ...vendas, reportId: PAGINATED, name: 'Boletos', reportType: 'PaginatedReport' };
+    standIns.current.powerBi.setReports([vendas, boletos, { ...boletos, reportId: UNTYPED, reportTypeSent: false }]);
+    expect((await client().listReports(WS)).slice(1)).toEqual([
+      { id: PAGINATED, name: 'Boletos', datasetId: null, datasetWorkspaceId: null, reportType: 'PaginatedReport' },
+      { id: UNTYPED, name: 'Boletos', datasetId: null, datasetWorkspaceId: null, reportType: null },
     ]);
     standIns.current.powerBi.setReports([
       {
@@ -117,6 +127,7 @@ describe('the Power BI client’s catalogue calls', () => {
         endTime: null,
         refreshType: 'ViaApi',
         serviceExceptionJson: null,
+        extendedStatus: null,
       },
       {
         status: 'Failed',
@@ -124,11 +135,44 @@ describe('the Power BI client’s catalogue calls', () => {
         endTime: '2030-01-02T07:01:00.000Z',
         refreshType: 'Scheduled',
         serviceExceptionJson: failure,
+        extendedStatus: null,
       },
       expect.objectContaining({ status: 'Completed', endTime: '2030-01-01T07:04:00.000Z' }),
     ]);
     expect(paths()).toEqual([`/v1.0/myorg/groups/${WS}/datasets/${vendas.datasetId}/refreshes?$top=3`]);
     expect(await client().refreshHistory(WS, aoVivo.datasetId, 1)).toEqual([]);
+  });
+
+  it('reads Cancelled (as a status or an extendedStatus) as cancelled, and an empty serviceExceptionJson as none', async () => {
+    const at = (hour: number) => `2030-01-0${hour}T07:00:00.000Z`;
+    standIns.current.powerBi.setRefreshes(vendas.datasetId, [
+      { status: 'Unknown', extendedStatus: 'NotStarted', refreshType: 'ViaEnhancedApi', startTime: at(4) },
+      { status: 'Cancelled', extendedStatus: 'Cancelled', refreshType: 'ViaEnhancedApi', startTime: at(3) },
+      { status: 'Completed', startTime: at(2), endTime: at(2), serviceExceptionJson: '' },
+    ]);
+    const history = await client().refreshHistory(WS, vendas.datasetId, 3);
+    expect(history.map((r) => [r.status, r.extendedStatus, r.serviceExceptionJson])).toEqual([
+      ['Unknown', 'NotStarted', null],
+      // Cancelled, with no end: not a refresh still running.
+      ['Cancelled', 'Cancelled', null],
+      ['Completed', null, null],
+    ]);
+  });
+
+  it('tells a DirectQuery or live model by its DirectQuery schedule, which Power BI refuses an import model', async () => {
+    standIns.current.powerBi.setDatasets([
+      { datasetId: aoVivo.datasetId, storageMode: 'LiveConnection' },
+      { datasetId: vendas.datasetId, isRefreshable: false },
+    ]);
+    expect(await client().isDirectQueryOrLive(WS, aoVivo.datasetId)).toBe(true);
+    expect(await client().isDirectQueryOrLive(WS, vendas.datasetId, 'background')).toBe(false);
+    expect(paths()).toEqual([
+      `/v1.0/myorg/groups/${WS}/datasets/${aoVivo.datasetId}/directQueryRefreshSchedule`,
+      `/v1.0/myorg/groups/${WS}/datasets/${vendas.datasetId}/directQueryRefreshSchedule`,
+    ]);
+    // Power BI down says nothing either way.
+    standIns.current.powerBi.failNext(503, 4);
+    await expect(client().isDirectQueryOrLive(WS, aoVivo.datasetId)).rejects.toMatchObject({ failure: 'unavailable' });
   });
 
   it('reads a 200 of the wrong shape as malformed, and a refusal with its status', async () => {

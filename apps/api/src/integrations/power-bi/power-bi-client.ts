@@ -81,12 +81,19 @@ export interface PowerBiWorkspace {
 export interface PowerBiReportSummary {
   id: string;
   name: string;
-  /** Null for a paginated report, which has no dataset. */
+  /** Null for a paginated report, which has no dataset (Power BI then sends none). */
   datasetId: string | null;
-  /** The dataset's workspace when Power BI names it (a report may use a dataset of another workspace). */
+  /**
+   * The dataset's workspace when Power BI names it (a report may use a dataset of another workspace). Not a field of
+   * Microsoft's Report (only of the admin scanner's related datasets), so usually null: the reader then looks for the
+   * dataset in the report's own workspace first.
+   */
   datasetWorkspaceId: string | null;
-  /** 'PowerBIReport' or 'PaginatedReport'. */
-  reportType: string;
+  /**
+   * 'PowerBIReport' or 'PaginatedReport'; null when Power BI did not say (the list "returns a subset" of the
+   * properties), which proves nothing either way.
+   */
+  reportType: string | null;
 }
 
 /** A page of a report, in the report's order. */
@@ -109,10 +116,14 @@ export interface PowerBiDataset {
 
 /**
  * One entry of a dataset's refresh history. 'Unknown' is a refresh in progress (no endTime yet) or one whose end
- * Power BI does not know; `serviceExceptionJson` is Power BI's error as JSON text, on a 'Failed' one.
+ * Power BI does not know; 'Cancelled' an enhanced refresh that was cancelled; 'Disabled' one a selective refresh
+ * disabled (it did not run). `serviceExceptionJson` is Power BI's error as JSON text, on a 'Failed' one (null when
+ * empty: "empty if no error").
  */
 export interface PowerBiRefresh {
-  status: 'Unknown' | 'Completed' | 'Failed' | 'Disabled';
+  status: 'Unknown' | 'Completed' | 'Failed' | 'Disabled' | 'Cancelled';
+  /** An enhanced refresh's extendedStatus (e.g. 'NotStarted' on a queued one), when Power BI gives it. */
+  extendedStatus: string | null;
   startTime: string | null;
   endTime: string | null;
   refreshType: string | null;
@@ -158,13 +169,20 @@ function collection(answer: unknown, what: string): unknown[] {
   return answer.value;
 }
 
-const REFRESH_STATUSES = new Set(['Unknown', 'Completed', 'Failed', 'Disabled']);
+const REFRESH_STATUSES = new Set(['Unknown', 'Completed', 'Failed', 'Disabled', 'Cancelled']);
 
-/** A refresh entry; a status Power BI may add later reads as 'Unknown' (it says nothing about the data). */
+/**
+ * A refresh entry; a status Power BI may add later reads as 'Unknown' (it says nothing about the data). An
+ * extendedStatus 'Cancelled' is a cancelled refresh whatever the status beside it (the enhanced refresh page lists
+ * Cancelled as a status, the swagger's refresh details only as an extendedStatus).
+ */
 function readRefresh(entry: unknown): PowerBiRefresh {
   if (!isRecord(entry) || !isString(entry.status)) throw malformed('o estado da atualização');
+  const extendedStatus = optionalText(entry.extendedStatus);
+  const status = REFRESH_STATUSES.has(entry.status) ? (entry.status as PowerBiRefresh['status']) : 'Unknown';
   return {
-    status: REFRESH_STATUSES.has(entry.status) ? (entry.status as PowerBiRefresh['status']) : 'Unknown',
+    status: extendedStatus === 'Cancelled' ? 'Cancelled' : status,
+    extendedStatus,
     startTime: optionalText(entry.startTime),
     endTime: optionalText(entry.endTime),
     refreshType: optionalText(entry.refreshType),
@@ -255,7 +273,7 @@ export class PowerBiClient {
         name: isString(report.name) ? report.name : '',
         datasetId: optionalText(report.datasetId),
         datasetWorkspaceId: optionalText(report.datasetWorkspaceId),
-        reportType: text(report.reportType) ? report.reportType : 'PowerBIReport',
+        reportType: optionalText(report.reportType),
       };
     });
   }
@@ -282,6 +300,23 @@ export class PowerBiClient {
   async listDatasets(workspaceId: string, mode: CallMode = 'person'): Promise<PowerBiDataset[]> {
     const answer = await this.call('GET', `${groupPath(workspaceId)}/datasets`, mode);
     return collection(answer, 'a lista de datasets').map(readDataset);
+  }
+
+  /**
+   * Whether the dataset is DirectQuery or a live connection: Datasets_GetDirectQueryRefreshScheduleInGroup is
+   * documented only "for a specified DirectQuery or LiveConnection dataset", so its answer (200, a schedule) says
+   * so. Power BI refusing it (a 4xx other than 429: what it answers for an import model is not documented) reads as
+   * false; any other failure is thrown, since it says nothing.
+   */
+  async isDirectQueryOrLive(workspaceId: string, datasetId: string, mode: CallMode = 'person'): Promise<boolean> {
+    try {
+      const answer = await this.call('GET', `${datasetPath(workspaceId, datasetId)}/directQueryRefreshSchedule`, mode);
+      if (!isRecord(answer)) throw malformed('o agendamento do DirectQuery');
+      return true;
+    } catch (error) {
+      if (error instanceof MicrosoftError && error.failure === 'refused') return false;
+      throw error;
+    }
   }
 
   /** The last `top` entries of a dataset's refresh history, newest first. */

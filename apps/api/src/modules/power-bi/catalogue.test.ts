@@ -9,7 +9,7 @@ import { microsoftConfig, useStandIns } from '../../../test/microsoft.ts';
 import { rows } from '../../db/client.ts';
 import { POWER_BI_NOT_CONFIGURED, POWER_BI_UNAVAILABLE } from '../../plugins/microsoft-error-answers.ts';
 import { alreadyRegistered, repeatedInImport } from '../panels/panel-import.ts';
-import { reportsNotReachable, workspaceNotReachable } from './catalogue.ts';
+import { paginatedReports, reportsNotReachable, reportsWithoutDataset, workspaceNotReachable } from './catalogue.ts';
 
 const COMERCIAL = '0a0a0a0a-0000-4000-8000-0000000000c1';
 const FINANCEIRO = '0a0a0a0a-0000-4000-8000-0000000000c2';
@@ -293,6 +293,49 @@ describe('Power BI catalogue and import, against the stand-in Power BI', () => {
     });
     expect(refused.statusCode).toBe(404);
     expect(refused.json()).toEqual({ message: workspaceNotReachable(ALHEIO) });
+    expect(await panels(admin)).toEqual([]);
+    expect(await creations()).toEqual([]);
+  });
+
+  it('refuses a paginated report, and one Power BI lists without its type nor a dataset, naming them, and creates nothing', async () => {
+    // As Power BI lists a paginated report: reportType 'PaginatedReport' and no datasetId.
+    const boletos: StandInReport = { ...report(COMERCIAL, 66, 'Boletos'), reportType: 'PaginatedReport' };
+    // The list "returns a subset" of a report's properties: this one comes without reportType, and has no dataset.
+    const notas: StandInReport = {
+      ...report(COMERCIAL, 67, 'Notas'),
+      reportType: 'PaginatedReport',
+      reportTypeSent: false,
+    };
+    standIns.current.powerBi.setReports([...REPORTS, boletos, notas]);
+    const { admin } = await tokens();
+    const listed = await ctx.request('GET', `/api/powerbi/workspaces/${COMERCIAL}/relatorios`, { token: admin });
+    expect(listed.statusCode).toBe(200);
+    expect(listed.json<RelatorioPowerBi[]>().map((r) => r.nome)).toEqual([
+      'Carteira de Clientes',
+      'Metas Comerciais',
+      'Vendas',
+    ]);
+
+    const paginated = await ctx.request('POST', '/api/paineis/importar', {
+      token: admin,
+      body: { classificacaoId: null, relatorios: [item(vendas), item(boletos)] },
+    });
+    expect(paginated.statusCode).toBe(400);
+    expect(paginated.json()).toEqual({ message: paginatedReports(["'Boletos'"]) });
+    expect(paginated.json<{ message: string }>().message).toBe(
+      "Relatórios paginados não podem ser importados como painéis: 'Boletos'. Nenhum painel foi importado.",
+    );
+
+    const untyped = await ctx.request('POST', '/api/paineis/importar', {
+      token: admin,
+      body: { classificacaoId: null, relatorios: [item(vendas), item(notas)] },
+    });
+    expect(untyped.statusCode).toBe(400);
+    expect(untyped.json()).toEqual({ message: reportsWithoutDataset(["'Notas'"]) });
+    expect(untyped.json<{ message: string }>().message).toBe(
+      "Relatórios sem modelo semântico (dataset) no Power BI não podem ser importados como painéis: 'Notas'. " +
+        'Nenhum painel foi importado.',
+    );
     expect(await panels(admin)).toEqual([]);
     expect(await creations()).toEqual([]);
   });

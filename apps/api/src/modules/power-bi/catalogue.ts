@@ -41,13 +41,19 @@ async function reportsOf(powerBi: PowerBiClient, workspaceId: string): Promise<P
 }
 
 /**
- * Only Power BI reports become panels: a paginated report (reportType 'PaginatedReport') has no dataset of its own
- * and is embedded another way, which the viewer does not do.
+ * Only Power BI reports over a dataset become panels: a paginated report (reportType 'PaginatedReport') has no
+ * dataset and is embedded another way, which the viewer does not do. Power BI's list "returns a subset" of a report's
+ * properties, so a report without reportType is not taken for a Power BI report: one without a datasetId is refused
+ * too (Power BI sends none for a paginated report).
  */
-const isPowerBiReport = (report: PowerBiReportSummary) => report.reportType === 'PowerBIReport';
+const isPaginated = (report: PowerBiReportSummary) => report.reportType === 'PaginatedReport';
+const isPanelReport = (report: PowerBiReportSummary) => !isPaginated(report) && report.datasetId !== null;
 
 export const paginatedReports = (names: readonly string[]) =>
   `Relatórios paginados não podem ser importados como painéis: ${names.join(', ')}. Nenhum painel foi importado.`;
+export const reportsWithoutDataset = (names: readonly string[]) =>
+  `Relatórios sem modelo semântico (dataset) no Power BI não podem ser importados como painéis: ${names.join(', ')}. ` +
+  'Nenhum painel foi importado.';
 
 /** The workspaces the service principal reaches, by name. */
 export async function listWorkspaces(powerBi: PowerBiClient | null): Promise<WorkspacePowerBi[]> {
@@ -63,7 +69,7 @@ export async function listWorkspaceReports(
 ): Promise<RelatorioPowerBi[]> {
   const [reports, panelOf] = await Promise.all([reportsOf(required(powerBi), workspaceId), panelsByReport(db)]);
   return reports
-    .filter(isPowerBiReport)
+    .filter(isPanelReport)
     .map((r) => ({
       reportId: guidKey(r.id),
       nome: r.name,
@@ -113,8 +119,12 @@ export async function importFromPowerBi(
   }
   const missing = items.filter((r) => !found.has(`${r.workspaceId}/${r.reportId}`));
   if (missing.length > 0) throw notFound(reportsNotReachable(missing));
-  const paginated = items.map((r) => found.get(`${r.workspaceId}/${r.reportId}`)!).filter((r) => !isPowerBiReport(r));
-  if (paginated.length > 0) throw invalid(paginatedReports([...new Set(paginated.map((r) => `'${r.name}'`))]));
+  const asked = items.map((r) => found.get(`${r.workspaceId}/${r.reportId}`)!);
+  const names = (reports: PowerBiReportSummary[]) => [...new Set(reports.map((r) => `'${r.name}'`))];
+  const paginated = asked.filter(isPaginated);
+  if (paginated.length > 0) throw invalid(paginatedReports(names(paginated)));
+  const withoutDataset = asked.filter((r) => !isPanelReport(r));
+  if (withoutDataset.length > 0) throw invalid(reportsWithoutDataset(names(withoutDataset)));
 
   const reports = items.map((r) => {
     const nome = found.get(`${r.workspaceId}/${r.reportId}`)!.name;

@@ -177,14 +177,16 @@ describe('the freshness of each panel’s data', () => {
       `/v1.0/myorg/groups/${WS}/datasets/${shared}/refreshes`,
     ]);
     expect(calls(`/datasets/${shared}/refreshes`)[0]!.path).toMatch(/\$top=\d+/);
-    // DirectQuery: no call of its own.
-    expect(calls(`/datasets/${reports.ao_vivo.datasetId}`)).toHaveLength(0);
-    // 2 workspaces × (reports + datasets), and 6 refreshable datasets’ histories: 10 (15 when each dataset was also
-    // asked for alone).
-    expect(requests).toHaveLength(2 * 2 + 6);
+    // DirectQuery: its DirectQuery schedule alone, which says so; no history.
+    expect(calls(`/datasets/${reports.ao_vivo.datasetId}`).map((r) => r.path)).toEqual([
+      `/v1.0/myorg/groups/${WS}/datasets/${reports.ao_vivo.datasetId}/directQueryRefreshSchedule`,
+    ]);
+    // 2 workspaces × (reports + datasets), 6 import datasets’ histories and 1 DirectQuery schedule: 11 (16 when each
+    // dataset was also asked for alone).
+    expect(requests).toHaveLength(2 * 2 + 6 + 1);
   });
 
-  it('reads a dataset of another workspace in that workspace’s list, and keeps it when that list fails', async () => {
+  it('finds a dataset of another workspace, which Power BI’s report does not name, and keeps it when that list fails', async () => {
     const WS3 = '0a0a0a0a-0000-4000-8000-00000000a003';
     const custos = report(9, 'Custos', 9);
     const custosEnd = hoursAgo(3);
@@ -205,8 +207,11 @@ describe('the freshness of each panel’s data', () => {
       `/v1.0/myorg/groups/${WS3}/datasets/${custos.datasetId}/refreshes?$top=10`,
     ]);
     expect(calls(`/groups/${WS3}/reports`)).toHaveLength(0);
-    // Reports of WS and WS2; datasets of WS, WS2 and WS3; 7 histories.
-    expect(standIns.current.powerBi.requests).toHaveLength(2 + 3 + 7);
+    // Microsoft's Report has no datasetWorkspaceId, and the stand-in sends none: not in its report's workspace, the
+    // dataset is looked for in the other workspaces the service principal is a member of.
+    expect(calls('/groups?')).toHaveLength(1);
+    // Reports of WS and WS2; the workspaces; datasets of WS, WS2 and WS3; 7 histories; Ao Vivo's DirectQuery schedule.
+    expect(standIns.current.powerBi.requests).toHaveLength(2 + 1 + 3 + 7 + 1);
     const before = await freshness(admin);
     expect(before[p.id]).toMatchObject({ status: 'concluida', ultimaAtualizacao: custosEnd });
 
@@ -218,10 +223,102 @@ describe('the freshness of each panel’s data', () => {
     standIns.current.powerBi.reset();
     standIns.current.powerBi.removeServicePrincipal(WS3);
     await ctx.app.freshness!.run();
+    // Looked for where it was found before: no search of every workspace again.
+    expect(calls('/groups?')).toHaveLength(0);
     expect(calls(`/groups/${WS3}/`).map((r) => r.status)).toEqual([401]);
     const after = await freshness(admin);
     expect(after[p.id]).toEqual(before[p.id]);
     expect(after[panels.vendas.id]?.ultimaAtualizacao).not.toBe(before[panels.vendas.id]?.ultimaAtualizacao);
+  });
+
+  it('reads the history of an import model Power BI calls not refreshable; Tempo real only where Power BI answers a DirectQuery schedule', async () => {
+    // Microsoft's IsRefreshable: false for DirectQuery and live connections, and for an import model with no schedule
+    // and no recent refresh, whose data is as old as its last refresh.
+    const semAgenda = report(10, 'Sem agenda', 10);
+    const live = report(11, 'Ao vivo (Analysis Services)', 11);
+    const semAgendaStart = hoursAgo(30.1);
+    const semAgendaEnd = hoursAgo(30);
+    standIns.current.powerBi.setReports([...Object.values(reports), semAgenda, live]);
+    standIns.current.powerBi.setDatasets([
+      ...datasets,
+      {
+        datasetId: semAgenda.datasetId,
+        isRefreshable: false,
+        refreshes: [{ status: 'Completed', refreshType: 'OnDemand', startTime: semAgendaStart, endTime: semAgendaEnd }],
+      },
+      { datasetId: live.datasetId, storageMode: 'LiveConnection' },
+    ]);
+    const { panels, admin } = await organisation();
+    const p = {
+      semAgenda: await panelOver(ctx.db, semAgenda, { nomePainel: 'Sem agenda' }),
+      live: await panelOver(ctx.db, live, { nomePainel: 'Ao vivo' }),
+    };
+    await ctx.app.freshness!.run();
+    const all = await freshness(admin);
+    expect(all[p.semAgenda.id]).toEqual({
+      status: 'concluida',
+      ultimaAtualizacao: semAgendaEnd,
+      ultimaTentativa: semAgendaStart,
+    });
+    const realTime = { status: 'tempo-real', ultimaAtualizacao: null, ultimaTentativa: null };
+    expect(all[p.live.id]).toEqual(realTime);
+    expect(all[panels.aoVivo.id]).toEqual(realTime);
+    // The DirectQuery schedule is asked of the datasets Power BI calls not refreshable only; their history of those
+    // it refuses it for.
+    const asked = (suffix: string) =>
+      calls(suffix)
+        .map((r) => r.path.split('/')[6])
+        .sort();
+    expect(asked('/directQueryRefreshSchedule')).toEqual(
+      [reports.ao_vivo.datasetId, semAgenda.datasetId, live.datasetId].sort(),
+    );
+    expect(asked('/refreshes')).toContain(semAgenda.datasetId);
+    expect(asked('/refreshes')).not.toContain(live.datasetId);
+    expect(asked('/refreshes')).not.toContain(reports.ao_vivo.datasetId);
+  });
+
+  it('tells a cancelled refresh apart, passes over one a selective refresh disabled, and reads an empty error', async () => {
+    const { panels, admin, ana } = await organisation();
+    const cancelledStart = hoursAgo(0.5);
+    const before = { start: hoursAgo(6.1), end: hoursAgo(6) };
+    standIns.current.powerBi.setRefreshes(reports.vendas.datasetId, [
+      // An enhanced refresh cancelled (asynchronous-refresh.md: "Cancelled indicates the refresh was canceled").
+      {
+        status: 'Cancelled',
+        extendedStatus: 'Cancelled',
+        refreshType: 'ViaEnhancedApi',
+        startTime: cancelledStart,
+        endTime: hoursAgo(0.4),
+      },
+      // "empty if no error".
+      { status: 'Completed', startTime: before.start, endTime: before.end, serviceExceptionJson: '' },
+    ]);
+    standIns.current.powerBi.setRefreshes(reports.financeiro.datasetId, [
+      { status: 'Disabled', startTime: hoursAgo(0.2) },
+      { status: 'Completed', startTime: before.start, endTime: before.end },
+    ]);
+    standIns.current.powerBi.setRefreshes(reports.estoque.datasetId, [
+      // Queued: the example of asynchronous-refresh.md's GET /refreshes.
+      { status: 'Unknown', extendedStatus: 'NotStarted', refreshType: 'ViaEnhancedApi', startTime: hoursAgo(0.1) },
+      { status: 'Completed', startTime: before.start, endTime: before.end },
+    ]);
+    await ctx.app.freshness!.run();
+    const all = await freshness(admin);
+    // Cancelled: not running, not failed; the data is that of the refresh before.
+    expect(all[panels.vendas.id]).toEqual({
+      status: 'cancelada',
+      ultimaAtualizacao: before.end,
+      ultimaTentativa: cancelledStart,
+    });
+    // Disabled by a selective refresh: it did not run, so it is neither the last attempt nor a change of the data.
+    expect(all[panels.financeiro.id]).toEqual({
+      status: 'concluida',
+      ultimaAtualizacao: before.end,
+      ultimaTentativa: before.start,
+    });
+    expect(all[panels.estoque.id]).toMatchObject({ status: 'em-andamento', ultimaAtualizacao: before.end });
+    // A person reads the same state (without any message).
+    expect((await freshness(ana))[panels.vendas.id]).toEqual(all[panels.vendas.id]);
   });
 
   it('waits out a 429 as Power BI’s Retry-After says, and reads everything', async () => {

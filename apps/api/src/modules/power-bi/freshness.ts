@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { AtualizacaoPainel } from '@paineis/contract/power-bi';
 import type { Db } from '../../db/client.ts';
 import { VersionedCache, VersionedKeyedCache } from '../../db/versioned-cache.ts';
-import type { PowerBiClient, PowerBiRefresh } from '../../integrations/power-bi/power-bi-client.ts';
+import type { PowerBiClient, PowerBiDataset, PowerBiRefresh } from '../../integrations/power-bi/power-bi-client.ts';
 import { guidKey } from '../../lib/guid.ts';
 import { PreparedJson } from '../../lib/prepared-json.ts';
 import { allPanels, panelsVisibleTo } from '../panels/panel-access.ts';
@@ -60,15 +60,16 @@ export function failureMessage(serviceExceptionJson: string | null): string {
 
 /**
  * A dataset's freshness from its refresh history (newest first): the newest refresh says the status, and when the
- * last completed one ended is kept apart, so a failed or running refresh still shows when the data last refreshed
- * (the one known before when none of the history completed).
+ * last completed one ended is kept apart, so a failed, cancelled or running refresh still shows when the data last
+ * refreshed (the one known before when none of the history completed). A refresh a selective refresh disabled
+ * ('Disabled') did not run: it is neither the last attempt nor a change of the data, so it is passed over.
  */
 export function freshnessOf(
   datasetId: string,
   history: readonly PowerBiRefresh[],
   previous: DatasetFreshness | undefined,
 ): DatasetFreshness {
-  const newest = history[0];
+  const newest = history.find((r) => r.status !== 'Disabled');
   const completed = history.find((r) => r.status === 'Completed' && r.endTime !== null);
   const found = completed?.endTime ? new Date(completed.endTime) : null;
   const kept = previous?.ultimaAtualizacao ?? null;
@@ -81,6 +82,9 @@ export function freshnessOf(
       return { ...base, status: 'concluida' };
     case 'Failed':
       return { ...base, status: 'falhou', mensagem: failureMessage(newest.serviceExceptionJson) };
+    case 'Cancelled':
+      // Ended without changing the data: neither running nor failed.
+      return { ...base, status: 'cancelada' };
     case 'Unknown':
       // Unknown without an end is a refresh under way; with one, Power BI does not know how it went.
       return { ...base, status: newest.endTime === null ? 'em-andamento' : 'desconhecida' };
@@ -89,9 +93,83 @@ export function freshnessOf(
   }
 }
 
-/** DirectQuery and live connections have no refresh: their data is as fresh as the source. */
-const isRealTime = (dataset: { isRefreshable: boolean; storageMode: string | null }) =>
-  !dataset.isRefreshable || /directquery|live/i.test(dataset.storageMode ?? '');
+/**
+ * Where each panel's dataset lives, and the dataset as its workspace lists it (once per workspace). Microsoft's Report
+ * has no `datasetWorkspaceId` (the swagger has it only in the admin scanner's related datasets), so it is used when
+ * Power BI sends it, and otherwise the dataset is looked for where it was found before, else in the report's own
+ * workspace; not there, in every other workspace the service principal is a member of (Groups_GetGroups, once a
+ * round, then each workspace's datasets). A workspace whose list failed keeps its datasets' state. Each link's
+ * datasetWorkspaceId is set to where the dataset was found (or looked for).
+ */
+async function findDatasets(
+  client: PowerBiClient,
+  log: FastifyBaseLogger,
+  links: PanelDatasetLink[],
+  stored: ReadonlyMap<number, PanelDatasetLink>,
+): Promise<Map<string, { workspaceId: string; dataset: PowerBiDataset }>> {
+  const lists = new Map<string, Map<string, PowerBiDataset> | null>();
+  const listAll = (workspaceIds: Iterable<string>) =>
+    eachLimited(
+      [...new Set(workspaceIds)].filter((ws) => !lists.has(ws)),
+      CONCURRENT_CALLS,
+      async (workspaceId) => {
+        try {
+          const listed = await client.listDatasets(workspaceId, 'background');
+          lists.set(workspaceId, new Map(listed.map((d) => [guidKey(d.id), d])));
+        } catch (error) {
+          lists.set(workspaceId, null);
+          // Its datasets keep what was known before until Power BI answers again.
+          log.warn({ ...callFailure(error), workspaceId }, 'Power BI não listou os datasets do workspace');
+        }
+      },
+    );
+  const withDataset = links.filter((link) => link.datasetId !== null);
+  const told = new Set(withDataset.filter((link) => link.datasetWorkspaceId !== null));
+  for (const link of withDataset) {
+    if (link.datasetWorkspaceId !== null) continue;
+    const before = stored.get(link.painelId);
+    link.datasetWorkspaceId =
+      before?.datasetId === link.datasetId && before.datasetWorkspaceId ? before.datasetWorkspaceId : link.workspaceId;
+  }
+  await listAll(withDataset.map((link) => link.datasetWorkspaceId!));
+
+  const found = new Map<string, { workspaceId: string; dataset: PowerBiDataset }>();
+  const lookIn = (workspaceId: string, datasetId: string) => {
+    const dataset = lists.get(workspaceId)?.get(datasetId);
+    if (dataset) found.set(datasetId, { workspaceId, dataset });
+    return dataset !== undefined;
+  };
+  // Not where it was looked for, though that workspace answered, and Power BI did not say where: look elsewhere.
+  const lost = withDataset.filter(
+    (link) =>
+      !lookIn(link.datasetWorkspaceId!, link.datasetId!) && !told.has(link) && lists.get(link.datasetWorkspaceId!),
+  );
+  if (lost.length > 0) {
+    try {
+      await listAll((await client.listWorkspaces('background')).map((w) => guidKey(w.id)));
+    } catch (error) {
+      log.warn(callFailure(error), 'Power BI não listou os workspaces');
+    }
+  }
+  for (const link of withDataset) {
+    const datasetId = link.datasetId!;
+    const where = found.get(datasetId)?.workspaceId;
+    if (where) {
+      link.datasetWorkspaceId = where;
+      continue;
+    }
+    const elsewhere = lost.includes(link)
+      ? [...lists].find(([ws, list]) => ws !== link.datasetWorkspaceId && list?.has(datasetId))?.[0]
+      : undefined;
+    if (elsewhere && lookIn(elsewhere, datasetId)) {
+      link.datasetWorkspaceId = elsewhere;
+    } else if (lists.get(link.datasetWorkspaceId!)) {
+      // Not in its workspace's list (nor, when searched, any other): what was known before stands.
+      log.warn({ workspaceId: link.datasetWorkspaceId, datasetId }, 'Power BI não listou o dataset no seu workspace');
+    }
+  }
+  return found;
+}
 
 /**
  * The panels a round reads: every one, or, for the panels named (created, or pointed at another report), those not yet
@@ -113,8 +191,9 @@ async function panelsToRead(db: Db, panelIds: ReadonlySet<number> | undefined) {
 /**
  * One round, over every panel or over the panels named: the reports of each workspace holding them, once; then the
  * datasets of each workspace where their datasets live (a report may use a dataset of another workspace), once, which
- * says which can be refreshed; then the refresh history of each refreshable dataset, once, however many panels share
- * it. DirectQuery and live datasets cost no call of their own.
+ * says which are import models (IsRefreshable); for each of the others, its DirectQuery schedule, which only
+ * DirectQuery and live connections have ('Tempo real', no history); then the refresh history of every other dataset,
+ * once, however many panels share it, whatever IsRefreshable said (an import model with no schedule still has one).
  */
 export async function readFreshness(
   db: Db,
@@ -148,46 +227,38 @@ export async function readFreshness(
         workspaceId,
         reportId: guidKey(panel.reportId),
         datasetId,
-        datasetWorkspaceId: datasetId ? guidKey(report?.datasetWorkspaceId ?? workspaceId) : null,
+        // Power BI's own word when it gives one (not a documented field: see findDatasets), else found later.
+        datasetWorkspaceId: report?.datasetWorkspaceId ? guidKey(report.datasetWorkspaceId) : null,
       });
     }
   });
 
-  // The panels' datasets, by the workspace they live in.
-  const byDatasetWorkspace = new Map<string, Set<string>>();
-  for (const link of links) {
-    if (!link.datasetId) continue;
-    const ws = link.datasetWorkspaceId!;
-    byDatasetWorkspace.set(ws, (byDatasetWorkspace.get(ws) ?? new Set()).add(link.datasetId));
-  }
   const previous = await storedDatasets(db);
+  const found = await findDatasets(
+    client,
+    log,
+    links,
+    new Map((await storedFreshness(db)).map((l) => [l.painelId, l])),
+  );
   const read: DatasetFreshness[] = [];
-  const refreshable: [datasetId: string, workspaceId: string][] = [];
-  await eachLimited([...byDatasetWorkspace], CONCURRENT_CALLS, async ([workspaceId, wanted]) => {
-    let listed;
+  const histories: [datasetId: string, workspaceId: string][] = [];
+  await eachLimited([...found], CONCURRENT_CALLS, async ([datasetId, { workspaceId, dataset }]) => {
+    // IsRefreshable is true only for an import model ("with the connection mode specifically set to 'Import'").
+    if (dataset.isRefreshable) return void histories.push([datasetId, workspaceId]);
+    // False is DirectQuery or a live connection, or an import model with no schedule and no recent refresh: only a
+    // DirectQuery schedule tells them apart (docs/decisions/019-power-bi-seen-from-the-portal.md).
     try {
-      listed = await client.listDatasets(workspaceId, 'background');
-    } catch (error) {
-      // Its datasets keep what was known before until Power BI answers again.
-      log.warn({ ...callFailure(error), workspaceId }, 'Power BI não listou os datasets do workspace');
-      return;
-    }
-    const byId = new Map(listed.map((d) => [guidKey(d.id), d]));
-    for (const datasetId of wanted) {
-      const dataset = byId.get(datasetId);
-      if (!dataset) {
-        // Not in its workspace's list: what was known before stands.
-        log.warn({ workspaceId, datasetId }, 'Power BI não listou o dataset no seu workspace');
-        continue;
-      }
-      if (isRealTime(dataset)) {
+      if (await client.isDirectQueryOrLive(workspaceId, datasetId, 'background')) {
         read.push({ datasetId, status: 'tempo-real', ultimaAtualizacao: null, ultimaTentativa: null, mensagem: null });
       } else {
-        refreshable.push([datasetId, workspaceId]);
+        histories.push([datasetId, workspaceId]);
       }
+    } catch (error) {
+      // What was known before stands until Power BI answers again.
+      log.warn({ ...callFailure(error), datasetId }, 'Power BI não informou se o dataset é DirectQuery');
     }
   });
-  await eachLimited(refreshable, CONCURRENT_CALLS, async ([datasetId, workspaceId]) => {
+  await eachLimited(histories, CONCURRENT_CALLS, async ([datasetId, workspaceId]) => {
     try {
       const history = await client.refreshHistory(workspaceId, datasetId, HISTORY_SIZE, 'background');
       read.push(freshnessOf(datasetId, history, previous.get(datasetId)));

@@ -132,6 +132,29 @@ describe("'/' shows when each panel's data was refreshed", () => {
     expect(asked).toEqual({ freshness: 1, health: 1 });
   });
 
+  it("shows admins 'Atualização cancelada' for a cancelled refresh, and everyone the data's last refresh, never 'Atualizando…'", async () => {
+    vi.useFakeTimers({ toFake: ['Date'], now: NOW });
+    const cancelled: AtualizacoesPaineis = {
+      ...FRESHNESS,
+      14: { status: 'cancelada', ultimaAtualizacao: ago(3 * 60 * MIN), ultimaTentativa: ago(20 * MIN) },
+    };
+    signIn(ADMIN);
+    serve({ freshness: cancelled, health: [] });
+    const { unmount } = renderApp('/');
+    const badge = await within(await waitForRow('Pedidos')).findByText('Atualização cancelada');
+    expect(rowOf('Pedidos')).toHaveTextContent('Atualizado há 3 h');
+    expect(rowOf('Pedidos')).not.toHaveTextContent(/Atualizando|Falha/);
+    expect(within(rowOf('Vendas Mensais')).queryByText('Atualização cancelada')).not.toBeInTheDocument();
+    expect(badge).toBeInTheDocument();
+    unmount();
+
+    signIn(USER);
+    serve({ freshness: cancelled, health: [] });
+    renderApp('/');
+    expect(await within(await waitForRow('Pedidos')).findByText('Atualizado há 3 h')).toBeInTheDocument();
+    expect(rowOf('Pedidos')).not.toHaveTextContent(/Atualizando|cancelada/);
+  });
+
   it('shows the list first, and each row’s freshness when it arrives', async () => {
     signIn(USER);
     serve();
