@@ -89,3 +89,12 @@ export const GROUP_BUDGETS_MS = {
  */
 export const SUBSCRIPTION_SIZES = { subscriptions: 1_000, people: 250, exportConcurrency: 10 };
 export const SUBSCRIPTION_RATIO_MAX = 1.5;
+
+/**
+ * Subscriptions through Graph (bench/subscriptions-graph.ts): the stand-in's sendMail answers after `latencyMs`, takes
+ * `concurrency` requests at once (Outlook's 4), and an upload budget per window of `windowSeconds` (Outlook's 150 MB per
+ * 5 minutes, scaled down) that a round's messages fill `windows` times over.
+ */
+export const GRAPH_MAIL_SCALE = { latencyMs: 100, concurrency: 4, windowSeconds: 10, windows: 8 };
+/** The portal's median within this many times the floor the limits impose. */
+export const GRAPH_RATIO_MAX = 1.5;

@@ -2,13 +2,14 @@
 // with none of the earlier parts' databases, servers and garbage in the process that also serves the web app.
 // Writes its rows as JSON to the file named last; a throw becomes an error row, as in run.ts.
 //
-//   node --import tsx bench/part.ts <api-pglite|api-postgres|groups|groups-pglite|groups-postgres|subscriptions|web|startup> <rows.json> [--quick]
+//   node --import tsx bench/part.ts <api-pglite|api-postgres|groups|groups-pglite|groups-postgres|subscriptions|subscriptions-graph|web|startup> <rows.json> [--quick]
 import { writeFileSync } from 'node:fs';
 import { benchApi } from './api.ts';
 import { benchGroups } from './groups.ts';
 import { errorRow, type BenchRow } from './report.ts';
 import { benchStartup, POSTGRES_ADMIN_URL, postgresReachable, withScratchDatabase } from './startup.ts';
 import { benchSubscriptions } from './subscriptions.ts';
+import { benchSubscriptionsGraph } from './subscriptions-graph.ts';
 import { benchWeb } from './web.ts';
 
 const PARTS: Record<string, () => Promise<BenchRow[]>> = {
@@ -32,6 +33,8 @@ const PARTS: Record<string, () => Promise<BenchRow[]>> = {
   'groups-postgres': () => withScratchDatabase('groups', (databaseUrl) => benchGroups({ databaseUrl })),
   // Two instances on one database: PostgreSQL only (run.ts runs it when one answers).
   subscriptions: () => withScratchDatabase('subscriptions', (databaseUrl) => benchSubscriptions(databaseUrl)),
+  'subscriptions-graph': () =>
+    withScratchDatabase('subscriptions-graph', (databaseUrl) => benchSubscriptionsGraph(databaseUrl)),
   web: () => benchWeb(),
   startup: benchStartup,
 };

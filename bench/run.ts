@@ -86,6 +86,7 @@ if (await postgresReachable()) {
 }
 if (await postgresReachable()) {
   await part('Assinaturas: envios, PostgreSQL', 'subscriptions');
+  await part('Assinaturas pelo Microsoft Graph, PostgreSQL', 'subscriptions-graph');
 } else {
   const value = `não medido: nada responde em ${new URL(POSTGRES_ADMIN_URL).host}`;
   tables.push({

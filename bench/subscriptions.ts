@@ -31,25 +31,25 @@ import { ensureBuilt, errorRow, formatNumber, median, quick, type BenchRow } fro
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 /** Quick mode (CI) checks that the part works, on a tenth of the subscriptions, once. */
-const SUBSCRIPTIONS = quick ? SUBSCRIPTION_SIZES.subscriptions / 10 : SUBSCRIPTION_SIZES.subscriptions;
-const ROUNDS = quick ? 1 : 3;
-const INSTANCES = 2;
-const { exportConcurrency, people: PEOPLE } = SUBSCRIPTION_SIZES;
+export const SUBSCRIPTIONS = quick ? SUBSCRIPTION_SIZES.subscriptions / 10 : SUBSCRIPTION_SIZES.subscriptions;
+export const ROUNDS = quick ? 1 : 3;
+export const INSTANCES = 2;
+export const { exportConcurrency, people: PEOPLE } = SUBSCRIPTION_SIZES;
 /** What the stand-in's ExportTo and running export answer: the wait Power BI asks for before the next look. */
-const POWER_BI_RETRY_AFTER_S = 1;
+export const POWER_BI_RETRY_AFTER_S = 1;
 /** The connections of each instance's SMTP pool (apps/api/src/integrations/mail/smtp-transport.ts). */
 const SMTP_POOL_CONNECTIONS = 3;
 /** Longest wait for a round's deliveries before the figure is an error. */
 const ROUND_TIMEOUT_MS = 300_000;
 
-const report: StandInReport = {
+export const report: StandInReport = {
   workspaceId: '6a6a6a6a-0000-4000-8000-00000000006a',
   reportId: '6b6b6b6b-0000-4000-8000-00000000006b',
   name: 'Vendas Semanais',
   datasetId: '6c6c6c6c-0000-4000-8000-00000000006c',
   rls: false,
 };
-const people: StandInPerson[] = Array.from({ length: PEOPLE }, (_, i) => {
+export const people: StandInPerson[] = Array.from({ length: PEOPLE }, (_, i) => {
   const mail = `assinante.${i}@empresa.com.br`;
   return {
     id: `6d6d6d6d-0000-4000-8000-${String(i).padStart(12, '0')}`,
@@ -71,15 +71,15 @@ function cpuMs(pid: number): number | null {
     return null;
   }
 }
-const cpuOf = (pids: number[]) => {
+export const cpuOf = (pids: number[]) => {
   const each = pids.map(cpuMs);
   return each.includes(null) ? null : each.reduce<number>((sum, ms) => sum + ms!, 0);
 };
 
-const seconds = (ms: number) => `${formatNumber(ms / 1000, 1)} s`;
+export const seconds = (ms: number) => `${formatNumber(ms / 1000, 1)} s`;
 
 /** The people (as the directory has them, so the instances' sync at start keeps them), the panel, its links. */
-async function seedOrganisation(database: Database): Promise<number> {
+export async function seedOrganisation(database: Database): Promise<number> {
   await migrateDatabase(database);
   await seedDirectoryPeople(database.db, people, 'bench');
   const panel = await createPanel(database.db, {
@@ -98,19 +98,21 @@ async function seedOrganisation(database: Database): Promise<number> {
   return panel.id;
 }
 
-/** One round of the portal: the subscriptions due at once, until every delivery ended. Milliseconds. */
-async function portalRound(
+/**
+ * `count` subscriptions of the panel falling due at once (one insert), after the previous round's went (cascade, so
+ * each round starts from the same tables); resolves when every delivery ended, all of them sent. Milliseconds, and the
+ * instances' CPU time meanwhile.
+ */
+export async function deliverRound(
   database: Database,
-  sink: SmtpSink,
   painelId: number,
   pids: number[],
+  count: number,
 ): Promise<{ ms: number; cpuMs: number | null }> {
   const db = database.db;
-  // The previous round's subscriptions and deliveries go (cascade), so each round starts from the same tables.
   await db.execute(sql`delete from assinaturas`);
-  const firstMessage = sink.messages.length;
   const due = new Date(Date.now() - 60_000);
-  const subscriptions = Array.from({ length: SUBSCRIPTIONS }, (_, i) => ({
+  const subscriptions = Array.from({ length: count }, (_, i) => ({
     painelId,
     usuarioId: people[i % PEOPLE]!.id,
     formato: 'PDF' as const,
@@ -133,22 +135,34 @@ async function portalRound(
       )
     )[0]!;
   let now = await progress();
-  while (now.queued < SUBSCRIPTIONS || now.open > 0) {
+  while (now.queued < count || now.open > 0) {
     if (performance.now() - began > ROUND_TIMEOUT_MS) {
-      throw new Error(`${now.sent} de ${SUBSCRIPTIONS} envios concluídos em ${ROUND_TIMEOUT_MS / 1000} s`);
+      throw new Error(`${now.sent} de ${count} envios concluídos em ${ROUND_TIMEOUT_MS / 1000} s`);
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
     now = await progress();
   }
   const took = performance.now() - began;
   const cpuAfter = cpuOf(pids);
-  if (now.sent !== SUBSCRIPTIONS) throw new Error(`${SUBSCRIPTIONS - now.sent} envios falharam`);
+  if (now.sent !== count) throw new Error(`${count - now.sent} envios falharam`);
+  return { ms: took, cpuMs: cpuBefore === null || cpuAfter === null ? null : cpuAfter - cpuBefore };
+}
+
+/** One round of the portal through SMTP: every occurrence received by the mail server, none twice. */
+async function portalRound(
+  database: Database,
+  sink: SmtpSink,
+  painelId: number,
+  pids: number[],
+): Promise<{ ms: number; cpuMs: number | null }> {
+  const firstMessage = sink.messages.length;
+  const measured = await deliverRound(database, painelId, pids, SUBSCRIPTIONS);
   const counts = countByDeliveryKey(sink.messages.slice(firstMessage));
   const twice = [...counts.values()].filter((n) => n > 1).length;
   if (counts.size !== SUBSCRIPTIONS || twice > 0) {
     throw new Error(`${counts.size} envios distintos recebidos pelo servidor SMTP, ${twice} duas vezes`);
   }
-  return { ms: took, cpuMs: cpuBefore === null || cpuAfter === null ? null : cpuAfter - cpuBefore };
+  return measured;
 }
 
 /**
@@ -183,6 +197,40 @@ async function bareRound(sink: SmtpSink, attachment: Buffer): Promise<number> {
   return took;
 }
 
+/** INSTANCES compiled servers with `env`, each on its own port, ready. */
+export async function startInstances(env: Record<string, string>): Promise<ReturnType<typeof startServer>[]> {
+  const servers: ReturnType<typeof startServer>[] = [];
+  for (let i = 0; i < INSTANCES; i++) {
+    const port = await freePort();
+    const server = startServer(process.execPath, ['--enable-source-maps', 'apps/api/dist/server.js'], {
+      cwd: root,
+      env: serverEnv({ ...env, PORT: String(port), HOST: '127.0.0.1' }),
+    });
+    servers.push(server);
+    try {
+      await waitUntilReady(server, `http://127.0.0.1:${port}/readyz`, 60_000);
+    } catch (error) {
+      for (const started of servers) await stopServer(started, 'SIGTERM', 20_000).catch(() => undefined);
+      throw new Error(`${error instanceof Error ? error.message : String(error)}\n${server.output().slice(-3000)}`);
+    }
+  }
+  return servers;
+}
+
+/** The PDF the stand-in renders for the report: what each message attaches. */
+export const reportPdf = () =>
+  renderExportFile('PDF', {
+    report,
+    pages: [
+      { name: 'ReportSection1', displayName: 'Visão geral' },
+      { name: 'ReportSection2', displayName: 'Por região' },
+      { name: 'ReportSection3', displayName: 'Detalhes' },
+    ],
+    regiao: 'Todas',
+    identity: null,
+    exportedAt: new Date(),
+  });
+
 export async function benchSubscriptions(databaseUrl: string): Promise<BenchRow[]> {
   ensureBuilt();
   const figure = `${formatNumber(SUBSCRIPTIONS)} assinaturas devidas de uma vez, ${INSTANCES} instâncias: até o último envio (mediana de ${ROUNDS})`;
@@ -206,30 +254,8 @@ export async function benchSubscriptions(databaseUrl: string): Promise<BenchRow[
       MAIL_FROM: 'Painéis <paineis@empresa.com.br>',
       SUBSCRIPTION_EXPORT_CONCURRENCY: String(exportConcurrency),
     };
-    for (let i = 0; i < INSTANCES; i++) {
-      const port = await freePort();
-      const server = startServer(process.execPath, ['--enable-source-maps', 'apps/api/dist/server.js'], {
-        cwd: root,
-        env: serverEnv({ ...env, PORT: String(port), HOST: '127.0.0.1' }),
-      });
-      servers.push(server);
-      try {
-        await waitUntilReady(server, `http://127.0.0.1:${port}/readyz`, 60_000);
-      } catch (error) {
-        throw new Error(`${error instanceof Error ? error.message : String(error)}\n${server.output().slice(-3000)}`);
-      }
-    }
-    const attachment = await renderExportFile('PDF', {
-      report,
-      pages: [
-        { name: 'ReportSection1', displayName: 'Visão geral' },
-        { name: 'ReportSection2', displayName: 'Por região' },
-        { name: 'ReportSection3', displayName: 'Detalhes' },
-      ],
-      regiao: 'Todas',
-      identity: null,
-      exportedAt: new Date(),
-    });
+    servers.push(...(await startInstances(env)));
+    const attachment = await reportPdf();
 
     const pids = servers.map((server) => server.child.pid!);
     const portal: number[] = [];

@@ -28,14 +28,16 @@ export async function seedDirectoryPeople(db: Db, people: StandInPerson[], origi
 }
 
 /**
- * The environment of a server that delivers subscriptions through `smtpUrl` to the stand-ins: no demo, no background
- * syncs, its queue polled every 0.2 s. Each caller adds its own instance's port, sender and limits.
+ * The environment of a server that delivers subscriptions through `smtpUrl`, or through Graph's sendMail from the
+ * mailbox `mailSender`, to the stand-ins: no demo, no background syncs, its queue polled every 0.2 s. Each caller adds
+ * its own instance's port, sender and limits.
  */
 export const deliveryServerEnv = (options: {
   databaseUrl: string;
   jwtSecret: string;
-  smtpUrl: string;
   standIns: StandIns;
+  smtpUrl?: string;
+  mailSender?: string;
 }): Record<string, string> => ({
   DATABASE_URL: options.databaseUrl,
   JWT_SECRET: options.jwtSecret,
@@ -45,7 +47,8 @@ export const deliveryServerEnv = (options: {
   POWER_BI_HEALTH_INTERVAL_MINUTES: '0',
   LOG_LEVEL: 'warn',
   PUBLIC_URL: 'https://paineis.empresa.com.br',
-  SMTP_URL: options.smtpUrl,
+  ...(options.smtpUrl ? { SMTP_URL: options.smtpUrl } : {}),
+  ...(options.mailSender ? { MAIL_SENDER: options.mailSender } : {}),
   SUBSCRIPTION_POLL_SECONDS: '0.2',
   ...portalEnvironment(options.standIns),
 });

@@ -195,7 +195,7 @@ const envSchema = z.object({
   // Outlook's limits on sendMail per app and mailbox (docs/decisions/016-microsoft-contract-tests.md): Microsoft's
   // figures by default; lower to leave room for other applications sending from the same mailbox.
   MAIL_GRAPH_CONCURRENCY: z.coerce.number().int().min(1).max(4).default(4),
-  MAIL_GRAPH_UPLOAD_BYTES: z.coerce.number().int().min(1_000_000).max(150_000_000).default(150_000_000),
+  MAIL_GRAPH_UPLOAD_BYTES: z.coerce.number().int().min(10_000).max(150_000_000).default(150_000_000),
   MAIL_GRAPH_UPLOAD_WINDOW_SECONDS: z.coerce.number().min(1).max(3600).default(300),
   MAIL_GRAPH_REQUESTS: z.coerce.number().int().min(1).max(10_000).default(10_000),
   MAIL_GRAPH_REQUESTS_WINDOW_SECONDS: z.coerce.number().min(1).max(3600).default(600),
