@@ -34,7 +34,7 @@ const PARTS: Record<string, () => Promise<BenchRow[]>> = {
   // Two instances on one database: PostgreSQL only (run.ts runs it when one answers).
   subscriptions: () => withScratchDatabase('subscriptions', (databaseUrl) => benchSubscriptions(databaseUrl)),
   'subscriptions-graph': () =>
-    withScratchDatabase('subscriptions-graph', (databaseUrl) => benchSubscriptionsGraph(databaseUrl)),
+    withScratchDatabase('subscriptions_graph', (databaseUrl) => benchSubscriptionsGraph(databaseUrl)),
   web: () => benchWeb(),
   startup: benchStartup,
 };
