@@ -141,8 +141,10 @@ const FAILED_REFRESH_ERROR = JSON.stringify({
 /**
  * The demo's datasets as the stand-in Power BI describes them, relative to `now`: every state the portal shows.
  * 'DRE Consolidada' failed its last refresh (40 min ago, after a good one yesterday); 'Orçamento vs Realizado' is
- * refreshing now; 'Paradas de Máquina' is DirectQuery and 'Consumo de Energia' a live connection (no refresh: real
- * time); the rest refreshed at varied times, from minutes to days ago, twice a day on schedule.
+ * refreshing now; 'Custos por Centro de Custo' had its last refresh cancelled; 'Pesquisa de Clima' is an import model
+ * with no schedule (not refreshable, refreshed by hand three weeks ago); 'Paradas de Máquina' is DirectQuery and
+ * 'Consumo de Energia' a live connection (no refresh: real time); the rest refreshed at varied times, from minutes to
+ * days ago, twice a day on schedule.
  */
 export function demoDatasets(now = Date.now()): StandInDataset[] {
   const at = (ago: number) => new Date(now - ago).toISOString();
@@ -169,6 +171,16 @@ export function demoDatasets(now = Date.now()): StandInDataset[] {
     'Orçamento vs Realizado': {
       refreshes: [{ status: 'Unknown', refreshType: 'ViaApi', startTime: at(6 * MINUTE) }, completed(DAY + HOUR)],
     },
+    // Cancelled through the enhanced refresh API: the data is as of yesterday's refresh.
+    'Custos por Centro de Custo': {
+      refreshes: [
+        { status: 'Cancelled', refreshType: 'ViaEnhancedApi', startTime: at(25 * MINUTE), endTime: at(22 * MINUTE) },
+        completed(DAY),
+      ],
+    },
+    // An import model with no schedule, refreshed by hand weeks ago: Power BI calls it not refreshable, yet its data
+    // is old, not real time.
+    'Pesquisa de Clima': { isRefreshable: false, refreshes: [{ ...completed(21 * DAY), refreshType: 'OnDemand' }] },
     'Paradas de Máquina': { storageMode: 'DirectQuery', refreshes: [] },
     'Consumo de Energia': { storageMode: 'LiveConnection', refreshes: [] },
   };

@@ -76,6 +76,14 @@ describe("the demo's Power BI", () => {
       ultimaAtualizacao: expect.any(String),
     });
     expect(freshness[panelId('Orçamento vs Realizado')]?.status).toBe('em-andamento');
+    expect(freshness[panelId('Custos por Centro de Custo')]).toMatchObject({
+      status: 'cancelada',
+      ultimaAtualizacao: expect.any(String),
+    });
+    // Not refreshable, yet an import model: its old data is not shown as real time.
+    const clima = freshness[panelId('Pesquisa de Clima')];
+    expect(clima?.status).toBe('concluida');
+    expect(Date.now() - Date.parse(clima!.ultimaAtualizacao!)).toBeGreaterThan(20 * 24 * 60 * 60 * 1000);
     expect(freshness[panelId('Paradas de Máquina')]?.status).toBe('tempo-real');
     expect(freshness[panelId('Consumo de Energia')]?.status).toBe('tempo-real');
     // The sales panels the browser journeys use refreshed normally, at varied times.
