@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -424,6 +424,51 @@ describe('loadConfig', () => {
     it('anything else → ConfigError naming RLS_USERNAME and the values it takes', () => {
       const error = configError({ DATA_DIR: dataDir, JWT_SECRET: SECRET, RLS_USERNAME: 'email' });
       expect(error.problems).toEqual(['RLS_USERNAME: use upn ou mail']);
+    });
+  });
+
+  describe('secrets from files (<NAME>_FILE, as Docker and Kubernetes mount them)', () => {
+    const file = (name: string, text: string) => {
+      const at = path.join(dataDir, name);
+      writeFileSync(at, text);
+      return at;
+    };
+
+    it('reads JWT_SECRET, AZURE_CLIENT_SECRET, DATABASE_URL and SMTP_URL from their files, without the last line break', () => {
+      const config = loadConfig({
+        DATA_DIR: dataDir,
+        ...AZURE,
+        AZURE_CLIENT_SECRET: undefined,
+        AZURE_CLIENT_SECRET_FILE: file('azure', 'segredo-do-aplicativo-em-arquivo\n'),
+        JWT_SECRET_FILE: file('jwt', `${SECRET}\n`),
+        DATABASE_URL_FILE: file('db', 'postgres://paineis:senha@db:5432/paineis\r\n'),
+        SMTP_URL_FILE: file('smtp', 'smtps://usuario:senha@smtp.empresa.com.br:465'),
+        MAIL_FROM: 'Painéis <paineis@empresa.com.br>',
+      });
+      expect(config.jwt.secret).toBe(SECRET);
+      expect(config.microsoft?.clientSecret).toBe('segredo-do-aplicativo-em-arquivo');
+      expect(config.database).toMatchObject({ kind: 'postgres', url: 'postgres://paineis:senha@db:5432/paineis' });
+      expect(config.mail).toMatchObject({ kind: 'smtp', url: 'smtps://usuario:senha@smtp.empresa.com.br:465' });
+    });
+
+    it('refuses a setting given both ways, and a file missing or empty, naming the file but never its content', () => {
+      const both = configError({ DATA_DIR: dataDir, JWT_SECRET: SECRET, JWT_SECRET_FILE: file('jwt', SECRET) });
+      expect(both.problems).toEqual(['JWT_SECRET e JWT_SECRET_FILE: defina um ou outro, não os dois']);
+
+      const missing = path.join(dataDir, 'nao-existe');
+      const absent = configError({ DATA_DIR: dataDir, JWT_SECRET_FILE: missing });
+      expect(absent.problems).toEqual([`JWT_SECRET_FILE: não foi possível ler ${missing} (o arquivo não existe)`]);
+
+      const empty = configError({ DATA_DIR: dataDir, JWT_SECRET: SECRET, DATABASE_URL_FILE: file('db', '\n') });
+      expect(empty.problems).toEqual([`DATABASE_URL_FILE: o arquivo ${path.join(dataDir, 'db')} está vazio`]);
+      expect(empty.message).not.toContain(SECRET);
+    });
+
+    it('holds the file’s value to the same rules as the variable', () => {
+      const error = configError({ DATA_DIR: dataDir, JWT_SECRET_FILE: file('jwt', 'curto') });
+      expect(error.problems).toHaveLength(1);
+      expect(error.problems[0]).toMatch(/^JWT_SECRET/);
+      expect(error.message).not.toContain('curto');
     });
   });
 });

@@ -367,10 +367,47 @@ export class ConfigError extends Error {
   }
 }
 
+/**
+ * The settings that may come from a file instead, as Docker and Kubernetes mount secrets (`JWT_SECRET_FILE=/run/
+ * secrets/jwt`): the file's text, without its final line break.
+ */
+export const SECRET_FILE_SETTINGS = ['JWT_SECRET', 'AZURE_CLIENT_SECRET', 'DATABASE_URL', 'SMTP_URL'] as const;
+
+/** `given` with each `<NAME>_FILE` read into `<NAME>`, or the problems: both set, or a file that cannot be read. */
+function withSecretFiles(given: Record<string, string>): { values: Record<string, string>; problems: string[] } {
+  const values = { ...given };
+  const problems: string[] = [];
+  for (const name of SECRET_FILE_SETTINGS) {
+    const file = values[`${name}_FILE`];
+    delete values[`${name}_FILE`];
+    if (file === undefined) continue;
+    if (values[name] !== undefined) {
+      problems.push(`${name} e ${name}_FILE: defina um ou outro, não os dois`);
+      continue;
+    }
+    try {
+      const text = readFileSync(file, 'utf8').replace(/\r?\n$/, '');
+      if (text === '') problems.push(`${name}_FILE: o arquivo ${file} está vazio`);
+      else values[name] = text;
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      problems.push(
+        `${name}_FILE: não foi possível ler ${file} (${code === 'ENOENT' ? 'o arquivo não existe' : (code ?? 'erro de leitura')})`,
+      );
+    }
+  }
+  return { values, problems };
+}
+
 /** Reads and checks the whole configuration once. Nothing else in the API reads process.env. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   // Empty values count as unset, as they do in most .env files.
-  const given = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const set = Object.fromEntries(
+    Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined && entry[1] !== ''),
+  );
+  const { values: given, problems: fileProblems } = withSecretFiles(set);
+  // The file's path is named; its content, a secret, never is.
+  if (fileProblems.length > 0) throw new ConfigError(fileProblems);
   const parsed = envSchema.safeParse(given);
   if (!parsed.success) {
     throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`));
