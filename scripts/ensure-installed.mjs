@@ -9,8 +9,13 @@ import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const [major, minor] = process.versions.node.split('.').map(Number);
+// Installing and building need 20.19 (Vite); the portal and the tests need 22.13, and where this Node is older
+// npm start and npm test fetch Node 24 themselves (scripts/lib/node-runtime.mjs, decision 023).
 if (major < 20 || (major === 20 && minor < 19)) {
-  console.error(`Painéis precisa do Node.js 20.19 ou mais novo (este é ${process.versions.node}).`);
+  console.error(
+    `Painéis precisa do Node.js 22.13 ou mais novo (este é ${process.versions.node}); com um Node.js a partir ` +
+      'do 20.19, npm start e npm test baixam e usam o Node.js 24 sozinhos.',
+  );
   process.exit(1);
 }
 

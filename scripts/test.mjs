@@ -1,15 +1,52 @@
 #!/usr/bin/env node
 // Runs every check and every test, then prints one closing line: "tests: N passed, N failed".
 // The same command runs locally and in CI (.ci/run).
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { namedFailures } from './lib/test-failures.mjs';
+import { majorOf, nodeRuntime, nodeVersion, otherNodeMajors, runtimeEnv, suiteNodeMajor } from './lib/node-runtime.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+// Which Node.js runs the suite (docs/decisions/023-node-24.md, suiteNodeMajor): TEST_NODE=<major> when set; else
+// Node 24 in CI and wherever this Node is older than the minimum (22.13); else this one. When it is not this one,
+// this script runs again on that Node, its folder first on PATH, so that node, npm, npx and every tool a step
+// starts (vitest's workers, Playwright's web server, the production build's npm ci, the benchmark) run on it too.
+const runningMajor = majorOf(process.versions.node);
+let suiteMajor;
+let otherMajors;
+try {
+  suiteMajor = suiteNodeMajor(process.env, process.versions.node);
+  otherMajors = otherNodeMajors(process.env, suiteMajor);
+} catch (error) {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+}
+if (suiteMajor !== runningMajor) {
+  let node;
+  try {
+    node = nodeRuntime(suiteMajor);
+  } catch (error) {
+    console.error(`Node.js ${suiteMajor} indisponível: ${error instanceof Error ? error.message : error}`);
+    process.exit(1);
+  }
+  console.log(`Node.js ${process.versions.node} aqui; a suíte roda no Node.js ${nodeVersion(node)} (${node}).`);
+  const child = spawn(node, [fileURLToPath(import.meta.url), ...process.argv.slice(2)], {
+    cwd: root,
+    stdio: 'inherit',
+    env: runtimeEnv(node),
+  });
+  // Ctrl-C reaches the whole process group, the run included: this process only waits for it to end. A SIGTERM
+  // sent to this process alone (a CI timeout) is passed on.
+  process.on('SIGINT', () => {});
+  process.on('SIGTERM', () => child.kill('SIGTERM'));
+  process.exit(await new Promise((resolve) => child.once('exit', (code) => resolve(code ?? 1))));
+}
+console.log(`Node.js ${process.versions.node} roda a suíte (${process.execPath}).`);
 const bin = (name) => path.join(root, 'node_modules', '.bin', name);
 const failures = [];
 
@@ -71,6 +108,8 @@ step('Testes (vitest)', bin('vitest'), ['run', '--reporter=default', '--reporter
 // compiled server (no TypeScript loader) answering in demo mode.
 step('Build de produção', process.execPath, [path.join(root, 'scripts', 'check-production-build.mjs')]);
 
+// [lead: container test step (issue 39) goes here, after the production build]
+
 // Browser journeys: Debian's Chromium driven by Playwright against the real server (demo mode).
 const e2eReport = path.join(path.dirname(report), 'e2e.json');
 if (step('Build (aplicação web e API)', 'npm', ['run', 'build', '--silent'])) {
@@ -80,6 +119,15 @@ if (step('Build (aplicação web e API)', 'npm', ['run', 'build', '--silent'])) 
   // Every budget of npm run bench, briefly (bench/run.ts --quick): the benchmark still works; figures reported,
   // budgets not enforced. On the build just made.
   step('Benchmark (modo rápido)', process.execPath, ['--import', 'tsx', path.join(root, 'bench', 'run.ts'), '--quick']);
+  // The oldest and the newest supported majors, briefly (decision 023): the compiled server just built starts
+  // and serves, and the API's contract tests pass, on each. In CI, or where TEST_OTHER_NODES=22,26 asks
+  // (otherNodeMajors).
+  for (const major of otherMajors) {
+    step(`Node.js ${major} (início e testes de contrato da API)`, process.execPath, [
+      path.join(root, 'scripts', 'check-node-version.mjs'),
+      String(major),
+    ]);
+  }
 }
 
 // Each step's JSON report, or null when the step did not write one.
