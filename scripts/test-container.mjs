@@ -90,6 +90,10 @@ function freePort() {
  * @returns {Promise<{ status: number, body: any, type: string }>}
  */
 async function call(base, route, { method = 'GET', token, body } = {}) {
+  // A timer of our own: AbortSignal.timeout's does not keep the process alive, and a request left hanging with
+  // nothing else pending would end the script (exit code 13) instead of failing its check.
+  const abort = new AbortController();
+  const timer = setTimeout(() => abort.abort(new Error('sem resposta em 10 s')), 10_000);
   try {
     const response = await fetch(base + route, {
       method,
@@ -98,13 +102,15 @@ async function call(base, route, { method = 'GET', token, body } = {}) {
         ...(body === undefined ? {} : { 'content-type': 'application/json' }),
       },
       body: body === undefined ? undefined : JSON.stringify(body),
-      signal: AbortSignal.timeout(10_000),
+      signal: abort.signal,
     });
     const type = response.headers.get('content-type') ?? '';
     const text = await response.text();
     return { status: response.status, body: type.includes('json') && text ? JSON.parse(text) : text, type };
   } catch (error) {
     return { status: 0, body: String(error), type: '' };
+  } finally {
+    clearTimeout(timer);
   }
 }
 
@@ -404,6 +410,8 @@ function cleanUp() {
   rmSync(work, { recursive: true, force: true });
 }
 
+// Whatever ends the process (an exception that escapes, process.exit), nothing of the test is left behind.
+process.on('exit', cleanUp);
 for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM'])) {
   process.once(signal, () => {
     log(`\n${signal}: removendo contêineres, volumes e redes do teste...`);
@@ -414,6 +422,8 @@ for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM'])) {
 
 let sizeMb = 0;
 let failure = null;
+// Keeps the process alive until the summary, whatever the steps await.
+const keepAlive = setInterval(() => {}, 60_000);
 try {
   const built = await prepare();
   sizeMb = built.sizeMb;
@@ -423,6 +433,7 @@ try {
   failure = error instanceof Error ? error.message : String(error);
   check('o teste chega ao fim', false, failure);
 }
+clearInterval(keepAlive);
 const failed = checks.filter((c) => !c.ok);
 if (failed.length > 0) {
   for (const name of watched) {
