@@ -320,11 +320,16 @@ async function composeWithReplicas() {
   secretFile(secrets, 'postgres_password', dbPassword);
   secretFile(secrets, 'database_url', `postgres://paineis:${dbPassword}@db:5432/paineis`);
   secretFile(secrets, 'jwt_secret', randomBytes(36).toString('base64'));
-  // What a newcomer's .env holds (.env.docker.example): local accounts only, no demo.
-  writeFileSync(
-    path.join(project, '.env'),
-    `DEMO_MODE=false\nPORTAL_ADMIN_USERNAME=${adminUser}\nPORTAL_ADMIN_PASSWORD=${adminPassword}\n`,
+  // A newcomer's .env: .env.docker.example (local accounts only, no demo) with the administrator filled in.
+  const example = readFileSync(path.join(root, '.env.docker.example'), 'utf8');
+  const dotenv = example
+    .replace(/^PORTAL_ADMIN_USERNAME=.*$/m, `PORTAL_ADMIN_USERNAME=${adminUser}`)
+    .replace(/^PORTAL_ADMIN_PASSWORD=.*$/m, `PORTAL_ADMIN_PASSWORD=${adminPassword}`);
+  check(
+    '.env.docker.example tem DEMO_MODE=false e o administrador',
+    /^DEMO_MODE=false$/m.test(dotenv) && dotenv.includes(adminPassword),
   );
+  writeFileSync(path.join(project, '.env'), dotenv);
   const [port1, port2] = [await freePort(), await freePort()];
   const env = {
     ...process.env,
