@@ -24,7 +24,7 @@ export function dockerClient() {
 /**
  * Runs the docker client and returns its outcome, output as text.
  * @param {string[]} args
- * @param {{ input?: string | Buffer, timeoutMs?: number, env?: NodeJS.ProcessEnv, inherit?: boolean }} [options]
+ * @param {{ input?: string | Buffer, timeoutMs?: number, env?: NodeJS.ProcessEnv }} [options]
  * @returns {{ status: number | null, stdout: string, stderr: string }}
  */
 export function docker(args, options = {}) {
@@ -34,7 +34,7 @@ export function docker(args, options = {}) {
     env: options.env ?? process.env,
     encoding: 'utf8',
     maxBuffer: 64 * 1024 * 1024,
-    stdio: options.inherit ? ['pipe', 'inherit', 'inherit'] : 'pipe',
+    stdio: 'pipe',
   });
   return { status: result.status, stdout: result.stdout ?? '', stderr: result.stderr ?? String(result.error ?? '') };
 }
@@ -67,8 +67,11 @@ export function commandPath(name) {
  * @returns {Promise<string | null>}
  */
 export async function ensureDocker({ log = console.log, waitMs = 60_000 } = {}) {
+  // docker.io is wanted for its client in /usr/bin as much as for its daemon: another client first on PATH (a
+  // static download) may have no BuildKit.
+  const present = (command) => (command === 'docker' ? existsSync('/usr/bin/docker') : commandPath(command) !== null);
   const missing = Object.entries(DEBIAN_PACKAGES)
-    .filter(([command]) => !commandPath(command))
+    .filter(([command]) => !present(command) || (command === 'docker' && !commandPath('dockerd')))
     .map(([, pkg]) => pkg);
   if (missing.length > 0) {
     if (!existsSync('/usr/bin/apt-get')) return `faltam ${missing.join(', ')} e não há apt-get para instalá-los`;
