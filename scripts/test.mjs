@@ -108,7 +108,9 @@ step('Testes (vitest)', bin('vitest'), ['run', '--reporter=default', '--reporter
 // compiled server (no TypeScript loader) answering in demo mode.
 step('Build de produção', process.execPath, [path.join(root, 'scripts', 'check-production-build.mjs')]);
 
-// [lead: container test step (issue 39) goes here, after the production build]
+// The container image and compose file (npm run test:container): built, run alone, and as two replicas on
+// PostgreSQL. Docker is installed and started when missing; under CI a missing Docker is a failure.
+step('Contêiner (imagem e compose)', process.execPath, [path.join(root, 'scripts', 'test-container.mjs')]);
 
 // Browser journeys: Debian's Chromium driven by Playwright against the real server (demo mode).
 const e2eReport = path.join(path.dirname(report), 'e2e.json');
