@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { nodeRuntime, nodeVersion, runtimeEnv } from './lib/node-runtime.mjs';
-import { freePort, serverEnv, startServer, stopServer, waitUntilReady } from './lib/server-process.mjs';
+import { demoServerEnv, freePort, startServer, stopServer, waitUntilReady } from './lib/server-process.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const major = Number(process.argv[2]);
@@ -26,14 +26,7 @@ async function startUp(node) {
   const dataDir = mkdtempSync(path.join(tmpdir(), `paineis-node${major}-`));
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const env = serverEnv({
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    DATA_DIR: dataDir,
-    DEMO_MODE: 'true',
-    LOG_LEVEL: 'warn',
-    NODE_ENV: 'production',
-  });
+  const env = demoServerEnv(port, dataDir);
   const server = startServer(node, ['--enable-source-maps', 'apps/api/dist/server.js'], { cwd: root, env });
   try {
     const ready = await waitUntilReady(server, `${base}/readyz`, 60_000);

@@ -13,7 +13,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, 
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freePort, serverEnv, startServer, stopServer, waitUntilReady } from './lib/server-process.mjs';
+import { demoServerEnv, freePort, startServer, stopServer, waitUntilReady } from './lib/server-process.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const NPM_FLAGS = ['--prefer-offline', '--no-audit', '--no-fund'];
@@ -140,14 +140,7 @@ async function expectJson(response, what) {
 async function exerciseServer() {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const env = serverEnv({
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    DATA_DIR: dataDir,
-    DEMO_MODE: 'true',
-    LOG_LEVEL: 'warn',
-    NODE_ENV: 'production',
-  });
+  const env = demoServerEnv(port, dataDir);
   server = startServer(process.execPath, ['--enable-source-maps', 'apps/api/dist/server.js'], { cwd: copy, env });
   try {
     const ready = await waitUntilReady(server, `${base}/readyz`, 60_000);

@@ -33,6 +33,24 @@ export function serverEnv(extra) {
 }
 
 /**
+ * The environment of a compiled server in demo mode and production settings, on 127.0.0.1:`port`, with its data in
+ * `dataDir`, logging warnings only: how the checks of the build start one.
+ * @param {number} port
+ * @param {string} dataDir
+ * @returns {Record<string, string | undefined>}
+ */
+export function demoServerEnv(port, dataDir) {
+  return serverEnv({
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    DEMO_MODE: 'true',
+    LOG_LEVEL: 'warn',
+    NODE_ENV: 'production',
+  });
+}
+
+/**
  * Starts a server. `exited` settles with its exit code (or signal) when it ends; `output()` is what it wrote,
  * for a failure message.
  * @param {string} command
