@@ -325,7 +325,7 @@ export interface SubscriptionSettings {
  * Graph takes an attachment in the message itself only under 3 MB ("Attach large files to Outlook messages": a
  * larger one needs an upload session), and a request of at most 4 MB: decimal megabytes, as Microsoft writes them. A
  * file this size grows by a third in base64; the message's request is checked against the 4 MB too
- * (GraphMailTransport.fits).
+ * (GraphMailTransport.maxRequestBytes).
  */
 export const GRAPH_MAX_ATTACHMENT_BYTES = 3_000_000;
 

@@ -27,6 +27,7 @@ export class GraphMailTransport implements MailTransport {
 
   /** Outlook's limits are per app and mailbox: this sender's. */
   readonly limits: SenderLimits;
+  readonly maxRequestBytes = GRAPH_MAX_REQUEST_BYTES;
 
   constructor(
     private readonly graph: GraphClient,
@@ -39,10 +40,6 @@ export class GraphMailTransport implements MailTransport {
 
   requestBytes(mail: OutgoingMail): number {
     return sendMailRequestBytes(graphMessage(mail));
-  }
-
-  fits(mail: OutgoingMail): boolean {
-    return this.requestBytes(mail) <= GRAPH_MAX_REQUEST_BYTES;
   }
 
   async send(mail: OutgoingMail): Promise<{ messageId: string | null }> {

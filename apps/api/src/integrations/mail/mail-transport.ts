@@ -34,8 +34,11 @@ export interface MailTransport {
   readonly limits: SenderLimits | null;
   /** The bytes of the request that would carry `mail`: what counts against an upload budget. */
   requestBytes(mail: OutgoingMail): number;
-  /** Whether `mail` fits in one request; one that does not goes with a download link instead of its file. */
-  fits(mail: OutgoingMail): boolean;
+  /**
+   * The largest request the service takes (requestBytes); a message over it goes with a download link instead of its
+   * file. Null when the server says what it takes (SMTP's 552).
+   */
+  readonly maxRequestBytes: number | null;
   /**
    * Resolves once the mail server (or Graph, with its 202) accepted the message; rejects with MailError otherwise.
    * `messageId` is the server's id when it gives one.

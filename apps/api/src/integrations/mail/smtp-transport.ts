@@ -29,6 +29,8 @@ const CONNECTION_CODES = new Set([
 export class SmtpTransport implements MailTransport {
   readonly kind = 'smtp';
   readonly limits = null;
+  /** The mail server says what it takes (a 552 for too large), after the file's own limit (maxAttachmentBytes). */
+  readonly maxRequestBytes = null;
   private readonly transporter;
 
   constructor(
@@ -53,11 +55,6 @@ export class SmtpTransport implements MailTransport {
   requestBytes(mail: OutgoingMail): number {
     const file = mail.attachment ? Math.ceil(mail.attachment.content.length / 3) * 4 : 0;
     return file + Buffer.byteLength(mail.html) + Buffer.byteLength(mail.text);
-  }
-
-  /** The mail server says what it takes (a 552 for too large), after the file's own limit (maxAttachmentBytes). */
-  fits(): boolean {
-    return true;
   }
 
   async send(mail: OutgoingMail): Promise<{ messageId: string | null }> {

@@ -9,7 +9,7 @@ const mail: MailTransport = {
   maxAttachmentBytes: 1024,
   limits: null,
   requestBytes: () => 0,
-  fits: () => true,
+  maxRequestBytes: null,
   send: async () => ({ messageId: null }),
   close: async () => undefined,
 };

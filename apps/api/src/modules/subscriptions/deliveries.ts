@@ -10,7 +10,7 @@ import type { Db } from '../../db/client.ts';
 import { MicrosoftError } from '../../integrations/microsoft-error.ts';
 import type { ExportJob, ReportExporter } from '../../integrations/power-bi/embedding-service.ts';
 import type { PowerBiExport } from '../../integrations/power-bi/power-bi-client.ts';
-import { MailError, type MailTransport } from '../../integrations/mail/mail-transport.ts';
+import { MailError, type MailTransport, type OutgoingMail } from '../../integrations/mail/mail-transport.ts';
 import { DomainFailure } from '../../lib/domain-failure.ts';
 import { POWER_BI_NOT_CONFIGURED } from '../../plugins/microsoft-error-answers.ts';
 import type { TaskHandle, TaskRunner } from '../../tasks/task-runner.ts';
@@ -469,21 +469,26 @@ export class DeliveryWorker {
         kind: 'link',
         ...(await this.storedFor(claim, identity, filename, type.contentType, bytes, clock, recipient.id)),
       });
-    let message =
+    // Each message's request is measured once: it decides the link and counts against Graph's upload budget.
+    const sized = (message: OutgoingMail) => ({ message, bytes: mail.requestBytes(message) });
+    let outgoing = sized(
       bytes.length <= mail.maxAttachmentBytes
         ? messageWith({ kind: 'attached', filename, contentType: type.contentType, content: bytes })
-        : await withLink();
-    if (message.attachment && !mail.fits(message)) message = await withLink();
-    const handOver = (outgoing: typeof message) =>
-      this.gate ? this.gate.send(mail, outgoing, { held, clock }) : mail.send(outgoing);
+        : await withLink(),
+    );
+    if (outgoing.message.attachment && mail.maxRequestBytes !== null && outgoing.bytes > mail.maxRequestBytes) {
+      outgoing = sized(await withLink());
+    }
+    const handOver = ({ message, bytes: size }: typeof outgoing) =>
+      this.gate ? this.gate.send(mail, message, { held, clock, bytes: size }) : mail.send(message);
     let accepted: { messageId: string | null };
     try {
       try {
-        accepted = await handOver(message);
+        accepted = await handOver(outgoing);
       } catch (error) {
-        if (!(error instanceof MailError && error.tooLarge && message.attachment)) throw error;
+        if (!(error instanceof MailError && error.tooLarge && outgoing.message.attachment)) throw error;
         this.deps.log.warn({ envioId: claim.id }, 'mensagem recusada por tamanho: enviada com o link do arquivo');
-        accepted = await handOver(await withLink());
+        accepted = await handOver(sized(await withLink()));
       }
     } catch (error) {
       if (!(error instanceof MailError)) throw error;

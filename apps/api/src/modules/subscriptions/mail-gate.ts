@@ -48,14 +48,13 @@ export class MailGate {
   /**
    * `mail` handed to `transport` within the limits; `held` throws when the delivery is no longer this instance's (its
    * lease lapsed, or it is stopping), so that nothing is sent for a delivery another instance took. `clock` is the
-   * deliveries' own.
+   * deliveries' own; `bytes`, the request's size (MailTransport.requestBytes), measured once by the caller.
    */
   send(
     transport: MailTransport,
     mail: OutgoingMail,
-    { held, clock }: { held: () => void; clock: () => Date },
+    { held, clock, bytes }: { held: () => void; clock: () => Date; bytes: number },
   ): Promise<{ messageId: string | null }> {
-    const bytes = transport.requestBytes(mail);
     return this.local(async () => {
       for (;;) {
         const place = await this.place(bytes, held, clock);

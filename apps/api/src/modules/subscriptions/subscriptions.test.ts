@@ -30,7 +30,7 @@ const NEVER_SENDS: MailTransport = {
   maxAttachmentBytes: 10 * 1024 * 1024,
   limits: null,
   requestBytes: () => 0,
-  fits: () => true,
+  maxRequestBytes: null,
   send: () => Promise.reject(new Error('nenhum envio nestes testes')),
   close: async () => undefined,
 };
