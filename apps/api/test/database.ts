@@ -37,6 +37,6 @@ export async function resetDatabase(database: Database) {
              visualizacoes, auditoria, ultimos_logins, favoritos, visoes_salvas, exportacoes,
              grupos, grupo_membros, painel_grupos, estado_sincronizacao,
              painel_datasets, datasets_atualizacao, painel_saude, tarefas, instalacao,
-             caixas_envio, vagas_envio, uso_caixa_envio
+             caixas_envio, vagas_envio, uso_caixa_envio, capacidade, capacidade_historico
              restart identity cascade`);
 }

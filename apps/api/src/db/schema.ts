@@ -676,3 +676,38 @@ export const instalacao = pgTable('instalacao', {
   valor: text('valor').notNull(),
   dataAtualizacao: timestamp('data_atualizacao', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/*
+ * The Power BI capacity (docs/decisions/024-capacity-cost.md): the policy that pauses and wakes it, its last state
+ * read from Azure, and each change of state with its reason, from which the month's hours and cost are counted.
+ */
+
+/** One row (id 1): the policy, the last state read and the last activity that needed the capacity. */
+export const capacidade = pgTable('capacidade', {
+  id: integer('id').primaryKey(),
+  /** PoliticaCapacidade as JSON; null until an administrator saves one (the default policy then applies). */
+  politica: jsonb('politica'),
+  /** The state last read, in the portal's words (EstadoCapacidade). */
+  estado: text('estado'),
+  sku: text('sku'),
+  lidoEm: timestamp('lido_em', { withTimezone: true }),
+  /** Azure's reason when the last call failed (a missing role). */
+  mensagem: text('mensagem'),
+  /** The last opening, export or delivery: the idle rule counts from it. */
+  ultimaAtividade: timestamp('ultima_atividade', { withTimezone: true }),
+});
+
+/** Each change of the capacity's state or SKU, with why and who. */
+export const capacidadeHistorico = pgTable(
+  'capacidade_historico',
+  {
+    id: serial('id').primaryKey(),
+    em: timestamp('em', { withTimezone: true }).notNull(),
+    estado: text('estado').notNull(),
+    sku: text('sku'),
+    motivo: text('motivo').notNull(),
+    pessoa: text('pessoa'),
+    detalhe: text('detalhe'),
+  },
+  (t) => [index('capacidade_historico_em').on(t.em)],
+);
