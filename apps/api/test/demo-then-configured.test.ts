@@ -61,12 +61,13 @@ describe.skipIf(inject('database') !== 'pglite')('one data folder started in dem
       ).toBe(401);
       expect((await call(server, 'GET', '/api/paineis', { token: demoToken })).status).toBe(401);
       expect((await call(server, 'POST', '/api/auth/login', { body: ADMIN })).status).toBe(200);
+      // Log lines reach stdout in blocks, up to a second late (lib/log-destination.ts): the stop flushes them.
+      await server.stop();
       const retired = server.logLines().find((l) => String(l.msg).startsWith('fora do modo demonstração: '));
       expect(retired).toMatchObject({ level: 40, accounts: ['demo.admin', 'demo.usuario'] });
       expect(String(retired!.msg)).toMatch(
         /^fora do modo demonstração: 2 contas de demonstração desativadas e sem senha \(demo\.admin, demo\.usuario\), com as sessões encerradas; \d+ pessoas dos dados de demonstração desativadas$/,
       );
-      await server.stop();
       server = undefined;
 
       await startServer({ DATA_DIR: dataDir, LOG_LEVEL: 'warn' }, READY).then(
