@@ -1,46 +1,38 @@
 import { z } from 'zod';
 import { isoDate, isTimeZone, optionalText } from './fields.ts';
+import {
+  MAX_FAIXAS,
+  MAX_MINUTOS_OCIOSO,
+  MIN_MINUTOS_OCIOSO,
+  ESTADOS_CAPACIDADE,
+  MOTIVOS_CAPACIDADE,
+  QUEM_RETOMA,
+  SKU_PATTERN,
+  TIPOS_CAPACIDADE,
+} from './capacity-constants.ts';
 
 /*
  * The Power BI capacity that serves the reports, and its cost (docs/decisions/024-capacity-cost.md): its state as
  * Azure Resource Manager reports it, the policy that pauses and wakes it, and the month's hours.
  */
 
-/** The capacity's state, in the portal's words; 'desconhecida' until Azure has been asked, or when it cannot be. */
-export const ESTADOS_CAPACIDADE = [
-  'ativa',
-  'pausada',
-  'pausando',
-  'retomando',
-  'escalando',
-  'falhou',
-  'desconhecida',
-] as const;
-export type EstadoCapacidade = (typeof ESTADOS_CAPACIDADE)[number];
+// The values without a schema live in capacity-constants.ts (no zod: the web app loads them); the API takes them here.
+export {
+  ESTADOS_CAPACIDADE,
+  MAX_FAIXAS,
+  MAX_MINUTOS_OCIOSO,
+  MIN_MINUTOS_OCIOSO,
+  MOTIVOS_CAPACIDADE,
+  QUEM_RETOMA,
+  SKU_PATTERN,
+  TEXTOS_CAPACIDADE,
+  TIPOS_CAPACIDADE,
+  type EstadoCapacidade,
+  type MotivoCapacidade,
+  type QuemRetoma,
+  type TipoCapacidade,
+} from './capacity-constants.ts';
 
-/** 'embedded': an A SKU (Microsoft.PowerBIDedicated); 'fabric': an F SKU (Microsoft.Fabric). */
-export const TIPOS_CAPACIDADE = ['embedded', 'fabric'] as const;
-export type TipoCapacidade = (typeof TIPOS_CAPACIDADE)[number];
-
-/** Who may wake a paused capacity by opening a panel. */
-export const QUEM_RETOMA = ['todos', 'administradores', 'ninguem'] as const;
-export type QuemRetoma = (typeof QUEM_RETOMA)[number];
-
-/** Why the capacity changed state: its history's reasons. */
-export const MOTIVOS_CAPACIDADE = [
-  'horario',
-  'ociosidade',
-  'abertura',
-  'administrador',
-  'envio',
-  'exportacao',
-  'atualizacao',
-  'externo',
-] as const;
-export type MotivoCapacidade = (typeof MOTIVOS_CAPACIDADE)[number];
-
-/** An A or F SKU's name, as Azure spells it (A1…A8, F2…F2048). */
-export const SKU_PATTERN = /^(A[1-8]|F(2|4|8|16|32|64|128|256|512|1024|2048))$/;
 const sku = z
   .string({ error: 'SKU (sku) deve ser um texto.' })
   .trim()
@@ -66,12 +58,6 @@ export const faixaHorario = z
     path: ['fim'],
   });
 export type FaixaHorario = z.infer<typeof faixaHorario>;
-
-/** At most this many working-hour stretches in a policy. */
-export const MAX_FAIXAS = 28;
-/** Idle minutes before a pause: at least this many (a resume takes minutes of billing anyway). */
-export const MIN_MINUTOS_OCIOSO = 5;
-export const MAX_MINUTOS_OCIOSO = 7 * 24 * 60;
 
 /** PUT /capacidade/politica, answered as `politica` by GET /capacidade. */
 export const politicaCapacidade = z
@@ -187,9 +173,3 @@ export const capacidadeIndisponivel = z
   })
   .meta({ id: 'CapacidadeIndisponivel' });
 export type CapacidadeIndisponivel = z.infer<typeof capacidadeIndisponivel>;
-
-/** The viewer's texts while the capacity is paused. */
-export const TEXTOS_CAPACIDADE = {
-  iniciando: (segundos: number) => `Iniciando o Power BI… isso leva cerca de ${segundos} segundos`,
-  pausada: 'Os relatórios estão pausados fora do horário de uso.',
-} as const;
