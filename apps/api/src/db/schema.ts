@@ -690,6 +690,8 @@ export const capacidade = pgTable('capacidade', {
   /** The state last read, in the portal's words (EstadoCapacidade). */
   estado: text('estado'),
   sku: text('sku'),
+  /** The SKU outside working hours while the rule has scaled to the policy's `skuHorario`; null otherwise. */
+  skuBase: text('sku_base'),
   lidoEm: timestamp('lido_em', { withTimezone: true }),
   /** Azure's reason when the last call failed (a missing role). */
   mensagem: text('mensagem'),

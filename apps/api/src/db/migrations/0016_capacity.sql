@@ -3,6 +3,7 @@ CREATE TABLE "capacidade" (
 	"politica" jsonb,
 	"estado" text,
 	"sku" text,
+	"sku_base" text,
 	"lido_em" timestamp with time zone,
 	"mensagem" text,
 	"ultima_atividade" timestamp with time zone
