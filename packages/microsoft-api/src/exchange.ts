@@ -3,7 +3,7 @@
  * (docs/decisions/016-microsoft-contract-tests.md). Zod-free, so the stand-ins can name it without the schemas.
  */
 
-export type MicrosoftApi = 'entra' | 'graph' | 'power-bi';
+export type MicrosoftApi = 'entra' | 'graph' | 'power-bi' | 'arm';
 
 /** What a secret (a client secret, a code, a token) is recorded as: a string still, so its place can be checked. */
 export const REDACTED = '[omitido]';
@@ -25,7 +25,10 @@ export interface Exchange {
   };
   answer: {
     status: number;
-    /** `content-type`, `retry-after`, `requestid`, `request-id`, `client-request-id`, `location` (any code in it REDACTED). */
+    /**
+     * `content-type`, `retry-after`, `requestid`, `request-id`, `x-ms-request-id`, `client-request-id`, `location` (any
+     * code in it REDACTED).
+     */
     headers: Record<string, string>;
     /** The parsed JSON body (tokens replaced by REDACTED); absent when the answer is not JSON or not readable. */
     body?: unknown;

@@ -123,6 +123,13 @@
       };
     }
     if (claims.exp * 1000 <= Date.now()) return { error: tokenExpiredError(), claims };
+    // Its capacity paused (or pausing, resuming, scaling): the model can't be loaded, as Power BI reports it then.
+    if (data.capacidadePausada) {
+      return {
+        error: powerBiError('OpenConnectionError', 'ExplorationContainer_FailedToLoadModel_DefaultDetails', '503'),
+        claims,
+      };
+    }
     if (report.rls && !identityIn(claims)) {
       return {
         error: powerBiError(

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
+import { capacityOutage } from './azure-capacities.ts';
 import { findReport, pagesOf, type ReportPage } from './power-bi.ts';
 import { formatos, MESES, pageFigures, REGIAO_PADRAO, REGIOES } from './report-state.ts';
 import { escapeHtml } from './sign-in-pages.ts';
@@ -100,7 +101,7 @@ function renderPage(report: StandInReport, page: ReportPage): string {
 }
 
 /** The page Power BI would serve at /reportEmbed?reportId=…&groupId=…, with the report's metadata built in. */
-export function renderEmbedHostPage(report: StandInReport | undefined): string {
+export function renderEmbedHostPage(report: StandInReport | undefined, capacityPaused = false): string {
   const pages = report ? pagesOf(report) : [];
   const data = {
     report: report
@@ -118,6 +119,8 @@ export function renderEmbedHostPage(report: StandInReport | undefined): string {
           })),
         }
       : null,
+    // Its capacity not running: the load fails as Power BI's does then (OpenConnectionError), whatever the token.
+    capacidadePausada: capacityPaused,
     // The slicer: the page script scales the figures by the region's share, as regionFigures does for exports.
     regioes: REGIOES,
     meses: MESES,
@@ -167,7 +170,8 @@ export function registerEmbedHost(app: FastifyInstance, ctx: StandInContext): vo
     const reportId = single(request.query.reportId);
     const groupId = single(request.query.groupId);
     const report = reportId === undefined ? undefined : findReport(ctx, reportId, groupId);
-    return reply.code(200).headers(HEADERS).send(renderEmbedHostPage(report));
+    const paused = report !== undefined && capacityOutage(ctx, report) !== null;
+    return reply.code(200).headers(HEADERS).send(renderEmbedHostPage(report, paused));
   });
 }
 

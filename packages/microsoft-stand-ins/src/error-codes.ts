@@ -1,5 +1,5 @@
 /** The REST services whose errors the stand-ins answer in `{ "error": { "code", "message" } }`. */
-export type RestService = 'graph' | 'power-bi';
+export type RestService = 'graph' | 'power-bi' | 'arm';
 
 /** Throttling and server errors carry the same codes in Graph and Power BI… */
 const SHARED_CODES: Record<number, string> = {
@@ -23,6 +23,13 @@ const OWN_CODES: Record<RestService, Record<number, string>> = {
     401: 'PowerBINotAuthorizedException',
     403: 'PowerBINotAuthorizedException',
     404: 'PowerBIEntityNotFound',
+  },
+  // Azure Resource Manager's own (https://learn.microsoft.com/azure/azure-resource-manager/troubleshooting/common-deployment-errors).
+  arm: {
+    400: 'BadRequest',
+    401: 'InvalidAuthenticationToken',
+    403: 'AuthorizationFailed',
+    404: 'ResourceNotFound',
   },
 };
 

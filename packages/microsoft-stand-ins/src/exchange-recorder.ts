@@ -10,7 +10,15 @@ import type { StandInExchange } from './types.ts';
  */
 
 const REQUEST_HEADERS = ['authorization', 'content-type', 'accept', 'consistencylevel', 'client-request-id'];
-const ANSWER_HEADERS = ['content-type', 'retry-after', 'requestid', 'request-id', 'client-request-id', 'location'];
+const ANSWER_HEADERS = [
+  'content-type',
+  'retry-after',
+  'requestid',
+  'request-id',
+  'x-ms-request-id',
+  'client-request-id',
+  'location',
+];
 /** Token endpoint form fields that are credentials or grants. */
 const FORM_SECRETS = new Set([
   'client_secret',
@@ -25,6 +33,7 @@ const ANSWER_SECRETS: Record<MicrosoftApi, Set<string>> = {
   entra: new Set(['access_token', 'id_token', 'refresh_token']),
   graph: new Set(),
   'power-bi': new Set(['token']),
+  arm: new Set(),
 };
 const JSON_TYPE = /^application\/([\w.+-]+\+)?json\b/i;
 
@@ -37,6 +46,7 @@ export function apiOf(method: string, url: string): MicrosoftApi | null {
   if (path === '/reportEmbed' || path.startsWith('/reportEmbed/')) return null;
   if (method === 'POST' && /^\/[^/]+\/oauth2\/v2\.0\/authorize$/.test(path)) return null;
   if (path === '/v1.0/myorg' || path.startsWith('/v1.0/myorg/')) return 'power-bi';
+  if (path.startsWith('/subscriptions/')) return 'arm';
   if (/^\/(v1\.0|beta)(\/|$)/.test(path)) return 'graph';
   return 'entra';
 }

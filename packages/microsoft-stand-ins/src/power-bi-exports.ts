@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
+import { capacityOutage } from './azure-capacities.ts';
 import { EXPORT_FILE_TYPES, renderExportFile, type ExportFormat } from './export-files.ts';
 import { checkIdentities, findReport, identityList, isRecord, pagesOf, type ReportPage } from './power-bi-common.ts';
 import { invalid, notFound, sendError, type PowerBiError } from './power-bi-errors.ts';
@@ -267,7 +268,7 @@ export function exportJobs(ctx: StandInContext): ExportJobs {
       const { workspaceId, reportId } = request.params;
       const report = findReport(ctx, reportId, workspaceId);
       if (!report) return sendError(reply, notFound(`Report ${reportId} was not found in workspace ${workspaceId}.`));
-      const refused = exportPrecondition(report, tenantSettingOn);
+      const refused = exportPrecondition(report, tenantSettingOn) ?? capacityOutage(ctx, report);
       if (refused) return sendError(reply, refused);
       const checked = checkExportTo(ctx.reports, report, request.body);
       if ('error' in checked) return sendError(reply, checked.error);

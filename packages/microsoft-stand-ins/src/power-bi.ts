@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import { createLocalJWKSet, errors as joseErrors, jwtVerify, type JWTPayload } from 'jose';
+import { capacityOutage } from './azure-capacities.ts';
 import { errorCodeFor, simulatedFailure } from './error-codes.ts';
 import { FaultQueue, sendGarbage } from './faults.ts';
 import { powerBiCatalogue } from './power-bi-catalogue.ts';
@@ -292,6 +293,12 @@ export function registerPowerBi(app: FastifyInstance, ctx: StandInContext): Stan
       api.post('/GenerateToken', async (request: FastifyRequest, reply) => {
         const checked = checkGenerateToken(ctx.reports, request.body);
         if ('error' in checked) return sendError(reply, checked.error);
+        // Content on a capacity that is not running can't be served (azure-capacities.ts).
+        for (const reportId of checked.claims.reports) {
+          const report = ctx.reports.find((candidate) => candidate.reportId === reportId);
+          const outage = report ? capacityOutage(ctx, report) : null;
+          if (outage) return sendError(reply, outage);
+        }
         const tokenId = randomUUID();
         const now = nowSeconds();
         // An embed token lives no longer than the access token that asked for it (docs/decisions/014).

@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import type { CapacityRecord } from './azure-capacities.ts';
 import type { SigningKeys } from './signing-keys.ts';
 import type { StandInDataset, StandInGroup, StandInPerson, StandInReport, StandInWorkspace } from './types.ts';
 
@@ -27,6 +28,8 @@ export interface StandInContext {
   embedTokenLifetimeSeconds: number;
   /** How long a Power BI export job runs by default (tests change it with powerBi.setExportDuration). */
   exportDurationMs: number;
+  /** The Azure capacities (azure-capacities.ts): Power BI refuses content on one that is not running. */
+  armCapacities: CapacityRecord[];
 }
 
 export const GRAPH_RESOURCE = 'https://graph.microsoft.com';

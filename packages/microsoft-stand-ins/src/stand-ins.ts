@@ -1,4 +1,5 @@
 import formbody from '@fastify/formbody';
+import { registerAzureCapacities } from './azure-capacities.ts';
 import Fastify from 'fastify';
 import type { AddressInfo } from 'node:net';
 import { registerEmbedHost } from './embed-host.ts';
@@ -14,7 +15,10 @@ import type { StandInExchange, StandIns, StandInsOptions } from './types.ts';
 /** The portal's app registration in the stand-in tenant: an application (client) id is a GUID in Entra. */
 export const DEFAULT_CLIENT_ID = '5d6b9c1e-2f4a-4e8b-9c3d-7a1f0e6b2d48';
 
-/** Starts Entra ID (OpenID Connect), Microsoft Graph (users, app role assignments, groups) and Power BI (REST and embed page) stand-ins on one loopback server. */
+/**
+ * Starts Entra ID (OpenID Connect), Microsoft Graph (users, app role assignments, groups), Power BI (REST and embed
+ * page) and Azure Resource Manager (capacities) stand-ins on one loopback server.
+ */
 export async function startStandIns(options: StandInsOptions): Promise<StandIns> {
   const ctx: StandInContext = {
     tenantId: options.tenantId ?? '00000000-0000-4000-8000-000000000001',
@@ -33,6 +37,7 @@ export async function startStandIns(options: StandInsOptions): Promise<StandIns>
     startedAt: Date.now(),
     embedTokenLifetimeSeconds: options.embedTokenLifetimeSeconds ?? 3600,
     exportDurationMs: options.exportDurationMs ?? DEFAULT_EXPORT_DURATION_MS,
+    armCapacities: [],
   };
 
   // No logger: the stand-ins run inside tests and the demo, whose own output matters.
@@ -52,6 +57,7 @@ export async function startStandIns(options: StandInsOptions): Promise<StandIns>
   const graph = registerGraph(app, ctx, options.mailLimits);
   const powerBi = registerPowerBi(app, ctx);
   registerEmbedHost(app, ctx);
+  const capacities = registerAzureCapacities(app, ctx, options.capacities ?? [], options.capacityTimings);
 
   await app.listen({ host: '127.0.0.1', port: options.port ?? 0 });
   const { port } = app.server.address() as AddressInfo;
@@ -70,6 +76,8 @@ export async function startStandIns(options: StandInsOptions): Promise<StandIns>
     powerBiApiUrl: ctx.authorityHost,
     embedHostUrl: `${ctx.authorityHost}/reportEmbed`,
     powerBi,
+    managementUrl: ctx.authorityHost,
+    capacities,
     exchanges,
     clearExchanges: () => {
       exchanges.length = 0;
@@ -87,5 +95,6 @@ export function portalEnvironment(standIns: StandIns): Record<string, string> {
     AZURE_AUTHORITY_HOST: standIns.authorityHost,
     GRAPH_API_URL: standIns.graphUrl,
     POWERBI_API_URL: standIns.powerBiApiUrl,
+    AZURE_MANAGEMENT_URL: standIns.managementUrl,
   };
 }

@@ -297,6 +297,52 @@ export interface PowerBiExportLog {
   status: 'NotStarted' | 'Running' | 'Succeeded' | 'Failed';
 }
 
+/**
+ * A capacity in Azure that serves Power BI content, as Azure Resource Manager holds it: a Power BI Embedded one
+ * ('embedded', an A SKU, provider Microsoft.PowerBIDedicated) or a Fabric one ('fabric', an F SKU, Microsoft.Fabric).
+ * (Named apart from StandInCapacity, which is what backs a Power BI workspace.)
+ */
+export interface StandInAzureCapacity {
+  subscriptionId: string;
+  resourceGroup: string;
+  /** ARM's name: 3 to 63 lower-case letters and digits, starting with a letter. */
+  name: string;
+  kind: 'embedded' | 'fabric';
+  /** e.g. 'A1' (embedded: A1–A8) or 'F2' (fabric: F2–F2048). */
+  sku: string;
+  /** Default 'running'. */
+  state?: 'running' | 'paused';
+  /**
+   * Whether the portal's service principal holds an Azure role on it with …/capacities/read, /write,
+   * /suspend/action and /resume/action (default true). Without one, every call is refused 403 AuthorizationFailed.
+   */
+  role?: boolean;
+  /**
+   * The Power BI capacity it is: the reports whose `capacityId` is this run on it, and Power BI refuses them while it
+   * is not running. Default 'capacidade-padrao', the capacity of every report that names none.
+   */
+  powerBiCapacityId?: string;
+}
+
+/** How long the Azure capacities' operations take, in ms. Defaults: resume 10,000, suspend 2,000, scale 5,000. */
+export interface StandInCapacityTimings {
+  resumeMs?: number;
+  suspendMs?: number;
+  scaleMs?: number;
+}
+
+/** Where a stand-in Azure capacity is: running, or on its way to or from paused, or scaling. */
+export type StandInCapacityState = 'running' | 'pausing' | 'paused' | 'resuming' | 'scaling';
+
+/** One call to the Azure capacities, as made (by anyone with a valid ARM token and the role). */
+export interface StandInCapacityCall {
+  method: string;
+  /** 'poll': a GET of an operation's Location. */
+  action: 'get' | 'patch' | 'suspend' | 'resume' | 'poll';
+  /** The capacity's name. */
+  capacity: string;
+}
+
 export interface StandInsOptions {
   /** Default '00000000-0000-4000-8000-000000000001' (any GUID-like string). */
   tenantId?: string;
@@ -331,6 +377,10 @@ export interface StandInsOptions {
   recordExchanges?: boolean;
   /** Graph's limits on sendMail (StandInMailLimits): Microsoft's figures unless given, latency 0. */
   mailLimits?: StandInMailLimits;
+  /** Azure capacities that Azure Resource Manager serves (default none). */
+  capacities?: StandInAzureCapacity[];
+  /** How long their operations take (StandInCapacityTimings). */
+  capacityTimings?: StandInCapacityTimings;
 }
 
 /**
@@ -566,6 +616,42 @@ export interface StandIns {
     readonly requests: PowerBiRequestLog[];
     /** Every export job since the last reset, in order, with its status now. */
     readonly exports: PowerBiExportLog[];
+  };
+  /** Plays https://management.azure.com (Azure Resource Manager): the capacities below. */
+  managementUrl: string;
+  /**
+   * Azure Resource Manager's capacities (azure-capacities.ts), for both providers as their swaggers describe them:
+   * GET, PATCH (sku, tags, properties), POST …/suspend and …/resume, each with its api-version (2021-01-01 for
+   * Microsoft.PowerBIDedicated, 2023-11-01 for Microsoft.Fabric; 400 InvalidApiVersionParameter otherwise), an ARM
+   * token (aud https://management.azure.com; 401 otherwise) and the Azure role (403 AuthorizationFailed). Suspend,
+   * resume and a change of SKU answer 202 with Location (…/operationresults/{id}: 202 with Retry-After until done,
+   * then 200) and Retry-After, and go through Pausing, Resuming or Scaling. A suspend of a paused capacity, a resume
+   * of a running one, a PATCH to its own SKU: 200, nothing to do. Another operation while one runs: 409 Conflict.
+   * While a capacity is not running, Power BI refuses its reports' GenerateToken and ExportTo (400
+   * CapacityNotActive) and the embed page fails to load them (OpenConnectionError). Faults (StandInFaults) for
+   * every call ARM would serve.
+   */
+  capacities: StandInFaults & {
+    /** Where the capacity is now. Throws for an unknown name. */
+    state(name: string): StandInCapacityState;
+    /** Its SKU now (a scale changes it when done). */
+    sku(name: string): string;
+    /** Grants or takes away the service principal's Azure role on it. */
+    setRole(name: string, role: boolean): void;
+    /** Changes how long operations started from now take (those left out stay). */
+    setTimings(timings: StandInCapacityTimings): void;
+    /** An outside change (the Azure portal): paused at once, an operation under way ended. */
+    pause(name: string): void;
+    /** An outside change: running at once. */
+    resume(name: string): void;
+    /** Ends every operation under way now, as if its time had passed. */
+    settle(): void;
+    /** Its ARM resource id (/subscriptions/…/capacities/{name}). */
+    resourceId(name: string): string;
+    /** Forgets faults and calls, ends operations, and puts the timings back as started. */
+    reset(): void;
+    /** Every call admitted (valid token, role held, capacity found), in order. */
+    readonly calls: StandInCapacityCall[];
   };
   /**
    * Every call to the Microsoft APIs since the start or the last clearExchanges(), in the order answered, when
