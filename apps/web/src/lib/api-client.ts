@@ -1,12 +1,16 @@
 import { API_BASE } from '../config/api.ts';
 import { readToken } from './session-storage.ts';
 
-/** A failed call: `status` and the parsed body (`data`) when the server answered, neither on a network failure. */
+/**
+ * A failed call: `status`, the parsed body (`data`) and the answer's headers (a 503's Retry-After) when the server
+ * answered, none of them on a network failure.
+ */
 export class ApiError extends Error {
   constructor(
     message: string,
     readonly status?: number,
     readonly data?: unknown,
+    readonly headers?: Headers,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -67,7 +71,12 @@ async function send(method: string, url: string, body: unknown, options: Request
     const data = parseBody(await response.text());
     // Once per request (docs/requirements.md#session-states); the sign-out call itself never triggers another sign-out.
     if (response.status === 401 && !url.includes('/logout-complete')) onUnauthorized?.();
-    throw new ApiError(`${method} ${url} falhou com o status ${response.status}`, response.status, data);
+    throw new ApiError(
+      `${method} ${url} falhou com o status ${response.status}`,
+      response.status,
+      data,
+      response.headers,
+    );
   }
   return response;
 }

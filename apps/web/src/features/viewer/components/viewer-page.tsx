@@ -9,6 +9,7 @@ import {
   useSearchParams,
 } from 'react-router';
 import type { VisaoSalva } from '@paineis/contract/personal';
+import { TEXTOS_CAPACIDADE } from '@paineis/contract/capacity-constants';
 import { PANEL_UNAVAILABLE } from '@paineis/contract/constants';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
@@ -22,6 +23,8 @@ import { useRoleNames } from '../api/get-role-names.ts';
 import { savedViewKey, useSavedView } from '../api/get-saved-view.ts';
 import type { EmbedderFactory, ReportControls } from '../embedding/report-embedder.ts';
 import type { Wait } from '../hooks/use-export.ts';
+import { capacityUnavailableOf } from '../utils/capacity-unavailable.ts';
+import { CapacityStarting } from './capacity-wait.tsx';
 import { ReportArea } from './report-area.tsx';
 import { ViewerActions, type SubscribeActionProps } from './viewer-actions.tsx';
 
@@ -34,6 +37,7 @@ export const SHOW_ALL_ROLES = 'Visualizar com todos os papéis';
 export const SHARED_VIEW_NOT_FOUND = 'A visão compartilhada não foi encontrada.';
 export const SHARED_VIEW_ERROR = 'Não foi possível carregar a visão compartilhada.';
 export const APPLY_VIEW_ERROR = 'Não foi possível aplicar a visão.';
+export const CAPACITY_CONTACT = (contato: string) => `Para usá-los agora, fale com ${contato}.`;
 
 interface ViewerPageProps {
   /** Admins may preview an RLS panel as one of its roles (`?papel=`); others always see their own. */
@@ -139,7 +143,8 @@ export default function ViewerPage({
   const papel = (canChooseRole && searchParams.get('papel')?.trim()) || undefined;
   const pagina = searchParams.get('pagina')?.trim() || undefined;
   const visaoId = searchParams.get('visao')?.trim() || undefined;
-  const { data: opened, error, isPending, refetch } = usePanel(panelId, papel);
+  const { data: opened, error, errorUpdatedAt, isPending, refetch } = usePanel(panelId, papel);
+  const askAgain = useCallback(() => void refetch(), [refetch]);
   const [controls, setControls] = useState<ReportControls | null>(null);
   const sharedView = useSharedView(panelId, visaoId, controls);
   const [dismissedWarning, setDismissedWarning] = useState<string | null>(null);
@@ -169,6 +174,22 @@ export default function ViewerPage({
   // as the page's title, rather than an error the person can do nothing about.
   if (statusOf(error) === 503 && errorMessage(error, '') === PANEL_UNAVAILABLE) {
     return <ViewerProblem title={PANEL_UNAVAILABLE} variant="warning" onRetry={() => void refetch()} />;
+  }
+  // The Power BI capacity is paused or changing (docs/decisions/024-capacity-cost.md): when this opening woke it, the
+  // panel is asked for again as the server said, until it embeds; otherwise, who to ask.
+  const capacity = capacityUnavailableOf(error);
+  if (capacity?.podeRetomar) {
+    return <CapacityStarting key={errorUpdatedAt} seconds={capacity.waitSeconds} onRetry={askAgain} />;
+  }
+  if (capacity) {
+    return (
+      <ViewerProblem
+        title={TEXTOS_CAPACIDADE.pausada}
+        detail={capacity.contato ? CAPACITY_CONTACT(capacity.contato) : undefined}
+        variant="warning"
+        onRetry={askAgain}
+      />
+    );
   }
   if (error) {
     return (
