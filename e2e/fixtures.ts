@@ -15,7 +15,8 @@ export const test = base.extend<{ consoleErrors: { allow: (pattern: RegExp) => v
       page.on('pageerror', (error) => errors.push(error.message));
       await use({ allow: (pattern) => void allowed.push(pattern) });
       const unexpected = errors.filter((e) => !allowed.some((pattern) => pattern.test(e)));
-      expect(unexpected, 'erros no console do navegador').toEqual([]);
+      // On the message's first line: the test summary quotes only that one.
+      expect(unexpected, `erros no console do navegador: ${unexpected.join(' ; ')}`).toEqual([]);
     },
     { auto: true },
   ],

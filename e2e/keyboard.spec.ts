@@ -72,9 +72,12 @@ class Walk {
       ? await element.evaluate((e) => ({
           body: e === document.body,
           frame: e.tagName === 'IFRAME',
+          // A modal's own container (tabindex -1, never a Tab stop): react-bootstrap's focus trap puts the focus
+          // there when Tab leaves the dialog's last control, sooner or later after the key depending on the machine.
+          modal: e.classList.contains('modal') && e.getAttribute('tabindex') === '-1',
         }))
-      : { body: true, frame: false };
-    if (!element || where.body || where.frame) {
+      : { body: true, frame: false, modal: false };
+    if (!element || where.body || where.frame || where.modal) {
       await handle.dispose();
       return false;
     }
