@@ -158,6 +158,49 @@ describe('loadConfig', () => {
     });
   });
 
+  describe('the Power BI capacity (issue 40)', () => {
+    const A1 =
+      '/subscriptions/0b1c2d3e-4f50-4a6b-8c7d-9e0f1a2b3c4d/resourceGroups/rg-paineis/providers/Microsoft.PowerBIDedicated/capacities/paineisa1';
+
+    it('is null without POWER_BI_CAPACITY_ID', () => {
+      expect(loadConfig({ DATA_DIR: dataDir, JWT_SECRET: SECRET }).capacity).toBeNull();
+    });
+
+    it('reads the resource id, and Azure Resource Manager at its public address unless told another', () => {
+      expect(loadConfig({ DATA_DIR: dataDir, JWT_SECRET: SECRET, POWER_BI_CAPACITY_ID: A1 }).capacity).toEqual({
+        resource: {
+          subscriptionId: '0b1c2d3e-4f50-4a6b-8c7d-9e0f1a2b3c4d',
+          resourceGroup: 'rg-paineis',
+          name: 'paineisa1',
+          kind: 'embedded',
+          id: A1,
+        },
+        managementUrl: 'https://management.azure.com',
+      });
+      const fabric = loadConfig({
+        DATA_DIR: dataDir,
+        JWT_SECRET: SECRET,
+        POWER_BI_CAPACITY_ID: '/subscriptions/s/resourceGroups/g/providers/microsoft.fabric/capacities/paineisf2',
+        AZURE_MANAGEMENT_URL: 'https://management.usgovcloudapi.net/',
+      }).capacity;
+      expect(fabric?.resource).toMatchObject({ kind: 'fabric', name: 'paineisf2' });
+      expect(fabric?.managementUrl).toBe('https://management.usgovcloudapi.net');
+    });
+
+    it('refuses an id that is not a capacity’s, and a management address that is not a URL, in Portuguese', () => {
+      const error = configError({
+        DATA_DIR: dataDir,
+        JWT_SECRET: SECRET,
+        POWER_BI_CAPACITY_ID: '/subscriptions/s/resourceGroups/g/providers/Microsoft.Web/sites/portal',
+        AZURE_MANAGEMENT_URL: 'management.azure.com',
+      });
+      expect(error.message).toContain(
+        'POWER_BI_CAPACITY_ID: O id da capacidade deve ser o id de recurso do Azure: /subscriptions/{assinatura}/resourceGroups/{grupo}/providers/Microsoft.PowerBIDedicated/capacities/{nome}',
+      );
+      expect(error.message).toContain('AZURE_MANAGEMENT_URL: deve ser uma URL http:// ou https://');
+    });
+  });
+
   describe('database', () => {
     it('DATABASE_URL switches to PostgreSQL', () => {
       for (const url of ['postgres://u:p@db:5432/paineis', 'postgresql://db/paineis']) {

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { isTimeZone, textProblem } from '@paineis/contract/fields';
+import { parseCapacityResourceId, type CapacityResource } from '../integrations/azure/capacity-client.ts';
 
 /**
  * The repository root: two folders above the API's package (apps/api), the nearest folder with a package.json
@@ -151,6 +152,20 @@ const envSchema = z.object({
   AZURE_AUTHORITY_HOST: httpUrl.default('https://login.microsoftonline.com'),
   GRAPH_API_URL: httpUrl.default('https://graph.microsoft.com'),
   POWERBI_API_URL: httpUrl.default('https://api.powerbi.com'),
+  // The Power BI capacity's ARM resource id (issue 40), and Azure Resource Manager's host (another for other clouds).
+  POWER_BI_CAPACITY_ID: z
+    .string()
+    .trim()
+    .transform((id, ctx): CapacityResource => {
+      try {
+        return parseCapacityResourceId(id);
+      } catch (error) {
+        ctx.addIssue({ code: 'custom', message: (error as Error).message });
+        return z.NEVER;
+      }
+    })
+    .optional(),
+  AZURE_MANAGEMENT_URL: httpUrl.default('https://management.azure.com'),
   GRAPH_SYNC_INTERVAL_MINUTES: z.coerce
     .number()
     .min(0)
@@ -259,6 +274,8 @@ export interface Config {
   graphSyncIntervalMinutes: number;
   /** docs/requirements.md#power-bi: minutes between the background reads (0: never on a timer). */
   powerBi: { refreshIntervalMinutes: number; healthIntervalMinutes: number };
+  /** The Power BI capacity in Azure, paused and resumed by the portal (POWER_BI_CAPACITY_ID); null: none set. */
+  capacity: { resource: CapacityResource; managementUrl: string } | null;
   /** docs/requirements.md#subscriptions: how messages leave (null: no transport, nothing is sent). */
   mail: MailSettings | null;
   /** docs/requirements.md#subscriptions. */
@@ -508,6 +525,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       refreshIntervalMinutes: e.POWER_BI_REFRESH_INTERVAL_MINUTES,
       healthIntervalMinutes: e.POWER_BI_HEALTH_INTERVAL_MINUTES,
     },
+    capacity: e.POWER_BI_CAPACITY_ID
+      ? { resource: e.POWER_BI_CAPACITY_ID, managementUrl: e.AZURE_MANAGEMENT_URL }
+      : null,
     mail: e.SMTP_URL
       ? { kind: 'smtp', url: e.SMTP_URL, from: e.MAIL_FROM!, maxAttachmentBytes }
       : e.MAIL_SENDER && microsoft

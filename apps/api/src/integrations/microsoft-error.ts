@@ -1,7 +1,8 @@
 import { retryAfterMs } from '../lib/fetch-with-retry.ts';
 
 /** The Microsoft services the portal calls. */
-export type MicrosoftService = 'entra' | 'graph' | 'power-bi';
+/** 'azure': Azure Resource Manager, where the Power BI capacity is paused, resumed and scaled. */
+export type MicrosoftService = 'entra' | 'graph' | 'power-bi' | 'azure';
 
 /**
  * How a call failed, in terms the HTTP side can map without knowing the service's own codes:
@@ -63,7 +64,12 @@ export class MicrosoftError extends Error {
   }
 }
 
-const NAMES: Record<MicrosoftService, string> = { entra: 'Entra ID', graph: 'Microsoft Graph', 'power-bi': 'Power BI' };
+const NAMES: Record<MicrosoftService, string> = {
+  entra: 'Entra ID',
+  graph: 'Microsoft Graph',
+  'power-bi': 'Power BI',
+  azure: 'Azure Resource Manager',
+};
 
 /** What an error status stands for, whichever service answered it. */
 export const failureOfStatus = (status: number): MicrosoftFailure =>
@@ -85,8 +91,8 @@ export function isJsonObject(value: unknown): value is Record<string, unknown> {
 
 /**
  * The error an unsuccessful answer stands for. Microsoft services share one error body,
- * `{ "error": { "code", "message" } }`, and name the request in `request-id` (Graph, Entra) or `requestid`
- * (Power BI).
+ * `{ "error": { "code", "message" } }`, and name the request in `request-id` (Graph, Entra), `requestid`
+ * (Power BI) or `x-ms-request-id` (Azure Resource Manager).
  */
 export async function errorFromResponse(service: MicrosoftService, response: Response): Promise<MicrosoftError> {
   const body = (await response.json().catch(() => ({}))) as { error?: { code?: unknown; message?: unknown } } | null;
@@ -100,7 +106,10 @@ export async function errorFromResponse(service: MicrosoftService, response: Res
     {
       status: response.status,
       code,
-      requestId: response.headers.get('request-id') ?? response.headers.get('requestid'),
+      requestId:
+        response.headers.get('request-id') ??
+        response.headers.get('requestid') ??
+        response.headers.get('x-ms-request-id'),
       retryAfterSeconds: retryAfterSecondsOf(response),
     },
   );

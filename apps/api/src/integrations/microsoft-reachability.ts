@@ -25,6 +25,7 @@ const CONSEQUENCES: Record<MicrosoftService, string> = {
   entra: 'o login Microsoft não funcionará até ele responder',
   graph: 'a sincronização do diretório de usuários não funcionará até ele responder',
   'power-bi': 'os painéis não abrirão até ele responder',
+  azure: 'a capacidade do Power BI não poderá ser pausada nem retomada até ele responder',
 };
 
 /**

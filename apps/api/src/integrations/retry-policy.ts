@@ -101,7 +101,7 @@ export function withMoreTime(policy: RetryPolicy, factor: number): RetryPolicy {
 }
 
 export interface MicrosoftRequest {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PATCH';
   accept: string;
   /** Sent as JSON. */
   body?: unknown;

@@ -24,6 +24,13 @@ export const ENTRA_UNAVAILABLE =
 export const ENTRA_REFUSED =
   'O Entra ID recusou as credenciais do portal para os serviços da Microsoft. Avise um administrador.';
 
+export const AZURE_NOT_CONFIGURED = 'A capacidade do Power BI não está configurada neste servidor.';
+export const AZURE_REFUSED_ROLE =
+  'O portal não tem permissão no Azure para operar a capacidade do Power BI (falta um papel com leitura, escrita, ' +
+  'suspensão e retomada da capacidade). Avise um administrador do Azure.';
+export const AZURE_REFUSED = 'O Azure recusou a operação na capacidade do Power BI. Avise um administrador.';
+export const AZURE_UNAVAILABLE = 'O Azure está indisponível no momento. Tente novamente em instantes.';
+
 export function microsoftErrorAnswer(error: MicrosoftError): { status: 409 | 502 | 503 | 504; message: string } {
   switch (error.service) {
     case 'power-bi':
@@ -43,5 +50,10 @@ export function microsoftErrorAnswer(error: MicrosoftError): { status: 409 | 502
     case 'entra':
       if (error.failure === 'refused') return { status: 502, message: ENTRA_REFUSED };
       return { status: 503, message: ENTRA_UNAVAILABLE };
+    case 'azure':
+      if (error.failure === 'not-configured') return { status: 503, message: AZURE_NOT_CONFIGURED };
+      if (error.code === 'AuthorizationFailed') return { status: 502, message: AZURE_REFUSED_ROLE };
+      if (error.failure === 'refused') return { status: 502, message: AZURE_REFUSED };
+      return { status: 503, message: AZURE_UNAVAILABLE };
   }
 }
