@@ -52,6 +52,9 @@ import { DeliveryWorker } from './modules/subscriptions/deliveries.ts';
 import { subscriptionsModule } from './modules/subscriptions/subscriptions.module.ts';
 import { configurationRoutes } from './modules/configuration/configuration.routes.ts';
 import type { DemoOutbox } from './modules/subscriptions/demo-outbox.ts';
+import { CapacityClient } from './integrations/azure/capacity-client.ts';
+import { capacityRoutes } from './modules/capacity/capacity.routes.ts';
+import { CapacityControl, type CapacityOptions } from './modules/capacity/capacity.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -81,6 +84,11 @@ declare module 'fastify' {
     deliveries: DeliveryWorker;
     /** Demo mode only: the messages the Graph stand-in received (the demo outbox); null otherwise. */
     demoOutbox: DemoOutbox | null;
+    /**
+     * The Power BI capacity in Azure (modules/capacity): its state, the rule that pauses and wakes it, and what an
+     * opening, an export or a delivery asks of it; null without POWER_BI_CAPACITY_ID and the Microsoft configuration.
+     */
+    capacity: CapacityControl | null;
   }
 }
 
@@ -110,6 +118,8 @@ export interface AppDependencies {
   mail?: MailTransport | null;
   /** Demo mode: the Graph stand-in's outbox. */
   demoOutbox?: DemoOutbox;
+  /** The capacity's timings (the demo's resume takes 10 s; tests shorten the polling) and the clock (tests). */
+  capacity?: Omit<CapacityOptions, 'resource'> & { clock?: () => number };
   /** How long the data versions' lost notification channel waits before reconnecting (tests lengthen it). */
   versionFeed?: { reconnectDelayMs?: number };
 }
@@ -128,6 +138,7 @@ const apiModules = [
   { plugin: powerBiModule, prefix: '' },
   { plugin: subscriptionsModule, prefix: '' },
   { plugin: configurationRoutes, prefix: '' },
+  { plugin: capacityRoutes, prefix: '' },
 ];
 
 /** Builds the whole server (API, docs, web app) without listening: server.ts listens, tests inject. */
@@ -227,6 +238,20 @@ export async function buildApp(deps: AppDependencies) {
     owned: deps.ownsDatabase ?? true,
     ...deps.versionFeed,
   });
+  const { capacity: capacityConfig } = config;
+  const { clock, ...capacityOptions } = deps.capacity ?? {};
+  app.decorate(
+    'capacity',
+    capacityConfig && entra
+      ? new CapacityControl(
+          deps.database.db,
+          new CapacityClient(capacityConfig.managementUrl, entra, capacityConfig.resource),
+          app.log,
+          clock,
+          { ...capacityOptions, resource: capacityConfig.resource },
+        )
+      : null,
+  );
   await app.register(openingRecorder);
   await app.register(authPlugin);
   await app.register(backgroundTasks, {

@@ -20,6 +20,7 @@ export const OBJETOS_AUDITORIA = [
   'ordem',
   'sessao',
   'assinatura',
+  'capacidade',
 ] as const;
 export type ObjetoAuditoria = (typeof OBJETOS_AUDITORIA)[number];
 
@@ -50,6 +51,7 @@ export const NOMES_OBJETOS: Record<ObjetoAuditoria, string> = {
   ordem: 'Ordem',
   sessao: 'Sessão',
   assinatura: 'Assinatura',
+  capacidade: 'Capacidade do Power BI',
 };
 export const NOMES_ACOES: Record<AcaoAuditoria, string> = {
   criacao: 'Criação',

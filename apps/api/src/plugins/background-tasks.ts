@@ -28,6 +28,7 @@ const panelsOf = (scope: TaskScope): ReadonlySet<number> | undefined =>
  * | 'saude'        | POWER_BI_HEALTH_INTERVAL_MINUTES  | 2 s in, with syncAtStart | one instance   |
  * | 'limpeza'      | an hour                           | always                   | one instance   |
  * | 'envios'       | SUBSCRIPTION_POLL_SECONDS         | no                       | every instance |
+ * | 'capacidade'   | a minute                          | 5 s in                   | one instance   |
  *
  * 'limpeza' purges expired revocations and old sign-in attempts, views and audit records past their retention
  * (anonymising older views), export jobs older than a day, subscription files past their expiry and the 'Enviar agora'
@@ -105,6 +106,18 @@ export default fp<{ syncAtStart: boolean; runDeliveries: boolean; runner?: Omit<
         ]);
       },
     });
+
+    // The capacity's rule (modules/capacity/capacity.ts): working hours, the idle pause, changes made outside.
+    const capacity = app.capacity;
+    if (capacity) {
+      tasks.define<void>({
+        name: 'capacidade',
+        claim: 'cluster',
+        everyMs: MINUTE,
+        firstAfterMs: 5_000,
+        run: () => capacity.tick(),
+      });
+    }
 
     if (runDeliveries) app.deliveries.pollOn(tasks);
 
