@@ -3,6 +3,7 @@ import { checkExchange, MICROSOFT_OPERATIONS, operationOf } from '@paineis/micro
 import type { Exchange } from '@paineis/microsoft-api/exchange';
 import type { AtualizacoesPaineis, ResultadoImportacao, SaudePainel } from '@paineis/contract/power-bi';
 import type {
+  StandInAzureCapacity,
   StandInDataset,
   StandInPerson,
   StandInReport,
@@ -16,6 +17,7 @@ import { createMailTransport } from '../src/integrations/mail/create-mail-transp
 import { MailError } from '../src/integrations/mail/mail-transport.ts';
 import { outgoingMail } from './outgoing-mail.ts';
 import type { PowerBiEmbeddingService } from '../src/integrations/power-bi/power-bi-embedding-service.ts';
+import { ARM_SCOPE, CapacityClient, parseCapacityResourceId } from '../src/integrations/azure/capacity-client.ts';
 
 /**
  * Contract tests (docs/decisions/016-microsoft-contract-tests.md): the portal's real Microsoft clients, driven
@@ -88,6 +90,27 @@ const DATASETS: StandInDataset[] = [
   },
 ];
 
+/** The Power BI capacities in Azure (issue 40): an A SKU and an F SKU, apart from the reports' own capacity. */
+const SUBSCRIPTION = '0d0d0d0d-0000-4000-8000-0000000000c1';
+const CAPACITIES: StandInAzureCapacity[] = [
+  {
+    subscriptionId: SUBSCRIPTION,
+    resourceGroup: 'rg-paineis',
+    name: 'paineisa1',
+    kind: 'embedded',
+    sku: 'A1',
+    powerBiCapacityId: 'capacidade-a1',
+  },
+  {
+    subscriptionId: SUBSCRIPTION,
+    resourceGroup: 'rg-paineis',
+    name: 'paineisf2',
+    kind: 'fabric',
+    sku: 'F2',
+    powerBiCapacityId: 'capacidade-f2',
+  },
+];
+
 const ana = person('c0c0c0c0-0000-4000-8000-000000000001', 'Ana Gestora', {
   appRoles: ['Admin'],
   department: 'Controladoria',
@@ -122,6 +145,7 @@ describe('the portal’s Microsoft calls, checked against Microsoft’s descript
     workspaces: WORKSPACES,
     datasets: DATASETS,
     clientId: CLIENT_ID,
+    capacities: CAPACITIES,
     recordExchanges: true,
   });
   const ctx = useTestApp(() => ({
@@ -508,6 +532,65 @@ describe('the portal’s Microsoft calls, checked against Microsoft’s descript
       'Reports_GetPagesInGroup → 200',
       'Reports_GetPagesInGroup → 401',
       'Reports_GetPagesInGroup → 404',
+    ]);
+  });
+
+  it('the capacity: read, suspended, resumed and scaled, an A SKU and an F SKU, the Location polled; without the Azure role (403), an operation not known (404)', async () => {
+    const s = standIns.current;
+    s.capacities.reset();
+    const entra = ctx.app.entra!;
+    const client = (name: string) =>
+      new CapacityClient(s.managementUrl, entra, parseCapacityResourceId(s.capacities.resourceId(name)), {
+        sleep: async () => undefined,
+      });
+    const poll = async (location: string | null) =>
+      (await fetch(location!, { headers: { authorization: `Bearer ${await entra.appToken(ARM_SCOPE)}` } })).status;
+
+    for (const [name, sku] of [
+      ['paineisa1', 'A2'],
+      ['paineisf2', 'F4'],
+    ] as const) {
+      const capacity = client(name);
+      await capacity.get();
+      const suspended = await capacity.suspend();
+      expect(await poll(suspended.location)).toBe(202);
+      s.capacities.settle();
+      expect(await poll(suspended.location)).toBe(200);
+      await capacity.resume();
+      s.capacities.settle();
+      await capacity.setSku(sku);
+      s.capacities.settle();
+      // The SKU it has: nothing to do.
+      await capacity.setSku(sku);
+      s.capacities.setRole(name, false);
+      for (const call of [() => capacity.get(), () => capacity.suspend(), () => capacity.resume()]) {
+        await expect(call()).rejects.toMatchObject({ code: 'AuthorizationFailed' });
+      }
+      await expect(capacity.setSku('F8')).rejects.toMatchObject({ status: 403 });
+      s.capacities.setRole(name, true);
+    }
+    const unknown = `${s.managementUrl}/subscriptions/${SUBSCRIPTION}/providers/Microsoft.Fabric/locations/brazilsouth/operationresults/00000000-0000-4000-8000-000000000000?api-version=2023-11-01`;
+    expect(await poll(unknown)).toBe(404);
+
+    const embedded = [
+      'Capacities_GetDetails → 200',
+      'Capacities_Suspend → 202',
+      'Location (async operation result) → 202',
+      'Location (async operation result) → 200',
+      'Capacities_Resume → 202',
+      'Capacities_Update → 202',
+      'Capacities_Update → 200',
+      'Capacities_GetDetails → 403',
+      'Capacities_Suspend → 403',
+      'Capacities_Resume → 403',
+      'Capacities_Update → 403',
+    ];
+    expect(calls(expectConforming())).toEqual([
+      ...embedded,
+      ...embedded.map((call) =>
+        call.replace('Capacities_GetDetails', 'FabricCapacities_Get').replace(/^Capacities_/, 'FabricCapacities_'),
+      ),
+      'Location (async operation result) → 404',
     ]);
   });
 

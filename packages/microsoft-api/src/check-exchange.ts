@@ -1,3 +1,4 @@
+import { AZURE_CAPACITY_OPERATIONS } from './azure-capacities.ts';
 import { ENTRA_OPERATIONS } from './entra.ts';
 import type { Exchange, Violation } from './exchange.ts';
 import { GRAPH_OPERATIONS } from './graph.ts';
@@ -11,6 +12,7 @@ export const MICROSOFT_OPERATIONS: readonly Operation[] = [
   ...GRAPH_OPERATIONS,
   ...GRAPH_MAIL_OPERATIONS,
   ...POWER_BI_OPERATIONS,
+  ...AZURE_CAPACITY_OPERATIONS,
 ];
 
 const JSON_TYPE = /^application\/([\w.+-]+\+)?json\b/i;

@@ -34,7 +34,7 @@ export interface Operation {
   id: string;
   /** Where Microsoft describes it. */
   source: string;
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PATCH';
   /** Path templates, `{name}` standing for one percent-encoded segment (or part of one). */
   paths: readonly string[];
   /** Schemas of the decoded path parameters. */

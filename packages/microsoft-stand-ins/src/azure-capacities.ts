@@ -25,7 +25,8 @@ import type {
  * while under way, 200 once done) and Retry-After in whole seconds.
  *
  * Where Microsoft is silent, the stand-in's choices (docs in types.ts, StandIns['capacities']):
- * - suspending a paused capacity, resuming a running one, or a PATCH to the SKU it has: 200 at once, nothing to do;
+ * - suspending a paused capacity, resuming a running one, or a PATCH to the SKU it has: nothing to do, 200 at once
+ *   (Fabric's swagger documents only 202 for suspend and resume: there, 202 with an operation already over);
  * - asking for the operation already under way (suspend while pausing): 202 with the same operation's Location;
  * - another operation while one is under way (resume while pausing, suspend while scaling): 409 Conflict;
  * - scaling a paused capacity changes its SKU at once (200) and leaves it paused;
@@ -425,8 +426,19 @@ export function registerAzureCapacities(
     if (pending && pending.transition === wanted) return accepted(reply, pending);
     if (pending) return sendArmError(reply, conflict(capacity));
     const done = wanted === 'suspend' ? capacity.phase === 'paused' : capacity.phase === 'running';
-    if (done) return reply.code(200).send();
-    return accepted(reply, start(capacity, wanted));
+    if (!done) return accepted(reply, start(capacity, wanted));
+    // The A SKU's swagger has a 200 for this; Fabric's has only the 202, so an operation already over.
+    if (capacity.spec.kind === 'embedded') return reply.code(200).send();
+    const over: Operation = {
+      id: randomUUID(),
+      capacity,
+      transition: wanted,
+      endsAt: Date.now(),
+      done: true,
+      timer: null,
+    };
+    operations.set(over.id, over);
+    return accepted(reply, over);
   }
 
   app.register(async (arm) => {

@@ -626,7 +626,8 @@ export interface StandIns {
    * token (aud https://management.azure.com; 401 otherwise) and the Azure role (403 AuthorizationFailed). Suspend,
    * resume and a change of SKU answer 202 with Location (…/operationresults/{id}: 202 with Retry-After until done,
    * then 200) and Retry-After, and go through Pausing, Resuming or Scaling. A suspend of a paused capacity, a resume
-   * of a running one, a PATCH to its own SKU: 200, nothing to do. Another operation while one runs: 409 Conflict.
+   * of a running one, a PATCH to its own SKU: nothing to do, 200 (a Fabric suspend or resume: 202 with an operation
+   * already over, its swagger having no 200). Another operation while one runs: 409 Conflict.
    * While a capacity is not running, Power BI refuses its reports' GenerateToken and ExportTo (400
    * CapacityNotActive) and the embed page fails to load them (OpenConnectionError). Faults (StandInFaults) for
    * every call ARM would serve.
