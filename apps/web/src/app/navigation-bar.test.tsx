@@ -14,7 +14,7 @@ const emptyLists = () =>
 const menu = () => document.querySelector('[aria-labelledby="menu-usuario"]')!;
 
 describe('navigation bar (Bootstrap markup, no react-bootstrap Navbar)', () => {
-  it("shows an admin 'Minhas assinaturas', then 'Classificações', 'Novo Painel', 'Uso', 'Auditoria', 'Acessos' and 'Assinaturas', in that order", async () => {
+  it("shows an admin 'Minhas assinaturas', then 'Classificações', 'Novo Painel', 'Uso', 'Auditoria', 'Acessos', 'Assinaturas' and 'Capacidade', in that order", async () => {
     signIn(ADMIN);
     emptyLists();
     renderApp('/');
@@ -29,6 +29,7 @@ describe('navigation bar (Bootstrap markup, no react-bootstrap Navbar)', () => {
       ['Auditoria', '/auditoria'],
       ['Acessos', '/acessos'],
       ['Assinaturas', '/assinaturas/todas'],
+      ['Capacidade', '/capacidade'],
     ]);
   });
 
@@ -42,7 +43,7 @@ describe('navigation bar (Bootstrap markup, no react-bootstrap Navbar)', () => {
       ['Início', '/'],
       ['Minhas assinaturas', '/assinaturas'],
     ]);
-    for (const name of ['Classificações', 'Novo Painel', 'Uso', 'Auditoria', 'Acessos', 'Assinaturas']) {
+    for (const name of ['Classificações', 'Novo Painel', 'Uso', 'Auditoria', 'Acessos', 'Assinaturas', 'Capacidade']) {
       expect(screen.queryByRole('link', { name })).not.toBeInTheDocument();
     }
   });
@@ -57,7 +58,7 @@ describe('navigation bar (Bootstrap markup, no react-bootstrap Navbar)', () => {
       await screen.findByRole('heading', { level: 1, name: 'Minhas assinaturas' }, { timeout: 10_000 }),
     ).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Minhas assinaturas' })).toHaveAttribute('aria-current', 'page');
-    for (const adminOnly of ['/assinaturas/todas', '/caixa-de-saida']) {
+    for (const adminOnly of ['/assinaturas/todas', '/caixa-de-saida', '/capacidade']) {
       await act(() => router.navigate(adminOnly));
       await waitFor(() => expect(location().pathname).toBe('/'));
     }

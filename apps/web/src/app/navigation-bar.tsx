@@ -70,6 +70,9 @@ export function NavigationBar() {
                 <NavLink to={paths.allSubscriptions} className="nav-link" onClick={close}>
                   Assinaturas
                 </NavLink>
+                <NavLink to={paths.capacity} className="nav-link" onClick={close}>
+                  Capacidade
+                </NavLink>
               </>
             )}
           </div>

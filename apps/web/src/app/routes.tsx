@@ -64,6 +64,10 @@ const subscriptionFile = lazyScreen(() =>
 const allSubscriptions = lazyScreen(() =>
   import('../features/subscriptions/components/all-subscriptions-page.tsx').then((m) => m.AllSubscriptionsPage),
 );
+// Like the usage page, it brings the chart library: only its own chunk loads it.
+const capacity = lazyScreen(() =>
+  import('../features/capacity/components/capacity-page.tsx').then((m) => m.CapacityPage),
+);
 const demoOutbox = lazyScreen(() =>
   import('../features/demo-outbox/components/demo-outbox-page.tsx').then((m) => m.DemoOutboxPage),
 );
@@ -103,6 +107,7 @@ export const routes: RouteObject[] = [
                   { path: '/importar', element: load(importFromPowerBi), handle: importFromPowerBi },
                   { path: '/assinaturas/todas', element: load(allSubscriptions), handle: allSubscriptions },
                   { path: '/caixa-de-saida', element: load(demoOutbox), handle: demoOutbox },
+                  { path: '/capacidade', element: load(capacity), handle: capacity },
                 ],
               },
             ],

@@ -15,4 +15,5 @@ export const paths = {
   /** Where the link of a message whose file was too large to attach leads. */
   subscriptionFile: (id: string) => `/assinaturas/arquivos/${id}`,
   demoOutbox: '/caixa-de-saida',
+  capacity: '/capacidade',
 } as const;

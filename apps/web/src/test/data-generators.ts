@@ -1,5 +1,6 @@
 import { act } from '@testing-library/react';
 import { vi } from 'vitest';
+import type { Capacidade, MudancaCapacidade } from '@paineis/contract/capacity';
 import type { Configuracao } from '@paineis/contract/configuration';
 import type { Grupo365, GrupoVinculado } from '@paineis/contract/groups';
 import type { GrupoPaineis, Painel, PainelComEmbed } from '@paineis/contract/panels';
@@ -224,4 +225,58 @@ export class FakeEmbedder implements ReportEmbedder {
       for (const handler of this.handlers.get(event) ?? []) handler(detail);
     });
   }
+}
+
+/**
+ * The Power BI capacity as GET /api/capacidade answers it: an A1 running, weekdays 08:00–19:00 in São Paulo, paused
+ * after 30 idle minutes, and three days of November.
+ */
+export function capacidade(overrides: Partial<Capacidade> = {}): Capacidade {
+  return {
+    configurada: true,
+    estado: 'ativa',
+    nome: 'paineis-a1',
+    tipo: 'embedded',
+    sku: 'A1',
+    mensagem: null,
+    lidoEm: '2026-11-28T13:05:09.000Z',
+    retomadaSegundos: 10,
+    politica: {
+      horario: [1, 2, 3, 4, 5].map((diaSemana) => ({ diaSemana, inicio: '08:00', fim: '19:00' })),
+      fusoHorario: 'America/Sao_Paulo',
+      pausarAposMinutosOcioso: 30,
+      quemRetomaAoAbrir: 'todos',
+      precoPorHora: { A1: 1.01, A2: 2.02 },
+      skuHorario: null,
+      contato: 'a equipe de BI',
+    },
+    mes: {
+      mes: '2026-11',
+      horasAtiva: 30.5,
+      horasPausada: 41.5,
+      custoEstimado: 30.81,
+      custoSempreAtiva: 72.72,
+      economia: 41.91,
+      dias: [
+        { dia: '2026-11-26', horasAtiva: 11, custo: 11.11 },
+        { dia: '2026-11-27', horasAtiva: 12.5, custo: 12.63 },
+        { dia: '2026-11-28', horasAtiva: 7, custo: 7.07 },
+      ],
+    },
+    ...overrides,
+  };
+}
+
+/** A change of the capacity's state (GET /api/capacidade/historico): paused by the idle rule. */
+export function mudancaCapacidade(overrides: Partial<MudancaCapacidade> = {}): MudancaCapacidade {
+  return {
+    id: 1,
+    em: '2026-11-28T12:00:00.000Z',
+    estado: 'pausada',
+    sku: 'A1',
+    motivo: 'ociosidade',
+    pessoa: null,
+    detalhe: null,
+    ...overrides,
+  };
 }
