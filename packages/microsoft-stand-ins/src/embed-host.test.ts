@@ -153,7 +153,7 @@ window.resultado = (promise) => promise.then(() => ({ ok: true }), (error) => ({
 
 const HOST_PAGE = `<!doctype html><html><head><meta charset="utf-8"><title>Portal</title></head>
 <body style="margin:0;display:flex;flex-wrap:wrap;gap:4px">
-${['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j'].map((id) => `<div id="${id}" style="width:520px;height:320px"></div>`).join('')}
+${['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j', 'k'].map((id) => `<div id="${id}" style="width:520px;height:320px"></div>`).join('')}
 </body></html>`;
 
 interface RecordedEvent {
@@ -173,7 +173,12 @@ describe('embed host page with the real powerbi-client', () => {
 
   beforeAll(async () => {
     [s, short] = await Promise.all([
-      startStandIns({ people: [], reports }),
+      // The reports' capacity in Azure, for the load that fails while it is paused.
+      startStandIns({
+        people: [],
+        reports,
+        capacities: [{ subscriptionId: 's', resourceGroup: 'g', name: 'paineisa1', kind: 'embedded', sku: 'A1' }],
+      }),
       startStandIns({ people: [], reports, embedTokenLifetimeSeconds: 3 }),
     ]);
     [vendasUrl, financeiroUrl] = await Promise.all([embedUrlOf(s, vendas), embedUrlOf(s, financeiro)]);
@@ -296,6 +301,24 @@ describe('embed host page with the real powerbi-client', () => {
       error: { message: 'LoadReportFailed' },
     });
     expect(await (await reportFrame('c')).locator('#erro').isVisible()).toBe(true);
+  }, 20_000);
+
+  it('fails to load (OpenConnectionError) a report whose capacity was paused after its token was issued', async () => {
+    const token = await embedToken(s, vendas);
+    s.capacities.pause('paineisa1');
+    try {
+      await embed('k', token, vendasUrl, vendas.reportId);
+      const failed = await waitForEvent('k', 'error');
+      expect(failed.detail).toMatchObject({
+        message: 'OpenConnectionError',
+        detailedMessage: 'ExplorationContainer_FailedToLoadModel_DefaultDetails',
+        level: 6,
+      });
+      expect((await events('k')).some((event) => event.name === 'loaded')).toBe(false);
+      expect(await (await reportFrame('k')).locator('#erro').isVisible()).toBe(true);
+    } finally {
+      s.capacities.resume('paineisa1');
+    }
   }, 20_000);
 
   it('fires TokenExpired when the token expires and recovers with setAccessToken, without reloading', async () => {
