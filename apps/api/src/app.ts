@@ -45,7 +45,7 @@ import type { TaskHandle, TaskRunner, TaskRunnerOptions } from './tasks/task-run
 import openingRecorder from './plugins/opening-recorder.ts';
 // What the opening of a panel reads of its report's health, handed to the panels module (OpeningDeps).
 import { brokenByOpening, isBroken, isBrokenNow, panelUnavailable } from './modules/power-bi/panel-health.ts';
-import type { OpeningHealth } from './modules/panels/panel-opening.ts';
+import type { OpeningCapacity, OpeningHealth } from './modules/panels/panel-opening.ts';
 import { createMailTransport } from './integrations/mail/create-mail-transport.ts';
 import type { MailTransport } from './integrations/mail/mail-transport.ts';
 import { DeliveryWorker } from './modules/subscriptions/deliveries.ts';
@@ -78,6 +78,8 @@ declare module 'fastify' {
     panelHealth: TaskHandle<void> | null;
     /** What opening a panel reads of its report's health (modules/power-bi/panel-health.ts). */
     openingHealth: OpeningHealth;
+    /** What opening a panel asks of the Power BI capacity (modules/capacity): served, or the 503 to answer. */
+    openingCapacity: OpeningCapacity;
     /** How subscription messages leave (SMTP or Graph sendMail); null when no transport is configured. */
     mail: MailTransport | null;
     /** The subscriptions' deliveries (docs/requirements.md#subscriptions). */
@@ -251,6 +253,11 @@ export async function buildApp(deps: AppDependencies) {
           { ...capacityOptions, resource: capacityConfig.resource },
         )
       : null,
+  );
+  // Without a capacity configured, every opening is served as before: no promise on the hot path.
+  app.decorate<OpeningCapacity>(
+    'openingCapacity',
+    app.capacity ?? { servesNow: () => true, forOpening: async () => null },
   );
   await app.register(openingRecorder);
   await app.register(authPlugin);

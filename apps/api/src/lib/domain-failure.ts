@@ -15,6 +15,8 @@ export class DomainFailure extends Error {
     message: string,
     /** Whole seconds before trying again (a `busy` refusal that knows when it ends; every `throttled` one). */
     readonly retryAfterSeconds?: number,
+    /** Fields answered beside `message`, for a client that acts on the refusal (the capacity a 503 waits for). */
+    readonly details?: Record<string, unknown>,
   ) {
     super(message);
     this.name = 'DomainFailure';

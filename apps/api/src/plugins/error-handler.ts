@@ -115,7 +115,7 @@ export default fp(
         if (error.kind === 'throttled' || error.retryAfterSeconds !== undefined) {
           void reply.header('retry-after', String(error.retryAfterSeconds ?? 60));
         }
-        return reply.code(FAILURE_STATUS[error.kind]).send({ message: error.message });
+        return reply.code(FAILURE_STATUS[error.kind]).send({ ...error.details, message: error.message });
       }
       if (error instanceof HttpError) {
         // A 429 always says when to come back; any other status (a busy 503) when whoever raised it knew.

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { idParams } from '@paineis/contract/fields';
+import { capacidadeIndisponivel } from '@paineis/contract/capacity';
+import { errorResponse, idParams } from '@paineis/contract/fields';
 import { embedInfo, embedQuery, painelComEmbed } from '@paineis/contract/panels';
 import { temposVisualizacaoBody, VISUALIZACAO_HEADER, visualizacaoParams } from '@paineis/contract/usage';
 import { errorResponses } from '../../lib/route-schema.ts';
@@ -10,7 +11,14 @@ import { openForViewing, renewedToken, reportOpeningTimes } from './panel-openin
 import { requesterOf } from './requester.ts';
 
 const tags = ['Painéis'];
-const errors = errorResponses(400, 403, 404, 409, 502, 503, 504);
+/**
+ * A 503 is either Power BI's or the capacity's: paused or waking, it says so in `capacidade`, with `Retry-After` when
+ * the opening woke it (docs/decisions/024-capacity-cost.md).
+ */
+const errors = {
+  ...errorResponses(400, 403, 404, 409, 502, 503, 504),
+  503: capacidadeIndisponivel.or(errorResponse),
+};
 
 /** Opening a panel: the report's embed token for this person, with their RLS identity; and the view's record. */
 export const panelEmbedRoutes: FastifyPluginAsyncZod = async (app) => {

@@ -1,8 +1,9 @@
+import type { CapacidadeIndisponivel } from '@paineis/contract/capacity';
 import type { Painel } from '@paineis/contract/panels';
 import type { Db } from '../../db/client.ts';
 import type { Embedding, EmbeddingService } from '../../integrations/power-bi/embedding-service.ts';
 import { whenReady, type MaybePromise } from '../../lib/maybe-promise.ts';
-import type { DomainFailure } from '../../lib/domain-failure.ts';
+import { DomainFailure } from '../../lib/domain-failure.ts';
 import type { PreparedJson } from '../../lib/prepared-json.ts';
 import type { OpeningRecorder, OpeningTimes } from '../usage/usage.ts';
 import { openPanel, openPanelNow, requireVisiblePanel, type PanelOpening } from './panel-access.ts';
@@ -23,12 +24,27 @@ export interface OpeningHealth {
   unavailable(): DomainFailure;
 }
 
+/**
+ * What the opening needs to know of the Power BI capacity (capacity/capacity.ts, given by app.ts): whether it serves
+ * reports, and the 503 to answer while it is paused or waking (docs/decisions/024-capacity-cost.md).
+ */
+export interface OpeningCapacity {
+  /** True when it serves reports as far as memory knows (none configured, running); undefined: ask forOpening. */
+  servesNow(): boolean | undefined;
+  /** Null when it serves; else why not, and after how long to ask again (null: this person may not wake it). */
+  forOpening(requester: {
+    isAdmin: boolean;
+    nome: string;
+  }): Promise<null | { retryAfterSeconds: number | null; body: CapacidadeIndisponivel }>;
+}
+
 /** What opening a panel needs of the app. */
 export interface OpeningDeps {
   db: Db;
   embedding: EmbeddingService;
   openingRecorder: OpeningRecorder;
   openingHealth: OpeningHealth;
+  openingCapacity: OpeningCapacity;
 }
 
 interface Embedded {
@@ -47,10 +63,38 @@ function embed(deps: OpeningDeps, id: number, requester: Requester, papel: strin
 }
 
 /**
- * The token for an opening already decided: the one in memory, or Power BI's. A panel whose report the last check
- * found gone or unreadable is refused with PANEL_UNAVAILABLE without asking Power BI (power-bi/panel-health.ts).
+ * The token for an opening already decided, once the capacity serves reports (a paused one answers 503, woken when
+ * this person may): from memory at once while it runs, as nearly always.
  */
 function embedding(deps: OpeningDeps, requester: Requester, opening: PanelOpening): MaybePromise<Embedded> {
+  if (deps.openingCapacity.servesNow() !== true) {
+    return deps.openingCapacity.forOpening({ isAdmin: requester.isAdmin, nome: requester.email }).then((refusal) => {
+      if (refusal) throw capacityRefusal(refusal);
+      return embeddingOnCapacity(deps, requester, opening);
+    });
+  }
+  return embeddingOnCapacity(deps, requester, opening);
+}
+
+/** The 503 of an opening while the capacity is paused or waking: when to ask again, and the capacity's state. */
+function capacityRefusal({
+  retryAfterSeconds,
+  body,
+}: {
+  retryAfterSeconds: number | null;
+  body: CapacidadeIndisponivel;
+}): DomainFailure {
+  const details = { capacidade: body.capacidade };
+  return retryAfterSeconds === null
+    ? new DomainFailure('unavailable', body.message, undefined, details)
+    : new DomainFailure('busy', body.message, Math.max(1, Math.ceil(retryAfterSeconds)), details);
+}
+
+/**
+ * The token: the one in memory, or Power BI's. A panel whose report the last check found gone or unreadable is
+ * refused with PANEL_UNAVAILABLE without asking Power BI (power-bi/panel-health.ts).
+ */
+function embeddingOnCapacity(deps: OpeningDeps, requester: Requester, opening: PanelOpening): MaybePromise<Embedded> {
   const broken = deps.openingHealth.isBrokenNow(deps.db, opening.panel);
   if (broken === undefined) {
     return deps.openingHealth
