@@ -1,6 +1,8 @@
 import closeWithGrace from 'close-with-grace';
 import { sql } from 'drizzle-orm';
 import { buildApp } from './app.ts';
+import { DEMO_CAPACITY, DEMO_RESUME_SECONDS } from './demo/demo-capacity.ts';
+import { parseCapacityResourceId } from './integrations/azure/capacity-client.ts';
 import { ConfigError, GRAPH_MAX_ATTACHMENT_BYTES, loadConfig, REPO_ROOT, type Config } from './config/env.ts';
 import { DataDirInUseError, openDatabase } from './db/client.ts';
 import { migrateDatabase } from './db/migrate.ts';
@@ -60,6 +62,8 @@ const standIns = config.demoMode
       groups: demoGroups(),
       workspaces: demoWorkspaces(),
       datasets: demoDatasets(),
+      capacities: [DEMO_CAPACITY],
+      capacityTimings: { resumeMs: DEMO_RESUME_SECONDS * 1000 },
     })
   : null;
 if (standIns) {
@@ -73,6 +77,11 @@ if (standIns) {
       graphUrl: standIns.graphUrl,
       powerBiApiUrl: standIns.powerBiApiUrl,
       demoEmbedHost: standIns.embedHostUrl,
+    },
+    // The demo's running A1, in the stand-in's Azure Resource Manager (issue 40).
+    capacity: {
+      resource: parseCapacityResourceId(standIns.capacities.resourceId(DEMO_CAPACITY.name)),
+      managementUrl: standIns.managementUrl,
     },
     // Without SMTP_URL, subscriptions are sent through the Graph stand-in's sendMail from the demo administrator's
     // mailbox, and read on the demo outbox (docs/requirements.md#subscriptions).
@@ -98,7 +107,7 @@ const app = await buildApp({
   syncDirectoryAtStart: true,
   // Every instance works the subscriptions' deliveries (docs/decisions/020-subscription-deliveries.md).
   runDeliveries: true,
-  ...(standIns ? { demoOutbox: demoOutboxOf(standIns.graph) } : {}),
+  ...(standIns ? { demoOutbox: demoOutboxOf(standIns.graph), capacity: { resumeSeconds: DEMO_RESUME_SECONDS } } : {}),
   logger: { stream: logDestination.stream },
 });
 
