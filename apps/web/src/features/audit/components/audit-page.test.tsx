@@ -191,7 +191,17 @@ describe('/auditoria', () => {
       within(screen.getByRole('combobox', { name: 'Objeto' }))
         .getAllByRole('option')
         .map((o) => o.textContent),
-    ).toEqual(['Todos', 'Painel', 'Classificação', 'Vínculos', 'RLS', 'Ordem', 'Sessão', 'Assinatura']);
+    ).toEqual([
+      'Todos',
+      'Painel',
+      'Classificação',
+      'Vínculos',
+      'RLS',
+      'Ordem',
+      'Sessão',
+      'Assinatura',
+      'Capacidade do Power BI',
+    ]);
     expect(
       within(screen.getByRole('combobox', { name: 'Ação' }))
         .getAllByRole('option')
