@@ -535,6 +535,18 @@ describe('the portal’s Microsoft calls, checked against Microsoft’s descript
     ]);
   });
 
+  it('refresh schedules: an import model’s (200), a dataset Power BI does not know (404)', async () => {
+    const powerBi = ctx.app.powerBi!;
+    expect(await powerBi.refreshSchedule(WORKSPACE, vendas.datasetId)).toMatchObject({ enabled: true });
+    await expect(powerBi.refreshSchedule(WORKSPACE, '0c0c0c0c-0000-4000-8000-0000000000ff')).rejects.toMatchObject({
+      status: 404,
+    });
+    expect(calls(expectConforming())).toEqual([
+      'Datasets_GetRefreshScheduleInGroup → 200',
+      'Datasets_GetRefreshScheduleInGroup → 404',
+    ]);
+  });
+
   it('the capacity: read, suspended, resumed and scaled, an A SKU and an F SKU, the Location polled; without the Azure role (403), an operation not known (404)', async () => {
     const s = standIns.current;
     s.capacities.reset();

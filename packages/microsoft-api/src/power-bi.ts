@@ -377,6 +377,19 @@ export const directQueryRefreshSchedule = documented({
   localTimeZoneId: z.string().optional(),
 });
 
+/**
+ * RefreshSchedule: "A Power BI refresh schedule for imported model": days of the week, times as hh:mm ("the hours of
+ * the day to refresh"; the service takes whole and half hours), whether it is enabled, a time zone id, and whom to
+ * mail.
+ */
+export const refreshSchedule = documented({
+  days: z.array(z.enum(['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'])).optional(),
+  times: z.array(z.string().regex(/^([01]\d|2[0-3]):(00|30)$/, 'a time is hh:mm, minutes 00 or 30')).optional(),
+  enabled: z.boolean().optional(),
+  localTimeZoneId: z.string().optional(),
+  notifyOption: z.enum(['NoNotification', 'MailOnFailure', 'MailOnCompletion']).optional(),
+});
+
 /** An OData integer query option, as the query string carries it. */
 const wholeNumber = (min: number) =>
   z
@@ -468,6 +481,19 @@ export const POWER_BI_OPERATIONS: Operation[] = [
     pathParams: datasetParams,
     headers: { authorization: bearer },
     answers: { 200: { content: 'json', body: directQueryRefreshSchedule } },
+    errors,
+  },
+  {
+    service: 'power-bi',
+    id: 'Datasets_GetRefreshScheduleInGroup',
+    // "Returns the refresh schedule for the specified dataset from the specified workspace": when the capacity must
+    // be running for a scheduled refresh (issue 40).
+    source: learn('datasets/get-refresh-schedule-in-group'),
+    method: 'GET',
+    paths: ['/v1.0/myorg/groups/{groupId}/datasets/{datasetId}/refreshSchedule'],
+    pathParams: datasetParams,
+    headers: { authorization: bearer },
+    answers: { 200: { content: 'json', body: refreshSchedule } },
     errors,
   },
   {

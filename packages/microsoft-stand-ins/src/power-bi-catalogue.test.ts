@@ -313,6 +313,43 @@ describe('Power BI catalogue stand-in: workspaces, reports, pages, datasets, ref
     }
   });
 
+  it("answers an import model's refresh schedule, declared or by default, and refuses a DirectQuery one", async () => {
+    const weekdays = {
+      days: ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday'] as const,
+      times: ['07:30'],
+      enabled: false,
+      localTimeZoneId: 'UTC',
+    };
+    s.powerBi.setDatasets([
+      { datasetId: tempoReal.datasetId, storageMode: 'DirectQuery' },
+      {
+        datasetId: financeiro.datasetId,
+        refreshes: FINANCEIRO_REFRESHES,
+        refreshSchedule: { ...weekdays, days: [...weekdays.days] },
+      },
+    ]);
+    try {
+      const schedule = (r: StandInReport) => get(`/groups/${WORKSPACE}/datasets/${r.datasetId}/refreshSchedule`);
+      expect(await json(await schedule(vendas))).toMatchObject({
+        days: ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'],
+        times: ['06:00', '18:00'],
+        enabled: true,
+        localTimeZoneId: 'E. South America Standard Time',
+        notifyOption: 'MailOnFailure',
+      });
+      expect(await json(await schedule(financeiro))).toMatchObject({ ...weekdays, days: [...weekdays.days] });
+      const refused = await schedule(tempoReal);
+      expect(refused.status).toBe(400);
+      expect((await json(refused)).error.code).toBe('InvalidRequest');
+      expectNoViolations();
+    } finally {
+      s.powerBi.setDatasets([
+        { datasetId: tempoReal.datasetId, storageMode: 'DirectQuery' },
+        { datasetId: financeiro.datasetId, refreshes: FINANCEIRO_REFRESHES },
+      ]);
+    }
+  });
+
   it('answers a cancelled refresh, an extendedStatus and an empty serviceExceptionJson, as Power BI documents them', async () => {
     s.powerBi.setRefreshes(vendas.datasetId, [
       {

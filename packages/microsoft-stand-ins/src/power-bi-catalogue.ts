@@ -5,6 +5,7 @@ import { stableGuid, type StandInContext } from './stand-in-context.ts';
 import type {
   StandInDataset,
   StandInRefresh,
+  StandInRefreshSchedule,
   StandInReport,
   StandIns,
   StandInStorageMode,
@@ -23,6 +24,9 @@ import type {
  * - Datasets_GetDatasetInGroup (GET …/groups/{g}/datasets/{d}): the same dataset alone (the portal no longer asks).
  * - Datasets_GetRefreshHistoryInGroup (GET …/groups/{g}/datasets/{d}/refreshes, `$top` of at least 1; the last 60
  *   entries without it), newest first.
+ * - Datasets_GetRefreshScheduleInGroup (GET …/groups/{g}/datasets/{d}/refreshSchedule): an import model's scheduled
+ *   refresh (StandInDataset.refreshSchedule); a DirectQuery or live-connection dataset is refused 400 InvalidRequest
+ *   (not documented by Microsoft: the project's assumption).
  *
  * How Power BI refuses, as the stand-in plays it:
  * - a report that was deleted: 404 PowerBIEntityNotFound (what GetReport answers for a report that does not exist;
@@ -50,6 +54,14 @@ import type {
  *   RelatedDatasetProperties ("returned only if the related dataset belongs to a different workspace"). The stand-in
  *   never sends it on Get Reports In Group nor Get Report In Group.
  */
+
+/** An import model's scheduled refresh unless declared: twice a day, every day, in Brasília's time. */
+const DEFAULT_REFRESH_SCHEDULE: StandInRefreshSchedule = {
+  days: ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'],
+  times: ['06:00', '18:00'],
+  enabled: true,
+  localTimeZoneId: 'E. South America Standard Time',
+};
 
 /** Refresh history entries answered without `$top` ("the last available 60 entries"). */
 const DEFAULT_REFRESH_TOP = 60;
@@ -140,7 +152,7 @@ export function powerBiCatalogue(ctx: StandInContext): PowerBiCatalogue {
 
   /** A dataset as the stand-in serves it, declared or by default; undefined when neither a declaration nor a report names it. */
   function dataset(datasetId: string):
-    | (Required<Omit<StandInDataset, 'refreshes'>> & {
+    | (Required<Omit<StandInDataset, 'refreshes' | 'refreshSchedule'>> & {
         refreshes: StandInRefresh[];
         rls: boolean;
       })
@@ -363,6 +375,26 @@ export function powerBiCatalogue(ctx: StandInContext): PowerBiCatalogue {
         return { frequency: 60, days: [], times: [], localTimeZoneId: 'UTC' };
       },
     );
+
+    api.get<DatasetRoute>('/groups/:workspaceId/datasets/:datasetId/refreshSchedule', async (request, reply) => {
+      const { workspaceId, datasetId } = request.params;
+      const found = dataset(datasetId);
+      if (!found || !sameId(found.workspaceId, workspaceId)) {
+        return sendError(reply, notFound(`Dataset ${datasetId} was not found in workspace ${workspaceId}.`));
+      }
+      // A model read at its source has no scheduled refresh; what Power BI answers for one is not documented.
+      if (!refreshable(found.storageMode)) {
+        return sendError(reply, invalid(`Dataset ${datasetId} is a DirectQuery or LiveConnection dataset.`));
+      }
+      const declared = ctx.datasets.find((candidate) => sameId(candidate.datasetId, datasetId))?.refreshSchedule;
+      return {
+        '@odata.context': context(
+          `groups/${found.workspaceId}/$metadata#Microsoft.PowerBI.ServiceContracts.Api.V1.RefreshSchedule`,
+        ),
+        ...(declared ?? DEFAULT_REFRESH_SCHEDULE),
+        notifyOption: declared?.notifyOption ?? 'MailOnFailure',
+      };
+    });
 
     api.get<DatasetRoute>('/groups/:workspaceId/datasets/:datasetId/refreshes', async (request, reply) => {
       const { workspaceId, datasetId } = request.params;

@@ -262,6 +262,22 @@ export interface StandInDataset {
    * dataset, none for DirectQuery and live connections.
    */
   refreshes?: StandInRefresh[];
+  /**
+   * Its scheduled refresh (Datasets_GetRefreshScheduleInGroup's RefreshSchedule): the days and times (hh:mm, minutes
+   * 00 or 30) in its time zone. Default for an import model: every day at 06:00 and 18:00, 'E. South America Standard
+   * Time', enabled; a DirectQuery or live-connection dataset has none (the call is refused, as for a DirectQuery
+   * schedule of an import model: the project's assumption).
+   */
+  refreshSchedule?: StandInRefreshSchedule;
+}
+
+/** A dataset's scheduled refresh, as Power BI's RefreshSchedule has it. */
+export interface StandInRefreshSchedule {
+  days: ('Sunday' | 'Monday' | 'Tuesday' | 'Wednesday' | 'Thursday' | 'Friday' | 'Saturday')[];
+  times: string[];
+  enabled: boolean;
+  localTimeZoneId: string;
+  notifyOption?: 'NoNotification' | 'MailOnFailure' | 'MailOnCompletion';
 }
 
 /** One call to the stand-in Power BI REST API, for tests to inspect. */

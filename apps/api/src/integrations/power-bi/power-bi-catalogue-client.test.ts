@@ -210,4 +210,32 @@ describe('the Power BI client’s catalogue calls', () => {
     expect(await client().refreshHistory(WS, vendas.datasetId, 1, 'background')).toHaveLength(1);
     expect(sleeps).toEqual([60_000]);
   });
+
+  it('reads a refresh schedule as given, and refuses to take a non-object for one', async () => {
+    standIns.current.powerBi.setDatasets([
+      { datasetId: aoVivo.datasetId, storageMode: 'DirectQuery' },
+      {
+        datasetId: vendas.datasetId,
+        refreshSchedule: {
+          days: ['Monday', 'Friday'],
+          times: ['07:00', '12:30'],
+          enabled: true,
+          localTimeZoneId: 'UTC',
+        },
+      },
+    ]);
+    expect(await client().refreshSchedule(WS, vendas.datasetId)).toEqual({
+      days: ['Monday', 'Friday'],
+      times: ['07:00', '12:30'],
+      enabled: true,
+      timeZoneId: 'UTC',
+    });
+    await expect(client().refreshSchedule(WS, aoVivo.datasetId)).rejects.toMatchObject({
+      service: 'power-bi',
+      failure: 'refused',
+      status: 400,
+    });
+    standIns.current.powerBi.garbageNext('not-json');
+    await expect(client().refreshSchedule(WS, vendas.datasetId)).rejects.toMatchObject({ failure: 'malformed' });
+  });
 });

@@ -130,6 +130,15 @@ export interface PowerBiRefresh {
   serviceExceptionJson: string | null;
 }
 
+/** A dataset's scheduled refresh: weekdays ('Monday'…), times ('06:00'), whether it is on, its time zone id. */
+export interface PowerBiRefreshSchedule {
+  days: string[];
+  times: string[];
+  enabled: boolean;
+  /** Power BI's localTimeZoneId (a Windows time zone id); null when it gave none. */
+  timeZoneId: string | null;
+}
+
 /**
  * Overrides of the retries (RETRY_PROFILES.personWaiting: 8 s an attempt, 3 retries, Retry-After up to 10 s, 20 s a
  * call; the background calls start from RETRY_PROFILES.backgroundJob); an exported file gets four times the time.
@@ -317,6 +326,27 @@ export class PowerBiClient {
       if (error instanceof MicrosoftError && error.failure === 'refused') return false;
       throw error;
     }
+  }
+
+  /**
+   * An import model's scheduled refresh (Datasets_GetRefreshScheduleInGroup): the weekdays and times, in its own time
+   * zone (a Windows time zone id, e.g. 'E. South America Standard Time'). A day or a time Power BI might add later is
+   * kept as given.
+   */
+  async refreshSchedule(
+    workspaceId: string,
+    datasetId: string,
+    mode: CallMode = 'person',
+  ): Promise<PowerBiRefreshSchedule> {
+    const answer = await this.call('GET', `${datasetPath(workspaceId, datasetId)}/refreshSchedule`, mode);
+    if (!isRecord(answer)) throw malformed('o agendamento de atualização');
+    const strings = (value: unknown) => (Array.isArray(value) ? value.filter(isString) : []);
+    return {
+      days: strings(answer.days),
+      times: strings(answer.times),
+      enabled: answer.enabled === true,
+      timeZoneId: optionalText(answer.localTimeZoneId),
+    };
   }
 
   /** The last `top` entries of a dataset's refresh history, newest first. */
