@@ -11,6 +11,13 @@ import type { StandIns } from './types.ts';
  */
 
 const STATUSES = [400, 401, 403, 404, 409, 429, 500, 502, 503, 504];
+const CAPACITY = {
+  subscriptionId: '0d0d0d0d-0000-4000-8000-000000000001',
+  resourceGroup: 'rg-paineis',
+  name: 'paineisf2',
+  kind: 'fabric',
+  sku: 'F2',
+} as const;
 
 describe('the stand-ins’ fault answers, against Microsoft’s descriptions', () => {
   let s: StandIns;
@@ -36,6 +43,10 @@ describe('the stand-ins’ fault answers, against Microsoft’s descriptions', (
     fetch(`${s.powerBiApiUrl}/v1.0/myorg/groups/${vendas.workspaceId}/reports/${vendas.reportId}`, {
       headers: { authorization: `Bearer ${tokens.powerBi}` },
     });
+  const getCapacity = () =>
+    fetch(`${s.managementUrl}${s.capacities.resourceId(CAPACITY.name)}?api-version=2023-11-01`, {
+      headers: { authorization: `Bearer ${tokens.arm}` },
+    });
   /** The violations of the last exchange, as `at: message`. */
   const lastViolations = () => checkExchange(s.exchanges.at(-1)!).map((v) => `${v.at}: ${v.message}`);
 
@@ -45,12 +56,14 @@ describe('the stand-ins’ fault answers, against Microsoft’s descriptions', (
       people: [],
       reports: [vendas],
       clientId: '6731de76-14a6-49ae-97bc-6eba6914391e',
+      capacities: [CAPACITY],
       recordExchanges: true,
     });
     const token = async (scope: string) =>
       ((await (await clientCredentials(scope)).json()) as { access_token: string }).access_token;
     tokens.graph = await token('https://graph.microsoft.com/.default');
     tokens.powerBi = await token('https://analysis.windows.net/powerbi/api/.default');
+    tokens.arm = await token('https://management.azure.com/.default');
   });
   afterAll(() => s.close());
   beforeEach(() => {
@@ -58,6 +71,7 @@ describe('the stand-ins’ fault answers, against Microsoft’s descriptions', (
     s.graph.reset();
     s.powerBi.reset();
     s.identity.reset();
+    s.capacities.reset();
   });
 
   it.each(STATUSES)('Graph and Power BI answer a failure %i in their error shapes', async (status) => {
@@ -82,6 +96,20 @@ describe('the stand-ins’ fault answers, against Microsoft’s descriptions', (
     s.graph.throttleNext('depois');
     await graphUsers();
     expect(lastViolations()).toEqual(['header retry-after: not delay-seconds nor an HTTP-date']);
+  });
+
+  it.each(STATUSES)('Azure Resource Manager answers a failure %i in its error shape', async (status) => {
+    s.capacities.failNext(status);
+    expect((await getCapacity()).status).toBe(status);
+    expect(lastViolations()).toEqual([]);
+  });
+
+  it('Azure Resource Manager throttles with a Retry-After in seconds, and its answer conforms otherwise', async () => {
+    s.capacities.throttleNext(7);
+    expect((await getCapacity()).status).toBe(429);
+    expect(lastViolations()).toEqual([]);
+    expect((await getCapacity()).status).toBe(200);
+    expect(lastViolations()).toEqual([]);
   });
 
   it('Entra’s token endpoint errors carry error_codes, timestamp, trace_id and correlation_id', async () => {
