@@ -5,6 +5,7 @@ import type { StandInAzureCapacity } from '@paineis/microsoft-stand-ins/types';
 import { testConfig, useTestApp } from '../../../test/context.ts';
 import { createAdmin, createUser } from '../../../test/fixtures.ts';
 import { microsoftConfig, useStandIns } from '../../../test/microsoft.ts';
+import { AZURE_REFUSED_ROLE } from '../../plugins/microsoft-error-answers.ts';
 import { CAPACITY_MESSAGES } from './capacity.ts';
 import { DEFAULT_POLICY } from './capacity-policy.ts';
 
@@ -212,7 +213,7 @@ describe('the Power BI capacity, for administrators', () => {
     expect(found).toMatchObject({ estado: 'desconhecida', mensagem: CAPACITY_MESSAGES.semPapel('embedded') });
     expect(found.mensagem).toContain('Microsoft.PowerBIDedicated/capacities/read');
     const pause = await ctx.request('POST', '/api/capacidade/pausar', { token: admin });
-    expect(pause.statusCode).toBe(502);
+    expect([pause.statusCode, pause.json()]).toEqual([502, { message: AZURE_REFUSED_ROLE }]);
     // An opening is not blocked by what the portal does not know.
     expect(await ctx.app.capacity!.forOpening({ isAdmin: false, nome: 'Bia' })).toBeNull();
   });
