@@ -54,8 +54,11 @@ export function CapacityHistory({ historico, error, retrying, onRetry }: Capacit
                     <td className="text-nowrap">{NOMES_ESTADOS[m.estado].label}</td>
                     <td>{m.sku ?? '—'}</td>
                     <td className="text-nowrap">{NOMES_MOTIVOS[m.motivo]}</td>
-                    <td className="text-break">{m.pessoa ?? '—'}</td>
-                    <td className="pe-3 text-break">{m.detalhe ?? '—'}</td>
+                    <td className="text-nowrap">{m.pessoa ?? '—'}</td>
+                    {/* On a phone the table scrolls sideways rather than wrap the detail a word per line. */}
+                    <td className="pe-3" style={{ minWidth: '14rem' }}>
+                      {m.detalhe ?? '—'}
+                    </td>
                   </tr>
                 ))}
               </tbody>

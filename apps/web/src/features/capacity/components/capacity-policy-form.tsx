@@ -7,6 +7,7 @@ import Card from 'react-bootstrap/Card';
 import Col from 'react-bootstrap/Col';
 import Form from 'react-bootstrap/Form';
 import Row from 'react-bootstrap/Row';
+import '../capacity.scss';
 import { BusyButton } from '../../../components/busy-button.tsx';
 import { errorMessage } from '../../../lib/api-client.ts';
 import { useUpdateCapacityPolicy } from '../api/update-capacity-policy.ts';
@@ -106,8 +107,8 @@ export function CapacityPolicyForm({ politica, tipo }: CapacityPolicyFormProps) 
               const n = i + 1;
               return (
                 <div key={f.key} className="mb-2">
-                  <Row className="g-2 align-items-end">
-                    <Col xs={12} sm={4}>
+                  <div className="faixa-horario">
+                    <div className="faixa-dia">
                       <Form.Label htmlFor={`faixa-${f.key}-dia`} className="small mb-1">
                         Dia da faixa {n}
                       </Form.Label>
@@ -122,8 +123,8 @@ export function CapacityPolicyForm({ politica, tipo }: CapacityPolicyFormProps) 
                           </option>
                         ))}
                       </Form.Select>
-                    </Col>
-                    <Col xs={5} sm={3}>
+                    </div>
+                    <div className="faixa-inicio">
                       <Form.Label htmlFor={`faixa-${f.key}-inicio`} className="small mb-1">
                         Início da faixa {n}
                       </Form.Label>
@@ -136,8 +137,8 @@ export function CapacityPolicyForm({ politica, tipo }: CapacityPolicyFormProps) 
                         aria-describedby={error ? errorId : undefined}
                         onChange={(event) => changeFaixa(f.key, { inicio: event.target.value })}
                       />
-                    </Col>
-                    <Col xs={5} sm={3}>
+                    </div>
+                    <div className="faixa-fim">
                       <Form.Label htmlFor={`faixa-${f.key}-fim`} className="small mb-1">
                         Fim da faixa {n}
                       </Form.Label>
@@ -150,19 +151,18 @@ export function CapacityPolicyForm({ politica, tipo }: CapacityPolicyFormProps) 
                         aria-describedby={error ? errorId : undefined}
                         onChange={(event) => changeFaixa(f.key, { fim: event.target.value })}
                       />
-                    </Col>
-                    <Col xs={2} sm={2}>
+                    </div>
+                    <div className="faixa-remover">
                       <Button
                         variant="outline-danger"
-                        className="w-100"
                         aria-label={`Remover faixa ${n}`}
                         title={`Remover faixa ${n}`}
                         onClick={() => change({ horario: form.horario.filter((x) => x.key !== f.key) })}
                       >
                         ✕
                       </Button>
-                    </Col>
-                  </Row>
+                    </div>
+                  </div>
                   {error && (
                     <div id={errorId} className="invalid-feedback d-block">
                       {error}
@@ -257,7 +257,7 @@ export function CapacityPolicyForm({ politica, tipo }: CapacityPolicyFormProps) 
               return (
                 <div key={p.key} className="mb-2">
                   <Row className="g-2 align-items-end">
-                    <Col xs={5} sm={4}>
+                    <Col xs sm={4}>
                       <Form.Label htmlFor={`preco-${p.key}-sku`} className="small mb-1">
                         SKU do preço {n}
                       </Form.Label>
@@ -275,7 +275,7 @@ export function CapacityPolicyForm({ politica, tipo }: CapacityPolicyFormProps) 
                         ))}
                       </Form.Select>
                     </Col>
-                    <Col xs={5} sm={4}>
+                    <Col xs sm={4}>
                       <Form.Label htmlFor={`preco-${p.key}-valor`} className="small mb-1">
                         Preço por hora {n}
                       </Form.Label>
@@ -289,10 +289,9 @@ export function CapacityPolicyForm({ politica, tipo }: CapacityPolicyFormProps) 
                         onChange={(event) => changePreco(p.key, { preco: event.target.value })}
                       />
                     </Col>
-                    <Col xs={2} sm={2}>
+                    <Col xs="auto">
                       <Button
                         variant="outline-danger"
-                        className="w-100"
                         aria-label={`Remover preço ${n}`}
                         title={`Remover preço ${n}`}
                         onClick={() => change({ precos: form.precos.filter((x) => x.key !== p.key) })}

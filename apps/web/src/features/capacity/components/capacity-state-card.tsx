@@ -1,6 +1,6 @@
 import { useId, useState } from 'react';
 import type { Capacidade } from '@paineis/contract/capacity';
-import type { EstadoCapacidade } from '@paineis/contract/capacity-constants';
+import type { EstadoCapacidade, QuemRetoma } from '@paineis/contract/capacity-constants';
 import Alert from 'react-bootstrap/Alert';
 import Badge from 'react-bootstrap/Badge';
 import Button from 'react-bootstrap/Button';
@@ -8,6 +8,13 @@ import Card from 'react-bootstrap/Card';
 import { formatDateTime } from '../../../lib/format.ts';
 import { NOMES_ESTADOS, NOMES_TIPOS } from '../utils/capacity-labels.ts';
 import { CapacityActionModal, type CapacityAction } from './capacity-action-modal.tsx';
+
+/** What opening a panel does while the capacity is paused, by the policy's `quemRetomaAoAbrir`. */
+const RETOMA_AO_ABRIR: Record<QuemRetoma, string> = {
+  todos: 'qualquer pessoa a retoma',
+  administradores: 'só administradores a retomam',
+  ninguem: 'ninguém a retoma',
+};
 
 const CHANGING: readonly EstadoCapacidade[] = ['pausando', 'retomando', 'escalando'];
 
@@ -60,6 +67,10 @@ export function CapacityStateCard({ capacidade }: { capacidade: Capacidade }) {
           <dd className="col-7 col-sm-8">{tipo ? NOMES_TIPOS[tipo] : '—'}</dd>
           <dt className="col-5 col-sm-4 fw-normal text-body-secondary">Lido em</dt>
           <dd className="col-7 col-sm-8">{lidoEm ? formatDateTime(new Date(lidoEm)) : '—'}</dd>
+          <dt className="col-5 col-sm-4 fw-normal text-body-secondary">Retomada</dt>
+          <dd className="col-7 col-sm-8">cerca de {capacidade.retomadaSegundos} segundos</dd>
+          <dt className="col-5 col-sm-4 fw-normal text-body-secondary">Ao abrir um painel</dt>
+          <dd className="col-7 col-sm-8">{RETOMA_AO_ABRIR[capacidade.politica.quemRetomaAoAbrir]}</dd>
         </dl>
         {mensagem && (
           <Alert variant="warning" className="mt-3 mb-0 py-2 text-break">

@@ -48,7 +48,12 @@ export function toForm(p: PoliticaCapacidade): PolicyForm {
     fusoHorario: p.fusoHorario,
     minutosOcioso: p.pausarAposMinutosOcioso === null ? '' : String(p.pausarAposMinutosOcioso),
     quemRetomaAoAbrir: p.quemRetomaAoAbrir,
-    precos: Object.entries(p.precoPorHora).map(([sku, preco]) => ({ key: newKey(), sku, preco: String(preco) })),
+    // Written as pt-BR writes decimals: '1,01'.
+    precos: Object.entries(p.precoPorHora).map(([sku, preco]) => ({
+      key: newKey(),
+      sku,
+      preco: String(preco).replace('.', ','),
+    })),
     skuHorario: p.skuHorario ?? '',
     contato: p.contato ?? '',
   };
