@@ -212,6 +212,8 @@ export async function buildApp(deps: AppDependencies) {
       mail,
       config,
       log: app.log,
+      // app.capacity is decorated below, before any delivery runs.
+      wakeCapacity: () => app.capacity?.wakeFor('envio'),
     }),
   );
 

@@ -66,6 +66,9 @@ export default fp<{ syncAtStart: boolean; runDeliveries: boolean; runner?: Omit<
     );
 
     const client = app.powerBi;
+    // While the capacity is paused (or waking, or scaling) the Power BI rounds wait for the next: nothing refreshes
+    // then, and what Power BI answers of a paused capacity's reports says nothing of the panels.
+    const capacityPaused = async () => app.capacity !== null && !(await app.capacity.isRunning());
     app.decorate(
       'freshness',
       client &&
@@ -74,7 +77,10 @@ export default fp<{ syncAtStart: boolean; runDeliveries: boolean; runner?: Omit<
           claim: 'cluster',
           everyMs: config.powerBi.refreshIntervalMinutes * MINUTE,
           firstAfterMs: atStart(2_000),
-          run: (scope) => readFreshness(app.db, client, app.log, panelsOf(scope)),
+          run: async (scope) => {
+            if (await capacityPaused()) return;
+            await readFreshness(app.db, client, app.log, panelsOf(scope));
+          },
         }),
     );
     app.decorate(
@@ -85,7 +91,10 @@ export default fp<{ syncAtStart: boolean; runDeliveries: boolean; runner?: Omit<
           claim: 'cluster',
           everyMs: config.powerBi.healthIntervalMinutes * MINUTE,
           firstAfterMs: atStart(2_000),
-          run: (scope) => checkHealth(app.db, client, app.log, panelsOf(scope)),
+          run: async (scope) => {
+            if (await capacityPaused()) return;
+            await checkHealth(app.db, client, app.log, panelsOf(scope));
+          },
         }),
     );
 

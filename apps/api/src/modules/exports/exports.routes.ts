@@ -1,14 +1,16 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { exportacao, exportacaoBody, exportacaoParams } from '@paineis/contract/personal';
-import { idParams } from '@paineis/contract/fields';
+import { capacidadeIndisponivel } from '@paineis/contract/capacity';
+import { errorResponse, idParams } from '@paineis/contract/fields';
 import { errorResponses } from '../../lib/route-schema.ts';
 import { requesterOf } from '../panels/requester.ts';
 import { FILE_TYPES } from './export-answers.ts';
 import { exportFile, exportProgress, startPanelExport } from './exports.ts';
 
 const tags = ['Exportação'];
-const errors = errorResponses(400, 403, 404, 409, 502, 503, 504);
+/** A 503 is Power BI's, or the capacity's while paused or waking (its `capacidade`, as an opening's). */
+const errors = { ...errorResponses(400, 403, 404, 409, 502, 503, 504), 503: capacidadeIndisponivel.or(errorResponse) };
 
 /**
  * docs/requirements.md#personal: exporting a panel's report to PDF or PowerPoint through Power BI's export-to-file

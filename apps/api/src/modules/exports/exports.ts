@@ -6,6 +6,7 @@ import type { PowerBiExport } from '../../integrations/power-bi/power-bi-client.
 import { conflict, forbidden, notFound } from '../../lib/domain-failure.ts';
 import type { Access } from '../panels/access-model.ts';
 import { openingOf, requireVisibleAccess } from '../panels/panel-access.ts';
+import { requireServingCapacity, type OpeningCapacity } from '../panels/panel-opening.ts';
 import type { Requester } from '../panels/requester.ts';
 import { fileAnswer, progressAnswer, type ExportAnswer } from './export-answers.ts';
 import { exportRefusal } from './export-refusals.ts';
@@ -42,6 +43,8 @@ const DEFAULT_WAIT_SECONDS = 1;
 export interface ExportDeps {
   db: Db;
   reportExports: ReportExporter;
+  /** A paused capacity answers an export as it answers an opening: 503, woken when this person may. */
+  openingCapacity: OpeningCapacity;
 }
 
 export interface ExportRequestBody {
@@ -106,6 +109,7 @@ async function startInPowerBi(
   report?: { workspaceId: string; reportId: string },
 ) {
   const { panel, roles } = openingOf(access, requester, undefined);
+  await requireServingCapacity(deps.openingCapacity, requester);
   try {
     return await deps.reportExports.startExport(
       report ? { ...panel, ...report } : panel,
@@ -113,6 +117,8 @@ async function startInPowerBi(
       { format: request.formato, state: request.estado, page: request.pagina },
     );
   } catch (error) {
+    // Paused since memory last read it: the paused capacity's 503 rather than Power BI's refusal.
+    await requireServingCapacity(deps.openingCapacity, requester, true);
     throw exportRefusal(error, {
       identity: panel.usaRls,
       stateOrPage: request.estado !== undefined || request.pagina !== undefined,

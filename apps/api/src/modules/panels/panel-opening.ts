@@ -31,11 +31,14 @@ export interface OpeningHealth {
 export interface OpeningCapacity {
   /** True when it serves reports as far as memory knows (none configured, running); undefined: ask forOpening. */
   servesNow(): boolean | undefined;
-  /** Null when it serves; else why not, and after how long to ask again (null: this person may not wake it). */
-  forOpening(requester: {
-    isAdmin: boolean;
-    nome: string;
-  }): Promise<null | { retryAfterSeconds: number | null; body: CapacidadeIndisponivel }>;
+  /**
+   * Null when it serves; else why not, and after how long to ask again (null: this person may not wake it). `fresh`
+   * reads Azure now, past what memory holds.
+   */
+  forOpening(
+    requester: { isAdmin: boolean; nome: string },
+    fresh?: boolean,
+  ): Promise<null | { retryAfterSeconds: number | null; body: CapacidadeIndisponivel }>;
 }
 
 /** What opening a panel needs of the app. */
@@ -74,6 +77,21 @@ function embedding(deps: OpeningDeps, requester: Requester, opening: PanelOpenin
     });
   }
   return embeddingOnCapacity(deps, requester, opening);
+}
+
+/**
+ * Before Power BI is asked for this person (an opening, an export): nothing while the capacity serves reports, else the
+ * 503 of a paused or waking capacity, woken when this person may.
+ */
+export async function requireServingCapacity(
+  capacity: OpeningCapacity,
+  requester: Requester,
+  /** After Power BI refused: Azure read now, since the capacity may have paused after memory last read it. */
+  fresh = false,
+): Promise<void> {
+  if (!fresh && capacity.servesNow() === true) return;
+  const refusal = await capacity.forOpening({ isAdmin: requester.isAdmin, nome: requester.email }, fresh);
+  if (refusal) throw capacityRefusal(refusal);
 }
 
 /** The 503 of an opening while the capacity is paused or waking: when to ask again, and the capacity's state. */
@@ -117,9 +135,11 @@ function embeddingIfServed(
     ? { panel, embedding: now }
     : deps.embedding.embedFor(panel, viewer).then(
         (made) => ({ panel, embedding: made }),
-        // Power BI says the report is gone or unreadable: recorded, and the person reads that the panel is
-        // unavailable rather than Power BI's error (which the embedding service has logged).
         async (error: unknown) => {
+          // The capacity paused since it was last read (servesNow answers from memory): the paused capacity's 503.
+          await requireServingCapacity(deps.openingCapacity, requester, true);
+          // Power BI says the report is gone or unreadable: recorded, and the person reads that the panel is
+          // unavailable rather than Power BI's error (which the embedding service has logged).
           throw (await deps.openingHealth.brokenByOpening(deps.db, panel, error)) ?? error;
         },
       );

@@ -54,7 +54,15 @@ export interface DeliveryDeps {
   instanceId?: string;
   /** Waits between Power BI's status answers (tests shorten them); stops early when `signal` aborts. */
   wait?: (ms: number, signal: AbortSignal) => Promise<void>;
+  /**
+   * Resolves once the Power BI capacity runs, resuming it when paused (capacity/capacity.ts, wakeFor 'envio'); absent
+   * undefined without a capacity configured (docs/decisions/024-capacity-cost.md).
+   */
+  wakeCapacity?: () => Promise<void> | undefined;
 }
+
+/** While the capacity wakes, the delivery's claim is renewed this often: a resume takes minutes, the lease two. */
+const HOLD_WHILE_WAKING_MS = 10_000;
 
 /** Subscriptions queued per transaction: a burst of due ones is queued in several short transactions. */
 const QUEUE_BATCH = 200;
@@ -397,6 +405,7 @@ export class DeliveryWorker {
     const page = subscription.pagina ?? subscription.visao?.pagina ?? undefined;
     const seconds = (retryAfter: number | null) =>
       Math.max(MIN_STATUS_WAIT_SECONDS, retryAfter ?? DEFAULT_STATUS_WAIT_SECONDS) * 1000;
+    await this.capacityRunning(held);
     try {
       for (let attempt = 1; ; attempt++) {
         const started = await reportExports.startExport(
@@ -428,6 +437,23 @@ export class DeliveryWorker {
       throw new AttemptFailure(
         withDetail(FALHAS_ENVIO.exportacao, powerBiDetail(error, panel, state !== undefined || page !== undefined)),
       );
+    }
+  }
+
+  /** Waits for the capacity to run (a paused one is resumed), the claim held meanwhile; a capacity that does not come back fails the attempt. */
+  private async capacityRunning(held: () => void): Promise<void> {
+    const waking = this.deps.wakeCapacity?.();
+    if (!waking) return;
+    const holding = setInterval(held, HOLD_WHILE_WAKING_MS);
+    try {
+      await waking;
+    } catch (error) {
+      this.deps.log.warn({ err: error }, 'envio: a capacidade do Power BI não voltou a funcionar');
+      throw new AttemptFailure(
+        withDetail(FALHAS_ENVIO.exportacao, 'A capacidade do Power BI está pausada e não voltou a tempo.'),
+      );
+    } finally {
+      clearInterval(holding);
     }
   }
 
