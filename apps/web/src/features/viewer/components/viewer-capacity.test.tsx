@@ -43,7 +43,10 @@ describe('/visualizar/{id} while the Power BI capacity is paused', () => {
       }),
     );
     renderApp('/visualizar/7');
-    expect(await screen.findByText('Iniciando o Power BI… isso leva cerca de 12 segundos')).toBeInTheDocument();
+    // The viewer is a chunk of its own, loaded on the first visit.
+    expect(
+      await screen.findByText('Iniciando o Power BI… isso leva cerca de 12 segundos', {}, { timeout: 10_000 }),
+    ).toBeInTheDocument();
     expect(screen.getByRole('status')).toHaveTextContent('Iniciando o Power BI… isso leva cerca de 12 segundos');
 
     await advance(11_000);
@@ -58,7 +61,7 @@ describe('/visualizar/{id} while the Power BI capacity is paused', () => {
     expect(screen.getByRole('navigation', { name: 'Páginas do relatório' })).toBeInTheDocument();
     expect(screen.queryByText(/Iniciando o Power BI/)).not.toBeInTheDocument();
     expect(asked).toHaveLength(3);
-  });
+  }, 20_000);
 
   it('waits about a resume when the answer has no Retry-After', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'], shouldAdvanceTime: true });
