@@ -297,16 +297,38 @@ export class CapacityControl {
   }
 
   /**
+   * Whether reports are served, from memory alone, for the opening's hot path: true without a capacity, or while the
+   * last reading says so (one older than CACHE_MS is read again in the background, so an opening never waits for
+   * Azure while the capacity runs); undefined when there is no reading yet or it does not serve: forOpening answers.
+   */
+  servesNow(): boolean | undefined {
+    if (!this.client) return true;
+    const cached = this.reading;
+    if (!cached || !serves(cached.estado)) return undefined;
+    if (this.clock() - cached.at >= CACHE_MS) {
+      this.read(CACHE_MS).catch((error: unknown) => {
+        this.log.warn({ err: error }, 'capacidade: estado não lido');
+      });
+    }
+    this.noteActivity();
+    return true;
+  }
+
+  /**
    * Before a panel opens: null when the capacity serves it (running, none configured, its state unknown); else the
    * 503's body, and after how long to try again (null when this person may not wake it). A paused capacity is woken
    * once by whoever may, and every opening meanwhile is told the time left.
    */
-  async forOpening(requester: {
-    isAdmin: boolean;
-    nome: string;
-  }): Promise<null | { retryAfterSeconds: number | null; body: CapacidadeIndisponivel }> {
+  async forOpening(
+    requester: {
+      isAdmin: boolean;
+      nome: string;
+    },
+    /** Read Azure now (Power BI has just refused a report: the reading in memory may predate a pause). */
+    fresh = false,
+  ): Promise<null | { retryAfterSeconds: number | null; body: CapacidadeIndisponivel }> {
     if (!this.client) return null;
-    const reading = await this.read(CACHE_MS);
+    const reading = await this.read(fresh ? 0 : CACHE_MS);
     if (serves(reading.estado)) {
       this.noteActivity();
       return null;

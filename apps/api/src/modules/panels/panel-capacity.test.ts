@@ -165,4 +165,26 @@ describe('opening a panel while the capacity is paused', () => {
     expect(exportTos()).toBe(asked);
     expect(standIns.current.capacities.state(capacity.name)).toBe('paused');
   });
+
+  it('leaves the Power BI rounds for later while it is paused, so that nothing reads as broken; they run once it runs', async () => {
+    await setup();
+    pause();
+    const calls = () => standIns.current.powerBi.requests.length;
+    const before = calls();
+    await ctx.app.panelHealth!.run();
+    await ctx.app.freshness!.run();
+    expect(calls()).toBe(before);
+    const health = await ctx.request('GET', '/api/paineis/saude', { token: (await setupAdmin()).token });
+    expect(health.json<unknown[]>()).toEqual([]);
+
+    standIns.current.capacities.resume(capacity.name);
+    now += 60_000;
+    await ctx.app.panelHealth!.run();
+    expect(calls()).toBeGreaterThan(before);
+  });
+
+  async function setupAdmin() {
+    const admin = await createAdmin(ctx.db, { displayName: 'Caio Admin' });
+    return { token: await ctx.tokenFor(admin) };
+  }
 });
