@@ -31,7 +31,13 @@ export function CapacityHistory({ historico, error, retrying, onRetry }: Capacit
         historico.length === 0 ? (
           <Card.Body className="text-body-secondary text-center py-4">Nenhuma mudança registrada.</Card.Body>
         ) : (
-          <div className="table-responsive">
+          // Focusable, so that a keyboard can scroll it sideways on a phone.
+          <div
+            className="table-responsive capacity-table-scroll"
+            tabIndex={0}
+            role="group"
+            aria-label="Histórico da capacidade"
+          >
             <Table hover className="mb-0 align-middle small" aria-labelledby={titleId}>
               <thead>
                 <tr>

@@ -41,7 +41,13 @@ export function CapacityMonthCard({ mes }: { mes: Capacidade['mes'] }) {
             {/* The chart's figures as text, for screen readers and anyone who wants the numbers. */}
             <details className="mt-2">
               <summary className="small">Horas e custo por dia</summary>
-              <div className="table-responsive mt-2" style={{ maxHeight: 320 }}>
+              <div
+                className="table-responsive capacity-table-scroll mt-2"
+                style={{ maxHeight: 320 }}
+                tabIndex={0}
+                role="group"
+                aria-label="Horas e custo por dia"
+              >
                 <Table size="sm" className="small mb-0">
                   <caption className="visually-hidden">Horas ativa e custo estimado por dia do mês</caption>
                   <thead>
