@@ -98,3 +98,16 @@ export const SUBSCRIPTION_RATIO_MAX = 1.5;
 export const GRAPH_MAIL_SCALE = { latencyMs: 100, concurrency: 4, windowSeconds: 10, windows: 8 };
 /** The portal's median within this many times the floor the limits impose. */
 export const GRAPH_RATIO_MAX = 1.5;
+
+/**
+ * The capacity's cost (bench/capacity.ts): the demo's openings replayed on a fake clock under the default policy, Azure
+ * taking `resumeSeconds` to resume and `suspendSeconds` to pause. Weekday working hours alone are 55 of the week's 168
+ * (33%); idle tails after them and weekend openings add to that. An opening that meets a paused capacity waits for a
+ * resume, at most its length and the viewer's next ask.
+ */
+export const CAPACITY_BUDGETS = {
+  resumeSeconds: 60,
+  suspendSeconds: 30,
+  hoursRatioMax: 0.5,
+  longestWaitSecondsMax: 75,
+};

@@ -2,9 +2,10 @@
 // with none of the earlier parts' databases, servers and garbage in the process that also serves the web app.
 // Writes its rows as JSON to the file named last; a throw becomes an error row, as in run.ts.
 //
-//   node --import tsx bench/part.ts <api-pglite|api-postgres|groups|groups-pglite|groups-postgres|subscriptions|subscriptions-graph|web|startup> <rows.json> [--quick]
+//   node --import tsx bench/part.ts <api-pglite|api-postgres|groups|groups-pglite|groups-postgres|subscriptions|subscriptions-graph|capacity|web|startup> <rows.json> [--quick]
 import { writeFileSync } from 'node:fs';
 import { benchApi } from './api.ts';
+import { benchCapacity } from './capacity.ts';
 import { benchGroups } from './groups.ts';
 import { errorRow, type BenchRow } from './report.ts';
 import { benchStartup, POSTGRES_ADMIN_URL, postgresReachable, withScratchDatabase } from './startup.ts';
@@ -35,6 +36,7 @@ const PARTS: Record<string, () => Promise<BenchRow[]>> = {
   subscriptions: () => withScratchDatabase('subscriptions', (databaseUrl) => benchSubscriptions(databaseUrl)),
   'subscriptions-graph': () =>
     withScratchDatabase('subscriptions_graph', (databaseUrl) => benchSubscriptionsGraph(databaseUrl)),
+  capacity: () => benchCapacity(),
   web: () => benchWeb(),
   startup: benchStartup,
 };

@@ -94,6 +94,7 @@ if (await postgresReachable()) {
     rows: [{ figure: 'Envios de assinaturas (duas instâncias num PostgreSQL)', value, budget: '—', ok: true }],
   });
 }
+await part('Custo da capacidade do Power BI (relógio simulado)', 'capacity');
 await part('Aplicação web (Chromium)', 'web');
 await part('Início do servidor', 'startup');
 rmSync(scratch, { recursive: true, force: true });
