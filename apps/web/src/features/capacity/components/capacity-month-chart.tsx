@@ -16,7 +16,7 @@ export function CapacityMonthChart({ dias }: { dias: Dia[] }) {
   return (
     <ResponsiveContainer width="100%" height={240} initialDimension={{ width: 600, height: 240 }}>
       {/* The title names the chart for screen readers; the table below it gives every day's figures. */}
-      <BarChart data={dias} margin={{ top: 8, right: 8, bottom: 0, left: 0 }} title="Horas ativa por dia">
+      <BarChart data={dias} margin={{ top: 20, right: 8, bottom: 0, left: 0 }} title="Horas ativa por dia">
         <CartesianGrid stroke="#dee2e6" vertical={false} />
         <XAxis dataKey="dia" tickFormatter={shortDay} minTickGap={12} tick={{ fontSize: 12 }} />
         <YAxis domain={[0, 24]} ticks={[0, 6, 12, 18, 24]} width={32} tick={{ fontSize: 12 }} />
@@ -28,7 +28,7 @@ export function CapacityMonthChart({ dias }: { dias: Dia[] }) {
           y={24}
           stroke={SECONDARY}
           strokeDasharray="4 4"
-          label={{ value: 'Sempre ativa', position: 'insideTopRight', fontSize: 12, fill: SECONDARY }}
+          label={{ value: 'Sempre ativa', position: 'top', fontSize: 12, fill: SECONDARY }}
         />
         <Bar dataKey="horasAtiva" name="Horas ativa" fill={PRIMARY} maxBarSize={28} radius={[3, 3, 0, 0]} />
       </BarChart>
