@@ -164,6 +164,13 @@ test('every screen', async ({ page, consoleErrors }) => {
   await expect(details).toHaveCSS('background-color', 'rgb(108, 117, 125)');
   await shot(page, 'auditoria');
 
+  // The demo's A1 capacity: its state, the month's hours and cost, the policy and the history.
+  await page.getByRole('link', { name: 'Capacidade', exact: true }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Capacidade do Power BI' })).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Estado' }).getByText('A1', { exact: true })).toBeVisible();
+  await expect(page.getByRole('application', { name: 'Horas ativa por dia' })).toBeVisible();
+  await shot(page, 'capacidade', true);
+
   // Subscriptions: the administrator's own (with recipients) sent now, then every subscription, a new one, the outbox.
   await page.goto('/assinaturas');
   const comercial = page.getByRole('listitem', { name: 'Metas da Equipe Comercial' });
