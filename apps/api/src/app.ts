@@ -55,6 +55,7 @@ import type { DemoOutbox } from './modules/subscriptions/demo-outbox.ts';
 import { CapacityClient } from './integrations/azure/capacity-client.ts';
 import { capacityRoutes } from './modules/capacity/capacity.routes.ts';
 import { CapacityControl, type CapacityOptions } from './modules/capacity/capacity.ts';
+import { scheduledRefreshes } from './modules/power-bi/refresh-schedules.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -91,6 +92,11 @@ declare module 'fastify' {
      * opening, an export or a delivery asks of it; null without POWER_BI_CAPACITY_ID and the Microsoft configuration.
      */
     capacity: CapacityControl | null;
+    /**
+     * The background read of the panels' datasets' refresh schedules, which the capacity's rule wakes the capacity
+     * for; null without a capacity or the Microsoft configuration.
+     */
+    refreshSchedules: TaskHandle<void> | null;
   }
 }
 
@@ -252,7 +258,14 @@ export async function buildApp(deps: AppDependencies) {
           new CapacityClient(capacityConfig.managementUrl, entra, capacityConfig.resource),
           app.log,
           clock,
-          { ...capacityOptions, resource: capacityConfig.resource },
+          {
+            ...capacityOptions,
+            resource: capacityConfig.resource,
+            // The panels' datasets' refresh schedules, which the power-bi module reads from Power BI and keeps.
+            ...(powerBiClient
+              ? { scheduledRefreshes: (from, to) => scheduledRefreshes(deps.database.db, from, to) }
+              : {}),
+          },
         )
       : null,
   );

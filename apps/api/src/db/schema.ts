@@ -425,6 +425,22 @@ export const datasetsAtualizacao = pgTable('datasets_atualizacao', {
   lidoEm: timestamp('lido_em', { withTimezone: true }).notNull().defaultNow(),
 });
 
+/**
+ * The scheduled refresh of each import dataset some panel reads (Datasets_GetRefreshScheduleInGroup), as Power BI
+ * says it: the capacity is woken before each (modules/capacity). A dataset without one (DirectQuery) has no row.
+ */
+export const datasetsAgendamento = pgTable('datasets_agendamento', {
+  datasetId: text('dataset_id').primaryKey(),
+  /** Power BI's weekday names ('Monday'…). */
+  dias: jsonb('dias').$type<string[]>().notNull(),
+  /** 'hh:mm' in the schedule's own time zone. */
+  horarios: jsonb('horarios').$type<string[]>().notNull(),
+  /** A Windows time zone id, as Power BI gives it ('E. South America Standard Time'). */
+  fuso: text('fuso'),
+  habilitado: boolean('habilitado').notNull(),
+  lidoEm: timestamp('lido_em', { withTimezone: true }).notNull().defaultNow(),
+});
+
 /** The last check of each panel's report: whether Power BI still serves it to the portal. */
 export const painelSaude = pgTable('painel_saude', {
   painelId: panelColumn().primaryKey(),

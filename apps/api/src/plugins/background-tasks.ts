@@ -5,6 +5,7 @@ import { purgeStaleSignInRecords } from '../modules/auth/sessions.ts';
 import { purgeOldExports } from '../modules/exports/exports.ts';
 import { readFreshness } from '../modules/power-bi/freshness.ts';
 import { checkHealth } from '../modules/power-bi/panel-health.ts';
+import { readRefreshSchedules } from '../modules/power-bi/refresh-schedules.ts';
 import { purgeExpiredSubscriptionFiles } from '../modules/subscriptions/deliveries.ts';
 import { purgeSendNowCounts } from '../modules/subscriptions/subscriptions.ts';
 import { purgeOldViews } from '../modules/usage/usage.ts';
@@ -29,6 +30,7 @@ const panelsOf = (scope: TaskScope): ReadonlySet<number> | undefined =>
  * | 'limpeza'      | an hour                           | always                   | one instance   |
  * | 'envios'       | SUBSCRIPTION_POLL_SECONDS         | no                       | every instance |
  * | 'capacidade'   | a minute                          | 5 s in                   | one instance   |
+ * | 'agendamentos' | an hour                           | 10 s, with syncAtStart   | one instance   |
  *
  * 'limpeza' purges expired revocations and old sign-in attempts, views and audit records past their retention
  * (anonymising older views), export jobs older than a day, subscription files past their expiry and the 'Enviar agora'
@@ -127,6 +129,22 @@ export default fp<{ syncAtStart: boolean; runDeliveries: boolean; runner?: Omit<
         run: () => capacity.tick(),
       });
     }
+
+    // The panels' datasets' refresh schedules, which the capacity's rule wakes the capacity for: only with both. Read
+    // while the capacity is paused too (they are the service's metadata, and the night's refreshes need them), after
+    // the first freshness round has found the panels' datasets.
+    app.decorate(
+      'refreshSchedules',
+      capacity && client
+        ? tasks.define<void>({
+            name: 'agendamentos',
+            claim: 'cluster',
+            everyMs: 60 * MINUTE,
+            firstAfterMs: atStart(10_000),
+            run: () => readRefreshSchedules(app.db, client, app.log),
+          })
+        : null,
+    );
 
     if (runDeliveries) app.deliveries.pollOn(tasks);
 

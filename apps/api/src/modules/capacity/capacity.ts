@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { DateTime } from 'luxon';
 import {
   politicaCapacidade,
   SKU_PATTERN,
@@ -40,6 +41,13 @@ import {
 /** The Azure client, as this module uses it. */
 export type CapacityApi = Pick<CapacityClient, 'get' | 'suspend' | 'resume' | 'setSku'>;
 
+/** A scheduled refresh of a dataset some panel reads (the power-bi module reads them from Power BI's schedules). */
+export interface RefreshWindow {
+  at: Date;
+  /** The names of the panels that read the dataset. */
+  paineis: string[];
+}
+
 /** Who asked, as the audit trail keeps them and the history names them. */
 export interface CapacityActor {
   actor: AuditActor;
@@ -58,6 +66,8 @@ export interface CapacityOptions {
   /** How long wakeFor waits for a resume at most (default 15 minutes). */
   wakeTimeoutMs?: number;
   sleep?: (ms: number) => Promise<void>;
+  /** The panels' datasets' scheduled refreshes between two times, in order (none when not given). */
+  scheduledRefreshes?: (from: Date, to: Date) => Promise<RefreshWindow[]>;
 }
 
 /** Messages people read. */
@@ -83,6 +93,14 @@ export const CAPACITY_MESSAGES = {
   semResposta: 'O Azure não respondeu à consulta da capacidade. Tente novamente em instantes.',
   primeiraLeitura: 'Estado encontrado na primeira leitura do Azure.',
   ociosa: (minutos: number) => `Sem uso há ${minutos} minutos, fora do horário.`,
+  atualizacaoAgendada: (hora: string, paineis: string[]) =>
+    `Atualização agendada às ${hora}` +
+    (paineis.length === 0
+      ? '.'
+      : ` dos dados de ${paineis
+          .slice(0, 3)
+          .map((p) => `"${p}"`)
+          .join(', ')}${paineis.length > 3 ? ` e mais ${paineis.length - 3}` : ''}.`),
 } as const;
 
 const PROVIDERS: Record<TipoCapacidade, string> = {
@@ -140,6 +158,18 @@ const ACTIVITY_WRITE_MS = 60_000;
 /** An unchanged reading is written at most this often. */
 const READING_WRITE_MS = 60_000;
 const HISTORY_LIMIT = 500;
+/**
+ * A scheduled refresh wakes a paused capacity this long before its time: Power BI does not run a scheduled refresh
+ * while the capacity is paused, a resume takes a minute or two (the policy's resume time), the rule runs once a minute,
+ * and a tick missed (another instance's claim, a slow Azure) still leaves time.
+ */
+const REFRESH_LEAD_MS = 10 * 60_000;
+/**
+ * A scheduled refresh counts as activity until this long after its time, so the idle rule's minutes run from then:
+ * Power BI starts a scheduled refresh within minutes of its slot, and a panel's import model refreshes in minutes; a
+ * pause under way would cancel it.
+ */
+const REFRESH_ACTIVE_MS = 15 * 60_000;
 
 /** The move Azure makes by itself to end an operation the portal started: it keeps that operation's reason. */
 const completes = (from: EstadoCapacidade, to: EstadoCapacidade) =>
@@ -172,6 +202,7 @@ export class CapacityControl {
   private readonly wakeTimeoutMs: number;
   private readonly sleep: (ms: number) => Promise<void>;
   private readonly resource: { name: string; kind: TipoCapacidade } | null;
+  private readonly scheduledRefreshes: (from: Date, to: Date) => Promise<RefreshWindow[]>;
 
   constructor(
     private readonly db: Db,
@@ -186,6 +217,7 @@ export class CapacityControl {
     this.pollMs = options.pollMs ?? 5_000;
     this.wakeTimeoutMs = options.wakeTimeoutMs ?? 15 * 60_000;
     this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+    this.scheduledRefreshes = options.scheduledRefreshes ?? (async () => []);
   }
 
   get configured(): boolean {
@@ -386,7 +418,10 @@ export class CapacityControl {
    * paused capacity and scales it to the policy's `skuHorario`, unless an administrator paused or scaled it within
    * these hours (their choice holds until the next stretch); outside them scales it back to its own SKU, and pauses
    * it after the policy's idle minutes. Inside working hours it is never paused for idleness: people expect the
-   * reports to open at once then, and a resume costs them its wait.
+   * reports to open at once then, and a resume costs them its wait. At any hour, a paused capacity is woken
+   * REFRESH_LEAD_MS before a scheduled refresh of a panel's dataset, as a delivery wakes it (an administrator's pause
+   * included: work that needs the capacity wakes it), and each refresh counts as activity from then until
+   * REFRESH_ACTIVE_MS after its time.
    */
   async tick(): Promise<void> {
     if (!this.client) return;
@@ -397,6 +432,18 @@ export class CapacityControl {
     const now = this.clock();
     const stretch = workingStretch(politica, new Date(now));
     const last = await lastChange(this.db);
+    const idleMs = (politica.pausarAposMinutosOcioso ?? 0) * 60_000;
+    const refreshes = await this.scheduledRefreshes(
+      new Date(now - REFRESH_ACTIVE_MS - idleMs),
+      new Date(now + REFRESH_LEAD_MS),
+    );
+    const due = refreshes.find((r) => r.at.getTime() >= now);
+    if (due && reading.estado === 'pausada') {
+      const hora = DateTime.fromJSDate(due.at, { zone: politica.fusoHorario }).toFormat('HH:mm');
+      return this.startResume('atualizacao', null, CAPACITY_MESSAGES.atualizacaoAgendada(hora, due.paineis));
+    }
+    // From REFRESH_LEAD_MS before a refresh until REFRESH_ACTIVE_MS after it, the capacity is in use.
+    const refreshActivity = Math.max(0, ...refreshes.map((r) => Math.min(now, r.at.getTime() + REFRESH_ACTIVE_MS)));
 
     if (stretch) {
       if (last && last.motivo === 'administrador' && last.em.getTime() >= stretch.start.getTime()) return;
@@ -415,7 +462,12 @@ export class CapacityControl {
     }
     const minutes = politica.pausarAposMinutosOcioso;
     if (minutes === null) return;
-    const idleSince = Math.max(row?.ultimaAtividade?.getTime() ?? 0, this.lastActivity, last?.em.getTime() ?? 0);
+    const idleSince = Math.max(
+      row?.ultimaAtividade?.getTime() ?? 0,
+      this.lastActivity,
+      last?.em.getTime() ?? 0,
+      refreshActivity,
+    );
     if (now - idleSince < minutes * 60_000) return;
     const operation = await this.client.suspend();
     await this.record({
