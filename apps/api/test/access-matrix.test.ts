@@ -20,6 +20,8 @@ import { PANEL_NOT_FOUND } from '@paineis/contract/panels';
 import { ASSINATURA_MESSAGES } from '@paineis/contract/subscriptions';
 import { demoOutboxOf } from '../src/demo/demo-outbox.ts';
 import { identityOf } from '../src/modules/subscriptions/recipients.ts';
+import type { StandInAzureCapacity } from '@paineis/microsoft-stand-ins/types';
+import { DEFAULT_POLICY } from '../src/modules/capacity/capacity-policy.ts';
 
 /**
  * Every route of the OpenAPI document, called as each of the ten callers of
@@ -69,6 +71,8 @@ interface Route {
 }
 
 interface Seeded {
+  /** The stand-in's Azure capacity, put as each action's call needs it (an outside change, as in the Azure portal). */
+  capacity: { pause(): void; resume(): void };
   admin: DemoUser;
   linked: DemoUser;
   unlinked: DemoUser;
@@ -209,6 +213,22 @@ const CALLS: Record<string, (s: Seeded) => Call> = {
   'GET /api/demonstracao/caixa-de-saida': () => ({}),
   'GET /api/demonstracao/caixa-de-saida/{id}/anexos/{indice}': () => ({}),
   'GET /api/configuracao': () => ({}),
+  // Each action on a capacity in the state it acts on (the stand-in's Azure ends each at once).
+  'GET /api/capacidade': () => ({}),
+  'GET /api/capacidade/historico': () => ({}),
+  'PUT /api/capacidade/politica': () => ({ body: DEFAULT_POLICY }),
+  'POST /api/capacidade/pausar': (s) => {
+    s.capacity.resume();
+    return { body: { motivo: 'Fim do expediente' } };
+  },
+  'POST /api/capacidade/retomar': (s) => {
+    s.capacity.pause();
+    return { body: { motivo: 'Fechamento do mês' } };
+  },
+  'PUT /api/capacidade/sku': (s) => {
+    s.capacity.resume();
+    return { body: { sku: 'A2' } };
+  },
 };
 
 const CALLER_NAMES: Record<CallerNumber, string> = {
@@ -225,16 +245,34 @@ const CALLER_NAMES: Record<CallerNumber, string> = {
 };
 const CALLER_NUMBERS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10] as const;
 
+/** The Power BI capacity (decision 024), running. */
+const CAPACITY: StandInAzureCapacity = {
+  subscriptionId: '0b1c2d3e-4f50-4a6b-8c7d-9e0f1a2b3c4d',
+  resourceGroup: 'rg-paineis',
+  name: 'paineisa1',
+  kind: 'embedded',
+  sku: 'A1',
+};
+
 describe('access matrix: every route of the OpenAPI document × every kind of caller', () => {
   const standIns = useStandIns({
     people: [SENDER],
     reports: [REPORT, IMPORTABLE],
     // An export is done at its first status request: its file is there for the matrix's download.
     exportDurationMs: 0,
+    // The capacity's operations end at once: 'pausar' leaves it paused, 'retomar' running again.
+    capacities: [CAPACITY],
+    capacityTimings: { resumeMs: 0, suspendMs: 0, scaleMs: 0 },
   });
+  // The capacity's clock runs ahead by more than its reading's few seconds at every look: each call reads Azure.
+  let capacityNow = Date.now();
   // Sending through Graph (MAIL_SENDER), with the demo outbox over the stand-in, as demo mode has them.
   const ctx = useTestApp(() => ({
-    config: microsoftConfig(standIns.current, { MAIL_SENDER: SENDER.mail! }),
+    config: microsoftConfig(standIns.current, {
+      MAIL_SENDER: SENDER.mail!,
+      POWER_BI_CAPACITY_ID: standIns.current.capacities.resourceId(CAPACITY.name),
+    }),
+    capacity: { clock: () => (capacityNow += 10_000) },
     powerBiOptions: { timeoutMs: 2000, sleep: async () => undefined },
     graphOptions: { sleep: async () => undefined },
     demoOutbox: demoOutboxOf(standIns.current.graph),
@@ -287,6 +325,10 @@ describe('access matrix: every route of the OpenAPI document × every kind of ca
   /** The known state every cell starts from: a panel with RLS and links, its classification, four people. */
   async function seed(): Promise<Seeded> {
     await resetDatabase(ctx.database);
+    // Running, so that the seed's exports are served (a cell's 'pausar' may have left it paused).
+    const arm = standIns.current.capacities;
+    const capacity = { pause: () => arm.pause(CAPACITY.name), resume: () => arm.resume(CAPACITY.name) };
+    capacity.resume();
     const admin = await createAdmin(ctx.db, { id: 'matriz-admin', email: 'admin.matriz@empresa.com.br' });
     const linked = await createUser(ctx.db, { id: 'matriz-vinculada', email: 'vinculada@empresa.com.br' });
     const unlinked = await createUser(ctx.db, { id: 'matriz-sem-vinculo', email: 'sem.vinculo@empresa.com.br' });
@@ -401,6 +443,7 @@ describe('access matrix: every route of the OpenAPI document × every kind of ca
       10: [bearer(await tokenOf(admin))],
     };
     return {
+      capacity,
       admin,
       linked,
       unlinked,

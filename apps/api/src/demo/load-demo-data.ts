@@ -11,7 +11,9 @@ import { forgetUsageSnapshots, seedOpenings } from '../modules/usage/usage.ts';
 import { seedGroups, seedUsers } from '../modules/users/users.service.ts';
 import { nextOccurrence } from '../modules/subscriptions/schedule.ts';
 import { insertSubscription, type NewSubscription } from '../modules/subscriptions/subscriptions.repository.ts';
+import { seedChanges } from '../modules/capacity/capacity.repository.ts';
 import { isEmpty, lockDemoLoad } from './demo.repository.ts';
+import { demoCapacityHistory } from './demo-capacity.ts';
 import {
   CLASSIFICACOES,
   DEMO_ADMIN,
@@ -248,6 +250,15 @@ export async function loadDemoData(db: Db, userCount = 300, now = new Date()): P
       now,
     );
     await seedOpenings(tx, views);
+    // The demo capacity's month so far, as the default policy would have run it over these openings.
+    const emails = new Map([...people, DEMO_ADMIN, DEMO_USER, DEMO_GUEST].map((u) => [u.id, u.email]));
+    await seedChanges(
+      tx,
+      demoCapacityHistory(
+        views.map((v) => ({ at: v.momento.getTime(), email: emails.get(v.usuarioId) ?? '' })),
+        now,
+      ),
+    );
     await seedLastSignIns(tx, await seedAuditHistory(tx, audit));
     return true;
   });

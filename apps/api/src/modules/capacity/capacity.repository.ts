@@ -136,3 +136,10 @@ export async function changesFrom(db: Db, from: Date): Promise<StoredChange[]> {
   ]);
   return typed([...before, ...after]);
 }
+
+/** Changes written as they are, oldest first (the demo's past month). */
+export async function seedChanges(db: Db, changes: readonly CapacityChange[]): Promise<void> {
+  for (let i = 0; i < changes.length; i += 500) {
+    await db.insert(capacidadeHistorico).values(changes.slice(i, i + 500));
+  }
+}
