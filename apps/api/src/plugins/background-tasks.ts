@@ -82,6 +82,8 @@ export default fp<{ syncAtStart: boolean; runDeliveries: boolean; runner?: Omit<
           run: async (scope) => {
             if (await capacityPaused()) return;
             await readFreshness(app.db, client, app.log, panelsOf(scope));
+            // Panels created or pointed at another report: their datasets' refresh schedules now, not within the hour.
+            if (!scope.full) app.refreshSchedules?.trigger();
           },
         }),
     );

@@ -3,6 +3,7 @@ import type { StandInAzureCapacity, StandInDataset, StandInReport } from '@paine
 import { useTestApp } from '../../../test/context.ts';
 import { panelOver } from '../../../test/fixtures.ts';
 import { microsoftConfig, useStandIns } from '../../../test/microsoft.ts';
+import { scheduledRefreshes } from '../power-bi/refresh-schedules.ts';
 import { CAPACITY_MESSAGES } from './capacity.ts';
 import { latestChanges } from './capacity.repository.ts';
 
@@ -168,5 +169,15 @@ describe('the capacity woken for scheduled refreshes', () => {
       motivo: 'atualizacao',
       detalhe: CAPACITY_MESSAGES.atualizacaoAgendada('03:00', ['Diário']),
     });
+  });
+
+  it('reads a new panel’s dataset’s schedule after the panel’s own freshness round, not within the hour', async () => {
+    now = at(7, '01:00');
+    const vendas = await panelOver(ctx.db, reports.vendas, { nomePainel: 'Vendas' });
+    await ctx.app.freshness!.run([String(vendas.id)]);
+    await ctx.app.tasks.idle('agendamentos');
+    expect(await scheduledRefreshes(ctx.db, new Date(at(7, '00:00')), new Date(at(7, '23:59')))).toEqual([
+      { at: new Date(at(7, '06:00')), datasetId: reports.vendas.datasetId, paineis: ['Vendas'] },
+    ]);
   });
 });
