@@ -406,6 +406,20 @@ async function checkSubscriptionsAdmin(audit: Audit, page: Page, viewport: Viewp
   await page.getByRole('link', { name: 'Caixa de saída (demonstração)' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Caixa de saída (demonstração)' })).toBeVisible();
   await audit.check('caixa de saída (demonstração)');
+  await checkCapacity(audit, page, viewport);
+}
+
+/** '/capacidade': the state, the month and its chart, the policy, the history; the SKU dialog (changes nothing). */
+async function checkCapacity(audit: Audit, page: Page, viewport: Viewport) {
+  await navigate(page, viewport, 'Capacidade');
+  await expect(page.getByRole('heading', { level: 1, name: 'Capacidade do Power BI' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Alterar SKU' })).toBeEnabled();
+  await audit.check('capacidade');
+  await page.getByRole('button', { name: 'Alterar SKU' }).click();
+  const sku = dialog(page, /SKU/);
+  await expect(sku).toBeVisible();
+  await audit.check("capacidade, diálogo 'Alterar SKU'", MODAL);
+  await closeDialog(page, sku);
 }
 
 async function checkUserScreens(audit: Audit, page: Page, viewport: Viewport) {
