@@ -31,9 +31,9 @@ export function CapacityHistory({ historico, error, retrying, onRetry }: Capacit
         historico.length === 0 ? (
           <Card.Body className="text-body-secondary text-center py-4">Nenhuma mudança registrada.</Card.Body>
         ) : (
-          // Focusable, so that a keyboard can scroll it sideways on a phone.
+          // Focusable, so that a keyboard can scroll it: down through a long history, sideways on a phone.
           <div
-            className="table-responsive capacity-table-scroll"
+            className="table-responsive capacity-table-scroll capacity-history-scroll"
             tabIndex={0}
             role="group"
             aria-label="Histórico da capacidade"

@@ -30,7 +30,15 @@ export function CapacityMonthChart({ dias }: { dias: Dia[] }) {
           strokeDasharray="4 4"
           label={{ value: 'Sempre ativa', position: 'top', fontSize: 12, fill: SECONDARY }}
         />
-        <Bar dataKey="horasAtiva" name="Horas ativa" fill={PRIMARY} maxBarSize={28} radius={[3, 3, 0, 0]} />
+        {/* Drawn at once: a chart that grows for a second and a half is read (and captured) half-way. */}
+        <Bar
+          dataKey="horasAtiva"
+          name="Horas ativa"
+          fill={PRIMARY}
+          maxBarSize={28}
+          radius={[3, 3, 0, 0]}
+          isAnimationActive={false}
+        />
       </BarChart>
     </ResponsiveContainer>
   );
