@@ -10,6 +10,7 @@ import type { DemoUser } from '../demo/demo-data.ts';
 import { signSessionToken } from '../modules/auth/tokens.ts';
 import { ADMIN_ONLY, SESSION_INVALID } from './auth.ts';
 import { identityOf } from '../modules/subscriptions/recipients.ts';
+import { DEFAULT_POLICY } from '../modules/capacity/capacity-policy.ts';
 
 /**
  * Permissions for every route of the API, taken from the app's own OpenAPI document, against every kind of
@@ -54,6 +55,14 @@ const EXPECTED: Record<string, Access> = {
   'GET /api/classificacoes/admin': 'admin',
   'GET /api/classificacoes/{id}': 'user',
   'GET /api/configuracao': 'user',
+
+  // The Power BI capacity (docs/requirements.md#capacity).
+  'GET /api/capacidade': 'admin',
+  'POST /api/capacidade/pausar': 'admin',
+  'POST /api/capacidade/retomar': 'admin',
+  'PUT /api/capacidade/sku': 'admin',
+  'PUT /api/capacidade/politica': 'admin',
+  'GET /api/capacidade/historico': 'admin',
   'PUT /api/classificacoes/{id}': 'admin',
   'DELETE /api/classificacoes/{id}': 'admin',
 
@@ -121,6 +130,10 @@ const NEEDS_MICROSOFT = new Set([
  */
 const UNAVAILABLE_HERE: Record<string, number> = {
   'POST /api/assinaturas/{id}/enviar-agora': 503,
+  // No Power BI capacity is configured here: its actions are refused as such (409).
+  'POST /api/capacidade/pausar': 409,
+  'POST /api/capacidade/retomar': 409,
+  'PUT /api/capacidade/sku': 409,
   'GET /api/demonstracao/caixa-de-saida': 404,
   'GET /api/demonstracao/caixa-de-saida/{id}/anexos/{indice}': 404,
 };
@@ -153,7 +166,9 @@ function designRule(method: string, path: string): Access {
     path === '/api/paineis/saude' ||
     path.startsWith('/api/uso/') ||
     path === '/api/auditoria' ||
-    path.startsWith('/api/demonstracao/')
+    path.startsWith('/api/demonstracao/') ||
+    path === '/api/capacidade' ||
+    path.startsWith('/api/capacidade/')
   ) {
     return 'admin';
   }
@@ -316,6 +331,8 @@ describe('auth plugin: permissions for every route', () => {
       },
       // Not a pause: 'Enviar agora', called next on the same data, would then be refused for it.
       'PATCH /api/assinaturas/{id}': { formato: 'PPTX' },
+      'PUT /api/capacidade/sku': { sku: 'A2' },
+      'PUT /api/capacidade/politica': DEFAULT_POLICY,
       'POST /api/paineis/importar': {
         classificacaoId: s.classificacaoId,
         relatorios: [{ workspaceId: panelBody.workspaceId, reportId: panelBody.reportId }],
