@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { isTimeZone, textProblem } from '@paineis/contract/fields';
-import { parseCapacityResourceId, type CapacityResource } from '../integrations/azure/capacity-client.ts';
+import { parseCapacityResourceId, type CapacityResource } from '../integrations/azure/capacity-resource.ts';
 
 /**
  * The repository root: two folders above the API's package (apps/api), the nearest folder with a package.json

@@ -3,6 +3,9 @@ import { retryAfterSeconds } from '../../lib/fetch-with-retry.ts';
 import { isJsonObject, MicrosoftError, readJsonAnswer } from '../microsoft-error.ts';
 import type { EntraClient } from '../microsoft-identity/entra-client.ts';
 import { callMicrosoft, RETRY_PROFILES, retryPolicy, type RetryOptions } from '../retry-policy.ts';
+import type { CapacityKind, CapacityResource } from './capacity-resource.ts';
+
+export { parseCapacityResourceId, type CapacityKind, type CapacityResource } from './capacity-resource.ts';
 
 /*
  * The Power BI capacity in Azure Resource Manager (ARM): read its state, suspend it, resume it, change its SKU, for
@@ -15,53 +18,10 @@ import { callMicrosoft, RETRY_PROFILES, retryPolicy, type RetryOptions } from '.
 /** The audience of ARM's tokens, as a client-credentials scope. */
 export const ARM_SCOPE = 'https://management.azure.com/.default';
 
-export type CapacityKind = 'embedded' | 'fabric';
-
-export interface CapacityResource {
-  subscriptionId: string;
-  resourceGroup: string;
-  name: string;
-  kind: CapacityKind;
-  /** The resource id as given. */
-  id: string;
-}
-
 const PROVIDERS: Record<CapacityKind, { namespace: string; apiVersion: string }> = {
   embedded: { namespace: 'Microsoft.PowerBIDedicated', apiVersion: '2021-01-01' },
   fabric: { namespace: 'Microsoft.Fabric', apiVersion: '2023-11-01' },
 };
-
-const RESOURCE_ID =
-  /^\/subscriptions\/([^/]+)\/resourceGroups\/([^/]+)\/providers\/(Microsoft\.PowerBIDedicated|Microsoft\.Fabric)\/capacities\/([^/]+)\/?$/i;
-
-/**
- * Parses '/subscriptions/{s}/resourceGroups/{rg}/providers/Microsoft.PowerBIDedicated|Microsoft.Fabric/capacities/{name}'
- * (case-insensitive provider, as ARM's ids are); throws Error with a Portuguese message otherwise.
- */
-export function parseCapacityResourceId(id: string): CapacityResource {
-  const match = RESOURCE_ID.exec(id.trim());
-  if (!match) {
-    throw new Error(
-      'O id da capacidade deve ser o id de recurso do Azure: /subscriptions/{assinatura}/resourceGroups/{grupo}/' +
-        'providers/Microsoft.PowerBIDedicated/capacities/{nome} (Power BI Embedded, SKU A) ou ' +
-        '…/providers/Microsoft.Fabric/capacities/{nome} (Fabric, SKU F).',
-    );
-  }
-  const [, subscriptionId, resourceGroup, namespace, name] = match as unknown as [
-    string,
-    string,
-    string,
-    string,
-    string,
-  ];
-  return {
-    subscriptionId,
-    resourceGroup,
-    name,
-    kind: namespace.toLowerCase() === 'microsoft.fabric' ? 'fabric' : 'embedded',
-    id: id.trim(),
-  };
-}
 
 export interface CapacityStatus {
   kind: CapacityKind;
