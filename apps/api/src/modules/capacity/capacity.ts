@@ -378,7 +378,9 @@ export class CapacityControl {
         },
       };
     }
-    if (reading.estado === 'pausada') {
+    // As memory has it now, not as read above: an opening that read 'pausada' while another's resume was being asked
+    // (and has since been asked) must not ask again.
+    if ((this.reading?.estado ?? reading.estado) === 'pausada') {
       await this.startResume('abertura', { actor: null, nome: requester.nome }, null);
     }
     const estado = this.reading?.estado ?? reading.estado;
