@@ -34,7 +34,7 @@ export async function resetDatabase(database: Database) {
   await database.db.execute(sql`
     truncate classificacoes, paineis, usuarios, painel_usuarios, painel_rls_roles,
              painel_rls_role_emails, tokens_revogados, contas_locais, tentativas_login,
-             visualizacoes, auditoria, ultimos_logins, favoritos, visoes_salvas, exportacoes,
+             visualizacoes, exportacoes_dados, auditoria, ultimos_logins, favoritos, visoes_salvas, exportacoes,
              grupos, grupo_membros, painel_grupos, estado_sincronizacao,
              painel_datasets, datasets_atualizacao, datasets_agendamento, painel_saude, tarefas, instalacao,
              caixas_envio, vagas_envio, uso_caixa_envio, capacidade, capacidade_historico

@@ -46,6 +46,10 @@ export const paineis = pgTable(
     usaRls: boolean('usa_rls').notNull().default(false),
     /** Whether people may export the report to PDF or PowerPoint (docs/requirements.md#personal). */
     permiteExportacao: boolean('permite_exportacao').notNull().default(true),
+    /** Whether people may export a visual's data to CSV ('Permitir exportar dados', docs/requirements.md#viewer). */
+    permiteExportarDados: boolean('permite_exportar_dados').notNull().default(true),
+    /** The report's language and number formats (a BCP 47 tag such as 'en-US'); null: the portal's setting. */
+    idioma: text('idioma'),
     classificacaoId: integer('classificacao_id').references(() => classificacoes.id, {
       onDelete: 'set null',
     }),
@@ -352,13 +356,44 @@ export const visoesSalvas = pgTable(
     nome: text('nome').notNull(),
     estado: text('estado').notNull(),
     pagina: text('pagina'),
+    /**
+     * A view of the panel, saved by an administrator for everyone who may open it ('Visão do painel'); the person who
+     * saved it is kept in usuario_id. False: the person's own view.
+     */
+    doPainel: boolean('do_painel').notNull().default(false),
     criadaEm: timestamp('criada_em', { withTimezone: true }).notNull().defaultNow(),
     atualizadaEm: timestamp('atualizada_em', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    uniqueIndex('visoes_salvas_nome_unico').on(t.usuarioId, t.painelId, sql`lower(${t.nome})`),
+    uniqueIndex('visoes_salvas_nome_unico')
+      .on(t.usuarioId, t.painelId, sql`lower(${t.nome})`)
+      .where(sql`not ${t.doPainel}`),
+    // A panel's own views are one list, whoever saved them: one name each.
+    uniqueIndex('visoes_salvas_do_painel_nome_unico')
+      .on(t.painelId, sql`lower(${t.nome})`)
+      .where(sql`${t.doPainel}`),
     index('visoes_salvas_painel').on(t.painelId),
   ],
+);
+
+/**
+ * Each export of a visual's data to CSV (docs/requirements.md#viewer), as the viewer reported it once Power BI had
+ * answered: who, which panel, page and visual, summarised or underlying, and how many rows. Counted on /uso.
+ */
+export const exportacoesDados = pgTable(
+  'exportacoes_dados',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    momento: timestamp('momento', { withTimezone: true }).notNull().defaultNow(),
+    usuarioId: text('usuario_id'),
+    painelId: integer('painel_id').notNull(),
+    pagina: text('pagina').notNull(),
+    visual: text('visual').notNull(),
+    tituloVisual: text('titulo_visual'),
+    tipo: text('tipo', { enum: ['resumidos', 'subjacentes'] }).notNull(),
+    linhas: integer('linhas').notNull(),
+  },
+  (t) => [index('exportacoes_dados_momento').on(t.momento), index('exportacoes_dados_painel').on(t.painelId, t.momento)],
 );
 
 /**
