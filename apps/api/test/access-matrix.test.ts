@@ -15,12 +15,11 @@ import { TEST_SECRET, useTestApp } from './context.ts';
 import { resetDatabase } from './database.ts';
 import { fingerprint, fingerprintDiff, type Fingerprint } from './db-fingerprint.ts';
 import { classificacao, createAdmin, createUser, link, panelOver, seedGroups } from './fixtures.ts';
-import { microsoftConfig, person, useStandIns } from './microsoft.ts';
+import { microsoftConfig, person, TEST_CAPACITY, useStandIns } from './microsoft.ts';
 import { PANEL_NOT_FOUND } from '@paineis/contract/panels';
 import { ASSINATURA_MESSAGES } from '@paineis/contract/subscriptions';
 import { demoOutboxOf } from '../src/demo/demo-outbox.ts';
 import { identityOf } from '../src/modules/subscriptions/recipients.ts';
-import type { StandInAzureCapacity } from '@paineis/microsoft-stand-ins/types';
 import { DEFAULT_POLICY } from '../src/modules/capacity/capacity-policy.ts';
 
 /**
@@ -245,14 +244,7 @@ const CALLER_NAMES: Record<CallerNumber, string> = {
 };
 const CALLER_NUMBERS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10] as const;
 
-/** The Power BI capacity (decision 024), running. */
-const CAPACITY: StandInAzureCapacity = {
-  subscriptionId: '0b1c2d3e-4f50-4a6b-8c7d-9e0f1a2b3c4d',
-  resourceGroup: 'rg-paineis',
-  name: 'paineisa1',
-  kind: 'embedded',
-  sku: 'A1',
-};
+const CAPACITY = TEST_CAPACITY;
 
 describe('access matrix: every route of the OpenAPI document × every kind of caller', () => {
   const standIns = useStandIns({

@@ -1,10 +1,9 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Capacidade, MudancaCapacidade, PoliticaCapacidade } from '@paineis/contract/capacity';
 import type { RegistroAuditoria } from '@paineis/contract/audit';
-import type { StandInAzureCapacity } from '@paineis/microsoft-stand-ins/types';
 import { testConfig, useTestApp } from '../../../test/context.ts';
 import { createAdmin, createUser } from '../../../test/fixtures.ts';
-import { microsoftConfig, useStandIns } from '../../../test/microsoft.ts';
+import { microsoftConfig, useStandIns, TEST_CAPACITY } from '../../../test/microsoft.ts';
 import { AZURE_REFUSED_ROLE } from '../../plugins/microsoft-error-answers.ts';
 import { CAPACITY_MESSAGES } from './capacity.ts';
 import { DEFAULT_POLICY } from './capacity-policy.ts';
@@ -14,13 +13,7 @@ import { DEFAULT_POLICY } from './capacity-policy.ts';
  * state, pause, resume, SKU, policy and history, for administrators only, audited with who and why.
  */
 
-const capacity: StandInAzureCapacity = {
-  subscriptionId: '0b1c2d3e-4f50-4a6b-8c7d-9e0f1a2b3c4d',
-  resourceGroup: 'rg-paineis',
-  name: 'paineisa1',
-  kind: 'embedded',
-  sku: 'A1',
-};
+const capacity = TEST_CAPACITY;
 const NAME = capacity.name;
 
 const policy: PoliticaCapacidade = {

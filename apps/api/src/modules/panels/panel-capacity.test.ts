@@ -1,9 +1,8 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { CapacidadeIndisponivel, MudancaCapacidade, PoliticaCapacidade } from '@paineis/contract/capacity';
-import type { StandInAzureCapacity } from '@paineis/microsoft-stand-ins/types';
 import { useTestApp } from '../../../test/context.ts';
 import { createAdmin, createUser, link } from '../../../test/fixtures.ts';
-import { microsoftConfig, useStandIns } from '../../../test/microsoft.ts';
+import { microsoftConfig, useStandIns, TEST_CAPACITY } from '../../../test/microsoft.ts';
 import { salesPanels, salesReports } from '../../../test/sales-reports.ts';
 import { DEFAULT_POLICY } from '../capacity/capacity-policy.ts';
 import type { PowerBiEmbeddingService } from '../../integrations/power-bi/power-bi-embedding-service.ts';
@@ -14,13 +13,7 @@ import type { PowerBiEmbeddingService } from '../../integrations/power-bi/power-
  * when the person may, says how long to wait, and serves the panel once the capacity runs again.
  */
 
-const capacity: StandInAzureCapacity = {
-  subscriptionId: '0b1c2d3e-4f50-4a6b-8c7d-9e0f1a2b3c4d',
-  resourceGroup: 'rg-paineis',
-  name: 'paineisa1',
-  kind: 'embedded',
-  sku: 'A1',
-};
+const capacity = TEST_CAPACITY;
 const reports = salesReports(1);
 
 describe('opening a panel while the capacity is paused', () => {

@@ -1,10 +1,9 @@
 import { eq } from 'drizzle-orm';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { MudancaCapacidade } from '@paineis/contract/capacity';
-import type { StandInAzureCapacity } from '@paineis/microsoft-stand-ins/types';
 import { useTestApp } from '../../../test/context.ts';
 import { createAdmin, createUser, link } from '../../../test/fixtures.ts';
-import { microsoftConfig, person, useStandIns } from '../../../test/microsoft.ts';
+import { microsoftConfig, person, useStandIns, TEST_CAPACITY } from '../../../test/microsoft.ts';
 import { salesPanels, salesReports } from '../../../test/sales-reports.ts';
 import { assinaturas, enviosAssinatura } from '../../db/schema.ts';
 
@@ -14,13 +13,7 @@ import { assinaturas, enviosAssinatura } from '../../db/schema.ts';
  * export, which a paused capacity refuses (CapacityNotActive).
  */
 
-const capacity: StandInAzureCapacity = {
-  subscriptionId: '0b1c2d3e-4f50-4a6b-8c7d-9e0f1a2b3c4d',
-  resourceGroup: 'rg-paineis',
-  name: 'paineisa1',
-  kind: 'embedded',
-  sku: 'A1',
-};
+const capacity = TEST_CAPACITY;
 const reports = salesReports(61);
 /** Monday 2 March 2026, 07:00 in São Paulo: the weekly subscription's occurrence. */
 const MONDAY = new Date('2026-03-02T10:00:00Z');
