@@ -24,7 +24,12 @@
   const formats = {
     money: new Intl.NumberFormat('pt-BR', { style: 'currency', currency: 'BRL', maximumFractionDigits: 0 }),
     whole: new Intl.NumberFormat('pt-BR'),
+    percent: new Intl.NumberFormat('pt-BR', { minimumFractionDigits: 1, maximumFractionDigits: 1 }),
   };
+  // exportData answers after this long, so that a second export meanwhile meets the one running.
+  const EXPORT_DELAY_MS = 150;
+  const EXPORT_DATA_SUMMARIZED = 0;
+  const EXPORT_DATA_UNDERLYING = 1;
 
   const state = {
     uid: new URLSearchParams(window.location.search).get('uid') || '',
@@ -43,6 +48,7 @@
     sent: 0,
     regiao: REGIAO_PADRAO,
     prints: 0,
+    exporting: false,
   };
 
   function randomId() {
@@ -432,6 +438,180 @@
     return false;
   }
 
+  // --- visuals and exportData: the same rows, RLS rule and CSV as report-state.ts ---------------------------
+
+  const REGIOES_DAS_LINHAS = REGIOES.slice(1).map((region) => region.nome);
+
+  function exportsData(type) {
+    return !type.startsWith('PBI_CV_') && type !== 'scriptVisual' && type !== 'pythonVisual';
+  }
+
+  function underlyingRow(page, index) {
+    const seed = page.figures.orders;
+    const unidades = 5 + ((seed + index * 37) % 91);
+    const receita = unidades * (100 + ((seed + index * 13) % 400));
+    return {
+      mes: data.meses[index % 6],
+      regiao: REGIOES_DAS_LINHAS[Math.floor(index / 6) % 5],
+      vendedor: `Vendedor ${Math.floor(index / 30) + 1}`,
+      pedidos: 1 + ((seed + index * 11) % 20),
+      unidades,
+      receita,
+      custo: Math.round((receita * (55 + ((seed + index * 7) % 30))) / 100),
+    };
+  }
+
+  /** 'Diretoria' sees every row; any other identity one region, by a hash of its username. Null: every region. */
+  function rlsRegion(identity) {
+    if (!identity) return null;
+    if ((identity.roles || []).some((role) => String(role).toLowerCase() === 'diretoria')) return null;
+    let hash = 0;
+    for (const char of String(identity.username).toLowerCase()) hash = (hash * 31 + char.charCodeAt(0)) % 1000003;
+    return REGIOES_DAS_LINHAS[hash % 5];
+  }
+
+  function visibleRows(page) {
+    const onlyRegion = report.rls ? rlsRegion(identityIn(state.claims)) : null;
+    const rows = [];
+    for (let index = 0; index < report.underlyingRows; index += 1) {
+      const row = underlyingRow(page, index);
+      if (onlyRegion && row.regiao !== onlyRegion) continue;
+      if (state.regiao !== REGIAO_PADRAO && row.regiao !== state.regiao) continue;
+      rows.push(row);
+    }
+    return rows;
+  }
+
+  function csvField(text) {
+    return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+  }
+
+  function csv(header, rows) {
+    return (
+      [header]
+        .concat(rows)
+        .map((line) => line.map(csvField).join(','))
+        .join('\r\n') + '\r\n'
+    );
+  }
+
+  function exportCsv(visualName, kind, rows, maxRows) {
+    const { money, whole, percent } = formats;
+    if (kind === EXPORT_DATA_UNDERLYING) {
+      return csv(
+        ['Mês', 'Região', 'Vendedor', 'Pedidos', 'Unidades', 'Receita', 'Custo'],
+        rows
+          .slice(0, maxRows)
+          .map((row) => [
+            row.mes,
+            row.regiao,
+            row.vendedor,
+            whole.format(row.pedidos),
+            whole.format(row.unidades),
+            money.format(row.receita),
+            money.format(row.custo),
+          ]),
+      );
+    }
+    const sum = (pick) => rows.reduce((total, row) => total + pick(row), 0);
+    switch (visualName) {
+      case 'cartaoReceita':
+        return csv(['Receita'], [[money.format(sum((row) => row.receita))]]);
+      case 'cartaoPedidos':
+        return csv(['Pedidos'], [[whole.format(sum((row) => row.pedidos))]]);
+      case 'cartaoMargem': {
+        const receita = sum((row) => row.receita);
+        const margem = receita ? ((receita - sum((row) => row.custo)) / receita) * 100 : 0;
+        return csv(['Margem'], [[`${percent.format(margem)}%`]]);
+      }
+      case 'graficoVendasMes':
+        return csv(
+          ['Mês', 'Unidades'],
+          data.meses
+            .filter((mes) => rows.some((row) => row.mes === mes))
+            .slice(0, maxRows)
+            .map((mes) => [mes, whole.format(sum((row) => (row.mes === mes ? row.unidades : 0)))]),
+        );
+      default:
+        return csv(
+          ['Região'],
+          REGIOES_DAS_LINHAS.filter((regiao) => rows.some((row) => row.regiao === regiao))
+            .slice(0, maxRows)
+            .map((regiao) => [regiao]),
+        );
+    }
+  }
+
+  function visualModel(visual, index) {
+    const layout = {
+      x: 20 + (index % 3) * 300,
+      y: 80 + Math.floor(index / 3) * 200,
+      z: index,
+      width: 280,
+      height: 180,
+    };
+    return {
+      name: visual.name,
+      title: visual.title,
+      type: visual.type,
+      layout: { ...layout, displayState: { mode: 0 } },
+    };
+  }
+
+  function getVisuals(request, reply) {
+    if (!requireLoaded(reply)) return;
+    const page = pageByName(decodeURIComponent(request.url.split('?')[0].split('/')[3]));
+    if (!page) return reply(400, powerBiError('PageNotFound', 'The page was not found in the report.', '400'));
+    reply(200, data.visuais.map(visualModel));
+  }
+
+  function exportData(request, reply) {
+    if (!requireLoaded(reply)) return;
+    const parts = request.url.split('?')[0].split('/');
+    const page = pageByName(decodeURIComponent(parts[3]));
+    const visual = data.visuais.find((each) => each.name === decodeURIComponent(parts[5]));
+    if (!page || !visual) {
+      return reply(400, powerBiError('VisualNotFound', 'The visual was not found on the page.', '400'));
+    }
+    const body = request.body || {};
+    const kind = body.exportDataType === undefined ? EXPORT_DATA_SUMMARIZED : body.exportDataType;
+    const rows = body.rows === undefined || body.rows === null ? data.maxExportRows : body.rows;
+    if ((kind !== EXPORT_DATA_SUMMARIZED && kind !== EXPORT_DATA_UNDERLYING) || !Number.isInteger(rows) || rows < 1) {
+      return reply(
+        400,
+        powerBiError('InvalidParameters', 'exportDataType must be 0 or 1 and rows a positive integer.', '400'),
+      );
+    }
+    if (report.exportDataDisabled) {
+      return reply(
+        403,
+        powerBiError('ExportDataFailed', "Export data is disabled by the report's or the tenant's settings.", '403'),
+      );
+    }
+    if (!exportsData(visual.type)) {
+      return reply(
+        400,
+        powerBiError('ExportDataFailed', `Export data is not supported for visuals of type ${visual.type}.`, '400'),
+      );
+    }
+    if (state.exporting) {
+      return reply(
+        429,
+        powerBiError('ExportDataFailed', 'Another export data request is in progress on this report.', '429'),
+      );
+    }
+    state.exporting = true;
+    const generation = state.generation;
+    setTimeout(() => {
+      state.exporting = false;
+      if (generation !== state.generation) {
+        return reply(400, powerBiError('ExportDataFailed', 'The report was loaded again during the export.', '400'));
+      }
+      // At most 30,000 rows, whatever was asked for.
+      reply(200, { data: exportCsv(visual.name, kind, visibleRows(page), Math.min(rows, data.maxExportRows)) });
+    }, EXPORT_DELAY_MS);
+  }
+
   const routes = [
     ['POST', /^\/report\/load$/, (request, reply) => load(request, reply, false)],
     ['POST', /^\/report\/prepare$/, (request, reply) => load(request, reply, true)],
@@ -447,6 +627,8 @@
     ],
     ['POST', /^\/report\/token$/, setToken],
     ['POST', /^\/report\/save$/, save],
+    ['GET', /^\/report\/pages\/[^/]+\/visuals$/, getVisuals],
+    ['POST', /^\/report\/pages\/[^/]+\/visuals\/[^/]+\/exportData$/, exportData],
     ['POST', /^\/report\/saveAs$/, saveAs],
     [
       'GET',

@@ -5,7 +5,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumLaunchOptions } from '../../../scripts/lib/chromium.mjs';
 import { embedHostResponse } from './embed-host.ts';
 import { pagesOf } from './power-bi.ts';
-import { decodeReportState, encodeReportState, formatos, regionFigures } from './report-state.ts';
+import {
+  decodeReportState,
+  encodeReportState,
+  EXPORT_DATA_MAX_ROWS,
+  exportVisualCsv,
+  formatos,
+  regionFigures,
+  rlsRegion,
+  VISUAIS,
+  visibleRows,
+} from './report-state.ts';
 import { startStandIns } from './stand-ins.ts';
 import { powerBiToken, testReport, vendas, WORKSPACE } from './test-helpers.ts';
 import type { StandInReport, StandIns } from './types.ts';
@@ -18,7 +28,10 @@ const financeiro = testReport(2, {
     { name: 'ReportSectionOculta', displayName: 'Oculta', visibility: 1 },
   ],
 });
-const reports = [vendas, financeiro];
+// exportData: 40,000 underlying rows (over Microsoft's 30,000), and one whose export setting is off.
+const grande = testReport(3, { name: 'Grande', rls: false, underlyingRows: 40_000 });
+const semExportacao = testReport(4, { name: 'Sem exportação', rls: false, exportDataDisabled: true });
+const reports = [vendas, financeiro, grande, semExportacao];
 const ANA = 'ana.souza@contoso.com.br';
 
 /**
@@ -148,12 +161,19 @@ window.embutir = (id, accessToken, embedUrl, reportId, extra) => {
 window.relatorio = (id) => window.powerbi.get(document.getElementById(id));
 window.paginas = async (id) =>
   (await window.relatorio(id).getPages()).map(({ name, displayName, isActive, visibility }) => ({ name, displayName, isActive, visibility }));
+window.visuais = async (id) =>
+  (await (await window.relatorio(id).getActivePage()).getVisuals()).map(({ name, title, type, layout }) => ({ name, title, type, layout }));
+window.exportar = async (id, visual, tipo, linhas) => {
+  const pagina = await window.relatorio(id).getActivePage();
+  const alvo = (await pagina.getVisuals()).find((each) => each.name === visual);
+  return alvo.exportData(tipo, linhas).then((result) => ({ ok: true, data: result.data }), (error) => ({ ok: false, error }));
+};
 window.resultado = (promise) => promise.then(() => ({ ok: true }), (error) => ({ ok: false, error }));
 `;
 
 const HOST_PAGE = `<!doctype html><html><head><meta charset="utf-8"><title>Portal</title></head>
 <body style="margin:0;display:flex;flex-wrap:wrap;gap:4px">
-${['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j', 'k'].map((id) => `<div id="${id}" style="width:520px;height:320px"></div>`).join('')}
+${['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j', 'k', 'l', 'm', 'n', 'o'].map((id) => `<div id="${id}" style="width:520px;height:320px"></div>`).join('')}
 </body></html>`;
 
 interface RecordedEvent {
@@ -279,6 +299,88 @@ describe('embed host page with the real powerbi-client', () => {
     const missing = await call('a', 'setPage', 'ReportSectionQueNaoExiste');
     expect(missing).toMatchObject({ ok: false, error: { message: 'PageNotFound' } });
   }, 20_000);
+
+  const visuals = (id: string) => page.evaluate((id) => (globalThis as any).visuais(id), id);
+  const exportData = (id: string, visual: string, kind: number, rows?: number) =>
+    page.evaluate(([id, visual, kind, rows]) => (globalThis as any).exportar(id, visual, kind, rows), [
+      id,
+      visual,
+      kind,
+      rows,
+    ] as const);
+
+  it('lists the visuals of the active page and exports their data as CSV, each identity only its own rows', async () => {
+    const seller = await embedToken(s, financeiro, ['Vendedor']);
+    await embed('l', seller, financeiroUrl, financeiro.reportId);
+    await embed('m', await embedToken(s, financeiro, ['Diretoria']), financeiroUrl, financeiro.reportId);
+    await Promise.all([waitForEvent('l', 'rendered'), waitForEvent('m', 'rendered')]);
+
+    const listed = await visuals('l');
+    expect(listed.map(({ name, title, type }: any) => ({ name, title, type }))).toEqual(VISUAIS);
+    expect(listed[0].layout).toMatchObject({ displayState: { mode: 0 } });
+
+    // Ana's rows are those of the region her username maps to; 'Diretoria' sees them all.
+    const pageName = pagesOf(financeiro)[0]!.name;
+    const region = rlsRegion({ username: ANA, roles: ['Vendedor'] })!;
+    const own = visibleRows(pageName, 60, region);
+    const all = visibleRows(pageName, 60, null);
+    expect(own.length).toBe(12);
+    expect(all.length).toBe(60);
+    const underlying = await exportData('l', 'graficoVendasMes', 1);
+    expect(underlying).toEqual({ ok: true, data: exportVisualCsv('graficoVendasMes', 1, own, EXPORT_DATA_MAX_ROWS) });
+    expect(underlying.data.split('\r\n')[0]).toBe('Mês,Região,Vendedor,Pedidos,Unidades,Receita,Custo');
+    expect(
+      underlying.data
+        .trim()
+        .split('\r\n')
+        .slice(1)
+        .every((line: string) => line.includes(`,${region},`)),
+    ).toBe(true);
+    const director = await exportData('m', 'graficoVendasMes', 1);
+    expect(director).toEqual({ ok: true, data: exportVisualCsv('graficoVendasMes', 1, all, EXPORT_DATA_MAX_ROWS) });
+    expect(director.data).not.toBe(underlying.data);
+
+    // Summarized: grouped as the card shows it, in pt-BR as Power BI writes it.
+    const revenue = await exportData('l', 'cartaoReceita', 0);
+    const total = own.reduce((sum, row) => sum + row.receita, 0);
+    expect(revenue).toEqual({ ok: true, data: `Receita\r\n${formatos.money.format(total)}\r\n` });
+    expect(revenue.data).toMatch(/R\$\s\d{1,3}(\.\d{3})+/);
+    expect(await exportData('l', 'cartaoMargem', 0)).toEqual({
+      ok: true,
+      data: exportVisualCsv('cartaoMargem', 0, own, EXPORT_DATA_MAX_ROWS),
+    });
+    // `rows` caps the rows.
+    expect((await exportData('m', 'graficoVendasMes', 1, 5)).data.trim().split('\r\n')).toHaveLength(6);
+
+    // Power BI exports nothing from custom or R visuals.
+    for (const name of ['visualMapaCalor', 'visualPrevisaoR']) {
+      expect(await exportData('l', name, 0)).toMatchObject({ ok: false, error: { message: 'ExportDataFailed' } });
+    }
+  }, 20_000);
+
+  it('exports one visual at a time per report, at most 30,000 rows, and refuses when the setting is off', async () => {
+    const [grandeUrl, semUrl] = await Promise.all([embedUrlOf(s, grande), embedUrlOf(s, semExportacao)]);
+    await embed('n', await embedToken(s, grande), grandeUrl, grande.reportId);
+    await embed('o', await embedToken(s, semExportacao), semUrl, semExportacao.reportId);
+    await Promise.all([waitForEvent('n', 'rendered'), waitForEvent('o', 'rendered')]);
+
+    const [first, second] = await Promise.all([
+      exportData('n', 'graficoVendasMes', 1),
+      exportData('n', 'cartaoReceita', 1),
+    ]);
+    expect(first.ok).toBe(true);
+    expect(first.data.trim().split('\r\n')).toHaveLength(EXPORT_DATA_MAX_ROWS + 1);
+    expect(second).toMatchObject({ ok: false, error: { message: 'ExportDataFailed', errorCode: '429' } });
+    // Asking for more changes nothing.
+    expect((await exportData('n', 'graficoVendasMes', 1, 40_000)).data.trim().split('\r\n')).toHaveLength(
+      EXPORT_DATA_MAX_ROWS + 1,
+    );
+
+    expect(await exportData('o', 'cartaoReceita', 0)).toMatchObject({
+      ok: false,
+      error: { message: 'ExportDataFailed', errorCode: '403' },
+    });
+  }, 30_000);
 
   it('shows the effective identity and roles of an RLS token', async () => {
     await embed('b', await embedToken(s, financeiro, ['Vendedor', 'Gerente']), financeiroUrl, financeiro.reportId);

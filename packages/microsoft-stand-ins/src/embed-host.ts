@@ -3,7 +3,16 @@ import { readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import { capacityOutage } from './azure-capacities.ts';
 import { findReport, pagesOf, type ReportPage } from './power-bi.ts';
-import { formatos, MESES, pageFigures, REGIAO_PADRAO, REGIOES } from './report-state.ts';
+import {
+  EXPORT_DATA_MAX_ROWS,
+  formatos,
+  LINHAS_SUBJACENTES_PADRAO,
+  MESES,
+  pageFigures,
+  REGIAO_PADRAO,
+  REGIOES,
+  VISUAIS,
+} from './report-state.ts';
 import { escapeHtml } from './sign-in-pages.ts';
 import { single, type StandInContext } from './stand-in-context.ts';
 import type { StandInReport } from './types.ts';
@@ -111,6 +120,9 @@ export function renderEmbedHostPage(report: StandInReport | undefined, capacityP
           name: report.name,
           datasetId: report.datasetId,
           rls: report.rls,
+          // exportData: the page computes the rows (report-state.ts underlyingRow) and refuses when export is off.
+          exportDataDisabled: report.exportDataDisabled === true,
+          underlyingRows: report.underlyingRows ?? LINHAS_SUBJACENTES_PADRAO,
           pages: pages.map(({ name, displayName, visibility }) => ({
             name,
             displayName,
@@ -125,6 +137,8 @@ export function renderEmbedHostPage(report: StandInReport | undefined, capacityP
     regioes: REGIOES,
     meses: MESES,
     barScale: BAR_SCALE,
+    visuais: VISUAIS,
+    maxExportRows: EXPORT_DATA_MAX_ROWS,
   };
   const tabs = pages
     .filter((page) => page.visibility === 0)

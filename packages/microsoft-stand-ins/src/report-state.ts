@@ -96,3 +96,157 @@ export function decodeReportState(text: unknown, pageNames: readonly string[]): 
   const region = REGIOES.find((option) => option.nome === regiao);
   return region ? { pagina, regiao: region.nome } : null;
 }
+
+// --- visuals and their data (exportData), as embed-host-page.js computes them --------------------------------
+
+/** A visual of every page, as powerbi-client's getVisuals describes it (name, title, Power BI type). */
+export interface StandInVisual {
+  name: string;
+  title: string;
+  type: string;
+}
+
+/**
+ * The visuals of each page: the three cards, the column chart, the filter pane's slicer, and two that Power BI
+ * cannot export data from (a custom visual and an R visual), so that their exclusion can be tested.
+ */
+export const VISUAIS: readonly StandInVisual[] = [
+  { name: 'cartaoReceita', title: 'Receita', type: 'card' },
+  { name: 'cartaoPedidos', title: 'Pedidos', type: 'card' },
+  { name: 'cartaoMargem', title: 'Margem', type: 'card' },
+  { name: 'graficoVendasMes', title: 'Vendas por mês', type: 'columnChart' },
+  { name: 'segmentacaoRegiao', title: 'Região', type: 'slicer' },
+  { name: 'visualMapaCalor', title: 'Mapa de calor', type: 'PBI_CV_5F0C9A3E_4B1D_MapaDeCalor' },
+  { name: 'visualPrevisaoR', title: 'Previsão (R)', type: 'scriptVisual' },
+];
+
+/** Power BI exports no data from custom visuals (PBI_CV_…) nor from R and Python visuals. */
+export function exportsData(type: string): boolean {
+  return !type.startsWith('PBI_CV_') && type !== 'scriptVisual' && type !== 'pythonVisual';
+}
+
+/** Microsoft's limit on exportData's rows. */
+export const EXPORT_DATA_MAX_ROWS = 30_000;
+
+/** Underlying rows of each page unless a report says otherwise (StandInReport.underlyingRows). */
+export const LINHAS_SUBJACENTES_PADRAO = 60;
+
+/** One sale: the rows behind every visual of a page. */
+export interface LinhaVenda {
+  mes: string;
+  regiao: Regiao;
+  vendedor: string;
+  pedidos: number;
+  unidades: number;
+  receita: number;
+  custo: number;
+}
+
+/** The regions a row can be in: every option of the slicer but 'Todas'. */
+const REGIOES_DAS_LINHAS = REGIOES.slice(1).map((option) => option.nome);
+
+/**
+ * Row `index` of a page: month, region and seller cycle (6 months × 5 regions, then the next seller), the amounts
+ * follow from the page's orders figure. Integers only, so the page script computes the very same rows.
+ */
+export function underlyingRow(pageName: string, index: number): LinhaVenda {
+  const seed = pageFigures(pageName).orders;
+  const unidades = 5 + ((seed + index * 37) % 91);
+  const receita = unidades * (100 + ((seed + index * 13) % 400));
+  return {
+    mes: MESES[index % 6]!,
+    regiao: REGIOES_DAS_LINHAS[Math.floor(index / 6) % 5]!,
+    vendedor: `Vendedor ${Math.floor(index / 30) + 1}`,
+    pedidos: 1 + ((seed + index * 11) % 20),
+    unidades,
+    receita,
+    custo: Math.round((receita * (55 + ((seed + index * 7) % 30))) / 100),
+  };
+}
+
+/**
+ * The RLS rule of the demo's dataset: an effective identity with the role 'Diretoria' sees every row; any other sees
+ * only the rows of one region, picked by its username (a hash of it, lower-cased). Null: every region.
+ */
+export function rlsRegion(identity: { username: string; roles?: readonly string[] } | null): Regiao | null {
+  if (!identity) return null;
+  if ((identity.roles ?? []).some((role) => role.toLowerCase() === 'diretoria')) return null;
+  let hash = 0;
+  for (const char of identity.username.toLowerCase()) hash = (hash * 31 + char.charCodeAt(0)) % 1_000_003;
+  return REGIOES_DAS_LINHAS[hash % 5]!;
+}
+
+/** The rows a visual's export reads: the page's, then the RLS region, then the slicer's region. */
+export function visibleRows(
+  pageName: string,
+  count: number,
+  rlsRegiao: Regiao | null,
+  slicer: Regiao = REGIAO_PADRAO,
+): LinhaVenda[] {
+  const rows: LinhaVenda[] = [];
+  for (let index = 0; index < count; index += 1) {
+    const row = underlyingRow(pageName, index);
+    if (rlsRegiao && row.regiao !== rlsRegiao) continue;
+    if (slicer !== REGIAO_PADRAO && row.regiao !== slicer) continue;
+    rows.push(row);
+  }
+  return rows;
+}
+
+function csvField(text: string): string {
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+function csv(header: string[], rows: string[][]): string {
+  return [header, ...rows].map((line) => line.map(csvField).join(',')).join('\r\n') + '\r\n';
+}
+
+/**
+ * What exportData answers for a visual: CSV with the numbers as Power BI formats them for pt-BR. 'Summarized' (0)
+ * is the data grouped as the visual shows it, 'Underlying' (1) the rows, at most `maxRows` of either.
+ */
+export function exportVisualCsv(visualName: string, kind: 0 | 1, rows: LinhaVenda[], maxRows: number): string {
+  const { money, whole, percent } = formatos;
+  if (kind === 1) {
+    return csv(
+      ['Mês', 'Região', 'Vendedor', 'Pedidos', 'Unidades', 'Receita', 'Custo'],
+      rows
+        .slice(0, maxRows)
+        .map((row) => [
+          row.mes,
+          row.regiao,
+          row.vendedor,
+          whole.format(row.pedidos),
+          whole.format(row.unidades),
+          money.format(row.receita),
+          money.format(row.custo),
+        ]),
+    );
+  }
+  const sum = (pick: (row: LinhaVenda) => number) => rows.reduce((total, row) => total + pick(row), 0);
+  switch (visualName) {
+    case 'cartaoReceita':
+      return csv(['Receita'], [[money.format(sum((row) => row.receita))]]);
+    case 'cartaoPedidos':
+      return csv(['Pedidos'], [[whole.format(sum((row) => row.pedidos))]]);
+    case 'cartaoMargem': {
+      const receita = sum((row) => row.receita);
+      const margem = receita ? ((receita - sum((row) => row.custo)) / receita) * 100 : 0;
+      return csv(['Margem'], [[`${percent.format(margem)}%`]]);
+    }
+    case 'graficoVendasMes':
+      return csv(
+        ['Mês', 'Unidades'],
+        MESES.filter((mes) => rows.some((row) => row.mes === mes))
+          .slice(0, maxRows)
+          .map((mes) => [mes, whole.format(sum((row) => (row.mes === mes ? row.unidades : 0)))]),
+      );
+    default:
+      return csv(
+        ['Região'],
+        REGIOES_DAS_LINHAS.filter((regiao) => rows.some((row) => row.regiao === regiao))
+          .slice(0, maxRows)
+          .map((regiao) => [regiao]),
+      );
+  }
+}

@@ -178,6 +178,13 @@ export interface StandInReport {
   reportTypeSent?: boolean;
   /** The dataset has RLS roles: GenerateToken then requires an effective identity, and refuses one otherwise. */
   rls: boolean;
+  /**
+   * The report's 'Export data' setting (or the tenant's) off: the embed page's exportData answers 403
+   * ExportDataFailed, as Power BI refuses then. Default false.
+   */
+  exportDataDisabled?: boolean;
+  /** How many underlying rows each page's visuals have (report-state.ts underlyingRow). Default 60. */
+  underlyingRows?: number;
   /** Report pages; visibility 0 = visible, 1 = hidden. Default: three visible pages and one hidden. */
   pages?: { name: string; displayName: string; visibility: 0 | 1 }[];
   /**
