@@ -246,7 +246,13 @@ export async function measureReads(options: {
         results.push(errorRow(ratioFigure, ratioBudget, error));
       }
       try {
+        const from = process.hrtime.bigint();
         const fixed = await fixedRate({ url: portalUrl, headers, rate: FIXED_RATE, seconds: SECONDS });
+        // A profiling run: the load's span on the monotonic clock, the clock of the portal's --cpu-prof timestamps.
+        if (process.env.BENCH_PORTAL_NODE_FLAGS)
+          console.error(
+            `api: ${rateFigure}: de ${from / 1000n} a ${process.hrtime.bigint() / 1000n} µs (relógio monotônico)`,
+          );
         const value = `${ms(fixed.p99)} (p50 ${ms(fixed.p50)}, máx. ${ms(fixed.max)}; ${rps(fixed.rate)} req/s)`;
         results.push(
           fixed.failed
@@ -308,6 +314,8 @@ export async function benchApi(options: { databaseUrl?: string } = {}): Promise<
       path.join(here, 'portal-process.ts'),
       [...(options.databaseUrl ? [options.databaseUrl] : []), ...(quick ? ['--quick'] : [])],
       logFd,
+      // A profiling run: BENCH_PORTAL_NODE_FLAGS='--cpu-prof --cpu-prof-dir=/tmp/prof' (the portal's process only).
+      process.env.BENCH_PORTAL_NODE_FLAGS?.split(' ').filter(Boolean),
     );
     const { base: portalBase, tokens } = portal.ready;
     const headersOf = (who: Who) => ({ authorization: `Bearer ${tokens[who]}`, 'accept-encoding': 'gzip' });

@@ -28,8 +28,13 @@ export function startBenchProcess<Ready>(
   script: string,
   args: string[],
   stdout: number | 'ignore',
+  /** More flags for node (a profiling run: --cpu-prof, --trace-gc). */
+  nodeFlags: string[] = [],
 ): Promise<BenchProcess<Ready>> {
-  const child = fork(script, args, { execArgv: ['--import', 'tsx'], stdio: ['ignore', stdout, 'inherit', 'ipc'] });
+  const child = fork(script, args, {
+    execArgv: ['--import', 'tsx', ...nodeFlags],
+    stdio: ['ignore', stdout, 'inherit', 'ipc'],
+  });
   const pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
   let nextId = 0;
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));

@@ -5,7 +5,7 @@ import { openTestDatabase, resetDatabase } from '../../../test/database.ts';
 import { eventually } from '../../../test/eventually.ts';
 import { opening } from '../../../test/fixtures.ts';
 import { rows, type Database, type Db } from '../../db/client.ts';
-import { OpeningRecorder } from './opening-recorder.ts';
+import { OpeningRecorder, ROWS_PER_WRITE } from './opening-recorder.ts';
 
 /** opening-recorder.ts's FLUSH_EVERY_MS and MAX_PENDING, as the requirements' behaviour pins them. */
 const FLUSH_EVERY_MS = 250;
@@ -141,5 +141,63 @@ describe('OpeningRecorder while the database refuses writes (docs/requirements.m
     expect(kept[0]!.painelId).toBe(1);
     expect(kept.at(-1)!.painelId).toBe(MAX_PENDING);
     // Not closed: closing would write the 100,000 rows, which this test is not about.
+  });
+});
+
+describe('OpeningRecorder on the event loop (docs/requirements.md#usage)', () => {
+  let database: Database;
+
+  beforeAll(async () => {
+    database = await openTestDatabase();
+  });
+  beforeEach(async () => {
+    await resetDatabase(database);
+  });
+  afterAll(async () => {
+    await database.close();
+  });
+
+  it(`writes a long queue ${ROWS_PER_WRITE} rows a statement, letting the event loop turn between statements`, async () => {
+    // Turns of the event loop, counted by a chain of setImmediate callbacks (one a turn).
+    let turns = 0;
+    let counting = true;
+    const count = () => {
+      turns += 1;
+      if (counting) setImmediate(count);
+    };
+    setImmediate(count);
+    /** Each statement: the turn it started in, and the rows the table gained. */
+    const statements: { turn: number; rows: number }[] = [];
+    const stored = async () =>
+      (await rows<{ n: number }>(database.db, sql`select count(*)::int as n from visualizacoes`))[0]!.n;
+    const db = new Proxy(database.db, {
+      get(target, property, receiver) {
+        if (property === 'execute') {
+          return async (query: Parameters<Db['execute']>[0]) => {
+            const turn = turns;
+            const before = await stored();
+            const result = await target.execute(query);
+            statements.push({ turn, rows: (await stored()) - before });
+            return result;
+          };
+        }
+        const value: unknown = Reflect.get(target, property, receiver);
+        return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+      },
+    });
+    const recorder = new OpeningRecorder(db, memoryLog([]));
+
+    // A backlog of distinct openings (nothing folds): 2.5 statements' worth, then a clean stop.
+    const openings = ROWS_PER_WRITE * 2 + ROWS_PER_WRITE / 2;
+    for (let painelId = 1; painelId <= openings; painelId += 1) recorder.record(opening('ana', painelId));
+    await recorder.close();
+    counting = false;
+
+    expect(await stored()).toBe(openings);
+    expect(statements.map((s) => s.rows)).toEqual([ROWS_PER_WRITE, ROWS_PER_WRITE, ROWS_PER_WRITE / 2]);
+    // Each statement began in a later turn of the loop than the one before: requests waiting were served between.
+    for (let i = 1; i < statements.length; i += 1) {
+      expect(statements[i]!.turn).toBeGreaterThan(statements[i - 1]!.turn);
+    }
   });
 });
