@@ -38,8 +38,18 @@ export const visaoSalva = z
     estado: z.string(),
     /** The report page the view was saved on (pageName), when known. */
     pagina: z.string().nullable(),
-    /** Whether the caller owns it (may rename and delete it); false for a view opened by a shared link. */
+    /**
+     * Whether it is the caller's own view (may rename and delete it); false for someone else's opened by a shared
+     * link, and for a panel view.
+     */
     propria: z.boolean(),
+    /**
+     * A view of the panel ('Visão do painel'), saved by an administrator for everyone who may open the panel; only
+     * administrators rename and delete it.
+     */
+    doPainel: z.boolean(),
+    /** For a panel view, the name of the administrator who saved it; null for a person's own view. */
+    salvaPor: z.string().nullable(),
     criadaEm: isoDate,
     atualizadaEm: isoDate,
   })
@@ -78,6 +88,8 @@ export const visaoBody = z.object({
   nome: nomeVisao,
   estado: estadoVisao,
   pagina: paginaRelatorio.nullable().optional(),
+  /** Saves it as a view of the panel, for everyone who may open it: administrators only (403 otherwise). */
+  doPainel: z.boolean({ error: 'Visão do painel (doPainel) deve ser verdadeiro ou falso.' }).optional(),
 });
 export type VisaoBody = z.input<typeof visaoBody>;
 
@@ -89,6 +101,9 @@ export const SAVED_VIEW_MESSAGES = {
   duplicada: 'Você já tem uma visão com este nome neste painel.',
   limite: `Limite de ${MAX_VISOES_POR_PAINEL} visões por painel atingido. Exclua uma para salvar outra.`,
   naoEncontrada: 'Visão não encontrada.',
+  duplicadaDoPainel: 'Já existe uma visão do painel com este nome.',
+  limiteDoPainel: `Limite de ${MAX_VISOES_POR_PAINEL} visões do painel atingido. Exclua uma para salvar outra.`,
+  doPainelSoAdministradores: 'Só administradores podem salvar, renomear ou excluir uma visão do painel.',
 } as const;
 
 /** POST /paineis/{id}/exportacoes: the format, and the viewer's current state as the export's default bookmark. */

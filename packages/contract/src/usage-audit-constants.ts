@@ -21,6 +21,7 @@ export const OBJETOS_AUDITORIA = [
   'sessao',
   'assinatura',
   'capacidade',
+  'visao_painel',
 ] as const;
 export type ObjetoAuditoria = (typeof OBJETOS_AUDITORIA)[number];
 
@@ -52,6 +53,7 @@ export const NOMES_OBJETOS: Record<ObjetoAuditoria, string> = {
   sessao: 'Sessão',
   assinatura: 'Assinatura',
   capacidade: 'Capacidade do Power BI',
+  visao_painel: 'Visão do painel',
 };
 export const NOMES_ACOES: Record<AcaoAuditoria, string> = {
   criacao: 'Criação',

@@ -134,6 +134,8 @@ export function visaoSalva(overrides: Partial<VisaoSalva> & Pick<VisaoSalva, 'id
     estado: `estado-de-${overrides.nome}`,
     pagina: 'ReportSection2',
     propria: true,
+    doPainel: false,
+    salvaPor: null,
     criadaEm: '2026-11-20T10:00:00.000Z',
     atualizadaEm: '2026-11-20T10:00:00.000Z',
     ...overrides,

@@ -1,12 +1,16 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, or, sql } from 'drizzle-orm';
 import { MAX_VISOES_POR_PAINEL, SAVED_VIEW_MESSAGES, type VisaoSalva } from '@paineis/contract/personal';
 import type { Db } from '../../db/client.ts';
 import { PG_UNIQUE_VIOLATION, pgErrorCode } from '../../db/pg-errors.ts';
-import { visoesSalvas } from '../../db/schema.ts';
+import { usuarios, visoesSalvas } from '../../db/schema.ts';
 import { byNome } from '../../lib/collation.ts';
-import { conflict, notFound } from '../../lib/domain-failure.ts';
+import { conflict, forbidden, notFound } from '../../lib/domain-failure.ts';
+import { recordAudit, type AuditActor } from '../audit/audit.ts';
 
-/** Saved views (docs/requirements.md#personal): a person's named bookmark states of one panel. */
+/**
+ * Saved views (docs/requirements.md#personal): a person's named bookmark states of one panel, and the panel's own
+ * views ('Visão do painel'), saved by administrators for everyone who may open the panel and audited.
+ */
 
 const columns = {
   id: visoesSalvas.id,
@@ -15,111 +19,200 @@ const columns = {
   nome: visoesSalvas.nome,
   estado: visoesSalvas.estado,
   pagina: visoesSalvas.pagina,
+  doPainel: visoesSalvas.doPainel,
   criadaEm: visoesSalvas.criadaEm,
   atualizadaEm: visoesSalvas.atualizadaEm,
 };
+// With who saved it (a panel view names its administrator).
+const withAuthor = { ...columns, autor: usuarios.displayName };
 
-type Row = { usuarioId: string; criadaEm: Date; atualizadaEm: Date } & Omit<
+type Row = { usuarioId: string; autor?: string | null; criadaEm: Date; atualizadaEm: Date } & Omit<
   VisaoSalva,
-  'propria' | 'criadaEm' | 'atualizadaEm'
+  'propria' | 'salvaPor' | 'criadaEm' | 'atualizadaEm'
 >;
 
-const toVisao = ({ usuarioId, ...r }: Row, viewerId: string): VisaoSalva => ({
+const toVisao = ({ usuarioId, autor, ...r }: Row, viewerId: string): VisaoSalva => ({
   ...r,
-  propria: usuarioId === viewerId,
+  propria: !r.doPainel && usuarioId === viewerId,
+  salvaPor: r.doPainel ? (autor ?? null) : null,
   criadaEm: r.criadaEm.toISOString(),
   atualizadaEm: r.atualizadaEm.toISOString(),
 });
 
+/** What the audit trail keeps of a panel view: never its state (up to 200,000 characters). */
+const forAudit = (r: { nome: string; pagina: string | null; painelId: number }) => ({
+  nome: r.nome,
+  painel: r.painelId,
+  pagina: r.pagina,
+});
+
 const notFoundView = () => notFound(SAVED_VIEW_MESSAGES.naoEncontrada);
 
-/** The unique index on (person, panel, lower(nome)) as a 409, whichever request got there first. */
-async function guardingName<T>(write: () => Promise<T>): Promise<T> {
+/**
+ * The unique indexes on (person, panel, lower(nome)) among a person's views, and on (panel, lower(nome)) among the
+ * panel's views, as a 409, whichever request got there first.
+ */
+async function guardingName<T>(doPainel: boolean, write: () => Promise<T>): Promise<T> {
   try {
     return await write();
   } catch (error) {
-    if (pgErrorCode(error) === PG_UNIQUE_VIOLATION) throw conflict(SAVED_VIEW_MESSAGES.duplicada);
+    if (pgErrorCode(error) === PG_UNIQUE_VIOLATION)
+      throw conflict(doPainel ? SAVED_VIEW_MESSAGES.duplicadaDoPainel : SAVED_VIEW_MESSAGES.duplicada);
     throw error;
   }
 }
 
-/** This person's views of one panel, by name (pt-BR order: case and accents ignored). */
-export async function listOwnSavedViews(db: Db, usuarioId: string, painelId: number): Promise<VisaoSalva[]> {
+/**
+ * The panel's views and this person's own views of it: the panel's first, each group by name (pt-BR order: case and
+ * accents ignored).
+ */
+export async function listSavedViews(db: Db, usuarioId: string, painelId: number): Promise<VisaoSalva[]> {
   const found = await db
-    .select(columns)
+    .select(withAuthor)
     .from(visoesSalvas)
-    .where(and(eq(visoesSalvas.usuarioId, usuarioId), eq(visoesSalvas.painelId, painelId)));
-  return found.sort((a, b) => byNome(a, b) || a.id.localeCompare(b.id)).map((r) => toVisao(r, usuarioId));
+    .leftJoin(usuarios, eq(usuarios.id, visoesSalvas.usuarioId))
+    .where(
+      and(
+        eq(visoesSalvas.painelId, painelId),
+        or(visoesSalvas.doPainel, and(eq(visoesSalvas.usuarioId, usuarioId), sql`not ${visoesSalvas.doPainel}`)),
+      ),
+    );
+  return found
+    .sort((a, b) => Number(b.doPainel) - Number(a.doPainel) || byNome(a, b) || a.id.localeCompare(b.id))
+    .map((r) => toVisao(r, usuarioId));
 }
 
 /** Any view of this panel, by id, for whoever may open the panel (a shared link); 404 for a view of another panel. */
 export async function findSavedView(db: Db, id: string, painelId: number, viewerId: string): Promise<VisaoSalva> {
   const [row] = await db
-    .select(columns)
+    .select(withAuthor)
     .from(visoesSalvas)
+    .leftJoin(usuarios, eq(usuarios.id, visoesSalvas.usuarioId))
     .where(and(eq(visoesSalvas.id, id), eq(visoesSalvas.painelId, painelId)));
   if (!row) throw notFoundView();
   return toVisao(row, viewerId);
+}
+
+/** Who asks to change views: a panel view is administrators' only. */
+export interface ViewEditor {
+  id: string;
+  isAdmin: boolean;
+  actor: AuditActor;
 }
 
 export interface NewSavedView {
   nome: string;
   estado: string;
   pagina?: string | null | undefined;
+  doPainel?: boolean | undefined;
 }
 
 /**
- * Saves a view, refused past MAX_VISOES_POR_PAINEL of this person on this panel. The count and the insert hold a
- * lock of this person and panel until the transaction ends, so two saves at once cannot both pass the limit.
+ * Saves a view, refused past MAX_VISOES_POR_PAINEL of this person on this panel (of the panel's views, for a panel
+ * view). The count and the insert hold a lock of this person (or the panel's views) and panel until the transaction
+ * ends, so two saves at once cannot both pass the limit. A panel view is an administrator's, and audited.
  */
 export async function createSavedView(
   db: Db,
-  usuarioId: string,
+  editor: ViewEditor,
   painelId: number,
   view: NewSavedView,
 ): Promise<VisaoSalva> {
-  const row = await guardingName(() =>
+  const doPainel = view.doPainel ?? false;
+  if (doPainel && !editor.isAdmin) throw forbidden(SAVED_VIEW_MESSAGES.doPainelSoAdministradores);
+  const usuarioId = editor.id;
+  const row = await guardingName(doPainel, () =>
     db.transaction(async (tx) => {
-      await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`visoes/${usuarioId}/${painelId}`}, 0))`);
+      const scope = doPainel ? 'painel' : usuarioId;
+      await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`visoes/${scope}/${painelId}`}, 0))`);
       const [counted] = await tx
         .select({ n: sql<number>`count(*)::int` })
         .from(visoesSalvas)
-        .where(and(eq(visoesSalvas.usuarioId, usuarioId), eq(visoesSalvas.painelId, painelId)));
-      if ((counted?.n ?? 0) >= MAX_VISOES_POR_PAINEL) throw conflict(SAVED_VIEW_MESSAGES.limite);
+        .where(
+          and(
+            eq(visoesSalvas.painelId, painelId),
+            doPainel
+              ? visoesSalvas.doPainel
+              : and(eq(visoesSalvas.usuarioId, usuarioId), sql`not ${visoesSalvas.doPainel}`),
+          ),
+        );
+      if ((counted?.n ?? 0) >= MAX_VISOES_POR_PAINEL)
+        throw conflict(doPainel ? SAVED_VIEW_MESSAGES.limiteDoPainel : SAVED_VIEW_MESSAGES.limite);
       const [created] = await tx
         .insert(visoesSalvas)
-        .values({ usuarioId, painelId, nome: view.nome, estado: view.estado, pagina: view.pagina ?? null })
+        .values({ usuarioId, painelId, nome: view.nome, estado: view.estado, pagina: view.pagina ?? null, doPainel })
         .returning(columns);
+      if (doPainel)
+        await recordAudit(tx, editor.actor, {
+          objeto: 'visao_painel',
+          acao: 'criacao',
+          objetoId: created!.id,
+          objetoNome: created!.nome,
+          depois: forAudit(created!),
+        });
       return created!;
     }),
   );
-  return toVisao(row, usuarioId);
+  return doPainel ? findSavedView(db, row.id, painelId, usuarioId) : toVisao(row, usuarioId);
 }
 
-/** Renames one of this person's views; 404 for anyone else's (as if it did not exist). */
+/**
+ * The view to change: one's own, or a panel view for an administrator (403 for anyone else); 404 for anyone else's
+ * own view, as if it did not exist. Locked until the transaction ends.
+ */
+async function editableView(tx: Db, id: string, editor: ViewEditor, painelId: number) {
+  const [row] = await tx
+    .select(columns)
+    .from(visoesSalvas)
+    .where(and(eq(visoesSalvas.id, id), eq(visoesSalvas.painelId, painelId)))
+    .for('update');
+  if (!row || (!row.doPainel && row.usuarioId !== editor.id)) throw notFoundView();
+  if (row.doPainel && !editor.isAdmin) throw forbidden(SAVED_VIEW_MESSAGES.doPainelSoAdministradores);
+  return row;
+}
+
+/** Renames one's own view, or (an administrator) a panel view, audited. */
 export async function renameSavedView(
   db: Db,
   id: string,
-  usuarioId: string,
+  editor: ViewEditor,
   painelId: number,
   nome: string,
 ): Promise<VisaoSalva> {
-  const [row] = await guardingName(() =>
-    db
-      .update(visoesSalvas)
-      .set({ nome, atualizadaEm: sql`now()` })
-      .where(and(eq(visoesSalvas.id, id), eq(visoesSalvas.usuarioId, usuarioId), eq(visoesSalvas.painelId, painelId)))
-      .returning(columns),
-  );
-  if (!row) throw notFoundView();
-  return toVisao(row, usuarioId);
+  await db.transaction(async (tx) => {
+    const antes = await editableView(tx, id, editor, painelId);
+    // A clash aborts the transaction, which the 409 rolls back.
+    await guardingName(antes.doPainel, () =>
+      tx
+        .update(visoesSalvas)
+        .set({ nome, atualizadaEm: sql`now()` })
+        .where(eq(visoesSalvas.id, id)),
+    );
+    if (antes.doPainel)
+      await recordAudit(tx, editor.actor, {
+        objeto: 'visao_painel',
+        acao: 'alteracao',
+        objetoId: id,
+        objetoNome: nome,
+        antes: forAudit(antes),
+        depois: forAudit({ ...antes, nome }),
+      });
+  });
+  return findSavedView(db, id, painelId, editor.id);
 }
 
-/** Deletes one of this person's views; 404 for anyone else's. */
-export async function deleteSavedView(db: Db, id: string, usuarioId: string, painelId: number): Promise<void> {
-  const deleted = await db
-    .delete(visoesSalvas)
-    .where(and(eq(visoesSalvas.id, id), eq(visoesSalvas.usuarioId, usuarioId), eq(visoesSalvas.painelId, painelId)))
-    .returning({ id: visoesSalvas.id });
-  if (deleted.length === 0) throw notFoundView();
+/** Deletes one's own view, or (an administrator) a panel view, audited. */
+export async function deleteSavedView(db: Db, id: string, editor: ViewEditor, painelId: number): Promise<void> {
+  await db.transaction(async (tx) => {
+    const antes = await editableView(tx, id, editor, painelId);
+    await tx.delete(visoesSalvas).where(eq(visoesSalvas.id, id));
+    if (antes.doPainel)
+      await recordAudit(tx, editor.actor, {
+        objeto: 'visao_painel',
+        acao: 'exclusao',
+        objetoId: id,
+        objetoNome: antes.nome,
+        antes: forAudit(antes),
+      });
+  });
 }

@@ -1,17 +1,20 @@
 import { z } from 'zod';
 import type { Painel } from '@paineis/contract/panels';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { idParams } from '@paineis/contract/fields';
 import { MAX_VISOES_POR_PAINEL, visaoBody, visaoParams, visaoRenameBody, visaoSalva } from '@paineis/contract/personal';
 import { errorResponses } from '../../lib/route-schema.ts';
+import { actorOf } from '../audit/audit.ts';
 import { requireVisiblePanel } from '../panels/panel-access.ts';
 import { requesterOf } from '../panels/requester.ts';
 import {
   createSavedView,
   deleteSavedView,
   findSavedView,
-  listOwnSavedViews,
+  listSavedViews,
   renameSavedView,
+  type ViewEditor,
 } from './saved-views.repository.ts';
 
 const tags = ['Pessoal'];
@@ -23,9 +26,16 @@ declare module 'fastify' {
   }
 }
 
+const editorOf = (request: FastifyRequest): ViewEditor => ({
+  id: request.user.id,
+  isAdmin: requesterOf(request).isAdmin,
+  actor: actorOf(request),
+});
+
 /**
  * docs/requirements.md#personal: saved views of a panel. A preHandler first checks that the caller may open the panel
- * (404 otherwise, as if it did not exist); a view is changed only by its owner.
+ * (404 otherwise, as if it did not exist); a person's view is changed only by its owner, a panel view only by
+ * administrators (403).
  */
 export const savedViewsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.decorateRequest('visiblePanel', null as unknown as Painel);
@@ -40,12 +50,12 @@ export const savedViewsRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags,
-        summary: 'As visões salvas do usuário neste painel, por nome',
+        summary: 'As visões do painel e as do próprio usuário neste painel, por nome',
         params: idParams,
         response: { 200: z.array(visaoSalva), ...errorResponses(400, 404) },
       },
     },
-    async (request) => listOwnSavedViews(app.db, request.user.id, request.visiblePanel.id),
+    async (request) => listSavedViews(app.db, request.user.id, request.visiblePanel.id),
   );
 
   app.post(
@@ -54,14 +64,14 @@ export const savedViewsRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         summary: 'Salva o estado atual do relatório (filtros, segmentações, página) como uma visão com nome',
-        description: `Nomes únicos por pessoa e painel (sem distinguir maiúsculas); até ${MAX_VISOES_POR_PAINEL} visões por painel.`,
+        description: `Nomes únicos por pessoa e painel (sem distinguir maiúsculas); até ${MAX_VISOES_POR_PAINEL} visões por painel. Com \`doPainel\`, uma visão do painel para todos que podem abri-lo: só administradores (403), nomes únicos entre as visões do painel, auditada.`,
         params: idParams,
         body: visaoBody,
-        response: { 201: visaoSalva, ...errorResponses(400, 404, 409) },
+        response: { 201: visaoSalva, ...errorResponses(400, 403, 404, 409) },
       },
     },
     async (request, reply) =>
-      reply.code(201).send(await createSavedView(app.db, request.user.id, request.visiblePanel.id, request.body)),
+      reply.code(201).send(await createSavedView(app.db, editorOf(request), request.visiblePanel.id, request.body)),
   );
 
   app.get(
@@ -84,14 +94,14 @@ export const savedViewsRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags,
-        summary: 'Renomeia uma visão salva (só o dono)',
+        summary: 'Renomeia uma visão salva (só o dono; uma visão do painel, só administradores)',
         params: visaoParams,
         body: visaoRenameBody,
-        response: { 200: visaoSalva, ...errorResponses(400, 404, 409) },
+        response: { 200: visaoSalva, ...errorResponses(400, 403, 404, 409) },
       },
     },
     async (request) =>
-      renameSavedView(app.db, request.params.visaoId, request.user.id, request.visiblePanel.id, request.body.nome),
+      renameSavedView(app.db, request.params.visaoId, editorOf(request), request.visiblePanel.id, request.body.nome),
   );
 
   app.delete(
@@ -99,13 +109,13 @@ export const savedViewsRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags,
-        summary: 'Exclui uma visão salva (só o dono)',
+        summary: 'Exclui uma visão salva (só o dono; uma visão do painel, só administradores)',
         params: visaoParams,
-        response: { 204: z.null(), ...errorResponses(400, 404) },
+        response: { 204: z.null(), ...errorResponses(400, 403, 404) },
       },
     },
     async (request, reply) => {
-      await deleteSavedView(app.db, request.params.visaoId, request.user.id, request.visiblePanel.id);
+      await deleteSavedView(app.db, request.params.visaoId, editorOf(request), request.visiblePanel.id);
       return reply.code(204).send(null);
     },
   );

@@ -51,6 +51,8 @@ describe('saved views (docs/requirements.md#personal)', () => {
       estado: 'H4sI estado',
       pagina: 'Pagina1',
       propria: true,
+      doPainel: false,
+      salvaPor: null,
       criadaEm: expect.stringMatching(ISO),
       atualizadaEm: expect.stringMatching(ISO),
     });
@@ -190,6 +192,175 @@ describe('saved views (docs/requirements.md#personal)', () => {
     expect(badId.statusCode).toBe(400);
     expect(badId.json()).toEqual({ message: 'O id da visão (visaoId) deve ser um UUID.' });
     expect(await count()).toBe(0);
+  });
+
+  describe('panel views (Visão do painel)', () => {
+    const PANEL_ONLY = { message: 'Só administradores podem salvar, renomear ou excluir uma visão do painel.' };
+    const audits = () =>
+      rows<{
+        objeto: string;
+        acao: string;
+        objeto_id: string;
+        objeto_nome: string;
+        mudancas: unknown;
+        usuario: string;
+      }>(
+        ctx.db,
+        sql`select objeto, acao, objeto_id, objeto_nome, mudancas, usuario from auditoria where objeto = 'visao_painel' order by id`,
+      );
+
+    it('lets an administrator save one, which everyone who may open the panel lists apart from their own views', async () => {
+      const s = await setup();
+      const created = await save(s.admin, s.vendas.id, { nome: 'Sul da empresa', estado: 'e-sul', doPainel: true });
+      expect(created.statusCode).toBe(201);
+      const view = created.json<VisaoSalva>();
+      expect(view).toMatchObject({ nome: 'Sul da empresa', doPainel: true, propria: false });
+      expect(view.salvaPor).toEqual(expect.any(String));
+      // A person's own view, and the administrator's own view, stay theirs.
+      await save(s.ana, s.vendas.id, { nome: 'Minha', estado: 'e' });
+      await save(s.admin, s.vendas.id, { nome: 'Do admin', estado: 'e' });
+      await save(s.admin, s.vendas.id, { nome: 'Abertura', estado: 'e-a', doPainel: true });
+
+      const list = async (token: string) =>
+        (await ctx.request('GET', `/api/paineis/${s.vendas.id}/visoes`, { token }))
+          .json<VisaoSalva[]>()
+          .map((v) => [v.nome, v.doPainel, v.propria, v.salvaPor === null]);
+      expect(await list(s.ana)).toEqual([
+        ['Abertura', true, false, false],
+        ['Sul da empresa', true, false, false],
+        ['Minha', false, true, true],
+      ]);
+      expect(await list(s.bia)).toEqual([
+        ['Abertura', true, false, false],
+        ['Sul da empresa', true, false, false],
+      ]);
+      expect(await list(s.admin)).toEqual([
+        ['Abertura', true, false, false],
+        ['Sul da empresa', true, false, false],
+        ['Do admin', false, true, true],
+      ]);
+      // Another panel's list has none of them.
+      expect((await ctx.request('GET', `/api/paineis/${s.metas.id}/visoes`, { token: s.ana })).json()).toEqual([]);
+
+      // Its link opens it for whoever may open the panel, and for no one else.
+      const url = `/api/paineis/${s.vendas.id}/visoes/${view.id}`;
+      const opened = await ctx.request('GET', url, { token: s.bia });
+      expect(opened.statusCode).toBe(200);
+      expect(opened.json()).toEqual(view);
+      expect((await ctx.request('GET', url, { token: s.caio })).json()).toEqual(NOT_FOUND);
+      expect((await ctx.request('GET', `/api/paineis/${s.vendas.id}/visoes`, { token: s.caio })).statusCode).toBe(404);
+    });
+
+    it('refuses a panel view to a person with 403, and to someone who may not open the panel with 404', async () => {
+      const s = await setup();
+      const refused = await save(s.ana, s.vendas.id, { nome: 'Para todos', estado: 'e', doPainel: true });
+      expect(refused.statusCode).toBe(403);
+      expect(refused.json()).toEqual(PANEL_ONLY);
+      expect((await save(s.caio, s.vendas.id, { nome: 'X', estado: 'e', doPainel: true })).json()).toEqual(NOT_FOUND);
+      const bad = await save(s.admin, s.vendas.id, { nome: 'X', estado: 'e', doPainel: 'sim' });
+      expect(bad.statusCode).toBe(400);
+      expect(bad.json()).toEqual({ message: 'Visão do painel (doPainel) deve ser verdadeiro ou falso.' });
+      expect(await count()).toBe(0);
+      expect(await audits()).toEqual([]);
+    });
+
+    it('lets administrators only rename and delete it: 403 for a person, 404 when the panel can’t be opened', async () => {
+      const s = await setup();
+      const view = (await save(s.admin, s.vendas.id, { nome: 'Sul', estado: 'e', doPainel: true })).json<VisaoSalva>();
+      const url = `/api/paineis/${s.vendas.id}/visoes/${view.id}`;
+      for (const token of [s.ana, s.bia]) {
+        const rename = await ctx.request('PATCH', url, { token, body: { nome: 'Minha' } });
+        expect(rename.statusCode).toBe(403);
+        expect(rename.json()).toEqual(PANEL_ONLY);
+        const removed = await ctx.request('DELETE', url, { token });
+        expect(removed.statusCode).toBe(403);
+        expect(removed.json()).toEqual(PANEL_ONLY);
+      }
+      expect((await ctx.request('PATCH', url, { token: s.caio, body: { nome: 'X' } })).json()).toEqual(NOT_FOUND);
+      expect((await ctx.request('DELETE', url, { token: s.caio })).json()).toEqual(NOT_FOUND);
+      expect((await ctx.request('GET', url, { token: s.ana })).json<VisaoSalva>().nome).toBe('Sul');
+
+      // Any administrator, not only the one who saved it.
+      const other = await ctx.tokenFor(await createAdmin(ctx.db));
+      const renamed = await ctx.request('PATCH', url, { token: other, body: { nome: ' Região Sul ' } });
+      expect(renamed.statusCode).toBe(200);
+      expect(renamed.json()).toMatchObject({ id: view.id, nome: 'Região Sul', doPainel: true, propria: false });
+      expect((await ctx.request('DELETE', url, { token: s.admin })).statusCode).toBe(204);
+      expect((await ctx.request('DELETE', url, { token: s.admin })).statusCode).toBe(404);
+      expect(await count()).toBe(0);
+    });
+
+    it('audits each creation, rename and deletion, without the state', async () => {
+      const s = await setup();
+      const view = (
+        await save(s.admin, s.vendas.id, { nome: 'Sul', estado: 'estado-longo', pagina: 'P1', doPainel: true })
+      ).json<VisaoSalva>();
+      const url = `/api/paineis/${s.vendas.id}/visoes/${view.id}`;
+      await ctx.request('PATCH', url, { token: s.admin, body: { nome: 'Norte' } });
+      await ctx.request('DELETE', url, { token: s.admin });
+      // A person's own view is theirs: not audited.
+      const own = (await save(s.ana, s.vendas.id, { nome: 'Minha', estado: 'e' })).json<VisaoSalva>();
+      await ctx.request('PATCH', `/api/paineis/${s.vendas.id}/visoes/${own.id}`, {
+        token: s.ana,
+        body: { nome: 'Minha 2' },
+      });
+
+      const records = await audits();
+      expect(records.map((r) => [r.acao, r.objeto_id, r.objeto_nome])).toEqual([
+        ['criacao', view.id, 'Sul'],
+        ['alteracao', view.id, 'Norte'],
+        ['exclusao', view.id, 'Norte'],
+      ]);
+      expect(records[0]!.usuario).toMatch(/@/);
+      expect(records[0]!.mudancas).toEqual([
+        { campo: 'nome', depois: 'Sul' },
+        { campo: 'painel', depois: s.vendas.id },
+        { campo: 'pagina', depois: 'P1' },
+      ]);
+      expect(records[1]!.mudancas).toEqual([{ campo: 'nome', antes: 'Sul', depois: 'Norte' }]);
+      expect(JSON.stringify(records)).not.toContain('estado-longo');
+    });
+
+    it('keeps one name per panel among its views (409), apart from people’s own views', async () => {
+      const s = await setup();
+      await save(s.ana, s.vendas.id, { nome: 'Sul', estado: 'e' });
+      expect((await save(s.admin, s.vendas.id, { nome: 'Sul', estado: 'e', doPainel: true })).statusCode).toBe(201);
+      const other = await ctx.tokenFor(await createAdmin(ctx.db));
+      const duplicate = await save(other, s.vendas.id, { nome: 'SUL', estado: 'e', doPainel: true });
+      expect(duplicate.statusCode).toBe(409);
+      expect(duplicate.json()).toEqual({ message: 'Já existe uma visão do painel com este nome.' });
+      // The administrator may still keep an own view of that name, and the name is free on other panels.
+      expect((await save(s.admin, s.vendas.id, { nome: 'Sul', estado: 'e' })).statusCode).toBe(201);
+      expect((await save(s.admin, s.metas.id, { nome: 'Sul', estado: 'e', doPainel: true })).statusCode).toBe(201);
+
+      const norte = (await save(other, s.vendas.id, { nome: 'Norte', estado: 'e', doPainel: true })).json<VisaoSalva>();
+      const rename = await ctx.request('PATCH', `/api/paineis/${s.vendas.id}/visoes/${norte.id}`, {
+        token: s.admin,
+        body: { nome: 'sul' },
+      });
+      expect(rename.statusCode).toBe(409);
+      expect(rename.json()).toEqual({ message: 'Já existe uma visão do painel com este nome.' });
+      expect(await audits()).toHaveLength(3);
+    });
+
+    it(`counts the panel’s views apart from the administrator’s own, at most ${MAX_VISOES_POR_PAINEL}`, async () => {
+      const s = await setup();
+      await Promise.all(
+        Array.from({ length: MAX_VISOES_POR_PAINEL }, (_, i) =>
+          save(s.admin, s.vendas.id, { nome: `Própria ${i}`, estado: 'e' }),
+        ),
+      );
+      const answers = await Promise.all(
+        Array.from({ length: MAX_VISOES_POR_PAINEL + 2 }, (_, i) =>
+          save(s.admin, s.vendas.id, { nome: `Do painel ${i}`, estado: 'e', doPainel: true }),
+        ),
+      );
+      expect(answers.filter((a) => a.statusCode === 201)).toHaveLength(MAX_VISOES_POR_PAINEL);
+      expect(answers.filter((a) => a.statusCode === 409).map((a) => a.json())).toEqual([
+        { message: 'Limite de 50 visões do painel atingido. Exclua uma para salvar outra.' },
+        { message: 'Limite de 50 visões do painel atingido. Exclua uma para salvar outra.' },
+      ]);
+    });
   });
 
   it('goes with its panel', async () => {

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, inArray, lte, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, lte, or, sql, type SQL } from 'drizzle-orm';
 import { ASSINATURA_MESSAGES, limiteEnviarAgora, MAX_ASSINATURAS_POR_PESSOA } from '@paineis/contract/subscriptions';
 import type { FormatoAssinatura, Frequencia } from '@paineis/contract/subscriptions';
 import type { Db } from '../../db/client.ts';
@@ -199,13 +199,20 @@ function forAudit(s: SubscriptionRecord) {
   };
 }
 
-/** 404 unless the view is this person's own of this panel. */
+/**
+ * 404 unless the view is this person's own of this panel, or one of the panel's views ('Visão do painel'), which
+ * everyone who may open the panel sees (the subscription's panel is one they may open).
+ */
 async function requireOwnView(db: Db, visaoId: string, usuarioId: string, painelId: number): Promise<void> {
   const [view] = await db
     .select({ id: visoesSalvas.id })
     .from(visoesSalvas)
     .where(
-      and(eq(visoesSalvas.id, visaoId), eq(visoesSalvas.usuarioId, usuarioId), eq(visoesSalvas.painelId, painelId)),
+      and(
+        eq(visoesSalvas.id, visaoId),
+        eq(visoesSalvas.painelId, painelId),
+        or(visoesSalvas.doPainel, eq(visoesSalvas.usuarioId, usuarioId)),
+      ),
     );
   if (!view) throw notFound(ASSINATURA_MESSAGES.visaoNaoEncontrada);
 }

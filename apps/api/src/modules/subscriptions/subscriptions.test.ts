@@ -185,6 +185,26 @@ describe('subscriptions (docs/requirements.md#subscriptions)', () => {
     expect(sub).toMatchObject({ visaoId: own, nomeVisao: 'Sul', pagina: null });
   });
 
+  it('exports a view of the panel (Visão do painel) an administrator saved, which the person sees', async () => {
+    const s = await people(ctx);
+    const panelView = async (painelId: number) =>
+      (
+        await ctx.request('POST', `/api/paineis/${painelId}/visoes`, {
+          token: s.tokens.admin,
+          body: { nome: 'Visão da diretoria', estado: 'e', doPainel: true },
+        })
+      ).json<{ id: string }>().id;
+    const ofVendas = await panelView(s.vendas.id);
+    const ofMetas = await panelView(s.metas.id);
+    const base = { painelId: s.vendas.id, formato: 'PDF', frequencia: 'diaria', hora: '08:00' };
+    // Another panel's view is none of this one's.
+    const refused = await subscribe(ctx, s.tokens.ana, { ...base, visaoId: ofMetas });
+    expect(refused.statusCode).toBe(404);
+    expect(refused.json()).toEqual({ message: ASSINATURA_MESSAGES.visaoNaoEncontrada });
+    const sub = await created(ctx, s.tokens.ana, { ...base, visaoId: ofVendas });
+    expect(sub).toMatchObject({ visaoId: ofVendas, nomeVisao: 'Visão da diretoria' });
+  });
+
   it('refuses bad input, a panel the person may not open, export off and recipients from a user; creates nothing', async () => {
     const s = await people(ctx);
     const base = { painelId: s.vendas.id, formato: 'PDF', frequencia: 'diaria', hora: '08:00' };

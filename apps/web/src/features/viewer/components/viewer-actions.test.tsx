@@ -30,6 +30,8 @@ const visao = (id: string, nome: string, overrides: Partial<VisaoSalva> = {}): V
   estado: `estado-de-${nome}`,
   pagina: 'ReportSection2',
   propria: true,
+  doPainel: false,
+  salvaPor: null,
   criadaEm: '2026-11-20T10:00:00.000Z',
   atualizadaEm: '2026-11-20T10:00:00.000Z',
   ...overrides,
