@@ -30,6 +30,7 @@ export const newPanelAnswer = (fields: Record<string, unknown>) => ({
   workspaceId: WORKSPACE,
   reportId: REPORT,
   permiteExportacao: true,
+  idioma: null,
   dataCadastro: expect.stringMatching(ISO),
   dataAtualizacao: null,
   ...fields,

@@ -11,6 +11,10 @@ export const configuracao = z
     }),
     powerBi: z.boolean().meta({ description: 'Os serviços Microsoft (Power BI, Entra ID, Graph) estão configurados.' }),
     email: z.boolean().meta({ description: 'Há um meio de envio de e-mails para as assinaturas (SMTP ou Graph).' }),
+    idiomaRelatorios: z.string().meta({
+      description:
+        'Idioma e formatos (BCP 47, como pt-BR) com que os relatórios abrem, salvo o idioma próprio de um painel (REPORT_LOCALE).',
+    }),
   })
   .meta({ id: 'Configuracao' });
 export type Configuracao = z.infer<typeof configuracao>;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { guid, isoDate, MAX_ID, pathId, plainText, positiveId, requiredText } from './fields.ts';
+import { isPowerBiLocale } from './report-locales.ts';
 import { rlsConfiguration, rlsConfigurations } from './rls.ts';
 
 export const MAX_ORDEM = 1_000_000;
@@ -16,6 +17,8 @@ export const painel = z
     usaRls: z.boolean(),
     /** Whether people may export the report to PDF or PowerPoint ('Exportar'). */
     permiteExportacao: z.boolean(),
+    /** The language the report loads in (BCP 47, as pt-BR); null: the portal's (GET /configuracao). */
+    idioma: z.string().nullable(),
     /** 0 when the panel has no classification ('Sem Classificação'). */
     classificacaoId: z.number().int(),
     classificacaoNome: z.string(),
@@ -67,6 +70,14 @@ export const painelBody = z.object({
   /** Omitted: true on a new panel, unchanged on an update. */
   permiteExportacao: z
     .boolean({ error: 'Permitir exportação (permiteExportacao) deve ser verdadeiro ou falso.' })
+    .optional(),
+  /** null: the portal's language (REPORT_LOCALE). Omitted: none on a new panel, unchanged on an update. */
+  idioma: z
+    .string({ error: 'Idioma do relatório (idioma) deve ser um texto.' })
+    .refine(isPowerBiLocale, {
+      error: 'Idioma do relatório (idioma) deve ser um idioma do Power BI no formato BCP 47, como pt-BR ou en-US.',
+    })
+    .nullable()
     .optional(),
   /** null or 0: no classification. */
   classificacaoId: z

@@ -470,6 +470,23 @@ describe('loadConfig', () => {
     });
   });
 
+  describe('REPORT_LOCALE', () => {
+    it('unset → pt-BR', () => {
+      expect(loadConfig({ DATA_DIR: dataDir, JWT_SECRET: SECRET }).reportLocale).toBe('pt-BR');
+    });
+
+    it.each(['en-US', 'es-ES', 'sr-Latn-CS'])('%s, a Power BI language → taken as is', (value) => {
+      expect(loadConfig({ DATA_DIR: dataDir, JWT_SECRET: SECRET, REPORT_LOCALE: value }).reportLocale).toBe(value);
+    });
+
+    it.each(['pt_BR', 'en', 'xx-YY'])('%j → ConfigError naming REPORT_LOCALE, in Portuguese', (value) => {
+      const error = configError({ DATA_DIR: dataDir, JWT_SECRET: SECRET, REPORT_LOCALE: value });
+      expect(error.problems).toEqual([
+        'REPORT_LOCALE: deve ser um idioma do Power BI no formato BCP 47, como pt-BR, en-US ou es-ES',
+      ]);
+    });
+  });
+
   describe('secrets from files (<NAME>_FILE, as Docker and Kubernetes mount them)', () => {
     const file = (name: string, text: string) => {
       const at = path.join(dataDir, name);

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { isTimeZone, textProblem } from '@paineis/contract/fields';
+import { DEFAULT_REPORT_LOCALE, isPowerBiLocale } from '@paineis/contract/report-locales';
 import { parseCapacityResourceId, type CapacityResource } from '../integrations/azure/capacity-resource.ts';
 
 /**
@@ -146,6 +147,13 @@ const envSchema = z.object({
     })
     .optional(),
   RLS_USERNAME: z.enum(['upn', 'mail'], { error: 'use upn ou mail' }).default('upn'),
+  REPORT_LOCALE: z
+    .string()
+    .trim()
+    .refine(isPowerBiLocale, {
+      error: 'deve ser um idioma do Power BI no formato BCP 47, como pt-BR, en-US ou es-ES',
+    })
+    .default(DEFAULT_REPORT_LOCALE),
   AZURE_TENANT_ID: z.string().min(1).optional(),
   AZURE_CLIENT_ID: z.string().min(1).optional(),
   AZURE_CLIENT_SECRET: z.string().min(1).optional(),
@@ -269,6 +277,8 @@ export interface Config {
   adminUsers: string[];
   /** The effective identity's username on RLS panels: the person's UPN or their directory e-mail. */
   rlsUsername: 'upn' | 'mail';
+  /** REPORT_LOCALE: the language and number formats reports load with, unless a panel names its own. */
+  reportLocale: string;
   /** Entra ID and Graph: from the environment, or (demo mode) pointed at the local stand-ins by server.ts. */
   microsoft: MicrosoftSettings | null;
   graphSyncIntervalMinutes: number;
@@ -519,6 +529,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     demoMode,
     adminUsers: e.ADMIN_USERS,
     rlsUsername: e.RLS_USERNAME,
+    reportLocale: e.REPORT_LOCALE,
     microsoft,
     graphSyncIntervalMinutes: e.GRAPH_SYNC_INTERVAL_MINUTES,
     powerBi: {

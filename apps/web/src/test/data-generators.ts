@@ -26,6 +26,7 @@ export function painel(overrides: Partial<Painel> = {}): Painel {
     reportId: '22222222-2222-4222-8222-222222222222',
     usaRls: false,
     permiteExportacao: true,
+    idioma: null,
     classificacaoId: 2,
     classificacaoNome: 'Comercial',
     ordem: 1,
@@ -176,7 +177,7 @@ export function mensagemDemonstracao(overrides: Partial<MensagemDemonstracao> = 
 
 /** How the server says it is set up (GET /api/configuracao): Microsoft and mail configured, not in demo mode. */
 export function configuracao(overrides: Partial<Configuracao> = {}): Configuracao {
-  return { demonstracao: false, powerBi: true, email: true, ...overrides };
+  return { demonstracao: false, powerBi: true, email: true, idiomaRelatorios: 'pt-BR', ...overrides };
 }
 
 /** The report's one visible page when a test names none. */

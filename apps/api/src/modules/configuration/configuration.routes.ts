@@ -10,7 +10,8 @@ export const configurationRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['Configuração'],
         summary: 'O que o aplicativo web precisa saber da configuração do servidor',
-        description: 'Se roda em modo demonstração, se os serviços Microsoft estão configurados e se envia e-mails.',
+        description:
+          'Se roda em modo demonstração, se os serviços Microsoft estão configurados, se envia e-mails e o idioma padrão dos relatórios.',
         response: { 200: configuracao, ...errorResponses() },
       },
     },
@@ -18,6 +19,7 @@ export const configurationRoutes: FastifyPluginAsyncZod = async (app) => {
       demonstracao: app.config.demoMode,
       powerBi: app.config.microsoft !== null,
       email: app.mail !== null,
+      idiomaRelatorios: app.config.reportLocale,
     }),
   );
 };

@@ -22,7 +22,12 @@ describe('GET /api/configuracao', () => {
       const token = await ctx.tokenFor(await createUser(ctx.db));
       const res = await ctx.request('GET', '/api/configuracao', { token });
       expect(res.statusCode).toBe(200);
-      expect(res.json<Configuracao>()).toEqual({ demonstracao: false, powerBi: false, email: false });
+      expect(res.json<Configuracao>()).toEqual({
+        demonstracao: false,
+        powerBi: false,
+        email: false,
+        idiomaRelatorios: 'pt-BR',
+      });
       expect((await ctx.request('GET', '/api/configuracao')).statusCode).toBe(401);
     });
   });
@@ -33,7 +38,22 @@ describe('GET /api/configuracao', () => {
     it('says demo mode and e-mail', async () => {
       const token = await ctx.tokenFor(await createUser(ctx.db));
       const res = await ctx.request('GET', '/api/configuracao', { token });
-      expect(res.json<Configuracao>()).toEqual({ demonstracao: true, powerBi: false, email: true });
+      expect(res.json<Configuracao>()).toEqual({
+        demonstracao: true,
+        powerBi: false,
+        email: true,
+        idiomaRelatorios: 'pt-BR',
+      });
+    });
+  });
+
+  describe('with REPORT_LOCALE=en-US', () => {
+    const ctx = useTestApp({ config: testConfig({ REPORT_LOCALE: 'en-US' }) });
+
+    it("gives the portal's report language, which the viewer bootstraps reports with", async () => {
+      const token = await ctx.tokenFor(await createUser(ctx.db));
+      const res = await ctx.request('GET', '/api/configuracao', { token });
+      expect(res.json<Configuracao>().idiomaRelatorios).toBe('en-US');
     });
   });
 });

@@ -144,6 +144,7 @@ describe('panels', () => {
         reportId: s.faturamento.reportId,
         usaRls: false,
         permiteExportacao: true,
+        idioma: null,
         classificacaoId: s.vendas.id,
         classificacaoNome: 'Vendas',
         ordem: 1,

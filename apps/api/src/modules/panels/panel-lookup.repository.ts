@@ -15,6 +15,7 @@ const columns = {
   reportId: paineis.reportId,
   usaRls: paineis.usaRls,
   permiteExportacao: paineis.permiteExportacao,
+  idioma: paineis.idioma,
   classificacaoId: paineis.classificacaoId,
   classificacaoNome: classificacoes.nome,
   ordem: paineis.ordem,
@@ -29,6 +30,7 @@ type Row = {
   reportId: string;
   usaRls: boolean;
   permiteExportacao: boolean;
+  idioma: string | null;
   classificacaoId: number | null;
   classificacaoNome: string | null;
   ordem: number;

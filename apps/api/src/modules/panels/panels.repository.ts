@@ -34,6 +34,8 @@ export interface PanelInput {
   usaRls: boolean;
   /** Omitted: true on a new panel, unchanged on an update. */
   permiteExportacao?: boolean | undefined;
+  /** null: the portal's language. Omitted: none on a new panel, unchanged on an update. */
+  idioma?: string | null | undefined;
   classificacaoId?: number | null | undefined;
   ordem?: number | undefined;
   rlsConfigurations?: RlsConfiguration[] | undefined;
@@ -56,6 +58,7 @@ export async function panelForAudit(db: Db, id: number) {
       reportId: paineis.reportId,
       usaRls: paineis.usaRls,
       permiteExportacao: paineis.permiteExportacao,
+      idioma: paineis.idioma,
       classificacao: classificacoes.nome,
       ordem: paineis.ordem,
     })
@@ -81,6 +84,7 @@ export async function insertPanel(db: Db, input: PanelInput, setting?: PublicGro
       reportId: input.reportId,
       usaRls: input.usaRls,
       permiteExportacao: input.permiteExportacao ?? true,
+      idioma: input.idioma ?? null,
       classificacaoId,
       ordem,
     })
@@ -131,6 +135,7 @@ export async function updatePanel(
         reportId: input.reportId,
         usaRls: input.usaRls,
         ...(input.permiteExportacao === undefined ? {} : { permiteExportacao: input.permiteExportacao }),
+        ...(input.idioma === undefined ? {} : { idioma: input.idioma }),
         classificacaoId,
         ...(ordem === undefined ? {} : { ordem }),
         dataAtualizacao: sql`now()`,

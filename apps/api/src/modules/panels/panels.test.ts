@@ -76,6 +76,7 @@ describe('panels', () => {
         reportId: s.regional.reportId,
         usaRls: true,
         permiteExportacao: true,
+        idioma: null,
         classificacaoId: s.vendas.id,
         classificacaoNome: 'Vendas',
         ordem: 3,
@@ -368,6 +369,7 @@ describe('panels', () => {
         reportId: REPORT,
         usaRls: true,
         permiteExportacao: true,
+        idioma: null,
         classificacaoId: s.compras.id,
         classificacaoNome: 'compras',
         ordem: 8,
@@ -570,6 +572,72 @@ describe('panels', () => {
       const res = await ctx.request('POST', '/api/paineis', { token, body: body({ permiteExportacao: 'sim' }) });
       expect(res.statusCode).toBe(400);
       expect(res.json()).toEqual({ message: 'Permitir exportação (permiteExportacao) deve ser verdadeiro ou falso.' });
+      expect(await count(ctx, 'paineis')).toBe(0);
+    });
+  });
+
+  describe('idioma', () => {
+    it("is null (the portal's) on a new panel unless sent, kept when an update omits it, cleared with null", async () => {
+      const { token } = await signIn(ctx, 'Admin');
+      const plain = await ctx.request('POST', '/api/paineis', { token, body: body() });
+      expect(plain.json<Painel>().idioma).toBeNull();
+      const english = await ctx.request('POST', '/api/paineis', { token, body: body({ idioma: 'en-US' }) });
+      expect(english.statusCode).toBe(201);
+      expect(english.json<Painel>().idioma).toBe('en-US');
+      const id = english.json<Painel>().id;
+
+      const renamed = await ctx.request('PUT', `/api/paineis/${id}`, { token, body: body({ nomePainel: 'Outro' }) });
+      expect(renamed.json<Painel>()).toMatchObject({ nomePainel: 'Outro', idioma: 'en-US' });
+      // The list items carry it: the viewer bootstraps the report in the panel's language before its answer.
+      const list = await ctx.request('GET', '/api/paineis', { token });
+      expect(list.json<Painel[]>().map((p) => p.idioma)).toEqual([null, 'en-US']);
+      const opened = await ctx.request('GET', `/api/paineis/${id}/dados`, { token });
+      expect(opened.json<Painel>().idioma).toBe('en-US');
+
+      const cleared = await ctx.request('PUT', `/api/paineis/${id}`, { token, body: body({ idioma: null }) });
+      expect(cleared.json<Painel>().idioma).toBeNull();
+      // Audited as a change of the panel, from the language it had.
+      const audit = await rows<{ mudancas: { campo: string; antes?: unknown }[] }>(
+        ctx.db,
+        sql`select mudancas from auditoria where objeto = 'painel' and acao = 'alteracao' order by id`,
+      );
+      expect(audit.at(-1)?.mudancas).toContainEqual(expect.objectContaining({ campo: 'idioma', antes: 'en-US' }));
+      expect(audit[0]?.mudancas.map((m) => m.campo)).not.toContain('idioma');
+    });
+
+    it.each([['pt_BR'], ['klingon'], [42]])('refuses %j, in Portuguese', async (idioma) => {
+      const { token } = await signIn(ctx, 'Admin');
+      const res = await ctx.request('POST', '/api/paineis', { token, body: body({ idioma }) });
+      expect(res.statusCode).toBe(400);
+      expect(res.json<{ message: string }>().message).toMatch(/^Idioma do relatório \(idioma\) deve ser/);
+      expect(await count(ctx, 'paineis')).toBe(0);
+    });
+  });
+
+  describe('permiteExportarDados', () => {
+    it('is true on a new panel unless sent, kept when an update omits it, and changed when one sends it', async () => {
+      const { token } = await signIn(ctx, 'Admin');
+      const created = await ctx.request('POST', '/api/paineis', { token, body: body() });
+      expect(created.json<Painel>().permiteExportarDados).toBe(true);
+      const off = await ctx.request('POST', '/api/paineis', { token, body: body({ permiteExportarDados: false }) });
+      expect(off.json<Painel>()).toMatchObject({ permiteExportarDados: false, permiteExportacao: true });
+      const id = off.json<Painel>().id;
+
+      const renamed = await ctx.request('PUT', `/api/paineis/${id}`, { token, body: body({ nomePainel: 'Outro' }) });
+      expect(renamed.json<Painel>()).toMatchObject({ nomePainel: 'Outro', permiteExportarDados: false });
+      const on = await ctx.request('PUT', `/api/paineis/${id}`, { token, body: body({ permiteExportarDados: true }) });
+      expect(on.json<Painel>().permiteExportarDados).toBe(true);
+      const list = await ctx.request('GET', '/api/paineis', { token });
+      expect(list.json<Painel[]>().map((p) => p.permiteExportarDados)).toEqual([true, true]);
+    });
+
+    it('refuses a value that is not a boolean, in Portuguese', async () => {
+      const { token } = await signIn(ctx, 'Admin');
+      const res = await ctx.request('POST', '/api/paineis', { token, body: body({ permiteExportarDados: 'sim' }) });
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toEqual({
+        message: 'Permitir exportar dados (permiteExportarDados) deve ser verdadeiro ou falso.',
+      });
       expect(await count(ctx, 'paineis')).toBe(0);
     });
   });
