@@ -6,6 +6,7 @@ import Modal from 'react-bootstrap/Modal';
 import { BusyButton } from '../../../components/busy-button.tsx';
 
 export const VIEW_NAME_LABEL = 'Nome da visão';
+export const PANEL_VIEW_LABEL = 'Visão do painel (todos que podem abrir o painel a veem)';
 const NOME_MAX = 100;
 
 interface ViewNameModalProps {
@@ -17,7 +18,9 @@ interface ViewNameModalProps {
   saving: boolean;
   /** The server's message when saving failed (a name already used, the limit of views). */
   error: string | null;
-  onSubmit: (nome: string) => void;
+  /** Offers to save it as a view of the panel (administrators saving a view). */
+  panelOption?: boolean | undefined;
+  onSubmit: (nome: string, doPainel: boolean) => void;
   onHide: () => void;
 }
 
@@ -44,11 +47,13 @@ function ViewNameForm({
   initialName = '',
   saving,
   error,
+  panelOption = false,
   onSubmit,
   onHide,
   titleId,
 }: Omit<ViewNameModalProps, 'show'> & { titleId: string }) {
   const [nome, setNome] = useState(initialName);
+  const [doPainel, setDoPainel] = useState(false);
   const [missing, setMissing] = useState(false);
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -57,7 +62,7 @@ function ViewNameForm({
       setMissing(true);
       return;
     }
-    onSubmit(trimmed);
+    onSubmit(trimmed, panelOption && doPainel);
   };
   return (
     <Form noValidate onSubmit={submit}>
@@ -82,6 +87,15 @@ function ViewNameForm({
           />
           <Form.Control.Feedback type="invalid">Informe o nome da visão.</Form.Control.Feedback>
         </Form.Group>
+        {panelOption && (
+          <Form.Check
+            className="mt-3"
+            id="visao-do-painel"
+            label={PANEL_VIEW_LABEL}
+            checked={doPainel}
+            onChange={(event) => setDoPainel(event.target.checked)}
+          />
+        )}
       </Modal.Body>
       <Modal.Footer>
         <Button variant="outline-secondary" onClick={onHide} disabled={saving}>

@@ -39,6 +39,8 @@ interface ViewerActionsProps {
   pagina: string | undefined;
   onApplyView: (visao: VisaoSalva) => void;
   onViewDeleted: (visaoId: string) => void;
+  /** Administrators save, rename and delete the panel's views ('Visão do painel'). */
+  isAdmin?: boolean | undefined;
   wait?: Wait | undefined;
   /** Shown beside 'Exportar', under the same rule (the panel's export on). */
   subscribeAction?: ComponentType<SubscribeActionProps> | undefined;
@@ -57,6 +59,7 @@ export function ViewerActions({
   pagina,
   onApplyView,
   onViewDeleted,
+  isAdmin = false,
   wait,
   subscribeAction: SubscribeAction,
 }: ViewerActionsProps) {
@@ -86,7 +89,7 @@ export function ViewerActions({
     );
   };
 
-  const saveView = async (nome: string) => {
+  const saveView = async (nome: string, doPainel: boolean) => {
     if (!controls) return;
     setCapturing(true);
     let estado: string;
@@ -101,7 +104,10 @@ export function ViewerActions({
       return;
     }
     setCapturing(false);
-    create.mutate({ painelId, body: { nome, estado, pagina: pagina ?? null } }, { onSuccess: () => setSaving(false) });
+    create.mutate(
+      { painelId, body: { nome, estado, pagina: pagina ?? null, ...(doPainel ? { doPainel } : {}) } },
+      { onSuccess: () => setSaving(false) },
+    );
   };
 
   const print = () => {
@@ -140,6 +146,7 @@ export function ViewerActions({
         <SavedViewsMenu
           painelId={painelId}
           ready={ready}
+          isAdmin={isAdmin}
           onApply={onApplyView}
           onDeleted={onViewDeleted}
           onError={setProblem}
@@ -214,7 +221,8 @@ export function ViewerActions({
         submitLabel="Salvar"
         saving={capturing || create.isPending}
         error={create.error ? errorMessage(create.error, SAVE_VIEW_ERROR) : null}
-        onSubmit={(nome) => void saveView(nome)}
+        panelOption={isAdmin}
+        onSubmit={(nome, doPainel) => void saveView(nome, doPainel)}
         onHide={() => setSaving(false)}
       />
     </>

@@ -232,6 +232,7 @@ export default function ViewerPage({
           pagina={pagina}
           onApplyView={applyView}
           onViewDeleted={viewDeleted}
+          isAdmin={isAdmin}
           wait={wait}
           subscribeAction={subscribeAction}
         />
