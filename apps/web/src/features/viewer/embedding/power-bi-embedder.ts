@@ -5,6 +5,9 @@ import {
   EmbedderError,
   POWER_BI_MODELS_MISSING,
   POWER_BI_UNAVAILABLE,
+  localeSettingsOf,
+  POWER_BI_HOST,
+  POWER_BI_PRELOAD_URL,
   REPORT_INIT_ERROR,
   reportConfiguration,
 } from './report-embedder.ts';
@@ -25,6 +28,25 @@ function exportsOf(loaded: Partial<PowerBiModule> & { default?: Partial<PowerBiM
   return loaded.service ? loaded : (loaded.default ?? loaded);
 }
 
+/**
+ * powerbi-client's preload(): a hidden iframe on Power BI's report page, so that its scripts and styles are in the
+ * browser's cache when a report opens (docs/requirements.md#report-loading). Answers the iframe, or null when the
+ * library cannot be had (the list does not care).
+ */
+export async function preloadPowerBi(
+  loadLibrary: () => Promise<Partial<PowerBiModule>> = importPowerBi,
+): Promise<HTMLIFrameElement | null> {
+  try {
+    const { service, factories } = exportsOf(await loadLibrary());
+    if (!service || !factories) return null;
+    const powerbi = new service.Service(factories.hpmFactory, factories.wpmpFactory, factories.routerFactory);
+    return powerbi.preload({ type: 'report', embedUrl: POWER_BI_PRELOAD_URL });
+  } catch (error) {
+    console.warn('Não foi possível pré-carregar o Power BI', error);
+    return null;
+  }
+}
+
 /** Embeds a real Power BI report with powerbi-client. */
 export class PowerBiEmbedder implements ReportEmbedder {
   readonly demo = false;
@@ -33,10 +55,43 @@ export class PowerBiEmbedder implements ReportEmbedder {
   private report: Report | null = null;
   private readonly handlers: [ReportEventName, (detail: unknown) => void][] = [];
 
+  /** The element bootstrapped before the panel arrived, in which locale, and when that is done (false: failed). */
+  private bootstrapped: { container: HTMLElement; locale: string; ready: Promise<boolean> } | null = null;
+
   constructor(private readonly loadLibrary: () => Promise<Partial<PowerBiModule>> = importPowerBi) {}
+
+  /**
+   * powerbi-client's bootstrap(): the report's iframe on Power BI's host, loading its scripts in the given locale
+   * while the portal still waits for the panel and its embed token. Power BI cannot change the locale afterwards.
+   */
+  bootstrap(container: HTMLElement, locale: string): void {
+    const ready = this.loadLibrary().then(
+      (loaded) => {
+        const { service, factories } = exportsOf(loaded);
+        // Destroyed or loaded meanwhile: nothing to bootstrap any more.
+        if (!service || !factories || this.bootstrapped?.ready !== ready || this.report) return false;
+        this.powerbi = new service.Service(factories.hpmFactory, factories.wpmpFactory, factories.routerFactory);
+        this.container = container;
+        this.powerbi.bootstrap(container, {
+          type: 'report',
+          hostname: POWER_BI_HOST,
+          settings: { localeSettings: localeSettingsOf(locale) },
+        });
+        return true;
+      },
+      () => false,
+    );
+    this.bootstrapped = { container, locale, ready };
+  }
 
   async load(container: HTMLElement, target: EmbedTarget): Promise<void> {
     if (!target.accessToken) throw new EmbedderError(EMBED_TOKEN_MISSING);
+    const booted = this.bootstrapped;
+    const bootedReady = booted ? await booted.ready : false;
+    this.bootstrapped = null;
+    // Bootstrapped elsewhere or in another locale (a deep link to a panel with its own language): Power BI keeps the
+    // bootstrap's locale, so the element is reset and the report embedded afresh.
+    if (booted && bootedReady && (booted.container !== container || booted.locale !== target.locale)) this.destroy();
     let library: Partial<PowerBiModule>;
     try {
       library = exportsOf(await this.loadLibrary());
@@ -47,7 +102,8 @@ export class PowerBiEmbedder implements ReportEmbedder {
     if (!service || !factories) throw new EmbedderError(POWER_BI_UNAVAILABLE);
     if (!models) throw new EmbedderError(POWER_BI_MODELS_MISSING);
     try {
-      this.powerbi = new service.Service(factories.hpmFactory, factories.wpmpFactory, factories.routerFactory);
+      // On a bootstrapped element, embed() loads the report into the iframe already there (embedExisting).
+      this.powerbi ??= new service.Service(factories.hpmFactory, factories.wpmpFactory, factories.routerFactory);
       this.container = container;
       this.report = this.powerbi.embed(
         container,
@@ -101,6 +157,7 @@ export class PowerBiEmbedder implements ReportEmbedder {
   }
 
   destroy(): void {
+    this.bootstrapped = null;
     if (this.powerbi && this.container) this.powerbi.reset(this.container);
     this.report = null;
     this.powerbi = null;

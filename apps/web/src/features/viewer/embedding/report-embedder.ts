@@ -12,7 +12,17 @@ export interface EmbedTarget {
   demoEmbedUrl?: string | undefined;
   /** The report page to open on (`?pagina=`); the report's own first page when absent. */
   pageName?: string | undefined;
+  /** The language and number formats (BCP 47) the report loads with: the panel's, else the portal's. */
+  locale?: string | undefined;
 }
+
+/** Power BI's public cloud, where a bootstrapped element loads its scripts before the panel's embedUrl is known. */
+export const POWER_BI_HOST = 'https://app.powerbi.com';
+/** The page powerbi-client's preload() warms the browser cache with (Power BI's scripts and styles). */
+export const POWER_BI_PRELOAD_URL = `${POWER_BI_HOST}/reportEmbed`;
+
+/** Power BI's localeSettings: the texts' language and the numbers' and dates' formats, both from one tag. */
+export const localeSettingsOf = (locale: string) => ({ language: locale, formatLocale: locale });
 
 /**
  * What opens a report, for powerbi-client's embed() and the demo host alike: filter pane shown; page navigation,
@@ -20,7 +30,7 @@ export interface EmbedTarget {
  * are Power BI's enum values, which the demo host, without powerbi-client, gives as numbers.
  */
 export function reportConfiguration<TokenType extends number, Background extends number>(
-  { reportId, embedUrl, accessToken, pageName }: EmbedTarget,
+  { reportId, embedUrl, accessToken, pageName, locale }: EmbedTarget,
   { tokenType, background }: { tokenType: TokenType; background: Background },
 ) {
   return {
@@ -35,6 +45,7 @@ export function reportConfiguration<TokenType extends number, Background extends
       navContentPaneEnabled: false,
       bars: { actionBar: { visible: false } },
       background,
+      ...(locale ? { localeSettings: localeSettingsOf(locale) } : {}),
     },
   };
 }
@@ -54,6 +65,12 @@ export interface ReportEmbedder {
   readonly demo: boolean;
   /** Rejects with an EmbedderError whose message is the user-facing one (docs/requirements.md#error-catalogue). */
   load(container: HTMLElement, target: EmbedTarget): Promise<void>;
+  /**
+   * Starts the report's own loading (Power BI's scripts) in the container before the panel and its token arrive;
+   * load() on the same container then reuses it. Power BI takes the locale only here: a load() in another locale
+   * starts afresh. Optional: an embedder without it simply loads later.
+   */
+  bootstrap?(container: HTMLElement, locale: string): void;
   /** Register before load(); the handler gets the event's detail. */
   on(event: ReportEventName, handler: (detail: unknown) => void): void;
   getPages(): Promise<ReportPage[]>;
