@@ -124,6 +124,67 @@ test("a saved view through powerbi-client's bookmarks: slicer and page restored;
   await expect(page.getByText('Nenhuma visão salva.')).toBeVisible();
 });
 
+test("a panel view ('Visão do painel') saved by an administrator: a person applies it from 'Visões' and by its link, through powerbi-client", async ({
+  page,
+  browser,
+}, testInfo) => {
+  const name = 'Norte — tendências (do painel)';
+  // Ana, an administrator, saves the report's state as a view of the panel.
+  await signInAs(page, 'Ana Demonstração');
+  await page.goto(`/visualizar/${panelId}`);
+  const admin = viewerOf(page);
+  await expect(admin.title).toHaveText(`Visão geral — ${VENDAS}`);
+  await admin.report.getByLabel('Região').selectOption('Norte');
+  await expect(admin.region).toHaveText('Região: Norte');
+  await admin.sidebar.getByRole('button', { name: 'Tendências' }).click();
+  await expect(admin.title).toHaveText(`Tendências — ${VENDAS}`);
+  await page.getByRole('button', { name: 'Salvar visão' }).click();
+  const save = page.getByRole('dialog', { name: 'Salvar visão' });
+  await save.getByLabel('Nome da visão').fill(name);
+  await save.getByLabel('Visão do painel (todos que podem abrir o painel a veem)').check();
+  await save.getByRole('button', { name: 'Salvar' }).click();
+  await expect(save).toBeHidden();
+
+  const context = await browser.newContext({ baseURL: testInfo.project.use.baseURL! });
+  try {
+    await routePowerBi(context);
+    const bruno = await context.newPage();
+    await signInAs(bruno, 'Bruno Demonstração');
+    await bruno.goto(`/visualizar/${panelId}`);
+    const { title, region, sidebar } = viewerOf(bruno);
+    await expect(title).toHaveText(`Visão geral — ${VENDAS}`);
+    await expect(region).toHaveText('Região: Todas');
+
+    // Under 'Visões do painel', read-only: applied on Bruno's own embed.
+    await bruno.getByRole('button', { name: 'Visões' }).click();
+    await expect(bruno.getByRole('heading', { name: 'Visões do painel' })).toBeVisible();
+    const item = bruno.getByRole('group', { name });
+    await expect(item.getByRole('button', { name: 'Excluir' })).toHaveCount(0);
+    await item.getByRole('button', { name }).click();
+    await expect(region).toHaveText('Região: Norte');
+    await expect(title).toHaveText(`Tendências — ${VENDAS}`);
+    await expect(sidebar.getByRole('button', { name: 'Tendências' })).toHaveAttribute('aria-current', 'page');
+    const visao = new URL(bruno.url()).searchParams.get('visao');
+    expect(visao).toMatch(/^[0-9a-f-]{36}$/);
+
+    // Its link, opened afresh.
+    await bruno.goto(`/visualizar/${panelId}?visao=${visao}`);
+    await expect(region).toHaveText('Região: Norte');
+    await expect(title).toHaveText(`Tendências — ${VENDAS}`);
+  } finally {
+    await context.close();
+  }
+
+  // Ana removes it.
+  await page.getByRole('button', { name: 'Visões' }).click();
+  await page.getByRole('group', { name }).getByRole('button', { name: 'Excluir' }).click();
+  const confirm = page.getByRole('dialog', { name: 'Excluir visão' });
+  await confirm.getByRole('button', { name: 'Excluir' }).click();
+  await expect(confirm).toBeHidden();
+  await page.getByRole('button', { name: 'Visões' }).click();
+  await expect(page.getByRole('group', { name })).toHaveCount(0);
+});
+
 test("an export of the RLS panel carries the person's identity and roles, and the report's slicer", async ({
   page,
 }) => {
