@@ -29,6 +29,7 @@ import {
   BUDGETS_P99_MS,
   FIXED_RATE,
   FIXED_RATE_P99_MS,
+  OPENERS,
   THROUGHPUT_CONNECTIONS,
   THROUGHPUT_RATIO_MIN,
 } from './budgets.ts';
@@ -296,6 +297,37 @@ export async function measureReads(options: {
 }
 
 /**
+ * OPENERS.people distinct people open one panel in turn at FIXED_RATE: each opening is a row for the opening
+ * recorder, whose batched writes then run on the portal's event loop (PGlite) while the requests come in.
+ */
+export async function distinctOpenings(portalBase: string, engine: string, openers: string[]): Promise<BenchRow> {
+  const figure = `${OPENERS.people} usuários distintos abrem um painel: p99 a ${FIXED_RATE} req/s (${engine})`;
+  const budget = `≤ ${ms(FIXED_RATE_P99_MS)}`;
+  try {
+    const url = `${portalBase}/api/paineis/${OPENERS.panel}`;
+    const headers = openers.map((token) => ({ authorization: `Bearer ${token}`, 'accept-encoding': 'gzip' }));
+    if (headers.length < OPENERS.people) throw new Error(`só ${headers.length} pessoas vinculadas ao painel`);
+    // Each person's first opening fills their caches; then a short load, for JIT-compiled code.
+    for (const h of headers) {
+      const answer = await get(url, h);
+      if (!ok2xx(answer)) throw new Error(`o portal respondeu ${answer.status} a ${url}`);
+    }
+    await fixedRate({ url, headers, rate: FIXED_RATE, seconds: 1 });
+    const from = process.hrtime.bigint();
+    const fixed = await fixedRate({ url, headers, rate: FIXED_RATE, seconds: SECONDS });
+    if (process.env.BENCH_PORTAL_NODE_FLAGS)
+      console.error(`api: ${figure}: de ${from / 1000n} a ${process.hrtime.bigint() / 1000n} µs (relógio monotônico)`);
+    const value = `${ms(fixed.p99)} (p50 ${ms(fixed.p50)}, máx. ${ms(fixed.max)}; ${rps(fixed.rate)} req/s)`;
+    console.log(`api: ${figure} ${value}`);
+    return fixed.failed
+      ? errorRow(figure, budget, `${fixed.failed} erros ou respostas não 2xx; p99 ${value}`)
+      : { figure, value, budget, ok: fixed.p99 <= FIXED_RATE_P99_MS };
+  } catch (error) {
+    return errorRow(figure, budget, error);
+  }
+}
+
+/**
  * Starts the portal on a seeded database (PGlite in memory without databaseUrl; otherwise that PostgreSQL
  * database, which the caller creates and drops) and the baseline, each in a process of its own (see the top of
  * the file), loads them from this one, and returns one row per figure.
@@ -334,6 +366,7 @@ export async function benchApi(options: { databaseUrl?: string } = {}): Promise<
     });
     results.push(...measured.rows);
     portalRequests += measured.portalRequests;
+    results.push(await distinctOpenings(portalBase, engine, portal.ready.openers));
 
     // Usage: recording openings (made above, under load), and '/uso' on a year of views.
     // In the portal's process, which holds the database and the opening recorder.

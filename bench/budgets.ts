@@ -1,5 +1,10 @@
 /** The organisation every benchmark seeds (bench/seed.ts): panels, classifications, directory users, links. */
 export const SIZES = { panels: 2_000, classifications: 40, users: 25_000, linksPerPanel: 300, rlsPanels: 200 };
+/**
+ * Distinct people who open one panel (no RLS) in turn at FIXED_RATE, held to FIXED_RATE_P99_MS too: each opening is
+ * a row for the opening recorder to write (one person again and again folds into one row a batch).
+ */
+export const OPENERS = { panel: 210, people: 200 };
 
 /**
  * The API's reads that screens wait on, held against a baseline measured in the same run, on PGlite and

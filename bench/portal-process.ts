@@ -22,7 +22,7 @@ import { signSessionToken } from '../apps/api/src/modules/auth/tokens.ts';
 import { syncGroups } from '../apps/api/src/modules/users/group-sync.ts';
 import { portalEnvironment, startStandIns } from '../packages/microsoft-stand-ins/src/stand-ins.ts';
 import type { StandInReport } from '../packages/microsoft-stand-ins/src/types.ts';
-import { SIZES } from './budgets.ts';
+import { OPENERS, SIZES } from './budgets.ts';
 import { serveBenchProcess } from './bench-process.ts';
 import { get } from './http-get.ts';
 import { seed, seedCatalog, seededReports } from './seed.ts';
@@ -32,6 +32,8 @@ export interface PortalReady {
   base: string;
   engine: string;
   tokens: { admin: string; user: string };
+  /** Session tokens of OPENERS.people ordinary people linked to OPENERS.panel (bench/budgets.ts). */
+  openers: string[];
 }
 
 /** Ready in --directory mode: no one to sign in yet; the reports the caller's Power BI stand-in must serve. */
@@ -179,6 +181,12 @@ await serveBenchProcess<PortalReady | DirectoryPortalReady>(
     // As server.ts builds it: the same logger options and destination.
     portal = await buildApp({ config, database, logger: { stream: logDestination.stream } });
     await portal.listen({ port: 0, host: '127.0.0.1' });
+    const openers = await rows<{ usuario_id: string }>(
+      database.db,
+      sql`select usuario_id from painel_usuarios where painel_id = ${OPENERS.panel} and usuario_id <> 'bench-1'
+          order by usuario_id limit ${OPENERS.people}`,
+    );
+    const byId = new Map(users.map((u) => [u.id, u]));
     return {
       base: `http://127.0.0.1:${(portal.server.address() as AddressInfo).port}`,
       engine,
@@ -186,6 +194,9 @@ await serveBenchProcess<PortalReady | DirectoryPortalReady>(
         admin: (await signSessionToken(config.jwt, users[0]!)).token,
         user: (await signSessionToken(config.jwt, users[1]!)).token,
       },
+      openers: await Promise.all(
+        openers.map(async ({ usuario_id }) => (await signSessionToken(config.jwt, byId.get(usuario_id)!)).token),
+      ),
     };
   },
   async (request) => {
