@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import type { Locator, Page, TestInfo } from '@playwright/test';
+import type { Browser, Locator, Page, TestInfo } from '@playwright/test';
 import type { Painel } from '@paineis/contract/panels';
 import type { VisaoSalva } from '@paineis/contract/personal';
 import { expect, signInAs, test } from './fixtures.ts';
@@ -215,6 +215,57 @@ async function checkViewer(audit: Audit, page: Page, admin: boolean) {
   await page.goto('/visualizar/999999');
   await expect(page.getByRole('heading', { name: 'Painel não encontrado' })).toBeVisible();
   await audit.check('visualizador, painel não encontrado');
+}
+
+/**
+ * 'Visão do painel': one saved through the API by an administrator signed in apart (removed again); the 'Visões' menu
+ * with its two groups, the person's read-only item with 'Copiar link', and the administrator's 'Salvar visão' with its
+ * box ticked.
+ */
+async function checkPanelViews(audit: Audit, page: Page, admin: boolean, browser: Browser, baseURL: string) {
+  const name = `Visão do painel ${Date.now().toString(36)}`;
+  const adminContext = await browser.newContext({ baseURL });
+  try {
+    const adminPage = await adminContext.newPage();
+    await signInAs(adminPage, ADMIN);
+    const token = await adminPage.evaluate(() => localStorage.getItem('token'));
+    const headers = { authorization: `Bearer ${token}` };
+    const panels = (await (await adminPage.request.get('/api/paineis', { headers })).json()) as Painel[];
+    const panel = panels.find((each) => each.nomePainel === RLS_PANEL)!;
+    const created = await adminPage.request.post(`/api/paineis/${panel.id}/visoes`, {
+      headers,
+      data: { nome: name, estado: 'estado-da-acessibilidade', doPainel: true },
+    });
+    expect(created.status()).toBe(201);
+    const view = (await created.json()) as VisaoSalva;
+    try {
+      await page.goto(`/visualizar/${panel.id}`);
+      await expect(page.getByRole('button', { name: 'Salvar visão' })).toBeEnabled();
+      await openViews(page);
+      const item = page.getByRole('group', { name });
+      await expect(item).toBeVisible();
+      await expect(page.getByRole('heading', { name: 'Visões do painel' })).toBeVisible();
+      if (admin) {
+        await expect(item.getByRole('button', { name: 'Excluir' })).toBeVisible();
+        await audit.check("menu 'Visões' com visões do painel (admin)", 'header');
+        await page.keyboard.press('Escape');
+        await page.getByRole('button', { name: 'Salvar visão' }).click();
+        const save = dialog(page, 'Salvar visão');
+        await save.getByLabel('Visão do painel (todos que podem abrir o painel a veem)').check();
+        await audit.check("diálogo 'Salvar visão' com 'Visão do painel'", MODAL);
+        await closeDialog(page, save);
+      } else {
+        await item.getByRole('button', { name: 'Copiar link' }).click();
+        await expect(item.getByText('Link copiado')).toBeVisible();
+        await audit.check("menu 'Visões' com visões do painel (usuário)", 'header');
+        await page.keyboard.press('Escape');
+      }
+    } finally {
+      await adminPage.request.delete(`/api/paineis/${panel.id}/visoes/${view.id}`, { headers });
+    }
+  } finally {
+    await adminContext.close();
+  }
 }
 
 /** '/' with a favourite (removed again) and the recents the viewer left. */
@@ -457,6 +508,7 @@ for (const viewport of Object.keys(VIEWPORTS) as Viewport[]) {
     test(`axe: every screen and dialog as ${role} on ${viewport} (${VIEWPORTS[viewport].width} px)`, async ({
       page,
       context,
+      browser,
       consoleErrors,
     }, testInfo) => {
       // The addresses of no panel answer 404, and the panel whose report was deleted 503, which the browser logs.
@@ -473,6 +525,7 @@ for (const viewport of Object.keys(VIEWPORTS) as Viewport[]) {
       await page.setViewportSize(VIEWPORTS[viewport]);
       if (role === 'admin') await checkAdminScreens(audit, page, viewport);
       else await checkUserScreens(audit, page, viewport);
+      await checkPanelViews(audit, page, role === 'admin', browser, testInfo.project.use.baseURL!);
       audit.finish(testInfo);
     });
   }

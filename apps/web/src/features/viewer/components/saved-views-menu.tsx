@@ -133,10 +133,10 @@ export function SavedViewsMenu({ painelId, ready, isAdmin = false, onApply, onDe
         own.map(item)
       ) : (
         <>
-          <Dropdown.Header>{PANEL_VIEWS}</Dropdown.Header>
+          <Dropdown.Header aria-level={2}>{PANEL_VIEWS}</Dropdown.Header>
           {ofPanel.map(item)}
           <Dropdown.Divider />
-          <Dropdown.Header>{MY_VIEWS}</Dropdown.Header>
+          <Dropdown.Header aria-level={2}>{MY_VIEWS}</Dropdown.Header>
           {own.length === 0 ? (
             <Dropdown.ItemText className="small text-body-secondary">{NO_VIEWS}</Dropdown.ItemText>
           ) : (
