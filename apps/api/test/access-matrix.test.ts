@@ -198,6 +198,9 @@ const CALLS: Record<string, (s: Seeded) => Call> = {
   'POST /api/paineis/{id}/exportacoes': () => ({ body: { formato: 'PDF' }, reaches: 'powerBi' }),
   'GET /api/paineis/{id}/exportacoes/{exportacaoId}': () => ({ reaches: 'powerBi' }),
   'GET /api/paineis/{id}/exportacoes/{exportacaoId}/arquivo': () => ({ reaches: 'powerBi' }),
+  'POST /api/paineis/{id}/exportacoes-dados': () => ({
+    body: { pagina: 'P1', visual: 'graficoVendasMes', tipo: 'subjacentes', linhas: 12 },
+  }),
 
   'POST /api/assinaturas': (s) => ({
     body: { painelId: s.panelId, formato: 'PDF', frequencia: 'semanal', diaSemana: 1, hora: '07:30' },

@@ -87,8 +87,8 @@ export function readAccessMatrix(text: string = readFileSync(REQUIREMENTS, 'utf8
  * alike; user rows 401 / 404 on a panel of the path (or of the body, or on someone else's subscription), else their
  * success status (200 for a read); admin rows 401 / 403 / 403 / 2xx. Every POST, PUT, PATCH and DELETE outside
  * /api/auth is for administrators, but the writes people make on what is their own: the viewer's report of its load
- * times, favourites, saved views, exports (docs/requirements.md#personal) and subscriptions
- * (docs/requirements.md#subscriptions).
+ * times, favourites, saved views, exports (docs/requirements.md#personal), the record of a visual's data exported
+ * (docs/requirements.md#viewer-data-export) and subscriptions (docs/requirements.md#subscriptions).
  */
 export const USER_WRITES: Record<string, number> = {
   'POST /api/paineis/{id}/visualizacoes/{visualizacaoId}': 202,
@@ -98,6 +98,7 @@ export const USER_WRITES: Record<string, number> = {
   'PATCH /api/paineis/{id}/visoes/{visaoId}': 200,
   'DELETE /api/paineis/{id}/visoes/{visaoId}': 204,
   'POST /api/paineis/{id}/exportacoes': 202,
+  'POST /api/paineis/{id}/exportacoes-dados': 201,
   'POST /api/assinaturas': 201,
   'PATCH /api/assinaturas/{id}': 200,
   'DELETE /api/assinaturas/{id}': 204,

@@ -31,6 +31,7 @@ export const newPanelAnswer = (fields: Record<string, unknown>) => ({
   reportId: REPORT,
   permiteExportacao: true,
   idioma: null,
+  permiteExportarDados: true,
   dataCadastro: expect.stringMatching(ISO),
   dataAtualizacao: null,
   ...fields,

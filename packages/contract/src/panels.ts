@@ -17,6 +17,8 @@ export const painel = z
     usaRls: z.boolean(),
     /** Whether people may export the report to PDF or PowerPoint ('Exportar'). */
     permiteExportacao: z.boolean(),
+    /** Whether people may export a visual's data to CSV ('Exportar dados'). */
+    permiteExportarDados: z.boolean(),
     /** The language the report loads in (BCP 47, as pt-BR); null: the portal's (GET /configuracao). */
     idioma: z.string().nullable(),
     /** 0 when the panel has no classification ('Sem Classificação'). */
@@ -70,6 +72,10 @@ export const painelBody = z.object({
   /** Omitted: true on a new panel, unchanged on an update. */
   permiteExportacao: z
     .boolean({ error: 'Permitir exportação (permiteExportacao) deve ser verdadeiro ou falso.' })
+    .optional(),
+  /** Omitted: true on a new panel, unchanged on an update. */
+  permiteExportarDados: z
+    .boolean({ error: 'Permitir exportar dados (permiteExportarDados) deve ser verdadeiro ou falso.' })
     .optional(),
   /** null: the portal's language (REPORT_LOCALE). Omitted: none on a new panel, unchanged on an update. */
   idioma: z

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { PeriodoUso } from './usage-audit-constants.ts';
-import { isoDate, pathId } from './fields.ts';
+import { isoDate, pathId, plainText, requiredText } from './fields.ts';
 
 // One source, zod-free for the web app's /uso.
 export { PERIODOS_USO, VISUALIZACAO_HEADER, type PeriodoUso } from './usage-audit-constants.ts';
@@ -38,6 +38,8 @@ export const usoPainel = z.object({
   renderizadoP50: z.number().int().nullable(),
   renderizadoP95: z.number().int().nullable(),
   erros: z.number().int(),
+  /** Visual data exported to CSV in the period ('Exportar dados' in the viewer). */
+  exportacoesDados: z.number().int(),
 });
 export type UsoPainel = z.infer<typeof usoPainel>;
 
@@ -122,3 +124,45 @@ export const visualizacaoParams = z.object({
   id: pathId('O id'),
   visualizacaoId: z.uuid({ error: 'O id da visualização (visualizacaoId) deve ser um UUID.' }),
 });
+
+// --- 'Exportar dados': a visual's data exported to CSV through Power BI, recorded before the file is saved -------
+
+/** Power BI's limit on the rows of one visual's data export. */
+export const MAX_LINHAS_EXPORTACAO_DADOS = 30_000;
+export const TIPOS_EXPORTACAO_DADOS = ['resumidos', 'subjacentes'] as const;
+export type TipoExportacaoDados = (typeof TIPOS_EXPORTACAO_DADOS)[number];
+export const EXPORTACAO_DADOS_DESATIVADA = 'A exportação de dados está desativada para este painel.';
+
+export const exportacaoDadosBody = z.object({
+  pagina: requiredText('Página', 'pagina', 200),
+  visual: requiredText('Visual', 'visual', 200),
+  tituloVisual: plainText('Título do visual (tituloVisual)', {
+    notText: 'Título do visual (tituloVisual) deve ser um texto.',
+    required: 'Título do visual (tituloVisual) não pode ser vazio.',
+    max: 500,
+    tooLong: 'Título do visual (tituloVisual) deve ter no máximo 500 caracteres.',
+  })
+    .nullable()
+    .optional(),
+  tipo: z.enum(TIPOS_EXPORTACAO_DADOS, { error: "O tipo (tipo) deve ser 'resumidos' ou 'subjacentes'." }),
+  linhas: z
+    .number({ error: 'As linhas (linhas) devem ser um número.' })
+    .int('As linhas (linhas) devem ser um número inteiro.')
+    .min(0, 'As linhas (linhas) não podem ser negativas.')
+    .max(MAX_LINHAS_EXPORTACAO_DADOS, `As linhas (linhas) devem ser no máximo ${MAX_LINHAS_EXPORTACAO_DADOS}.`),
+});
+export type ExportacaoDadosBody = z.input<typeof exportacaoDadosBody>;
+
+export const exportacaoDados = z
+  .object({
+    id: z.string(),
+    momento: isoDate,
+    painelId: z.number().int(),
+    pagina: z.string(),
+    visual: z.string(),
+    tituloVisual: z.string().nullable(),
+    tipo: z.enum(TIPOS_EXPORTACAO_DADOS),
+    linhas: z.number().int(),
+  })
+  .meta({ id: 'ExportacaoDados' });
+export type ExportacaoDados = z.infer<typeof exportacaoDados>;

@@ -98,6 +98,7 @@ const EXPECTED: Record<string, Access> = {
   'POST /api/paineis/{id}/exportacoes': 'user',
   'GET /api/paineis/{id}/exportacoes/{exportacaoId}': 'user',
   'GET /api/paineis/{id}/exportacoes/{exportacaoId}/arquivo': 'user',
+  'POST /api/paineis/{id}/exportacoes-dados': 'user',
   'POST /api/assinaturas': 'user',
   'GET /api/assinaturas': 'user',
   'GET /api/assinaturas/todas': 'admin',
@@ -145,7 +146,8 @@ function designRule(method: string, path: string): Access {
   if (path.startsWith('/api/auth/')) return 'public';
   // The viewer's report of its own load times, sent by anyone who may open the panel.
   if (method === 'POST' && path === '/api/paineis/{id}/visualizacoes/{visualizacaoId}') return 'user';
-  // What people keep and take for themselves: favourites, saved views, exports (docs/requirements.md#personal).
+  // What people keep and take for themselves: favourites, saved views, exports (docs/requirements.md#personal),
+  // and the record of a visual's data exported (docs/requirements.md#viewer-data-export).
   if (/^\/api\/(favoritos\/|paineis\/\{id\}\/(visoes|exportacoes))/.test(path)) return 'user';
   // E-mail subscriptions, each its owner's; every one of them only for administrators
   // (docs/requirements.md#subscriptions).
@@ -210,7 +212,7 @@ const OWN = {
   },
 };
 /** Without Microsoft configuration an export is honestly unavailable (503): auth let the call through. */
-const isExport = (route: { path: string }) => route.path.includes('/exportacoes');
+const isExport = (route: { path: string }) => /\/exportacoes(\/|$)/.test(route.path);
 
 /** A stand-in for Power BI, so GET /paineis/{id} can answer 200. */
 const embedding = fixedEmbedding('token-de-teste');
@@ -322,6 +324,7 @@ describe('auth plugin: permissions for every route', () => {
       'POST /api/paineis/{id}/visoes': { nome: 'Nova visão', estado: 'estado' },
       'PATCH /api/paineis/{id}/visoes/{visaoId}': { nome: 'Renomeada' },
       'POST /api/paineis/{id}/exportacoes': { formato: 'PDF' },
+      'POST /api/paineis/{id}/exportacoes-dados': { pagina: 'P1', visual: 'v1', tipo: 'resumidos', linhas: 3 },
       'POST /api/assinaturas': {
         painelId: s.panelId,
         formato: 'PDF',
@@ -603,6 +606,7 @@ describe('auth plugin: permissions for every route', () => {
         'DELETE /api/favoritos/{painelId}': 204,
         'POST /api/paineis/{id}/visoes': 201,
         'DELETE /api/paineis/{id}/visoes/{visaoId}': 204,
+        'POST /api/paineis/{id}/exportacoes-dados': 201,
         'POST /api/assinaturas': 201,
         'DELETE /api/assinaturas/{id}': 204,
       };

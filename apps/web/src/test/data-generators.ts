@@ -9,8 +9,10 @@ import type { Assinatura, MensagemDemonstracao } from '@paineis/contract/subscri
 import type {
   EmbedTarget,
   ReportEmbedder,
+  DataExportKind,
   ReportEventName,
   ReportPage,
+  ReportVisual,
 } from '../features/viewer/embedding/report-embedder.ts';
 
 /** Shared test data: each generator gives a valid value with plain defaults; a test overrides what it is about. */
@@ -26,6 +28,7 @@ export function painel(overrides: Partial<Painel> = {}): Painel {
     reportId: '22222222-2222-4222-8222-222222222222',
     usaRls: false,
     permiteExportacao: true,
+    permiteExportarDados: true,
     idioma: null,
     classificacaoId: 2,
     classificacaoNome: 'Comercial',
@@ -188,7 +191,18 @@ interface FakeEmbedderOptions {
   pages?: ReportPage[];
   /** What captureState() answers. */
   state?: string;
+  /** What getVisuals() answers for the active page (the first of `pages`). */
+  visuals?: ReportVisual[];
+  /** What exportData() answers: Power BI's CSV text for the visual and kind asked for. */
+  exportData?: (visualName: string, kind: DataExportKind, rows: number) => Promise<string>;
 }
+
+/** The visuals of REPORT_PAGE when a test names none: a card, a column chart and a custom visual. */
+export const REPORT_VISUALS: ReportVisual[] = [
+  { name: 'cartaoReceita', title: 'Receita', type: 'card' },
+  { name: 'graficoVendasMes', title: 'Vendas por mês', type: 'columnChart' },
+  { name: 'visualMapaCalor', title: 'Mapa de calor', type: 'PBI_CV_5F0C9A3E_MapaDeCalor' },
+];
 
 /**
  * Stands where powerbi-client (or the demo host) would: records what the viewer asks of the report (each call a
@@ -205,12 +219,23 @@ export class FakeEmbedder implements ReportEmbedder {
   readonly captureState;
   readonly applyState = vi.fn((_state: string) => Promise.resolve());
   readonly print = vi.fn(() => Promise.resolve());
+  readonly getVisuals;
+  readonly exportData;
   readonly fullscreen = vi.fn();
   readonly destroy = vi.fn();
 
-  constructor({ pages = [REPORT_PAGE], state = 'estado' }: FakeEmbedderOptions = {}) {
+  constructor({
+    pages = [REPORT_PAGE],
+    state = 'estado',
+    visuals = REPORT_VISUALS,
+    exportData = (visualName) => Promise.resolve(`Coluna\r\n${visualName}\r\n`),
+  }: FakeEmbedderOptions = {}) {
     this.getPages = vi.fn(() => Promise.resolve(pages));
     this.captureState = vi.fn(() => Promise.resolve(state));
+    this.getVisuals = vi.fn(() => Promise.resolve({ page: pages[0]!, visuals }));
+    this.exportData = vi.fn((_pageName: string, visualName: string, kind: DataExportKind, rows: number) =>
+      exportData(visualName, kind, rows),
+    );
   }
 
   load(_container: HTMLElement, target: EmbedTarget): Promise<void> {

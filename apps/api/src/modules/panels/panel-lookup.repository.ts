@@ -15,6 +15,7 @@ const columns = {
   reportId: paineis.reportId,
   usaRls: paineis.usaRls,
   permiteExportacao: paineis.permiteExportacao,
+  permiteExportarDados: paineis.permiteExportarDados,
   idioma: paineis.idioma,
   classificacaoId: paineis.classificacaoId,
   classificacaoNome: classificacoes.nome,
@@ -30,6 +31,7 @@ type Row = {
   reportId: string;
   usaRls: boolean;
   permiteExportacao: boolean;
+  permiteExportarDados: boolean;
   idioma: string | null;
   classificacaoId: number | null;
   classificacaoNome: string | null;

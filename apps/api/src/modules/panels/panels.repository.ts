@@ -34,6 +34,8 @@ export interface PanelInput {
   usaRls: boolean;
   /** Omitted: true on a new panel, unchanged on an update. */
   permiteExportacao?: boolean | undefined;
+  /** Omitted: true on a new panel, unchanged on an update. */
+  permiteExportarDados?: boolean | undefined;
   /** null: the portal's language. Omitted: none on a new panel, unchanged on an update. */
   idioma?: string | null | undefined;
   classificacaoId?: number | null | undefined;
@@ -58,6 +60,7 @@ export async function panelForAudit(db: Db, id: number) {
       reportId: paineis.reportId,
       usaRls: paineis.usaRls,
       permiteExportacao: paineis.permiteExportacao,
+      permiteExportarDados: paineis.permiteExportarDados,
       idioma: paineis.idioma,
       classificacao: classificacoes.nome,
       ordem: paineis.ordem,
@@ -84,6 +87,7 @@ export async function insertPanel(db: Db, input: PanelInput, setting?: PublicGro
       reportId: input.reportId,
       usaRls: input.usaRls,
       permiteExportacao: input.permiteExportacao ?? true,
+      permiteExportarDados: input.permiteExportarDados ?? true,
       idioma: input.idioma ?? null,
       classificacaoId,
       ordem,
@@ -135,6 +139,7 @@ export async function updatePanel(
         reportId: input.reportId,
         usaRls: input.usaRls,
         ...(input.permiteExportacao === undefined ? {} : { permiteExportacao: input.permiteExportacao }),
+        ...(input.permiteExportarDados === undefined ? {} : { permiteExportarDados: input.permiteExportarDados }),
         ...(input.idioma === undefined ? {} : { idioma: input.idioma }),
         classificacaoId,
         ...(ordem === undefined ? {} : { ordem }),

@@ -67,6 +67,9 @@ function percentile(sorted: number[], p: number): number | null {
   return sorted[Math.max(0, Math.ceil(p * sorted.length) - 1)]!;
 }
 
+/** A panel's row of '/uso' as far as views make it (the data exports are counted live, usage.ts). */
+type ViewFigures = Omit<UsoPainel, 'exportacoesDados'>;
+
 export class UsageSnapshots {
   private snapshot: Snapshot | null = null;
   private making: Promise<Snapshot> | null = null;
@@ -89,7 +92,7 @@ export class UsageSnapshots {
   }
 
   /** Every panel with its views, people, last view, load times and errors in the period, most viewed first. */
-  async perPanel(dias: number): Promise<UsoPainel[]> {
+  async perPanel(dias: number): Promise<ViewFigures[]> {
     const snapshot = await this.current();
     const [panels, liveRows] = await Promise.all([
       panelsForUsage(this.db),
@@ -103,7 +106,7 @@ export class UsageSnapshots {
       (Date.parse(`${today}T00:00:00Z`) - Date.parse(`${snapshot.endDay}T00:00:00Z`)) / 86_400_000,
     );
     const oldest = dias - 1 - staleDays; // in days before snapshot.end
-    const answer = panels.map((panel): UsoPainel => {
+    const answer = panels.map((panel): ViewFigures => {
       const loaded: number[] = [];
       const rendered: number[] = [];
       const who = new Set<number>();

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { PREPARED_ANSWER } from '../../lib/prepared-json.ts';
 import { errorResponses } from '../../lib/route-schema.ts';
 import { usageAnswers } from './usage.ts';
+import { dataExportsRoutes } from './data-exports.routes.ts';
 
 const tags = ['Uso'];
 const admin = { admin: true };
@@ -13,6 +14,8 @@ const errors = errorResponses(400, 403);
 /** docs/requirements.md#usage: what '/uso' shows, for administrators. */
 export const usageRoutes: FastifyPluginAsyncZod = async (app) => {
   const answers = usageAnswers(app.db, app.config.usage.timeZone);
+  // Recorded by whoever sees the panel; counted on '/uso'.
+  await app.register(dataExportsRoutes);
 
   app.get(
     '/uso/por-dia',

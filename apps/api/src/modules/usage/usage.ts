@@ -13,6 +13,7 @@ import {
 } from './usage.repository.ts';
 import { SNAPSHOT_DAYS, UsageSnapshots } from './usage-snapshot.ts';
 import type { OpeningRecorder } from './opening-recorder.ts';
+import { dataExportsPerPanel } from './data-exports.repository.ts';
 import { PANEL_NOT_FOUND } from '@paineis/contract/panels';
 
 export { OpeningRecorder } from './opening-recorder.ts';
@@ -46,8 +47,17 @@ export function usageAnswers(db: Db, timeZone: string) {
   return {
     perDay: async (dias: number) => ({ dias, porDia: await snapshotsOf(db, timeZone).perDay(dias) }),
     // Thousands of panels: serialised as they are (the rows are ours), not checked against the schema one by one.
-    perPanel: async (dias: number) =>
-      new PreparedJson({ dias, paineis: await snapshotsOf(db, timeZone).perPanel(dias) }),
+    // Data exports are few (each a person's click): counted live, whatever the snapshot holds.
+    perPanel: async (dias: number) => {
+      const [paineis, exports] = await Promise.all([
+        snapshotsOf(db, timeZone).perPanel(dias),
+        dataExportsPerPanel(db, dias, timeZone),
+      ]);
+      return new PreparedJson({
+        dias,
+        paineis: paineis.map((painel) => ({ ...painel, exportacoesDados: exports.get(painel.painelId) ?? 0 })),
+      });
+    },
     // Up to every person of the directory, as JSON made by the database.
     withoutSignIn: async (dias: number) => PreparedJson.fromJson(await peopleWithoutSignInJson(db, dias, timeZone)),
     panelDetail: async (painelId: number, dias: number) => {

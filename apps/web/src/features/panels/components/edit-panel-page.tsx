@@ -66,6 +66,7 @@ function EditPanelForm({ painel, classifications }: { painel: PainelDados; class
     reportId: painel.reportId,
     usaRls: painel.usaRls,
     permiteExportacao: painel.permiteExportacao,
+    permiteExportarDados: painel.permiteExportarDados,
   });
   const moved = values.classificacaoId !== painel.classificacaoId;
   usePrefetchNextOrder(values.classificacaoId, moved);

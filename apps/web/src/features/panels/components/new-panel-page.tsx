@@ -30,6 +30,7 @@ export function NewPanelPage({ classifications }: { classifications: Classificac
     reportId: '',
     usaRls: false,
     permiteExportacao: true,
+    permiteExportarDados: true,
   });
   const values: PanelFormValues = {
     ...fields,

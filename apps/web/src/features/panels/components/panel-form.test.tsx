@@ -32,6 +32,7 @@ const dados = (overrides: Partial<PainelDados> = {}): PainelDados => ({
   reportId: REPORT,
   usaRls: true,
   permiteExportacao: true,
+  permiteExportarDados: true,
   classificacaoId: 2,
   classificacaoNome: 'Comercial',
   ordem: 3,
@@ -165,6 +166,7 @@ describe('/cadastro: Novo Painel', () => {
         reportId: REPORT,
         usaRls: true,
         permiteExportacao: true,
+        permiteExportarDados: true,
         classificacaoId: 3,
         ordem: 13,
         rlsConfigurations: [],
@@ -185,6 +187,7 @@ describe('/cadastro: Novo Painel', () => {
         reportId: REPORT,
         usaRls: false,
         permiteExportacao: true,
+        permiteExportarDados: true,
         classificacaoId: 1,
         ordem: 11,
         rlsConfigurations: [],
@@ -201,6 +204,17 @@ describe('/cadastro: Novo Painel', () => {
     await createPanel(user, 'Confidencial');
     await waitFor(() => expect(location().pathname).toBe('/'));
     expect(posted[0]).toMatchObject({ nomePainel: 'Confidencial', permiteExportacao: false });
+  });
+
+  it("offers 'Permitir exportar dados', checked by default, and sends it unchecked", async () => {
+    answer();
+    const { user, location } = await openNewPanel();
+    const dados = screen.getByRole('checkbox', { name: 'Permitir exportar dados' });
+    expect(dados).toBeChecked();
+    await user.click(dados);
+    await createPanel(user, 'Sigiloso');
+    await waitFor(() => expect(location().pathname).toBe('/'));
+    expect(posted[0]).toMatchObject({ nomePainel: 'Sigiloso', permiteExportacao: true, permiteExportarDados: false });
   });
 
   it('sends Sem Classificação as 0, last among the panels without one', async () => {
@@ -390,6 +404,7 @@ describe('/editar/{id}: Editar Painel', () => {
           reportId: REPORT,
           usaRls: false,
           permiteExportacao: true,
+          permiteExportarDados: true,
           classificacaoId: 2,
           ordem: 3,
         },

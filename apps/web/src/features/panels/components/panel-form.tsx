@@ -17,6 +17,8 @@ export interface PanelFormValues {
   usaRls: boolean;
   /** Whether people may export the report to PDF and PowerPoint from the viewer. */
   permiteExportacao: boolean;
+  /** Whether people may export a visual's data to CSV from the viewer ('Exportar dados'). */
+  permiteExportarDados: boolean;
 }
 
 export interface ClassificationOption {
@@ -151,7 +153,7 @@ export function PanelForm({
     </Form.Group>
   );
 
-  const checkField = (key: 'usaRls' | 'permiteExportacao', label: string) => (
+  const checkField = (key: 'usaRls' | 'permiteExportacao' | 'permiteExportarDados', label: string) => (
     <Form.Check
       className="mb-4"
       type="checkbox"
@@ -199,6 +201,7 @@ export function PanelForm({
           {textField('reportId', 'Report ID', { placeholder: GUID_EXAMPLE, autoComplete: 'off', spellCheck: false })}
           {checkField('usaRls', 'Usa RLS (Row Level Security)')}
           {checkField('permiteExportacao', 'Permitir exportação (PDF e PowerPoint)')}
+          {checkField('permiteExportarDados', 'Permitir exportar dados')}
           <div className="d-flex flex-column-reverse flex-sm-row justify-content-end gap-2">
             <Button variant="outline-secondary" onClick={() => void navigate(paths.home)}>
               Cancelar

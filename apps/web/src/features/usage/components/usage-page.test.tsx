@@ -28,6 +28,7 @@ const painel = (id: number, nomePainel: string, visualizacoes: number, extra: Pa
   renderizadoP50: null,
   renderizadoP95: null,
   erros: 0,
+  exportacoesDados: 0,
   ...extra,
 });
 

@@ -152,7 +152,7 @@ function EmbeddedReport({
   // Each 'Tentar novamente' embeds the report anew.
   const [attempt, setAttempt] = useState(0);
   const [stall, setStall] = useState<Stall | null>(null);
-  const { id: panelId, reportId, embedUrl, demoEmbedUrl } = painel;
+  const { id: panelId, reportId, embedUrl, demoEmbedUrl, permiteExportarDados } = painel;
   const demo = Boolean(demoEmbedUrl);
 
   useEffect(() => {
@@ -164,7 +164,14 @@ function EmbeddedReport({
     let refreshing = false;
     let loadedOnce = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const target = { reportId, embedUrl, accessToken: held.token, demoEmbedUrl, pageName: firstPage };
+    const target = {
+      reportId,
+      embedUrl,
+      accessToken: held.token,
+      demoEmbedUrl,
+      pageName: firstPage,
+      exportData: permiteExportarDados,
+    };
     const embedder = createEmbedder(target);
     embedderRef.current = embedder;
     const timings = opening ? trackViewTimings(opening, (body) => postViewTimings(panelId, opening.id, body)) : null;
@@ -313,7 +320,18 @@ function EmbeddedReport({
       callbacks.current.onReady?.(null);
       embedder.destroy();
     };
-  }, [createEmbedder, refreshMarginMs, loadTimeoutMs, attempt, panelId, papel, reportId, embedUrl, demoEmbedUrl]);
+  }, [
+    createEmbedder,
+    refreshMarginMs,
+    loadTimeoutMs,
+    attempt,
+    panelId,
+    papel,
+    reportId,
+    embedUrl,
+    demoEmbedUrl,
+    permiteExportarDados,
+  ]);
 
   // The address follows the page shown, however it was chosen (the sidebar, the report, a view applied).
   useEffect(() => {

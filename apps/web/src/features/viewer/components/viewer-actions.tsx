@@ -9,6 +9,7 @@ import { errorMessage } from '../../../lib/api-client.ts';
 import { useCreateSavedView } from '../api/create-saved-view.ts';
 import type { ReportControls } from '../embedding/report-embedder.ts';
 import { useExport, type Wait } from '../hooks/use-export.ts';
+import { DataExportModal } from './data-export-modal.tsx';
 import { SavedViewsMenu } from './saved-views-menu.tsx';
 import { ViewNameModal } from './view-name-modal.tsx';
 
@@ -33,6 +34,8 @@ interface ViewerActionsProps {
   painelId: number;
   nomePainel: string;
   permiteExportacao: boolean;
+  /** 'Exportar dados' (a visual's data to CSV) is offered; the server enforces it too. */
+  permiteExportarDados?: boolean | undefined;
   /** The loaded report; null until then (its actions wait for it). */
   controls: ReportControls | null;
   /** The page shown (`?pagina=`). */
@@ -55,6 +58,7 @@ export function ViewerActions({
   painelId,
   nomePainel,
   permiteExportacao,
+  permiteExportarDados = false,
   controls,
   pagina,
   onApplyView,
@@ -70,6 +74,8 @@ export function ViewerActions({
   const [saving, setSaving] = useState(false);
   const create = useCreateSavedView();
   const [capturing, setCapturing] = useState(false);
+  const [choosingData, setChoosingData] = useState(false);
+  const [exportingData, setExportingData] = useState(false);
   const exporting = useExport({ painelId, nomePainel, controls, pagina, wait });
   const { progress } = exporting;
 
@@ -174,6 +180,19 @@ export function ViewerActions({
             </Dropdown.Menu>
           </Dropdown>
         )}
+        {permiteExportarDados && ready && (
+          <Button
+            variant="outline-primary"
+            size="sm"
+            disabled={exportingData}
+            onClick={() => {
+              setProblem(null);
+              setChoosingData(true);
+            }}
+          >
+            {exportingData ? 'Exportando…' : 'Exportar dados'}
+          </Button>
+        )}
         {permiteExportacao && SubscribeAction && (
           <SubscribeAction painelId={painelId} pagina={pagina} onNotice={setNotice} />
         )}
@@ -215,6 +234,18 @@ export function ViewerActions({
           )}
         </div>
       )}
+      <DataExportModal
+        show={choosingData}
+        painelId={painelId}
+        nomePainel={nomePainel}
+        controls={controls}
+        onHide={() => setChoosingData(false)}
+        onRunning={setExportingData}
+        onSaved={(fileName) => {
+          setChoosingData(false);
+          setNotice(`Dados exportados: ${fileName}`);
+        }}
+      />
       <ViewNameModal
         show={saving}
         title="Salvar visão"

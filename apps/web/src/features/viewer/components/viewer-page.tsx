@@ -228,6 +228,7 @@ export default function ViewerPage({
           painelId={painel.id}
           nomePainel={painel.nomePainel}
           permiteExportacao={painel.permiteExportacao}
+          permiteExportarDados={painel.permiteExportarDados}
           controls={controls}
           pagina={pagina}
           onApplyView={applyView}

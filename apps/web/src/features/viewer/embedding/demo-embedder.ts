@@ -1,5 +1,13 @@
 import { EMBED_TOKEN_MISSING, EmbedderError, REPORT_INIT_ERROR, reportConfiguration } from './report-embedder.ts';
-import type { EmbedTarget, ReportEmbedder, ReportEventName, ReportPage } from './report-embedder.ts';
+import { EXPORT_DATA_TYPE } from './report-embedder.ts';
+import type {
+  DataExportKind,
+  EmbedTarget,
+  ReportEmbedder,
+  ReportEventName,
+  ReportPage,
+  ReportVisual,
+} from './report-embedder.ts';
 
 const TOKEN_TYPE_EMBED = 1;
 const BACKGROUND_TRANSPARENT = 1;
@@ -10,6 +18,11 @@ interface HostMessage {
   statusCode?: unknown;
   headers?: { id?: unknown };
   body?: unknown;
+}
+
+/** What a refused request rejects with: the page's answer as text, and as `body` (Power BI's IError, say). */
+function powerBiError(body: unknown): Error {
+  return Object.assign(new Error(JSON.stringify(body)), { body });
 }
 
 function randomId(): string {
@@ -98,6 +111,31 @@ export class DemoEmbedder implements ReportEmbedder {
     void this.iframe?.requestFullscreen();
   }
 
+  // The same requests powerbi-client's getActivePage(), page.getVisuals() and visual.exportData() send.
+  async getVisuals(): Promise<{ page: ReportPage; visuals: ReportVisual[] }> {
+    const pages = await this.request('GET', '/report/pages', undefined);
+    const active = Array.isArray(pages)
+      ? (pages as (ReportPage & { isActive?: boolean })[]).find((p) => p.isActive)
+      : undefined;
+    if (!active) throw new Error('O relatório de demonstração não informou a página ativa.');
+    const visuals = await this.request('GET', `/report/pages/${active.name}/visuals`, undefined);
+    return {
+      page: { name: active.name, displayName: active.displayName, visibility: active.visibility },
+      visuals: Array.isArray(visuals)
+        ? (visuals as ReportVisual[]).map(({ name, title, type }) => ({ name, title, type }))
+        : [],
+    };
+  }
+
+  async exportData(pageName: string, visualName: string, kind: DataExportKind, rows: number): Promise<string> {
+    const body = (await this.request('POST', `/report/pages/${pageName}/visuals/${visualName}/exportData`, {
+      rows,
+      exportDataType: EXPORT_DATA_TYPE[kind],
+    })) as { data?: unknown };
+    if (typeof body?.data !== 'string') throw new Error('O relatório de demonstração não devolveu os dados.');
+    return body.data;
+  }
+
   destroy(): void {
     window.removeEventListener('message', this.onMessage);
     this.iframe?.remove();
@@ -127,7 +165,8 @@ export class DemoEmbedder implements ReportEmbedder {
       const waiting = this.pending.get(message.headers.id);
       if (!waiting) return;
       this.pending.delete(message.headers.id);
-      if (message.statusCode >= 400) waiting.reject(new Error(JSON.stringify(message.body)));
+      // Power BI's error as powerbi-client rejects with it (its IError: message, detailedMessage…).
+      if (message.statusCode >= 400) waiting.reject(powerBiError(message.body));
       else waiting.resolve(message.body);
       return;
     }

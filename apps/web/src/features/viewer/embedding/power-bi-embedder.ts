@@ -11,7 +11,15 @@ import {
   REPORT_INIT_ERROR,
   reportConfiguration,
 } from './report-embedder.ts';
-import type { EmbedTarget, ReportEmbedder, ReportEventName, ReportPage } from './report-embedder.ts';
+import { EXPORT_DATA_TYPE } from './report-embedder.ts';
+import type {
+  DataExportKind,
+  EmbedTarget,
+  ReportEmbedder,
+  ReportEventName,
+  ReportPage,
+  ReportVisual,
+} from './report-embedder.ts';
 
 type PowerBiModule = typeof PowerBi;
 
@@ -150,6 +158,22 @@ export class PowerBiEmbedder implements ReportEmbedder {
 
   async print(): Promise<void> {
     await this.requireReport().print();
+  }
+
+  async getVisuals(): Promise<{ page: ReportPage; visuals: ReportVisual[] }> {
+    const page = await this.requireReport().getActivePage();
+    const visuals = await page.getVisuals();
+    return {
+      page: { name: page.name, displayName: page.displayName, visibility: page.visibility ?? 0 },
+      visuals: visuals.map(({ name, title, type }) => ({ name, title, type })),
+    };
+  }
+
+  async exportData(pageName: string, visualName: string, kind: DataExportKind, rows: number): Promise<string> {
+    const page = this.requireReport().page(pageName);
+    const visual = await page.getVisualByName(visualName);
+    const result = await visual.exportData(EXPORT_DATA_TYPE[kind], rows);
+    return result.data;
   }
 
   fullscreen(): void {

@@ -14,7 +14,12 @@ export interface EmbedTarget {
   pageName?: string | undefined;
   /** The language and number formats (BCP 47) the report loads with: the panel's, else the portal's. */
   locale?: string | undefined;
+  /** False: the panel does not allow 'Exportar dados', so Power BI's own 'Export data' is hidden too. */
+  exportData?: boolean | undefined;
 }
+
+/** powerbi-models' CommandDisplayOption.Hidden, a number here as the demo host has no powerbi-models. */
+const COMMAND_HIDDEN = 2;
 
 /** Power BI's public cloud, where a bootstrapped element loads its scripts before the panel's embedUrl is known. */
 export const POWER_BI_HOST = 'https://app.powerbi.com';
@@ -30,7 +35,7 @@ export const localeSettingsOf = (locale: string) => ({ language: locale, formatL
  * are Power BI's enum values, which the demo host, without powerbi-client, gives as numbers.
  */
 export function reportConfiguration<TokenType extends number, Background extends number>(
-  { reportId, embedUrl, accessToken, pageName, locale }: EmbedTarget,
+  { reportId, embedUrl, accessToken, pageName, locale, exportData }: EmbedTarget,
   { tokenType, background }: { tokenType: TokenType; background: Background },
 ) {
   return {
@@ -46,6 +51,8 @@ export function reportConfiguration<TokenType extends number, Background extends
       bars: { actionBar: { visible: false } },
       background,
       ...(locale ? { localeSettings: localeSettingsOf(locale) } : {}),
+      // The visual's context menu offers 'Export data' unless hidden: the panel's setting, in Power BI's menu too.
+      ...(exportData === false ? { commands: [{ exportData: { displayOption: COMMAND_HIDDEN } }] } : {}),
     },
   };
 }
@@ -58,6 +65,20 @@ export interface ReportPage {
 }
 
 export type ReportEventName = 'loaded' | 'rendered' | 'error' | 'pageChanged';
+
+/** A visual of a report page, as powerbi-client's getVisuals describes it (type: Power BI's, as 'card'). */
+export interface ReportVisual {
+  name: string;
+  title: string;
+  type: string;
+}
+
+/** 'Dados resumidos' and 'Dados subjacentes': Power BI's ExportDataType Summarized (0) and Underlying (1). */
+export type DataExportKind = 'resumidos' | 'subjacentes';
+export const EXPORT_DATA_TYPE: Record<DataExportKind, 0 | 1> = { resumidos: 0, subjacentes: 1 };
+
+/** Microsoft's limit on the rows of one visual's data export. */
+export const MAX_EXPORT_DATA_ROWS = 30_000;
 
 /** The one seam between the viewer and whatever embeds the report (powerbi-client, or the demo host). */
 export interface ReportEmbedder {
@@ -82,13 +103,23 @@ export interface ReportEmbedder {
   applyState(state: string): Promise<void>;
   /** The browser's print dialog for the report. */
   print(): Promise<void>;
+  /** The page shown and its visuals: getActivePage() then page.getVisuals(). */
+  getVisuals(): Promise<{ page: ReportPage; visuals: ReportVisual[] }>;
+  /**
+   * One visual's data as Power BI's CSV text (visual.exportData(type, rows)); rejects with Power BI's error (an
+   * object with `message` and `detailedMessage`) when it refuses.
+   */
+  exportData(pageName: string, visualName: string, kind: DataExportKind, rows: number): Promise<string>;
   /** The report alone on the whole screen. */
   fullscreen(): void;
   destroy(): void;
 }
 
 /** What the viewer's header does to a report once it has loaded. */
-export type ReportControls = Pick<ReportEmbedder, 'captureState' | 'applyState' | 'print' | 'fullscreen'>;
+export type ReportControls = Pick<
+  ReportEmbedder,
+  'captureState' | 'applyState' | 'print' | 'fullscreen' | 'getVisuals' | 'exportData'
+>;
 
 export class EmbedderError extends Error {}
 
