@@ -3,7 +3,12 @@ import { fakeToken } from '../../../test/session.ts';
 import { createReportEmbedder } from './create-report-embedder.ts';
 import { DemoEmbedder } from './demo-embedder.ts';
 import { PowerBiEmbedder } from './power-bi-embedder.ts';
-import { POWER_BI_MODELS_MISSING, POWER_BI_UNAVAILABLE, REPORT_INIT_ERROR } from './report-embedder.ts';
+import {
+  POWER_BI_MODELS_MISSING,
+  POWER_BI_UNAVAILABLE,
+  REPORT_INIT_ERROR,
+  reportConfiguration,
+} from './report-embedder.ts';
 
 const EMBED_URL =
   'https://app.powerbi.com/reportEmbed?reportId=22222222-2222-4222-8222-222222222222&groupId=11111111-1111-4111-8111-111111111111';
@@ -57,6 +62,17 @@ describe('PowerBiEmbedder errors (requirements: error-catalogue)', () => {
 });
 
 describe('PowerBiEmbedder', () => {
+  it("hides Power BI's own 'Export data' command when the panel does not allow exporting data", async () => {
+    const { models } = await import('powerbi-client');
+    const types = { tokenType: models.TokenType.Embed, background: models.BackgroundType.Transparent };
+    expect(reportConfiguration({ ...target, exportData: false }, types).settings).toMatchObject({
+      commands: [{ exportData: { displayOption: models.CommandDisplayOption.Hidden } }],
+    });
+    for (const exportData of [true, undefined]) {
+      expect(reportConfiguration({ ...target, exportData }, types).settings).not.toHaveProperty('commands');
+    }
+  });
+
   it('embeds with the required configuration and forwards event details (requirements: viewer-embed-settings)', async () => {
     const library = await import('powerbi-client');
     const on = vi.fn();
