@@ -43,6 +43,12 @@ const loadTimeColumns: CsvColumn<UsoPainel>[] = [
   { header: 'Erros', value: (p) => p.erros },
 ];
 
+const dataExportColumns: CsvColumn<UsoPainel>[] = [
+  { header: 'Painel', value: (p) => p.nomePainel },
+  { header: 'Classificação', value: (p) => p.classificacaoNome },
+  { header: 'Exportações de dados', value: (p) => p.exportacoesDados },
+];
+
 interface PanelCardsProps {
   paineis: UsoPainel[];
   dias: PeriodoUso;
@@ -113,6 +119,51 @@ function ViewsCard({
 /** 'e mais 1.234 painéis': the rows a long table leaves to its CSV. */
 const moreRows = (hidden: number, one: string, many: string) =>
   hidden > 0 ? `e mais ${formatInteger(hidden)} ${hidden === 1 ? one : many}. O CSV traz a lista completa.` : null;
+
+/** 'Exportações de dados': visuals' data exported to CSV in the period, in all (the badge) and per panel. */
+function DataExportsCard({
+  paineis,
+  suffix,
+  onChoose,
+}: {
+  paineis: UsoPainel[];
+  suffix: string;
+  onChoose: (painel: ChosenPanel) => void;
+}) {
+  const rows = paineis.filter((p) => p.exportacoesDados > 0).sort((a, b) => b.exportacoesDados - a.exportacoesDados);
+  const total = rows.reduce((sum, p) => sum + p.exportacoesDados, 0);
+  return (
+    <Col lg={4}>
+      <UsageCard
+        title="Exportações de dados"
+        count={total}
+        onExport={() => downloadCsv(`exportacoes-de-dados-${suffix}`, toCsv(dataExportColumns, rows))}
+        footer={moreRows(rows.length - MAX_LINHAS, 'painel', 'painéis')}
+      >
+        {rows.length === 0 ? (
+          <EmptyTable>Nenhum dado de visual exportado no período.</EmptyTable>
+        ) : (
+          <UsageTable
+            label="Exportações de dados"
+            headers={[
+              { label: 'Painel', minWidth: '10rem' },
+              { label: 'Exportações', numeric: true },
+            ]}
+          >
+            {rows.slice(0, MAX_LINHAS).map((p) => (
+              <tr key={p.painelId}>
+                <td>
+                  <PanelName painel={p} onChoose={onChoose} />
+                </td>
+                <td className={numericClass}>{formatInteger(p.exportacoesDados)}</td>
+              </tr>
+            ))}
+          </UsageTable>
+        )}
+      </UsageCard>
+    </Col>
+  );
+}
 
 /** The panel parts of '/uso', all from GET /uso/paineis: most and least viewed, never opened, load times. */
 export function PanelUsageCards({ paineis, dias, onChoose }: PanelCardsProps) {
@@ -201,6 +252,7 @@ export function PanelUsageCards({ paineis, dias, onChoose }: PanelCardsProps) {
           )}
         </UsageCard>
       </Col>
+      <DataExportsCard paineis={paineis} suffix={suffix} onChoose={onChoose} />
     </>
   );
 }

@@ -220,6 +220,23 @@ describe('/uso: Uso dos Painéis', () => {
     ]);
   });
 
+  it("counts the visuals' data exports of the period: in all, and per panel, most first", async () => {
+    serveUsage({
+      paineis: [
+        painel(1, 'Vendas por Região', 120, { exportacoesDados: 2 }),
+        painel(2, 'Metas; Equipe', 90, { exportacoesDados: 5 }),
+        painel(3, 'Sem exportações', 10),
+      ],
+    });
+    openPage();
+    const card = await screen.findByRole('region', { name: /Exportações de dados/ });
+    expect(within(card).getByText('7')).toBeInTheDocument();
+    expect(rowsOf('Exportações de dados')).toEqual([
+      ['Metas; EquipeComercial', '5'],
+      ['Vendas por RegiãoComercial', '2'],
+    ]);
+  });
+
   it('asks every part again for 7 days when the period changes', async () => {
     const asked = serveUsage();
     const { user } = openPage();
