@@ -169,7 +169,7 @@ async function checkViewer(audit: Audit, page: Page, admin: boolean) {
   await expect(page.getByText('Link copiado')).toBeVisible();
   await audit.check("visualizador, 'Copiar link'", 'header');
 
-  await page.getByRole('button', { name: 'Exportar' }).click();
+  await page.getByRole('button', { name: 'Exportar', exact: true }).click();
   await expect(page.getByRole('menuitem', { name: 'PDF' })).toBeVisible();
   await audit.check("menu 'Exportar'", 'header');
   await page.keyboard.press('Escape');

@@ -185,7 +185,7 @@ test("an administrator's screens by keyboard: every focus visible, a panel, the 
   await expect(views).toHaveAttribute('aria-expanded', 'false');
   await focused(views);
 
-  const exportar = page.getByRole('button', { name: 'Exportar' });
+  const exportar = page.getByRole('button', { name: 'Exportar', exact: true });
   await walk.tabTo('visualizador', exportar);
   await page.keyboard.press('Enter');
   await focused(page.getByRole('menuitem', { name: 'PDF' }));

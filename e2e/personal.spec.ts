@@ -417,7 +417,7 @@ test('export: a PDF of the report as the user sees it (their RLS identity, the s
   await expect(title).toHaveText(`Detalhes — ${VENDAS}`);
 
   const pdfDownload = page.waitForEvent('download');
-  await page.getByRole('button', { name: 'Exportar' }).click();
+  await page.getByRole('button', { name: 'Exportar', exact: true }).click();
   await page.getByRole('menuitem', { name: 'PDF' }).click();
   await expect(page.getByText(/^Exportando… \d+%$/)).toBeVisible();
   const pdf = await pdfDownload;
@@ -430,7 +430,7 @@ test('export: a PDF of the report as the user sees it (their RLS identity, the s
   expect(text).toContain(`Página: Detalhes (${VENDAS_PAGES['Detalhes']})`);
 
   const pptxDownload = page.waitForEvent('download');
-  await page.getByRole('button', { name: 'Exportar' }).click();
+  await page.getByRole('button', { name: 'Exportar', exact: true }).click();
   await page.getByRole('menuitem', { name: 'PowerPoint' }).click();
   const pptx = await pptxDownload;
   expect(pptx.suggestedFilename()).toMatch(/^Vendas por Regi.*\.pptx$/);
@@ -454,11 +454,11 @@ test('export: a PDF of the report as the user sees it (their RLS identity, the s
     await page.reload();
     await expect(title).toHaveText(`Detalhes — ${VENDAS}`);
     await expect(page.getByRole('button', { name: 'Imprimir' })).toBeEnabled();
-    await expect(page.getByRole('button', { name: 'Exportar' })).toHaveCount(0);
+    await expect(page.getByRole('button', { name: 'Exportar', exact: true })).toHaveCount(0);
 
     await setExport(true);
     await page.reload();
-    await expect(page.getByRole('button', { name: 'Exportar' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Exportar', exact: true })).toBeVisible();
   } finally {
     await admin.context().close();
   }

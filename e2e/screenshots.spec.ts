@@ -227,7 +227,7 @@ test('every screen', async ({ page, consoleErrors }) => {
   await shot(page, 'visoes-salvas');
   await page.keyboard.press('Escape');
 
-  await page.getByRole('button', { name: 'Exportar' }).click();
+  await page.getByRole('button', { name: 'Exportar', exact: true }).click();
   await page.getByRole('menuitem', { name: 'PDF' }).click();
   await expect(page.getByText(/^Exportando… \d+%$/)).toBeVisible();
   await shot(page, 'exportando');

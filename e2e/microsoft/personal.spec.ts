@@ -196,7 +196,7 @@ test("an export of the RLS panel carries the person's identity and roles, and th
   await expect(region).toHaveText('Região: Sul');
 
   const download = page.waitForEvent('download');
-  await page.getByRole('button', { name: 'Exportar' }).click();
+  await page.getByRole('button', { name: 'Exportar', exact: true }).click();
   await page.getByRole('menuitem', { name: 'PDF' }).click();
   await expect(page.getByText(/^Exportando… \d+%$/)).toBeVisible();
   const pdf = await download;
