@@ -14,6 +14,7 @@ import { usePanelData } from '../api/get-panel-data.ts';
 import { useUpdatePanel } from '../api/update-panel.ts';
 import { PanelForm, PanelFormFrame, type ClassificationOption, type PanelFormValues } from './panel-form.tsx';
 import { formatDateMinutes } from '../../../lib/format.ts';
+import { useConfiguration } from '../../../lib/api/get-configuration.ts';
 
 export const UPDATE_PANEL_ERROR = 'Erro ao atualizar painel. Tente novamente.';
 export const LOAD_PANEL_ERROR = 'Erro ao carregar dados do painel.';
@@ -59,6 +60,7 @@ function EditPanel({ id, classifications }: { id: number; classifications: Class
 function EditPanelForm({ painel, classifications }: { painel: PainelDados; classifications: Classificacao[] }) {
   const navigate = useNavigate();
   const update = useUpdatePanel();
+  const idiomaPortal = useConfiguration().data?.idiomaRelatorios;
   const [values, setValues] = useState<PanelFormValues>({
     nomePainel: painel.nomePainel,
     classificacaoId: painel.classificacaoId,
@@ -67,6 +69,7 @@ function EditPanelForm({ painel, classifications }: { painel: PainelDados; class
     usaRls: painel.usaRls,
     permiteExportacao: painel.permiteExportacao,
     permiteExportarDados: painel.permiteExportarDados,
+    idioma: painel.idioma,
   });
   const moved = values.classificacaoId !== painel.classificacaoId;
   usePrefetchNextOrder(values.classificacaoId, moved);
@@ -115,6 +118,7 @@ function EditPanelForm({ painel, classifications }: { painel: PainelDados; class
   return (
     <PanelFormFrame>
       <PanelForm
+        idiomaPortal={idiomaPortal}
         title="Editar Painel"
         submitLabel="Atualizar Painel"
         values={values}

@@ -4,6 +4,7 @@ import type { Classificacao } from '@paineis/contract/classifications';
 import { SEM_CLASSIFICACAO_ID } from '@paineis/contract/constants';
 import { paths } from '../../../config/paths.ts';
 import { errorMessage } from '../../../lib/api-client.ts';
+import { useConfiguration } from '../../../lib/api/get-configuration.ts';
 import { useCreatePanel } from '../api/create-panel.ts';
 import { usePrefetchNextOrder, useResolveNextOrder } from '../api/get-next-order.ts';
 import { PanelForm, PanelFormFrame, type PanelFormValues } from './panel-form.tsx';
@@ -22,6 +23,7 @@ function defaultClassificacaoId(classifications: Classificacao[]): number {
 export function NewPanelPage({ classifications }: { classifications: Classificacao[] }) {
   const navigate = useNavigate();
   const create = useCreatePanel();
+  const idiomaPortal = useConfiguration().data?.idiomaRelatorios;
   // null until the user picks one: the default follows the classifications, which may still be loading.
   const [chosenClassificacao, setChosenClassificacao] = useState<number | null>(null);
   const [fields, setFields] = useState<Omit<PanelFormValues, 'classificacaoId'>>({
@@ -31,6 +33,7 @@ export function NewPanelPage({ classifications }: { classifications: Classificac
     usaRls: false,
     permiteExportacao: true,
     permiteExportarDados: true,
+    idioma: null,
   });
   const values: PanelFormValues = {
     ...fields,
@@ -65,6 +68,7 @@ export function NewPanelPage({ classifications }: { classifications: Classificac
   return (
     <PanelFormFrame>
       <PanelForm
+        idiomaPortal={idiomaPortal}
         title="Novo Painel"
         submitLabel="Criar Painel"
         values={values}

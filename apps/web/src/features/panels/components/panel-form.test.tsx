@@ -33,6 +33,7 @@ const dados = (overrides: Partial<PainelDados> = {}): PainelDados => ({
   usaRls: true,
   permiteExportacao: true,
   permiteExportarDados: true,
+  idioma: null,
   classificacaoId: 2,
   classificacaoNome: 'Comercial',
   ordem: 3,

@@ -5,6 +5,7 @@ import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import Form from 'react-bootstrap/Form';
 import { SEM_CLASSIFICACAO_ID, SEM_CLASSIFICACAO_NOME } from '@paineis/contract/constants';
+import { DEFAULT_REPORT_LOCALE, REPORT_LOCALE_CHOICES } from '@paineis/contract/report-locales';
 import { BusyButton } from '../../../components/busy-button.tsx';
 import { paths } from '../../../config/paths.ts';
 
@@ -19,7 +20,12 @@ export interface PanelFormValues {
   permiteExportacao: boolean;
   /** Whether people may export a visual's data to CSV from the viewer ('Exportar dados'). */
   permiteExportarDados: boolean;
+  /** The report's language (BCP 47); null: the portal's. */
+  idioma: string | null;
 }
+
+export const REPORT_LANGUAGE_LABEL = 'Idioma do relatório';
+export const PORTAL_LANGUAGE = (tag: string) => `Padrão do portal (${tag})`;
 
 export interface ClassificationOption {
   id: number;
@@ -74,6 +80,8 @@ export interface PanelFormProps {
   info?: ReactNode;
   /** Called with trimmed values, only when they are valid. */
   onSubmit: (values: PanelFormValues) => void;
+  /** The portal's report language (GET /configuracao), named in the 'Padrão do portal' choice. */
+  idiomaPortal?: string | undefined;
 }
 
 // The theme's body colour is the page's light grey; inside the form, cards and fields are white so they stand
@@ -103,6 +111,7 @@ export function PanelForm({
   errorDetail,
   info,
   onSubmit,
+  idiomaPortal = DEFAULT_REPORT_LOCALE,
 }: PanelFormProps) {
   // Messages appear after the first submit and then follow every keystroke.
   const [submitted, setSubmitted] = useState(false);
@@ -199,6 +208,22 @@ export function PanelForm({
             spellCheck: false,
           })}
           {textField('reportId', 'Report ID', { placeholder: GUID_EXAMPLE, autoComplete: 'off', spellCheck: false })}
+          <Form.Group className="mb-3" controlId="painel-idioma">
+            <Form.Label>{REPORT_LANGUAGE_LABEL}</Form.Label>
+            <Form.Select value={values.idioma ?? ''} onChange={(event) => set('idioma', event.target.value || null)}>
+              <option value="">{PORTAL_LANGUAGE(idiomaPortal)}</option>
+              {/* A language set through the API outside the short list stays selectable, rather than shown as another. */}
+              {values.idioma && !REPORT_LOCALE_CHOICES.some((choice) => choice.tag === values.idioma) && (
+                <option value={values.idioma}>{values.idioma}</option>
+              )}
+              {REPORT_LOCALE_CHOICES.map((choice) => (
+                <option key={choice.tag} value={choice.tag}>
+                  {choice.nome} ({choice.tag})
+                </option>
+              ))}
+            </Form.Select>
+            <Form.Text>Textos e formatos de números e datas do relatório.</Form.Text>
+          </Form.Group>
           {checkField('usaRls', 'Usa RLS (Row Level Security)')}
           {checkField('permiteExportacao', 'Permitir exportação (PDF e PowerPoint)')}
           {checkField('permiteExportarDados', 'Permitir exportar dados')}

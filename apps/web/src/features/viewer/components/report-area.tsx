@@ -16,6 +16,7 @@ import {
   REPORT_INIT_ERROR,
   type EmbedderFactory,
   type ReportControls,
+  type ReportEmbedder,
   type ReportPage,
 } from '../embedding/report-embedder.ts';
 import { trackViewTimings } from '../embedding/view-timings.ts';
@@ -88,7 +89,15 @@ function ReportNotLoaded({ stall, timeoutMs, onRetry }: { stall: Stall; timeoutM
 }
 
 interface ReportAreaProps {
-  painel: PainelComEmbed;
+  /** undefined: still on its way; the report is bootstrapped meanwhile when bootstrapLocale is given. */
+  painel: PainelComEmbed | undefined;
+  /** The portal's report language (GET /configuracao), for a panel without its own. */
+  portalLocale?: string | undefined;
+  /**
+   * While the panel is on its way: the locale to bootstrap Power BI in (the panel's from the list, else the portal's),
+   * so that the report's own loading overlaps the token's (docs/requirements.md#report-loading). None: no bootstrap.
+   */
+  bootstrapLocale?: string | undefined;
   /** The RLS role an admin previews the panel as; renewed tokens are asked for the same role. */
   papel?: string | undefined;
   /** The view the server recorded for this opening, told how fast the report loaded; none: nothing is reported. */
@@ -110,8 +119,11 @@ interface ReportAreaProps {
  * Where the report goes: a 220 px sidebar of the visible report pages beside the embedded report, using the
  * full height below the header (docs/requirements.md#screen-viewer, #report-viewer, #look-and-feel).
  */
+/** The fields the area reads before the panel has arrived: none yet (the embed waits for the panel). */
+const PENDING = { id: 0, reportId: '', embedUrl: '', demoEmbedUrl: undefined } as unknown as PainelComEmbed;
+
 export function ReportArea({ painel, ...options }: ReportAreaProps) {
-  if (!painel.embedToken) return <ReportError message={EMBED_TOKEN_MISSING} painel={painel} />;
+  if (painel && !painel.embedToken) return <ReportError message={EMBED_TOKEN_MISSING} painel={painel} />;
   return <EmbeddedReport painel={painel} {...options} />;
 }
 
@@ -119,6 +131,8 @@ function EmbeddedReport({
   painel,
   papel,
   view,
+  portalLocale,
+  bootstrapLocale,
   createEmbedder = createReportEmbedder,
   refreshMarginMs = TOKEN_REFRESH_MARGIN_MS,
   loadTimeoutMs = REPORT_LOAD_TIMEOUT_MS,
@@ -135,8 +149,8 @@ function EmbeddedReport({
   // The token in hand (the panel's, then each renewed one), and when it arrived: an embed tried again uses it while
   // it is good.
   const [firstToken] = useState(() => ({
-    token: painel.embedToken,
-    expiration: painel.tokenExpiration,
+    token: painel?.embedToken ?? '',
+    expiration: painel?.tokenExpiration ?? '',
     receivedAt: Date.now(),
   }));
   const tokenInHand = useRef(firstToken);
@@ -152,12 +166,41 @@ function EmbeddedReport({
   // Each 'Tentar novamente' embeds the report anew.
   const [attempt, setAttempt] = useState(0);
   const [stall, setStall] = useState<Stall | null>(null);
-  const { id: panelId, reportId, embedUrl, demoEmbedUrl, permiteExportarDados } = painel;
+  const { id: panelId, reportId, embedUrl, demoEmbedUrl, permiteExportarDados } = painel ?? PENDING;
   const demo = Boolean(demoEmbedUrl);
+
+  // What arrived with the panel, for an area mounted before it (bootstrapped): its token and its opening's view.
+  const arrived = useRef({ painel, view });
+  useEffect(() => {
+    arrived.current = { painel, view };
+  });
+  const prepared = useRef<ReportEmbedder | null>(null);
+  // Mounted before the panel: Power BI starts loading its scripts now, in the locale known so far.
+  useEffect(() => {
+    const container = containerRef.current;
+    if (!container || !bootstrapLocale || arrived.current.painel) return;
+    const embedder = createEmbedder({ reportId: '', embedUrl: '', accessToken: '' });
+    // Kept even when it cannot bootstrap (a test's fake): the panel's answer then loads it as any other.
+    embedder.bootstrap?.(container, bootstrapLocale);
+    prepared.current = embedder;
+    return () => {
+      if (prepared.current !== embedder) return;
+      prepared.current = null;
+      embedder.destroy();
+    };
+    // Once, at mount: the panel's answer then loads into what was bootstrapped.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+  const locale = painel?.idioma ?? portalLocale;
 
   useEffect(() => {
     const container = containerRef.current;
-    if (!container) return;
+    const { painel: current, view: currentView } = arrived.current;
+    if (!container || !current) return;
+    if (!tokenInHand.current.token) {
+      tokenInHand.current = { token: current.embedToken, expiration: current.tokenExpiration, receivedAt: Date.now() };
+      initial.current = { ...initial.current, view: currentView };
+    }
     const { view: opening, page: firstPage } = initial.current;
     const held = tokenInHand.current;
     let disposed = false;
@@ -170,9 +213,12 @@ function EmbeddedReport({
       accessToken: held.token,
       demoEmbedUrl,
       pageName: firstPage,
+      locale,
       exportData: permiteExportarDados,
     };
-    const embedder = createEmbedder(target);
+    // The bootstrapped embedder, on the first attempt; it starts afresh itself if the locale turned out another.
+    const embedder = (attempt === 0 ? prepared.current : null) ?? createEmbedder(target);
+    prepared.current = null;
     embedderRef.current = embedder;
     const timings = opening ? trackViewTimings(opening, (body) => postViewTimings(panelId, opening.id, body)) : null;
 
@@ -331,6 +377,7 @@ function EmbeddedReport({
     embedUrl,
     demoEmbedUrl,
     permiteExportarDados,
+    locale,
   ]);
 
   // The address follows the page shown, however it was chosen (the sidebar, the report, a view applied).
@@ -354,7 +401,7 @@ function EmbeddedReport({
     setAttempt((n) => n + 1);
   };
 
-  if (failure) return <ReportError message={failure} painel={painel} />;
+  if (failure && painel) return <ReportError message={failure} painel={painel} />;
   return (
     <div className="report-layout flex-grow-1 d-flex">
       <nav className="report-pages border-end bg-white" aria-label="Páginas do relatório">

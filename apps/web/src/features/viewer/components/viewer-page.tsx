@@ -17,6 +17,9 @@ import Form from 'react-bootstrap/Form';
 import Spinner from 'react-bootstrap/Spinner';
 import { PanelStatus } from '../../../components/panel-status.tsx';
 import { paths } from '../../../config/paths.ts';
+import { useConfiguration } from '../../../lib/api/get-configuration.ts';
+import { queryKeys } from '../../../lib/query-keys.ts';
+import type { GrupoPaineis } from '@paineis/contract/panels';
 import { errorMessage, statusOf } from '../../../lib/api-client.ts';
 import { usePanel } from '../api/get-panel.ts';
 import { useRoleNames } from '../api/get-role-names.ts';
@@ -145,6 +148,14 @@ export default function ViewerPage({
   const visaoId = searchParams.get('visao')?.trim() || undefined;
   const { data: opened, error, errorUpdatedAt, isPending, refetch } = usePanel(panelId, papel);
   const askAgain = useCallback(() => void refetch(), [refetch]);
+  const configuration = useConfiguration().data;
+  // With Power BI (not the demo host), the report is bootstrapped while the panel is on its way, in the language of
+  // the panel as the list gave it, else the portal's (docs/requirements.md#report-loading).
+  const bootstrapLocale =
+    configuration?.powerBi && !configuration.demonstracao
+      ? (listedLocale(queryClient.getQueryData<GrupoPaineis[]>(queryKeys.groupedPanels), panelId) ??
+        configuration.idiomaRelatorios)
+      : undefined;
   const [controls, setControls] = useState<ReportControls | null>(null);
   const sharedView = useSharedView(panelId, visaoId, controls);
   const [dismissedWarning, setDismissedWarning] = useState<string | null>(null);
@@ -202,7 +213,7 @@ export default function ViewerPage({
       </ViewerProblem>
     );
   }
-  if (isPending) {
+  if (isPending && !bootstrapLocale) {
     return (
       <div className="flex-grow-1 d-flex align-items-center justify-content-center py-5">
         <Spinner animation="border" variant="primary" role="status">
@@ -211,7 +222,8 @@ export default function ViewerPage({
       </div>
     );
   }
-  const { panel: painel, view } = opened;
+  const painel = opened?.panel;
+  const view = opened?.view;
   return (
     <div className="viewer flex-grow-1 d-flex flex-column">
       {/* On a narrow screen the role choice moves to a line of its own instead of squeezing the name away. */}
@@ -220,23 +232,25 @@ export default function ViewerPage({
           ← Voltar
         </Link>
         <h1 className="h5 mb-0 text-truncate flex-grow-1" style={{ flexBasis: '8rem', minWidth: 0 }}>
-          {painel.nomePainel}
+          {painel?.nomePainel}
         </h1>
-        <PanelStatus painelId={painel.id} showIssues={isAdmin} />
-        {canChooseRole && painel.usaRls && <RoleChoice panelId={painel.id} papel={papel} onChoose={choose} />}
-        <ViewerActions
-          painelId={painel.id}
-          nomePainel={painel.nomePainel}
-          permiteExportacao={painel.permiteExportacao}
-          permiteExportarDados={painel.permiteExportarDados}
-          controls={controls}
-          pagina={pagina}
-          onApplyView={applyView}
-          onViewDeleted={viewDeleted}
-          isAdmin={isAdmin}
-          wait={wait}
-          subscribeAction={subscribeAction}
-        />
+        {painel && <PanelStatus painelId={painel.id} showIssues={isAdmin} />}
+        {canChooseRole && painel?.usaRls && <RoleChoice panelId={painel.id} papel={papel} onChoose={choose} />}
+        {painel && (
+          <ViewerActions
+            painelId={painel.id}
+            nomePainel={painel.nomePainel}
+            permiteExportacao={painel.permiteExportacao}
+            permiteExportarDados={painel.permiteExportarDados}
+            controls={controls}
+            pagina={pagina}
+            onApplyView={applyView}
+            onViewDeleted={viewDeleted}
+            isAdmin={isAdmin}
+            wait={wait}
+            subscribeAction={subscribeAction}
+          />
+        )}
       </header>
       {sharedView.warning && sharedView.warning !== dismissedWarning && (
         <Alert
@@ -249,7 +263,7 @@ export default function ViewerPage({
           {sharedView.warning}
         </Alert>
       )}
-      {painel.usaRls && (
+      {painel?.usaRls && (
         <Alert variant="info" className="rounded-0 mb-0 py-2 px-3 border-0 border-bottom">
           {RLS_BANNER}
         </Alert>
@@ -260,6 +274,8 @@ export default function ViewerPage({
         painel={painel}
         papel={papel}
         view={view}
+        portalLocale={configuration?.idiomaRelatorios}
+        bootstrapLocale={bootstrapLocale}
         initialPage={pagina}
         onPageChange={showPage}
         onReady={setControls}
@@ -267,6 +283,15 @@ export default function ViewerPage({
       />
     </div>
   );
+}
+
+/** The panel's own language as the panel list has it in the cache (undefined: not listed there, or none). */
+function listedLocale(groups: GrupoPaineis[] | undefined, panelId: number): string | undefined {
+  for (const group of groups ?? []) {
+    const listed = group.paineis.find((p) => p.id === panelId);
+    if (listed) return listed.idioma ?? undefined;
+  }
+  return undefined;
 }
 
 /** The admin's choice of the RLS role to preview the panel as; all roles by default. */
