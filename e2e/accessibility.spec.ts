@@ -181,6 +181,12 @@ async function checkViewer(audit: Audit, page: Page, admin: boolean) {
   await audit.check("diálogo 'Assinar por e-mail'", MODAL);
   await closeDialog(page, subscribe);
 
+  await page.getByRole('button', { name: 'Exportar dados' }).click();
+  const dataExport = dialog(page, 'Exportar dados');
+  await expect(dataExport.getByRole('group', { name: 'Visual' })).toBeVisible();
+  await audit.check("diálogo 'Exportar dados'", MODAL);
+  await closeDialog(page, dataExport);
+
   const name = `${VIEW_PREFIX}${Date.now().toString(36)}`;
   await page.getByRole('button', { name: 'Salvar visão' }).click();
   const save = dialog(page, 'Salvar visão');
