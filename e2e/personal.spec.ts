@@ -397,6 +397,54 @@ test('saved views: slicer and page saved, applied, renamed, shared by link with 
   await expect(region).toHaveText('Região: Todas');
 });
 
+test("a panel view ('Visão do painel'): saved by an administrator, applied by a person from 'Visões' and by its link, deleted", async ({
+  page,
+  browser,
+}, testInfo) => {
+  const name = 'Norte — tendências (painel)';
+  const admin = await openAs(browser, testInfo, 'Ana Demonstração');
+  try {
+    await admin.getByRole('link', { name: `Visualizar painel ${VENDAS}` }).click();
+    const ofAdmin = viewerOf(admin);
+    await expect(ofAdmin.region).toHaveText('Região: Todas');
+    await ofAdmin.report.getByLabel('Região').selectOption('Norte');
+    await expect(ofAdmin.region).toHaveText('Região: Norte');
+    await ofAdmin.sidebar.getByRole('button', { name: 'Tendências' }).click();
+    await expect(ofAdmin.title).toHaveText(`Tendências — ${VENDAS}`);
+    await admin.getByRole('button', { name: 'Salvar visão' }).click();
+    const save = admin.getByRole('dialog', { name: 'Salvar visão' });
+    await save.getByLabel('Nome da visão').fill(name);
+    await save.getByLabel('Visão do painel (todos que podem abrir o painel a veem)').check();
+    await save.getByRole('button', { name: 'Salvar' }).click();
+    await expect(save).toBeHidden();
+
+    await signInAs(page, 'Bruno Demonstração');
+    await page.getByRole('link', { name: `Visualizar painel ${VENDAS}` }).click();
+    const { region, title } = viewerOf(page);
+    await expect(region).toHaveText('Região: Todas');
+    await page.getByRole('button', { name: 'Visões' }).click();
+    await expect(page.getByRole('heading', { name: 'Visões do painel' })).toBeVisible();
+    const item = page.getByRole('group', { name });
+    await expect(item.getByRole('button', { name: 'Renomear' })).toHaveCount(0);
+    await item.getByRole('button', { name }).click();
+    await expect(region).toHaveText('Região: Norte');
+    await expect(title).toHaveText(`Tendências — ${VENDAS}`);
+    const link = `${new URL(page.url()).pathname}?visao=${new URL(page.url()).searchParams.get('visao')}`;
+    await page.goto(link);
+    await expect(region).toHaveText('Região: Norte');
+
+    await admin.getByRole('button', { name: 'Visões' }).click();
+    await admin.getByRole('group', { name }).getByRole('button', { name: 'Excluir' }).click();
+    const confirm = admin.getByRole('dialog', { name: 'Excluir visão' });
+    await confirm.getByRole('button', { name: 'Excluir' }).click();
+    await expect(confirm).toBeHidden();
+    await page.getByRole('button', { name: 'Visões' }).click();
+    await expect(page.getByRole('group', { name })).toHaveCount(0);
+  } finally {
+    await admin.context().close();
+  }
+});
+
 test("'Imprimir' prints the report, and 'Tela cheia' puts the report's frame in full screen", async ({ page }) => {
   await signInAs(page, 'Bruno Demonstração');
   await page.getByRole('link', { name: `Visualizar painel ${VENDAS}` }).click();
