@@ -8,6 +8,7 @@ import { groupsQuery } from '../../lib/api/get-groups.ts';
 import { linkedGroupsQuery } from '../../features/panel-access/api/get-linked-groups.ts';
 import { linkedUsersQuery } from '../../features/panel-access/api/get-linked-users.ts';
 import { PanelListPage } from '../../features/panels/components/panel-list-page.tsx';
+import { usePowerBiPreload } from '../use-power-bi-preload.ts';
 import { useKeepPowerBiStatusFresh } from '../../lib/power-bi-status.ts';
 
 // The access modals are for admins only: their code is fetched when first wanted, not with the list.
@@ -61,6 +62,8 @@ function useWarmUp(isAdmin: boolean, mount: (modal: AccessModal) => void) {
 
 /** '/': the panel list, with the access modals and classification deletion it offers admins. */
 export function PanelListRoute() {
+  // Power BI's scripts warmed in the browser cache once the list is idle (docs/requirements.md#report-loading).
+  usePowerBiPreload(true);
   const [usersFor, setUsersFor] = useState<Painel | null>(null);
   const [rlsFor, setRlsFor] = useState<Painel | null>(null);
   const [accessFor, setAccessFor] = useState<Painel | null>(null);

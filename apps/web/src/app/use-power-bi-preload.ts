@@ -1,0 +1,29 @@
+import { useEffect } from 'react';
+import { useConfiguration } from '../lib/api/get-configuration.ts';
+
+/** Once a page session: the browser cache stays warm for every later opening. */
+let preloaded = false;
+
+/**
+ * With Power BI configured (not the demo host), once the list has rendered and the browser is idle: powerbi-client's
+ * preload(), so that Power BI's scripts are cached when a report opens (docs/requirements.md#report-loading). The
+ * library comes in its own chunk, imported then: the list's initial script budget does not grow.
+ */
+export function usePowerBiPreload(listShown: boolean) {
+  const configuration = useConfiguration().data;
+  const wanted = listShown && configuration?.powerBi === true && !configuration.demonstracao;
+  useEffect(() => {
+    if (!wanted || preloaded) return;
+    const run = () => {
+      preloaded = true;
+      void import('../features/viewer/embedding/power-bi-embedder.ts').then(({ preloadPowerBi }) => preloadPowerBi());
+    };
+    // After the list's own work: when the browser is idle (a plain timer where requestIdleCallback is missing).
+    if (typeof window.requestIdleCallback === 'function') {
+      const handle = window.requestIdleCallback(run);
+      return () => window.cancelIdleCallback(handle);
+    }
+    const timer = window.setTimeout(run, 1);
+    return () => window.clearTimeout(timer);
+  }, [wanted]);
+}
