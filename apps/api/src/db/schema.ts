@@ -393,7 +393,10 @@ export const exportacoesDados = pgTable(
     tipo: text('tipo', { enum: ['resumidos', 'subjacentes'] }).notNull(),
     linhas: integer('linhas').notNull(),
   },
-  (t) => [index('exportacoes_dados_momento').on(t.momento), index('exportacoes_dados_painel').on(t.painelId, t.momento)],
+  (t) => [
+    index('exportacoes_dados_momento').on(t.momento),
+    index('exportacoes_dados_painel').on(t.painelId, t.momento),
+  ],
 );
 
 /**
