@@ -21,11 +21,32 @@
   // The slicer 'Região': each option scales the sums by its share, as report-state.ts does for exports.
   const REGIOES = data.regioes;
   const REGIAO_PADRAO = REGIOES[0].nome;
+  // The locale powerbi-client puts in the address (localeSettings: language, formatLocale), as Power BI reads it when
+  // its page loads: it cannot change afterwards. Numbers (on screen and in exported data) follow formatLocale.
+  const address = new URLSearchParams(window.location.search);
+  const formatLocale = supportedLocale(address.get('formatLocale')) || 'pt-BR';
+  const language = supportedLocale(address.get('language'));
+  if (language) document.documentElement.lang = language;
   const formats = {
-    money: new Intl.NumberFormat('pt-BR', { style: 'currency', currency: 'BRL', maximumFractionDigits: 0 }),
-    whole: new Intl.NumberFormat('pt-BR'),
-    percent: new Intl.NumberFormat('pt-BR', { minimumFractionDigits: 1, maximumFractionDigits: 1 }),
+    money: new Intl.NumberFormat(formatLocale, { style: 'currency', currency: 'BRL', maximumFractionDigits: 0 }),
+    whole: new Intl.NumberFormat(formatLocale),
+    percent: new Intl.NumberFormat(formatLocale, { minimumFractionDigits: 1, maximumFractionDigits: 1 }),
   };
+  // Power BI loads a page without a report when the host bootstraps it (powerbi.bootstrap, or preload): the report
+  // comes with the load configuration. This page has its report built in, so it opens the report's own address then.
+  const BOOTSTRAPPED = !address.get('reportId');
+  // powerbi-client sends the load again when its iframe has loaded the new address, and drops a load sent within
+  // 100 ms of the previous one: the new address is opened after that.
+  const RELOAD_AFTER_MS = 150;
+
+  function supportedLocale(tag) {
+    if (typeof tag !== 'string' || !tag) return null;
+    try {
+      return Intl.NumberFormat.supportedLocalesOf([tag]).length ? tag : null;
+    } catch {
+      return null;
+    }
+  }
   // exportData answers after this long, so that a second export meanwhile meets the one running.
   const EXPORT_DELAY_MS = 150;
   const EXPORT_DATA_SUMMARIZED = 0;
@@ -353,6 +374,7 @@
       return reply(400, [{ message: 'accessToken and id are required' }]);
     }
     if (request.headers && typeof request.headers.uid === 'string') state.uid = request.headers.uid;
+    if (BOOTSTRAPPED) return openReportAddress(config, reply);
     state.generation += 1;
     clearTimeout(state.expiryTimer);
     Object.assign(state, { config, phase: 'loading', phased, token: config.accessToken, claims: null });
@@ -364,6 +386,18 @@
     setTimeout(() => {
       if (generation === state.generation) completeLoad();
     }, LOAD_DELAY_MS);
+  }
+
+  /** A bootstrapped page: accepts the load, then opens the report's address, whose page powerbi-client loads it in. */
+  function openReportAddress(config, reply) {
+    reply(202, null);
+    showStatus('Carregando relatório…');
+    const next = new URL(window.location.href);
+    next.searchParams.set('reportId', config.id);
+    const groupId = typeof config.groupId === 'string' && config.groupId ? config.groupId : null;
+    if (groupId) next.searchParams.set('groupId', groupId);
+    if (state.uid) next.searchParams.set('uid', state.uid);
+    setTimeout(() => window.location.replace(next.toString()), RELOAD_AFTER_MS);
   }
 
   function setToken(request, reply) {
@@ -764,5 +798,6 @@
     drawRegion();
   });
 
-  if (!report) showStatus('Relatório não encontrado nesta simulação.');
+  if (BOOTSTRAPPED) showStatus('Aguardando o relatório…');
+  else if (!report) showStatus('Relatório não encontrado nesta simulação.');
 })();

@@ -158,6 +158,14 @@ window.embutir = (id, accessToken, embedUrl, reportId, extra) => {
     });
   }
 };
+// powerbi.bootstrap(): Power BI's page in the element before there is a token, in a locale (localeSettings).
+window.iniciar = (id, locale) => {
+  window.powerbi.bootstrap(document.getElementById(id), {
+    type: 'report',
+    hostname: 'https://app.powerbi.com',
+    settings: { localeSettings: { language: locale, formatLocale: locale } },
+  });
+};
 window.relatorio = (id) => window.powerbi.get(document.getElementById(id));
 window.paginas = async (id) =>
   (await window.relatorio(id).getPages()).map(({ name, displayName, isActive, visibility }) => ({ name, displayName, isActive, visibility }));
@@ -173,7 +181,7 @@ window.resultado = (promise) => promise.then(() => ({ ok: true }), (error) => ({
 
 const HOST_PAGE = `<!doctype html><html><head><meta charset="utf-8"><title>Portal</title></head>
 <body style="margin:0;display:flex;flex-wrap:wrap;gap:4px">
-${['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j', 'k', 'l', 'm', 'n', 'o'].map((id) => `<div id="${id}" style="width:520px;height:320px"></div>`).join('')}
+${['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j', 'k', 'l', 'm', 'n', 'o', 'p', 'q'].map((id) => `<div id="${id}" style="width:520px;height:320px"></div>`).join('')}
 </body></html>`;
 
 interface RecordedEvent {
@@ -624,5 +632,36 @@ describe('embed host page with the real powerbi-client', () => {
     expect(plain(await frame.locator('section:not([hidden]) [data-kpi=pedidos] strong').textContent())).toBe(
       plain(orders),
     );
+  }, 20_000);
+
+  it("opens the load's report in a page bootstrapped without one, with the numbers of the bootstrap's locale", async () => {
+    const bootstrap = (id: string, locale: string) =>
+      page.evaluate(([id, locale]) => (globalThis as any).iniciar(id, locale), [id, locale] as const);
+    const revenue = (frame: Frame) => frame.locator('section:not([hidden]) [data-kpi=receita] strong').textContent();
+
+    await bootstrap('p', 'en-US');
+    await bootstrap('q', 'pt-BR');
+    // Bootstrapped: Power BI's page is there, with no report, waiting for the configuration.
+    await expect.poll(async () => (await reportFrame('p')).url()).toContain('language=en-US');
+    expect((await reportFrame('p')).url()).not.toContain('reportId=');
+
+    await embed('p', await embedToken(s, vendas), vendasUrl, vendas.reportId);
+    await embed('q', await embedToken(s, vendas), vendasUrl, vendas.reportId);
+    await waitForEvent('p', 'loaded');
+    await waitForEvent('q', 'loaded');
+    expect((await events('p')).some((event) => event.name === 'error')).toBe(false);
+    const english = await reportFrame('p');
+    expect(english.url()).toContain(`reportId=${vendas.reportId}`);
+    expect(await english.locator('html').getAttribute('lang')).toBe('en-US');
+    expect(await visibleTitle(english)).toBe('Visão geral — Vendas');
+    const figure = regionFigures(pagesOf(vendas)[0]!.name, 'Todas').revenue;
+    // The same figure, grouped as each locale writes it: 1,234,567 and 1.234.567.
+    expect(plain(await revenue(english))).toBe(
+      plain(
+        new Intl.NumberFormat('en-US', { style: 'currency', currency: 'BRL', maximumFractionDigits: 0 }).format(figure),
+      ),
+    );
+    expect(plain(await revenue(await reportFrame('q')))).toBe(plain(formatos.money.format(figure)));
+    expect(await pages('p')).toHaveLength(pagesOf(vendas).length);
   }, 20_000);
 });
