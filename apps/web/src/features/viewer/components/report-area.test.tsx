@@ -61,7 +61,7 @@ describe('ReportArea', () => {
     expect(screen.getByRole('status')).toHaveTextContent('Carregando...');
     expect(createEmbedder).toHaveBeenCalledTimes(1);
     expect(fake.loads).toEqual([
-      { reportId: painel().reportId, embedUrl: painel().embedUrl, accessToken: 'token-de-embed' },
+      { reportId: painel().reportId, embedUrl: painel().embedUrl, accessToken: 'token-de-embed', exportData: true },
     ]);
     fake.emit('loaded');
     expect(screen.queryByRole('status')).not.toBeInTheDocument();
