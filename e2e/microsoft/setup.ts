@@ -40,16 +40,20 @@ export const VENDAS_PANEL = panelOn(VENDAS, {
 
 export const isLoopback = (url: URL) => url.hostname === '127.0.0.1' || url.hostname === 'localhost';
 
-/** Nothing leaves the machine, but Power BI's embed page, which the stand-in answers. Returns its hit count. */
-export async function routePowerBi(context: BrowserContext): Promise<{ hits: number }> {
-  const counter = { hits: 0 };
+/**
+ * Nothing leaves the machine, but Power BI's embed page, which the stand-in answers. Counts the page's loads for a
+ * report (`hits`), and without one (`bootstraps`: powerbi.preload and powerbi.bootstrap, before the report is known).
+ */
+export async function routePowerBi(context: BrowserContext): Promise<{ hits: number; bootstraps: number }> {
+  const counter = { hits: 0, bootstraps: 0 };
   // Routes registered later take precedence: the embed page's route wins over this one.
   await context.route(
     (url) => !isLoopback(url),
     (route) => route.abort(),
   );
   await context.route(`${REPORT_EMBED}*`, async (route) => {
-    counter.hits += 1;
+    if (new URL(route.request().url()).searchParams.has('reportId')) counter.hits += 1;
+    else counter.bootstraps += 1;
     await route.fulfill(await embedHostResponse(`${STAND_INS}/reportEmbed`, route.request().url()));
   });
   return counter;

@@ -71,6 +71,21 @@ describe('PowerBiEmbedder.bootstrap (docs/requirements.md#report-loading)', () =
     expect(src.searchParams.get('language')).toBe('en-US');
   });
 
+  it('a load its embedder was destroyed during embeds nothing: the embedder that replaced it embeds alone', async () => {
+    const container = document.body.appendChild(document.createElement('div'));
+    const first = new PowerBiEmbedder(library);
+    first.bootstrap(container, 'pt-BR');
+    // The viewer's effect runs again (its locale became known) while the first load waits for the bootstrap.
+    const abandoned = first.load(container, { ...target, locale: 'pt-BR' });
+    first.destroy();
+    const second = new PowerBiEmbedder(library);
+    await second.load(container, { ...target, locale: 'pt-BR' });
+    // Without the check, the first load embedded too, with a service of its own, and one of the two threw.
+    await expect(abandoned).resolves.toBeUndefined();
+    expect(new URL(iframeOf(container).src).searchParams.get('reportId')).toBe(target.reportId);
+    second.destroy();
+  });
+
   it('does not bootstrap a container whose embedder was destroyed before the library arrived', async () => {
     const container = document.body.appendChild(document.createElement('div'));
     let arrive: (value: Awaited<ReturnType<typeof library>>) => void = () => undefined;

@@ -65,6 +65,8 @@ export class PowerBiEmbedder implements ReportEmbedder {
 
   /** The element bootstrapped before the panel arrived, in which locale, and when that is done (false: failed). */
   private bootstrapped: { container: HTMLElement; locale: string; ready: Promise<boolean> } | null = null;
+  /** Counts destroy() calls: a load begun before one gives up. */
+  private generation = 0;
 
   constructor(private readonly loadLibrary: () => Promise<Partial<PowerBiModule>> = importPowerBi) {}
 
@@ -94,18 +96,26 @@ export class PowerBiEmbedder implements ReportEmbedder {
 
   async load(container: HTMLElement, target: EmbedTarget): Promise<void> {
     if (!target.accessToken) throw new EmbedderError(EMBED_TOKEN_MISSING);
+    // Destroyed while this waited for the bootstrap or the library: it embeds nothing, since whoever replaced it
+    // embeds in the same element, and two services on one element fail ('could not find the existing component').
+    let generation = this.generation;
     const booted = this.bootstrapped;
     const bootedReady = booted ? await booted.ready : false;
+    if (generation !== this.generation) return;
     this.bootstrapped = null;
     // Bootstrapped elsewhere or in another locale (a deep link to a panel with its own language): Power BI keeps the
     // bootstrap's locale, so the element is reset and the report embedded afresh.
-    if (booted && bootedReady && (booted.container !== container || booted.locale !== target.locale)) this.destroy();
+    if (booted && bootedReady && (booted.container !== container || booted.locale !== target.locale)) {
+      this.destroy();
+      generation = this.generation;
+    }
     let library: Partial<PowerBiModule>;
     try {
       library = exportsOf(await this.loadLibrary());
     } catch {
       throw new EmbedderError(POWER_BI_UNAVAILABLE);
     }
+    if (generation !== this.generation) return;
     const { service, factories, models } = library;
     if (!service || !factories) throw new EmbedderError(POWER_BI_UNAVAILABLE);
     if (!models) throw new EmbedderError(POWER_BI_MODELS_MISSING);
@@ -181,6 +191,7 @@ export class PowerBiEmbedder implements ReportEmbedder {
   }
 
   destroy(): void {
+    this.generation += 1;
     this.bootstrapped = null;
     if (this.powerbi && this.container) this.powerbi.reset(this.container);
     this.report = null;
