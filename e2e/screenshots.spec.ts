@@ -123,6 +123,17 @@ test('every screen', async ({ page, consoleErrors }) => {
   await page.getByRole('combobox', { name: 'Visualizar como' }).selectOption('Gerente Regional');
   await expect(page.frameLocator('iframe').locator('#identidade-papeis')).toHaveText('Papéis: Gerente Regional');
   await shot(page, 'visualizar-como-papel');
+  await page.getByRole('combobox', { name: 'Visualizar como' }).selectOption({ index: 0 });
+
+  // A view of the panel, saved by the administrator for everyone who may open it (Bruno sees it below).
+  await page.frameLocator('iframe').getByLabel('Região').selectOption('Norte');
+  await page.getByRole('button', { name: 'Salvar visão' }).click();
+  const saveView = page.getByRole('dialog', { name: 'Salvar visão' });
+  await saveView.getByLabel('Nome da visão').fill('Norte — visão da diretoria');
+  await saveView.getByLabel('Visão do painel (todos que podem abrir o painel a veem)').check();
+  await shot(page, 'salvar-visao-do-painel');
+  await saveView.getByRole('button', { name: 'Salvar' }).click();
+  await expect(saveView).toBeHidden();
 
   await page.setViewportSize({ width: 375, height: 780 });
   await page.goto('/');
@@ -232,6 +243,14 @@ test('every screen', async ({ page, consoleErrors }) => {
   await expect(page.getByText(/^Exportando… \d+%$/)).toBeVisible();
   await shot(page, 'exportando');
   await expect(page.getByText(/^Exportando…/)).toHaveCount(0, { timeout: 20_000 });
+
+  await page.getByRole('button', { name: 'Exportar dados', exact: true }).click();
+  const dataExport = page.getByRole('dialog', { name: 'Exportar dados' });
+  await dataExport.getByLabel(/^Vendas por mês/).check();
+  await dataExport.getByLabel(/^Dados subjacentes/).check();
+  await shot(page, 'exportar-dados');
+  await page.keyboard.press('Escape');
+  await expect(dataExport).toBeHidden();
 
   await page.getByRole('button', { name: 'Assinar', exact: true }).click();
   await expect(page.getByRole('dialog', { name: 'Assinar por e-mail' })).toBeVisible();
