@@ -191,7 +191,13 @@ function EmbeddedReport({
     // Once, at mount: the panel's answer then loads into what was bootstrapped.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
-  const locale = painel?.idioma ?? portalLocale;
+  // The portal's locale is read when the report is embedded, not watched: /configuracao answering after the panel (a
+  // deep link) must not embed the report a second time. The panel's own language does (Power BI reads it at load).
+  const panelLocale = painel?.idioma;
+  const portalLocaleNow = useRef(portalLocale);
+  useEffect(() => {
+    portalLocaleNow.current = portalLocale;
+  });
 
   useEffect(() => {
     const container = containerRef.current;
@@ -213,7 +219,7 @@ function EmbeddedReport({
       accessToken: held.token,
       demoEmbedUrl,
       pageName: firstPage,
-      locale,
+      locale: panelLocale ?? portalLocaleNow.current,
       exportData: permiteExportarDados,
     };
     // The bootstrapped embedder, on the first attempt; it starts afresh itself if the locale turned out another.
@@ -377,7 +383,7 @@ function EmbeddedReport({
     embedUrl,
     demoEmbedUrl,
     permiteExportarDados,
-    locale,
+    panelLocale,
   ]);
 
   // The address follows the page shown, however it was chosen (the sidebar, the report, a view applied).

@@ -23,9 +23,9 @@ vi.mock('../embedding/create-report-embedder.ts', async () => {
 });
 afterEach(() => void embeds.splice(0));
 
-/** The report embedded last. */
+/** The report embedded last (the first test also waits for the viewer's code to load: a few seconds on a busy machine). */
 async function embedded(count = 1): Promise<FakeEmbedder> {
-  await waitFor(() => expect(embeds).toHaveLength(count));
+  await waitFor(() => expect(embeds).toHaveLength(count), { timeout: 5_000 });
   return embeds[count - 1] as FakeEmbedder;
 }
 
