@@ -171,3 +171,37 @@ test('when powerbi-client cannot be loaded, the viewer says so', async ({ page, 
   expect(aborted).toBeGreaterThanOrEqual(1);
   expect(powerBi.hits).toBe(0);
 });
+
+test("a panel in its own language: Power BI's page loads in it, numbers as that locale writes them", async ({
+  page,
+  browser,
+  playwright,
+}, testInfo) => {
+  const baseURL = testInfo.project.use.baseURL!;
+  await setUpPanels(browser, playwright, baseURL, [{ ...panels[1]!, idioma: 'en-US' }]);
+  try {
+    await signInAs(page, 'Bruno Demonstração');
+    const { report } = viewerOf(page);
+    const revenue = report.locator('section:not([hidden]) [data-kpi=receita] strong');
+    // From the list, the bootstrap already knows the panel's language; by a deep link, the portal's (pt-BR) until the
+    // panel answers, and the report is then embedded afresh in English.
+    await page.getByRole('link', { name: `Visualizar painel ${FLUXO}` }).click();
+    await expect(report.locator('section:not([hidden]) h1')).toHaveText(`Visão geral — ${FLUXO}`);
+    await expect(report.locator('html')).toHaveAttribute('lang', 'en-US');
+    await expect(revenue).toHaveText(/^R\$\d{1,3}(,\d{3})+$/);
+    await page.goto(`/visualizar/${ids.get(FLUXO)}`);
+    await expect(report.locator('section:not([hidden]) h1')).toHaveText(`Visão geral — ${FLUXO}`);
+    await expect(report.locator('html')).toHaveAttribute('lang', 'en-US');
+    await expect(revenue).toHaveText(/^R\$\d{1,3}(,\d{3})+$/);
+    await expect(page.locator('.report-frame iframe')).toHaveCount(1);
+  } finally {
+    // idioma left out of an update keeps the panel's; null gives it the portal's again.
+    await setUpPanels(browser, playwright, baseURL, [{ ...panels[1]!, idioma: null }]);
+  }
+  // Back to the portal's language: pt-BR groups thousands with dots.
+  await page.goto(`/visualizar/${ids.get(FLUXO)}`);
+  await expect(viewerOf(page).report.locator('html')).toHaveAttribute('lang', 'pt-BR');
+  await expect(viewerOf(page).report.locator('section:not([hidden]) [data-kpi=receita] strong')).toHaveText(
+    /^R\$\s\d{1,3}(\.\d{3})+$/,
+  );
+});

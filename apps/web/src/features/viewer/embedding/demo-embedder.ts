@@ -1,5 +1,11 @@
-import { EMBED_TOKEN_MISSING, EmbedderError, REPORT_INIT_ERROR, reportConfiguration } from './report-embedder.ts';
-import { EXPORT_DATA_TYPE } from './report-embedder.ts';
+import {
+  EMBED_TOKEN_MISSING,
+  EmbedderError,
+  EXPORT_DATA_TYPE,
+  localeSettingsOf,
+  REPORT_INIT_ERROR,
+  reportConfiguration,
+} from './report-embedder.ts';
 import type {
   DataExportKind,
   EmbedTarget,
@@ -51,6 +57,12 @@ export class DemoEmbedder implements ReportEmbedder {
     try {
       const src = new URL(this.hostUrl);
       src.searchParams.set('uid', this.uid);
+      // As powerbi-client does with localeSettings: in the page's address, read once as it loads.
+      if (target.locale) {
+        const { language, formatLocale } = localeSettingsOf(target.locale);
+        src.searchParams.set('language', language);
+        src.searchParams.set('formatLocale', formatLocale);
+      }
       const iframe = document.createElement('iframe');
       iframe.src = src.toString();
       iframe.title = 'Relatório (demonstração)';

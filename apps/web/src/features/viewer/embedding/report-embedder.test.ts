@@ -254,6 +254,19 @@ describe('DemoEmbedder', () => {
     container.remove();
   });
 
+  it("opens the demo host in the report's locale, as powerbi-client puts localeSettings in the address", async () => {
+    const container = document.createElement('div');
+    document.body.append(container);
+    const embedder = new DemoEmbedder('http://127.0.0.1:4010/reportEmbed?reportId=r1&groupId=g1');
+    await embedder.load(container, { ...target, locale: 'en-US' });
+    const src = new URL(container.querySelector('iframe')!.src);
+    expect(src.searchParams.get('language')).toBe('en-US');
+    expect(src.searchParams.get('formatLocale')).toBe('en-US');
+    expect(src.searchParams.get('reportId')).toBe('r1');
+    embedder.destroy();
+    container.remove();
+  });
+
   it('asks the demo host for the page of the address when it loads', async () => {
     const container = document.createElement('div');
     document.body.append(container);
