@@ -205,3 +205,25 @@ test("a panel in its own language: Power BI's page loads in it, numbers as that 
     /^R\$\s\d{1,3}(\.\d{3})+$/,
   );
 });
+
+test('opening a panel bootstraps Power BI while the portal still waits for the panel and its embed token', async ({
+  page,
+}) => {
+  await signInAs(page, 'Bruno Demonstração');
+  await expect(page.getByRole('link', { name: `Visualizar painel ${VENDAS}` })).toBeVisible();
+  // The list's preload, once idle.
+  await expect.poll(() => powerBi.bootstraps).toBe(1);
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(/\/api\/paineis\/\d+(\?.*)?$/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.getByRole('link', { name: `Visualizar painel ${VENDAS}` }).click();
+  // The panel's answer (with its token) is held: Power BI's page is asked for meanwhile, with no report yet.
+  await expect.poll(() => powerBi.bootstraps).toBe(2);
+  expect(powerBi.hits).toBe(0);
+  release();
+  await expect(viewerOf(page).report.locator('section:not([hidden]) h1')).toHaveText(`Visão geral — ${VENDAS}`);
+  expect(powerBi.hits).toBe(1);
+});
