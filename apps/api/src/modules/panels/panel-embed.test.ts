@@ -88,6 +88,7 @@ describe('GET /api/paineis/{id} with Power BI embedding', () => {
       reportId: p.reportId,
       usaRls: true,
       permiteExportacao: true,
+      permiteExportarDados: true,
       idioma: null,
       classificacaoId: vendas.id,
       classificacaoNome: 'Vendas',

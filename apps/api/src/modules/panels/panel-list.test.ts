@@ -144,6 +144,7 @@ describe('panels', () => {
         reportId: s.faturamento.reportId,
         usaRls: false,
         permiteExportacao: true,
+        permiteExportarDados: true,
         idioma: null,
         classificacaoId: s.vendas.id,
         classificacaoNome: 'Vendas',

@@ -201,6 +201,7 @@ describe('/auditoria', () => {
       'Sessão',
       'Assinatura',
       'Capacidade do Power BI',
+      'Visão do painel',
     ]);
     expect(
       within(screen.getByRole('combobox', { name: 'Ação' }))
