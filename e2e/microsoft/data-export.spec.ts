@@ -1,11 +1,11 @@
 import { readFile } from 'node:fs/promises';
-import type { APIRequestContext, Browser, Page, PlaywrightWorkerArgs } from '@playwright/test';
+import type { Browser, Page, PlaywrightWorkerArgs } from '@playwright/test';
 import { EXPORTACAO_DADOS_DESATIVADA, type UsoPaineis } from '@paineis/contract/usage';
 import { rlsRegion } from '@paineis/microsoft-stand-ins/report-state';
 import { DEMO_USER } from '../../apps/api/src/demo/demo-data.ts';
 import { demoDirectory } from '../../apps/api/src/demo/demo-directory.ts';
 import { expect, signInAs, test } from '../fixtures.ts';
-import { ok, routePowerBi, setUpPanels, VENDAS, VENDAS_PANEL } from './setup.ts';
+import { asAdmin, ok, routePowerBi, setUpPanels, VENDAS, VENDAS_PANEL } from './setup.ts';
 
 // 'Exportar dados' (docs/requirements.md#viewer-data-export) on the portal configured for Microsoft: the real
 // powerbi-client's visual.exportData against the stand-in's embed host page, whose rows follow the embed token's
@@ -29,28 +29,6 @@ const panelWith = (permiteExportarDados: boolean) => ({
 });
 
 let panelId = 0;
-
-/** Runs `use` with an API client signed in as Ana, the administrator. */
-async function asAdmin<T>(
-  browser: Browser,
-  playwright: PlaywrightWorkerArgs['playwright'],
-  baseURL: string,
-  use: (api: APIRequestContext) => Promise<T>,
-): Promise<T> {
-  const context = await browser.newContext({ baseURL });
-  let api: APIRequestContext | undefined;
-  try {
-    await routePowerBi(context);
-    const page = await context.newPage();
-    await signInAs(page, 'Ana Demonstração');
-    const token = await page.evaluate(() => localStorage.getItem('token'));
-    api = await playwright.request.newContext({ baseURL, extraHTTPHeaders: { authorization: `Bearer ${token}` } });
-    return await use(api);
-  } finally {
-    await api?.dispose();
-    await context.close();
-  }
-}
 
 /** Puts the panel as `permiteExportarDados` says, Gabriela in Bruno's role and both linked to it. */
 async function configurePanel(

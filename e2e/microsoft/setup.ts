@@ -69,12 +69,13 @@ export async function ok<T>(response: Awaited<ReturnType<APIRequestContext['get'
  * Ana, an admin through her Entra app role, reads the directory from Graph and creates each panel (or puts it back as
  * it should be), linked to Bruno. Returns the panels' ids by name.
  */
-export async function setUpPanels(
+/** Runs `use` with an API client signed in as Ana, the administrator (through the stand-in's sign-in page). */
+export async function asAdmin<T>(
   browser: Browser,
   playwright: PlaywrightWorkerArgs['playwright'],
   baseURL: string,
-  bodies: PainelBody[],
-): Promise<Map<string, number>> {
+  use: (api: APIRequestContext) => Promise<T>,
+): Promise<T> {
   const context = await browser.newContext({ baseURL });
   let api: APIRequestContext | undefined;
   try {
@@ -84,6 +85,20 @@ export async function setUpPanels(
     const token = await page.evaluate(() => localStorage.getItem('token'));
     expect(token).toBeTruthy();
     api = await playwright.request.newContext({ baseURL, extraHTTPHeaders: { authorization: `Bearer ${token}` } });
+    return await use(api);
+  } finally {
+    await api?.dispose();
+    await context.close();
+  }
+}
+
+export async function setUpPanels(
+  browser: Browser,
+  playwright: PlaywrightWorkerArgs['playwright'],
+  baseURL: string,
+  bodies: PainelBody[],
+): Promise<Map<string, number>> {
+  return asAdmin(browser, playwright, baseURL, async (api) => {
     await ok(await api.post('/api/usuarios365/sincronizar'));
     const existing = await ok<Painel[]>(await api.get('/api/paineis'));
     const ids = new Map<string, number>();
@@ -96,8 +111,5 @@ export async function setUpPanels(
       ids.set(body.nomePainel, saved.id);
     }
     return ids;
-  } finally {
-    await api?.dispose();
-    await context.close();
-  }
+  });
 }
