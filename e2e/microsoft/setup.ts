@@ -1,6 +1,6 @@
 import type { APIRequestContext, Browser, BrowserContext, PlaywrightWorkerArgs } from '@playwright/test';
 import type { Painel, PainelBody } from '@paineis/contract/panels';
-import { embedHostResponse } from '@paineis/microsoft-stand-ins/embed-host';
+import { embedHostResponse, isEmbedHostPath } from '@paineis/microsoft-stand-ins/embed-host';
 import type { StandInReport } from '@paineis/microsoft-stand-ins/types';
 import { DEMO_USER } from '../../apps/api/src/demo/demo-data.ts';
 import { demoReports } from '../../apps/api/src/demo/demo-directory.ts';
@@ -41,8 +41,9 @@ export const VENDAS_PANEL = panelOn(VENDAS, {
 export const isLoopback = (url: URL) => url.hostname === '127.0.0.1' || url.hostname === 'localhost';
 
 /**
- * Nothing leaves the machine, but Power BI's embed page, which the stand-in answers. Counts the page's loads for a
- * report (`hits`), and without one (`bootstraps`: powerbi.preload and powerbi.bootstrap, before the report is known).
+ * Nothing leaves the machine, but Power BI's embed page and its script, which the stand-in answers. Counts the page's
+ * loads (not its script's) for a report (`hits`), and without one (`bootstraps`: powerbi.preload and
+ * powerbi.bootstrap, before the report is known).
  */
 export async function routePowerBi(context: BrowserContext): Promise<{ hits: number; bootstraps: number }> {
   const counter = { hits: 0, bootstraps: 0 };
@@ -51,11 +52,18 @@ export async function routePowerBi(context: BrowserContext): Promise<{ hits: num
     (url) => !isLoopback(url),
     (route) => route.abort(),
   );
-  await context.route(`${REPORT_EMBED}*`, async (route) => {
-    if (new URL(route.request().url()).searchParams.has('reportId')) counter.hits += 1;
-    else counter.bootstraps += 1;
-    await route.fulfill(await embedHostResponse(`${STAND_INS}/reportEmbed`, route.request().url()));
-  });
+  const powerBiHost = new URL(REPORT_EMBED).origin;
+  await context.route(
+    (url) => url.origin === powerBiHost && isEmbedHostPath(url.pathname),
+    async (route) => {
+      const url = new URL(route.request().url());
+      if (url.pathname === '/reportEmbed') {
+        if (url.searchParams.has('reportId')) counter.hits += 1;
+        else counter.bootstraps += 1;
+      }
+      await route.fulfill(await embedHostResponse(`${STAND_INS}/reportEmbed`, route.request().url()));
+    },
+  );
   return counter;
 }
 

@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { chromium, type Browser, type BrowserContext, type Frame, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumLaunchOptions } from '../../../scripts/lib/chromium.mjs';
-import { embedHostResponse } from './embed-host.ts';
+import { EMBED_SCRIPT_PATH, embedHostResponse, isEmbedHostPath } from './embed-host.ts';
 import { pagesOf } from './power-bi.ts';
 import {
   decodeReportState,
@@ -79,7 +79,7 @@ describe('embed host page', () => {
   const pageFor = (report: Pick<StandInReport, 'reportId' | 'workspaceId'>) =>
     fetch(`${s.embedHostUrl}?reportId=${report.reportId}&groupId=${report.workspaceId}&config=abc&uid=x1`);
 
-  it('is served at /reportEmbed, locked down to its own inline script and style', async () => {
+  it('is served at /reportEmbed, locked down to its own inline script and style, and its script', async () => {
     expect(s.embedHostUrl).toBe(`${s.authorityHost}/reportEmbed`);
     const response = await pageFor(vendas);
     expect(response.status).toBe(200);
@@ -90,13 +90,14 @@ describe('embed host page', () => {
     const style = /<style>([\s\S]*?)<\/style>/.exec(html)![1]!;
     const hash = (text: string) => createHash('sha256').update(text).digest('base64');
     expect(csp).toContain("default-src 'none'");
-    expect(csp).toContain(`script-src 'sha256-${hash(script)}'`);
+    expect(csp).toContain(`script-src 'self' 'sha256-${hash(script)}'`);
     expect(csp).toContain(`style-src 'sha256-${hash(style)}'`);
     expect(csp).not.toContain('unsafe-inline');
     expect(csp).not.toContain('frame-ancestors');
     expect(response.headers.get('x-frame-options')).toBeNull();
-    // No address at all, so the page works wherever it is served from (https://app.powerbi.com in browser tests).
-    expect(html).not.toMatch(/\s(src|href|action)=/);
+    // No address but its own script's path, so the page works wherever it is served from (https://app.powerbi.com in
+    // browser tests).
+    expect([...html.matchAll(/\s(src|href|action)="([^"]*)"/g)].map((match) => match[2])).toEqual([EMBED_SCRIPT_PATH]);
     expect(html).not.toMatch(/https?:\/\/(?!app\.powerbi\.com)/);
   });
 
@@ -131,6 +132,83 @@ describe('embed host page', () => {
       expect(html).toContain('"report":null');
       expect(html).not.toContain('<section');
     }
+  });
+});
+
+describe("embed host page's script, as slow as Power BI's when asked (docs/requirements.md#report-loading)", () => {
+  let s: StandIns;
+  let slow: StandIns;
+
+  beforeAll(async () => {
+    [s, slow] = await Promise.all([
+      startStandIns({ people: [], reports }),
+      startStandIns({ people: [], reports, embedScriptDelayMs: 300 }),
+    ]);
+  });
+  afterAll(() => Promise.all([s.close(), slow.close()]));
+
+  /** How long the script took to answer, and the answer. */
+  async function timedScript(standIns: StandIns): Promise<{ ms: number; response: Response; body: string }> {
+    const started = performance.now();
+    const response = await fetch(new URL(EMBED_SCRIPT_PATH, standIns.authorityHost));
+    const body = await response.text();
+    return { ms: performance.now() - started, response, body };
+  }
+
+  it('is loaded in the head of the page with and without a report (bootstrap, preload), before its own script', async () => {
+    expect(EMBED_SCRIPT_PATH).toMatch(/^\/reportEmbed\/scripts\/relatorio\.[0-9a-f]{16}\.js$/);
+    for (const query of [`?reportId=${vendas.reportId}&groupId=${vendas.workspaceId}`, '', '?language=en-US']) {
+      const html = await (await fetch(`${s.embedHostUrl}${query}`)).text();
+      const head = html.slice(0, html.indexOf('</head>'));
+      // A plain script: blocking, so the page's load event (and powerbi-client's load message) waits for it.
+      expect(head).toContain(`<script src="${EMBED_SCRIPT_PATH}"></script>`);
+    }
+  });
+
+  it('answers at once by default, cacheable for a year', async () => {
+    const { ms, response, body } = await timedScript(s);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toContain('text/javascript');
+    expect(response.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(body).toContain('powerBiSimulacao');
+    expect(ms).toBeLessThan(250);
+    // Any other version of it is not there.
+    expect((await fetch(`${s.authorityHost}/reportEmbed/scripts/relatorio.0000000000000000.js`)).status).toBe(404);
+  });
+
+  it('answers after the delay given at the start or set later; reset puts back the starting one', async () => {
+    expect((await timedScript(slow)).ms).toBeGreaterThanOrEqual(290);
+    slow.embedHost.setScriptDelay(0);
+    expect((await timedScript(slow)).ms).toBeLessThan(250);
+    slow.embedHost.reset();
+    const again = await timedScript(slow);
+    expect(again.ms).toBeGreaterThanOrEqual(290);
+    expect(again.response.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+
+    s.embedHost.setScriptDelay(300);
+    expect((await timedScript(s)).ms).toBeGreaterThanOrEqual(290);
+    s.embedHost.reset();
+    expect((await timedScript(s)).ms).toBeLessThan(250);
+    expect(() => s.embedHost.setScriptDelay(-1)).toThrow(RangeError);
+  });
+
+  it("is what a browser test answers for Power BI's address, with its caching; the page keeps no-store", async () => {
+    const script = await embedHostResponse(s.embedHostUrl, `https://app.powerbi.com${EMBED_SCRIPT_PATH}`);
+    expect(script.status).toBe(200);
+    expect(script.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(script.headers['content-type']).toContain('text/javascript');
+    expect(script.body).toContain('powerBiSimulacao');
+    const page = await embedHostResponse(
+      s.embedHostUrl,
+      `https://app.powerbi.com/reportEmbed?reportId=${vendas.reportId}`,
+    );
+    expect(page.headers['cache-control']).toBe('no-store');
+    expect(page.body).toContain(`"reportId":"${vendas.reportId}"`);
+    expect([
+      isEmbedHostPath('/reportEmbed'),
+      isEmbedHostPath(EMBED_SCRIPT_PATH),
+      isEmbedHostPath('/reportEmbedX'),
+    ]).toEqual([true, true, false]);
   });
 });
 
@@ -216,8 +294,9 @@ describe('embed host page with the real powerbi-client', () => {
     // powerbi-client only embeds Power BI addresses: the real one is answered by the stand-in's page.
     // Nothing leaves the machine (routes registered later take precedence over this one).
     await context.route('**/*', (route) => route.abort());
-    await context.route('https://app.powerbi.com/reportEmbed*', async (route) =>
-      route.fulfill(await embedHostResponse(s.embedHostUrl, route.request().url())),
+    await context.route(
+      (url) => url.origin === 'https://app.powerbi.com' && isEmbedHostPath(url.pathname),
+      async (route) => route.fulfill(await embedHostResponse(s.embedHostUrl, route.request().url())),
     );
     await context.route('https://portal.example/**', (route) =>
       route.fulfill({ contentType: 'text/html; charset=utf-8', body: HOST_PAGE }),
@@ -291,6 +370,8 @@ describe('embed host page with the real powerbi-client', () => {
     expect(await frame.locator('#filtros').isVisible()).toBe(true);
     expect(await frame.locator('#abas').isHidden()).toBe(true);
     expect(await frame.locator('html').getAttribute('class')).toBe('transparente');
+    // Its script came from Power BI's address and ran (the CSP allowed it).
+    expect(await frame.locator('html').getAttribute('data-scripts')).toBe('carregados');
 
     expect(await call('a', 'setPage', expected[1]!.name)).toEqual({ ok: true });
     const changed = await waitForEvent('a', 'pageChanged');

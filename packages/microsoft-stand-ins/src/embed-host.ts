@@ -64,15 +64,34 @@ svg text{font-size:11px;fill:#605e5c}
 const sha256 = (text: string) => createHash('sha256').update(text).digest('base64');
 
 /**
- * Only the page's own inline script and stylesheet run; no frame-ancestors, since any portal may embed it, as
- * it may embed Power BI. No URLs at all, so the page works when served as https://app.powerbi.com/reportEmbed.
+ * Power BI's report page is slow mostly for its scripts: large, versioned files the browser caches for good, which
+ * powerbi.preload() and powerbi.bootstrap() exist to fetch early (docs/requirements.md#report-loading). The stand-in's
+ * page loads one such script, blocking in its head, so that the page's `load` (and so powerbi-client's load
+ * message) waits for it; how long it takes to answer is set per run (embedScriptDelayMs), none by default.
+ */
+const RUNTIME_SCRIPT = `window.powerBiSimulacao = { scripts: 'carregados' };
+document.documentElement.setAttribute('data-scripts', 'carregados');
+`;
+/** Versioned by its content, as Power BI's are, so that a cached copy never goes stale. */
+export const EMBED_SCRIPT_PATH = `/reportEmbed/scripts/relatorio.${createHash('sha256').update(RUNTIME_SCRIPT).digest('hex').slice(0, 16)}.js`;
+
+/**
+ * Only the page's own inline script and stylesheet, and its script from the same origin, run; no frame-ancestors,
+ * since any portal may embed it, as it may embed Power BI. No other URL, so the page works when served as
+ * https://app.powerbi.com/reportEmbed (its script then comes from there too).
  */
 const HEADERS = {
   'content-type': 'text/html; charset=utf-8',
-  'content-security-policy': `default-src 'none'; script-src 'sha256-${sha256(SCRIPT)}'; style-src 'sha256-${sha256(STYLES)}'; base-uri 'none'; form-action 'none'`,
+  'content-security-policy': `default-src 'none'; script-src 'self' 'sha256-${sha256(SCRIPT)}'; style-src 'sha256-${sha256(STYLES)}'; base-uri 'none'; form-action 'none'`,
   'x-content-type-options': 'nosniff',
   'referrer-policy': 'no-referrer',
   'cache-control': 'no-store',
+};
+
+const SCRIPT_HEADERS = {
+  'content-type': 'text/javascript; charset=utf-8',
+  'x-content-type-options': 'nosniff',
+  'cache-control': 'public, max-age=31536000, immutable',
 };
 
 // Where the benchmark and older tests found it.
@@ -152,6 +171,7 @@ export function renderEmbedHostPage(report: StandInReport | undefined, capacityP
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(report ? `${report.name} — Power BI (simulação)` : 'Power BI (simulação)')}</title>
+<script src="${EMBED_SCRIPT_PATH}"></script>
 <style>${STYLES}</style>
 </head>
 <body>
@@ -178,8 +198,25 @@ ${report ? pages.map((page) => renderPage(report, page)).join('\n') : ''}
 `;
 }
 
-/** GET /reportEmbed: plays https://app.powerbi.com/reportEmbed for powerbi-client. */
-export function registerEmbedHost(app: FastifyInstance, ctx: StandInContext): void {
+/** The embed host's control: how long its script takes to answer (StandIns['powerBi'].setEmbedScriptDelay). */
+export interface EmbedHostControls {
+  setScriptDelay(ms: number): void;
+  /** The delay back as the stand-ins started. */
+  reset(): void;
+}
+
+function checkDelay(ms: number): number {
+  if (!Number.isFinite(ms) || ms < 0) throw new RangeError('the script delay must be 0 or more milliseconds');
+  return ms;
+}
+
+/**
+ * GET /reportEmbed: plays https://app.powerbi.com/reportEmbed for powerbi-client; GET EMBED_SCRIPT_PATH: its script,
+ * after `scriptDelayMs`.
+ */
+export function registerEmbedHost(app: FastifyInstance, ctx: StandInContext, scriptDelayMs = 0): EmbedHostControls {
+  const startingDelay = checkDelay(scriptDelayMs);
+  let delayMs = startingDelay;
   app.get<{ Querystring: Record<string, unknown> }>('/reportEmbed', async (request, reply) => {
     const reportId = single(request.query.reportId);
     const groupId = single(request.query.groupId);
@@ -187,23 +224,41 @@ export function registerEmbedHost(app: FastifyInstance, ctx: StandInContext): vo
     const paused = report !== undefined && capacityOutage(ctx, report) !== null;
     return reply.code(200).headers(HEADERS).send(renderEmbedHostPage(report, paused));
   });
+  app.get(EMBED_SCRIPT_PATH, async (_request, reply) => {
+    if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
+    return reply.code(200).headers(SCRIPT_HEADERS).send(RUNTIME_SCRIPT);
+  });
+  return {
+    setScriptDelay(ms) {
+      delayMs = checkDelay(ms);
+    },
+    reset() {
+      delayMs = startingDelay;
+    },
+  };
+}
+
+/** Whether a request to Power BI's host is for the embed host: its page or anything under it (its script). */
+export function isEmbedHostPath(pathname: string): boolean {
+  return pathname === '/reportEmbed' || pathname.startsWith('/reportEmbed/');
 }
 
 /**
- * What a browser test answers for a request to https://app.powerbi.com/reportEmbed?…: the stand-in's page for the
- * same query, with its content type and security policy. Shaped for Playwright's `route.fulfill`.
+ * What a browser test answers for a request to https://app.powerbi.com/reportEmbed?… (or a file under
+ * /reportEmbed/): the stand-in's answer for the same path and query, with its status, content type, security policy
+ * and caching. Shaped for Playwright's `route.fulfill`.
  */
 export async function embedHostResponse(
   embedHostUrl: string,
   requestUrl: string,
 ): Promise<{ status: number; headers: Record<string, string>; body: string }> {
-  const response = await fetch(`${embedHostUrl}${new URL(requestUrl).search}`);
-  return {
-    status: response.status,
-    headers: {
-      'content-type': response.headers.get('content-type') ?? 'text/html; charset=utf-8',
-      'content-security-policy': response.headers.get('content-security-policy') ?? "default-src 'none'",
-    },
-    body: await response.text(),
+  const requested = new URL(requestUrl);
+  const response = await fetch(new URL(requested.pathname + requested.search, embedHostUrl));
+  const headers: Record<string, string> = {
+    'content-type': response.headers.get('content-type') ?? 'text/html; charset=utf-8',
+    'content-security-policy': response.headers.get('content-security-policy') ?? "default-src 'none'",
   };
+  const cacheControl = response.headers.get('cache-control');
+  if (cacheControl) headers['cache-control'] = cacheControl;
+  return { status: response.status, headers, body: await response.text() };
 }

@@ -56,7 +56,7 @@ export async function startStandIns(options: StandInsOptions): Promise<StandIns>
   const identity = registerIdentityProvider(app, ctx);
   const graph = registerGraph(app, ctx, options.mailLimits);
   const powerBi = registerPowerBi(app, ctx);
-  registerEmbedHost(app, ctx);
+  const embedHost = registerEmbedHost(app, ctx, options.embedScriptDelayMs ?? 0);
   const capacities = registerAzureCapacities(app, ctx, options.capacities ?? [], options.capacityTimings);
 
   await app.listen({ host: '127.0.0.1', port: options.port ?? 0 });
@@ -75,6 +75,7 @@ export async function startStandIns(options: StandInsOptions): Promise<StandIns>
     graph,
     powerBiApiUrl: ctx.authorityHost,
     embedHostUrl: `${ctx.authorityHost}/reportEmbed`,
+    embedHost,
     powerBi,
     managementUrl: ctx.authorityHost,
     capacities,

@@ -396,6 +396,11 @@ export interface StandInsOptions {
   embedTokenLifetimeSeconds?: number;
   /** How long a Power BI export job takes from ExportTo to Succeeded, in ms (default 1500). */
   exportDurationMs?: number;
+  /**
+   * How long the embed host's script (`/reportEmbed/scripts/relatorio.….js`, cached by the browser for a year) takes
+   * to answer, in ms: default 0; the benchmark makes it as slow as Power BI's own scripts.
+   */
+  embedScriptDelayMs?: number;
   /** Record every call to the Microsoft APIs in `exchanges` (default false: the demo runs for days). */
   recordExchanges?: boolean;
   /** Graph's limits on sendMail (StandInMailLimits): Microsoft's figures unless given, latency 0. */
@@ -564,6 +569,16 @@ export interface StandIns {
    * https://app.powerbi.com/reportEmbed does (browser tests route that address to it).
    */
   embedHostUrl: string;
+  /**
+   * The embed host's script (`/reportEmbed/scripts/relatorio.….js`, which its page loads in its head, cached by the
+   * browser for a year), as slow as Power BI's own when asked to be.
+   */
+  embedHost: {
+    /** The script answers after this long from now on (0: at once). Throws below 0. */
+    setScriptDelay(ms: number): void;
+    /** The delay back as the stand-ins started (options' embedScriptDelayMs). */
+    reset(): void;
+  };
   /**
    * Faults (StandInFaults): one queue for every Power BI REST call (GetReport, GenerateToken, ExportTo, export
    * status and file, and the catalogue: workspaces, reports, pages, datasets, refresh history), in request order, for the requests Power BI would otherwise serve (not for those without a
