@@ -1,4 +1,5 @@
 import { useEffect } from 'react';
+import { preLoadOff } from '../features/viewer/embedding/report-loading.ts';
 import { useConfiguration } from '../lib/api/get-configuration.ts';
 
 /** Once a page session: the browser cache stays warm for every later opening. */
@@ -7,11 +8,12 @@ let preloaded = false;
 /**
  * With Power BI configured (not the demo host), once the list has rendered and the browser is idle: powerbi-client's
  * preload(), so that Power BI's scripts are cached when a report opens (docs/requirements.md#report-loading). The
- * library comes in its own chunk, imported then: the list's initial script budget does not grow.
+ * library comes in its own chunk, imported then: the list's initial script budget does not grow. Not when the switch
+ * 'paineis.powerBi.preCarga' is 'desligada' (report-loading.ts).
  */
 export function usePowerBiPreload(listShown: boolean) {
   const configuration = useConfiguration().data;
-  const wanted = listShown && configuration?.powerBi === true && !configuration.demonstracao;
+  const wanted = listShown && configuration?.powerBi === true && !configuration.demonstracao && !preLoadOff();
   useEffect(() => {
     if (!wanted || preloaded) return;
     const run = () => {

@@ -13,6 +13,7 @@ import {
   REPORT_INIT_ERROR,
   type ReportPage,
 } from '../embedding/report-embedder.ts';
+import { LOADED_MARK } from '../embedding/report-loading.ts';
 import { REPORT_NOT_LOADED, ReportArea } from './report-area.tsx';
 
 const inAnHour = () => new Date(Date.now() + 3_600_000).toISOString();
@@ -66,6 +67,14 @@ describe('ReportArea', () => {
     fake.emit('loaded');
     expect(screen.queryByRole('status')).not.toBeInTheDocument();
     expect(await within(pagesNav()).findByRole('button', { name: 'Visão geral' })).toBeInTheDocument();
+  });
+
+  it("marks the report's loaded event for the benchmark (docs/requirements.md#report-loading)", () => {
+    performance.clearMarks();
+    const { fake } = renderArea();
+    expect(performance.getEntriesByName(LOADED_MARK)).toHaveLength(0);
+    fake.emit('loaded');
+    expect(performance.getEntriesByName(LOADED_MARK)).toHaveLength(1);
   });
 
   it('lists only the visible pages in the 220 px sidebar and selects the first visible one', async () => {

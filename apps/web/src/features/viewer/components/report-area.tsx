@@ -19,6 +19,7 @@ import {
   type ReportEmbedder,
   type ReportPage,
 } from '../embedding/report-embedder.ts';
+import { LOADED_MARK, markReportLoading } from '../embedding/report-loading.ts';
 import { trackViewTimings } from '../embedding/view-timings.ts';
 import { formatDateTime } from '../../../lib/format.ts';
 
@@ -292,6 +293,7 @@ function EmbeddedReport({
 
     embedder.on('loaded', () => {
       if (disposed) return;
+      markReportLoading(LOADED_MARK);
       loadedOnce = true;
       clearTimeout(limit);
       timings?.loaded();

@@ -25,6 +25,7 @@ import { usePanel } from '../api/get-panel.ts';
 import { useRoleNames } from '../api/get-role-names.ts';
 import { savedViewKey, useSavedView } from '../api/get-saved-view.ts';
 import type { EmbedderFactory, ReportControls } from '../embedding/report-embedder.ts';
+import { preLoadOff } from '../embedding/report-loading.ts';
 import type { Wait } from '../hooks/use-export.ts';
 import { capacityUnavailableOf } from '../utils/capacity-unavailable.ts';
 import { CapacityStarting } from './capacity-wait.tsx';
@@ -150,9 +151,9 @@ export default function ViewerPage({
   const askAgain = useCallback(() => void refetch(), [refetch]);
   const configuration = useConfiguration().data;
   // With Power BI (not the demo host), the report is bootstrapped while the panel is on its way, in the language of
-  // the panel as the list gave it, else the portal's (docs/requirements.md#report-loading).
+  // the panel as the list gave it, else the portal's (docs/requirements.md#report-loading); not with the switch off.
   const bootstrapLocale =
-    configuration?.powerBi && !configuration.demonstracao
+    configuration?.powerBi && !configuration.demonstracao && !preLoadOff()
       ? (listedLocale(queryClient.getQueryData<GrupoPaineis[]>(queryKeys.groupedPanels), panelId) ??
         configuration.idiomaRelatorios)
       : undefined;

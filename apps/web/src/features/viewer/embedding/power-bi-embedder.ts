@@ -12,6 +12,7 @@ import {
   reportConfiguration,
 } from './report-embedder.ts';
 import { EXPORT_DATA_TYPE } from './report-embedder.ts';
+import { EMBED_MARK, markReportLoading } from './report-loading.ts';
 import type {
   DataExportKind,
   EmbedTarget,
@@ -123,6 +124,7 @@ export class PowerBiEmbedder implements ReportEmbedder {
       // On a bootstrapped element, embed() loads the report into the iframe already there (embedExisting).
       this.powerbi ??= new service.Service(factories.hpmFactory, factories.wpmpFactory, factories.routerFactory);
       this.container = container;
+      markReportLoading(EMBED_MARK);
       this.report = this.powerbi.embed(
         container,
         reportConfiguration(target, {
