@@ -28,7 +28,7 @@ function lazyScreen(load: () => Promise<ComponentType>) {
     const module = { default: loaded };
     return { then: (resolve: (value: typeof module) => void) => resolve(module) } as Promise<typeof module>;
   });
-  return { Screen, preload };
+  return { Screen, preload, ready: () => loaded !== undefined };
 }
 
 /**
@@ -118,6 +118,19 @@ export const routes: RouteObject[] = [
     ],
   },
 ];
+
+/**
+ * The viewer's code, fetched and evaluated ahead: the list asks for it once idle (use-power-bi-preload.ts), so that a
+ * click on a panel renders the viewer at once instead of waiting for its chunks (docs/requirements.md#report-loading).
+ */
+export function preloadViewer(): Promise<unknown> {
+  return viewer.preload();
+}
+
+/** Whether the viewer's code has arrived: a click on a panel then renders it without waiting. */
+export function viewerReady(): boolean {
+  return viewer.ready();
+}
 
 /**
  * Fetches the code of the screen the app opens on, when it is a chunk of its own, so that start.tsx can render it

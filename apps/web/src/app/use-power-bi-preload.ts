@@ -1,15 +1,17 @@
 import { useEffect } from 'react';
 import { preLoadOff } from '../features/viewer/embedding/report-loading.ts';
 import { useConfiguration } from '../lib/api/get-configuration.ts';
+import { preloadViewer } from './routes.tsx';
 
 /** Once a page session: the browser cache stays warm for every later opening. */
 let preloaded = false;
 
 /**
- * With Power BI configured (not the demo host), once the list has rendered and the browser is idle: powerbi-client's
- * preload(), so that Power BI's scripts are cached when a report opens (docs/requirements.md#report-loading). The
- * library comes in its own chunk, imported then: the list's initial script budget does not grow. Not when the switch
- * 'paineis.powerBi.preCarga' is 'desligada' (report-loading.ts).
+ * With Power BI configured (not the demo host), once the list has rendered and the browser is idle: the viewer's code,
+ * then powerbi-client's preload(), so that a click renders the viewer at once and Power BI's scripts are cached when a
+ * report opens (docs/requirements.md#report-loading). Both come in chunks of their own, fetched then: the list's
+ * initial script budget does not grow. Not when the switch 'paineis.powerBi.preCarga' is 'desligada'
+ * (report-loading.ts).
  */
 export function usePowerBiPreload(listShown: boolean) {
   const configuration = useConfiguration().data;
@@ -18,7 +20,13 @@ export function usePowerBiPreload(listShown: boolean) {
     if (!wanted || preloaded) return;
     const run = () => {
       preloaded = true;
-      void import('../features/viewer/embedding/power-bi-embedder.ts').then(({ preloadPowerBi }) => preloadPowerBi());
+      // The viewer's own code first, then Power BI's: a click then waits for neither. A chunk that fails to arrive
+      // is asked for again when the viewer opens.
+      void preloadViewer()
+        .catch(() => undefined)
+        .then(() => import('../features/viewer/embedding/power-bi-embedder.ts'))
+        .then(({ preloadPowerBi }) => preloadPowerBi())
+        .catch(() => undefined);
     };
     // After the list's own work: when the browser is idle (a plain timer where requestIdleCallback is missing).
     if (typeof window.requestIdleCallback === 'function') {
