@@ -269,19 +269,27 @@ export default function ViewerPage({
           {RLS_BANNER}
         </Alert>
       )}
-      {/* Another role is another identity: the report is embedded anew with its token (and its opening's view). */}
-      <ReportArea
-        key={papel ?? ''}
-        painel={painel}
-        papel={papel}
-        view={view}
-        portalLocale={configuration?.idiomaRelatorios}
-        bootstrapLocale={bootstrapLocale}
-        initialPage={pagina}
-        onPageChange={showPage}
-        onReady={setControls}
-        {...(createEmbedder ? { createEmbedder } : {})}
-      />
+      {/* Another role is another identity: the report is embedded anew with its token (and its opening's view). Until
+          the panel arrives the area is there for Power BI's bootstrap but not shown: the header above it grows when
+          the panel's name and actions come (on a phone by a line or two), and a report area seen moving down would
+          be a layout shift. */}
+      <div
+        className="flex-grow-1 d-flex flex-column"
+        style={{ minHeight: 0, visibility: painel ? undefined : 'hidden' }}
+      >
+        <ReportArea
+          key={papel ?? ''}
+          painel={painel}
+          papel={papel}
+          view={view}
+          portalLocale={configuration?.idiomaRelatorios}
+          bootstrapLocale={bootstrapLocale}
+          initialPage={pagina}
+          onPageChange={showPage}
+          onReady={setControls}
+          {...(createEmbedder ? { createEmbedder } : {})}
+        />
+      </div>
     </div>
   );
 }

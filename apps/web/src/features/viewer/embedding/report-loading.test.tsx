@@ -91,3 +91,24 @@ describe('the switch paineis.powerBi.preCarga', () => {
     expect(marks).toHaveLength(1);
   });
 });
+
+describe('the report area while the panel is on its way', () => {
+  it('is laid out for the bootstrap but not shown until the panel (and the header it fills) has arrived', async () => {
+    const powerbi = await library();
+    const bootstrap = vi.spyOn(powerbi.service.Service.prototype, 'bootstrap');
+    const release = holdPanel();
+
+    renderApp('/visualizar/7');
+    await waitFor(() => expect(bootstrap).toHaveBeenCalledTimes(1), { timeout: 5000 });
+    // Bootstrapped into the page, yet out of sight: a header that then grows would push a visible area down.
+    const area = document.querySelector('.report-layout');
+    expect(area).not.toBeNull();
+    expect(area!.querySelector('iframe')).not.toBeNull();
+    expect(area).not.toBeVisible();
+    expect(screen.queryByRole('heading', { name: 'Vendas por Região' })).toBeNull();
+
+    release();
+    await screen.findByRole('heading', { level: 1 }, { timeout: 5000 });
+    await waitFor(() => expect(document.querySelector('.report-layout')).toBeVisible());
+  });
+});
