@@ -24,6 +24,14 @@ const FIRST_SCREEN_CHUNKS = [
 ] as const;
 
 /**
+ * The viewer, the screen opened most after the list, in one chunk with everything it imports statically that the
+ * first screen has not: Rolldown would otherwise split what it shares with other lazy screens (the subscription
+ * dialog, modals, small helpers) into a dozen small chunks, and its first paint waits for all of them, each a round
+ * trip on a phone's network. Screens sharing one of them load this chunk instead. Not fetched with the first screen.
+ */
+const VIEWER_CHUNK = { name: 'viewer-route', root: src('app/routes/viewer-route.tsx') } as const;
+
+/**
  * Modules the walk below reaches from the first screen only through a package's index, which re-exports them, but
  * which only lazily loaded screens use: useInfiniteQuery (/auditoria). Left out of the first screen's chunks, they go
  * with the screens that use them.
@@ -39,7 +47,7 @@ let chunkOf: Map<string, string> | null = null;
 
 function firstScreenChunks(getModuleInfo: (id: string) => { importedIds: readonly string[] } | null) {
   const chunks = new Map<string, string>([[ROLLDOWN_RUNTIME, 'index']]);
-  for (const { name, root } of FIRST_SCREEN_CHUNKS) {
+  for (const { name, root } of [...FIRST_SCREEN_CHUNKS, VIEWER_CHUNK]) {
     if (!root) continue;
     const pending = [root];
     for (let id = pending.pop(); id !== undefined; id = pending.pop()) {

@@ -1,4 +1,4 @@
-import { useEffect, useState, type ComponentType, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useState, type ComponentType, type ReactNode } from 'react';
 import { useLocation } from 'react-router';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
@@ -9,9 +9,14 @@ import { errorMessage } from '../../../lib/api-client.ts';
 import { useCreateSavedView } from '../api/create-saved-view.ts';
 import type { ReportControls } from '../embedding/report-embedder.ts';
 import { useExport, type Wait } from '../hooks/use-export.ts';
-import { DataExportModal } from './data-export-modal.tsx';
 import { SavedViewsMenu } from './saved-views-menu.tsx';
 import { ViewNameModal } from './view-name-modal.tsx';
+
+/**
+ * 'Exportar dados' in a chunk of its own (it brings the CSV parser), fetched when first opened: the viewer's first
+ * paint waits for the viewer's code, and on a phone's network every file of it counts.
+ */
+const DataExportModal = lazy(() => import('./data-export-modal.tsx').then((m) => ({ default: m.DataExportModal })));
 
 export const LINK_COPIED = 'Link copiado';
 export const COPY_FAILED = 'Não foi possível copiar o link.';
@@ -75,6 +80,8 @@ export function ViewerActions({
   const create = useCreateSavedView();
   const [capturing, setCapturing] = useState(false);
   const [choosingData, setChoosingData] = useState(false);
+  // Mounted from its first opening on, so that it can also fade out when closed.
+  const [dataExportMounted, setDataExportMounted] = useState(false);
   const [exportingData, setExportingData] = useState(false);
   const exporting = useExport({ painelId, nomePainel, controls, pagina, wait });
   const { progress } = exporting;
@@ -187,6 +194,7 @@ export function ViewerActions({
             disabled={exportingData}
             onClick={() => {
               setProblem(null);
+              setDataExportMounted(true);
               setChoosingData(true);
             }}
           >
@@ -234,18 +242,22 @@ export function ViewerActions({
           )}
         </div>
       )}
-      <DataExportModal
-        show={choosingData}
-        painelId={painelId}
-        nomePainel={nomePainel}
-        controls={controls}
-        onHide={() => setChoosingData(false)}
-        onRunning={setExportingData}
-        onSaved={(fileName) => {
-          setChoosingData(false);
-          setNotice(`Dados exportados: ${fileName}`);
-        }}
-      />
+      {dataExportMounted && (
+        <Suspense fallback={null}>
+          <DataExportModal
+            show={choosingData}
+            painelId={painelId}
+            nomePainel={nomePainel}
+            controls={controls}
+            onHide={() => setChoosingData(false)}
+            onRunning={setExportingData}
+            onSaved={(fileName) => {
+              setChoosingData(false);
+              setNotice(`Dados exportados: ${fileName}`);
+            }}
+          />
+        </Suspense>
+      )}
       <ViewNameModal
         show={saving}
         title="Salvar visão"

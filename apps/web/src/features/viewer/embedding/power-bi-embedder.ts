@@ -56,6 +56,20 @@ export async function preloadPowerBi(
   }
 }
 
+/**
+ * Once the browser has painted what is on screen (a frame, then a task): the library and Power BI's page are asked
+ * for after the viewer's first paint, not before it, where they would compete with it on a slow network. At most
+ * 100 ms: a tab in the background gets no frames.
+ */
+function afterPaint(): Promise<void> {
+  return new Promise((resolve) => {
+    const limit = setTimeout(resolve, 100);
+    const next = () => setTimeout(() => (clearTimeout(limit), resolve()), 0);
+    if (typeof requestAnimationFrame === 'function') requestAnimationFrame(next);
+    else next();
+  });
+}
+
 /** Embeds a real Power BI report with powerbi-client. */
 export class PowerBiEmbedder implements ReportEmbedder {
   readonly demo = false;
@@ -76,22 +90,24 @@ export class PowerBiEmbedder implements ReportEmbedder {
    * while the portal still waits for the panel and its embed token. Power BI cannot change the locale afterwards.
    */
   bootstrap(container: HTMLElement, locale: string): void {
-    const ready = this.loadLibrary().then(
-      (loaded) => {
-        const { service, factories } = exportsOf(loaded);
-        // Destroyed or loaded meanwhile: nothing to bootstrap any more.
-        if (!service || !factories || this.bootstrapped?.ready !== ready || this.report) return false;
-        this.powerbi = new service.Service(factories.hpmFactory, factories.wpmpFactory, factories.routerFactory);
-        this.container = container;
-        this.powerbi.bootstrap(container, {
-          type: 'report',
-          hostname: POWER_BI_HOST,
-          settings: { localeSettings: localeSettingsOf(locale) },
-        });
-        return true;
-      },
-      () => false,
-    );
+    const ready = afterPaint()
+      .then(() => this.loadLibrary())
+      .then(
+        (loaded) => {
+          const { service, factories } = exportsOf(loaded);
+          // Destroyed or loaded meanwhile: nothing to bootstrap any more.
+          if (!service || !factories || this.bootstrapped?.ready !== ready || this.report) return false;
+          this.powerbi = new service.Service(factories.hpmFactory, factories.wpmpFactory, factories.routerFactory);
+          this.container = container;
+          this.powerbi.bootstrap(container, {
+            type: 'report',
+            hostname: POWER_BI_HOST,
+            settings: { localeSettings: localeSettingsOf(locale) },
+          });
+          return true;
+        },
+        () => false,
+      );
     this.bootstrapped = { container, locale, ready };
   }
 
