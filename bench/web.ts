@@ -246,9 +246,9 @@ interface Probe {
   dom: number;
 }
 
-/** A fresh context (no cache), signed in as `session`, with the probe installed; opens `route`. */
-async function open(browser: Browser, portal: Portal, session: Session, route: string, preLoadOff = false) {
-  const context = await browser.newContext({
+/** A fresh context (no cache), signed in as `session`; `preLoadOff` sets the switch of preload and bootstrap. */
+function signedInContext(browser: Browser, portal: Portal, session: Session, preLoadOff: boolean) {
+  return browser.newContext({
     baseURL: portal.base,
     ignoreHTTPSErrors: true,
     viewport: { width: 1280, height: 800 },
@@ -266,6 +266,11 @@ async function open(browser: Browser, portal: Portal, session: Session, route: s
       ],
     },
   });
+}
+
+/** A fresh context (no cache), signed in as `session`, with the probe installed; opens `route`. */
+async function open(browser: Browser, portal: Portal, session: Session, route: string, preLoadOff = false) {
+  const context = await signedInContext(browser, portal, session, preLoadOff);
   await context.addInitScript({ path: PROBE });
   const page = await context.newPage();
   const errors: string[] = [];
@@ -449,24 +454,7 @@ async function openPanel(
   panel: { id: number; name: string },
   preLoad: boolean,
 ): Promise<Opening> {
-  const context = await browser.newContext({
-    baseURL: portal.base,
-    ignoreHTTPSErrors: true,
-    viewport: { width: 1280, height: 800 },
-    storageState: {
-      cookies: [],
-      origins: [
-        {
-          origin: portal.base,
-          localStorage: [
-            { name: 'token', value: portal.user.token },
-            { name: 'user', value: JSON.stringify(portal.user.user) },
-            ...(preLoad ? [] : [PRE_LOAD_SWITCH]),
-          ],
-        },
-      ],
-    },
-  });
+  const context = await signedInContext(browser, portal, portal.user, !preLoad);
   try {
     await context.addInitScript({ content: CLICK_LISTENER });
     const page = await context.newPage();
