@@ -87,6 +87,25 @@ function facts(name: string): Record<string, string> {
 }
 
 describe("'Minhas assinaturas'", () => {
+  it("says the next and last deliveries in the subscription's own time zone, named beside its schedule", async () => {
+    // 'Todo dia 5 às 07:00 (Asia/Tokyo)': 2026-12-04 22:00 UTC is 07:00 on the 5th in Tokyo, whatever this browser's.
+    const tokyo = {
+      ...ESTOQUE,
+      ativa: true,
+      situacao: 'ativa' as const,
+      ultimaFalha: null,
+      proximoEnvio: '2026-12-04T22:00:00.000Z',
+      ultimoEnvio: '2026-11-04T22:00:00.000Z',
+    };
+    serve([tokyo]);
+    await openPage();
+    await screen.findByRole('listitem', { name: tokyo.nomePainel });
+    expect(facts(tokyo.nomePainel)).toMatchObject({
+      'Próximo envio': zone === 'Asia/Tokyo' ? '05/12/2026 07:00' : '05/12/2026 07:00 (Asia/Tokyo)',
+      'Último envio': zone === 'Asia/Tokyo' ? '05/11/2026 07:00' : '05/11/2026 07:00 (Asia/Tokyo)',
+    });
+  });
+
   it('lists each subscription with its panel, format, schedule, deliveries and state', async () => {
     serve([VENDAS, ESTOQUE, METAS]);
     await openPage();

@@ -14,7 +14,7 @@ import { LoadingSpinner } from '../../../components/loading-spinner.tsx';
 import { paths } from '../../../config/paths.ts';
 import { errorMessage, statusOf } from '../../../lib/api-client.ts';
 import { formatDateMinutes } from '../../../lib/format.ts';
-import { browserTimeZone, describeSchedule, FORMATO_ROTULOS } from '../utils/subscription-schedule.ts';
+import { browserTimeZone, describeMoment, describeSchedule, FORMATO_ROTULOS } from '../utils/subscription-schedule.ts';
 import { useSubscriptions } from '../api/get-subscriptions.ts';
 import { useSendSubscriptionNow } from '../api/send-subscription-now.ts';
 import { useSubscriptionControls } from '../hooks/use-subscription-controls.ts';
@@ -30,9 +30,6 @@ const SITUACAO_CORES: Record<SituacaoAssinatura, string> = {
   pausada: 'secondary',
   'sem-acesso': 'warning',
 };
-
-/** A moment as the page writes it, '—' when there is none. */
-const when = (iso: string | null) => (iso ? formatDateMinutes(new Date(iso)) : '—');
 
 /** What is sent, when it is not the whole report. */
 function contentOf(a: Assinatura): string | null {
@@ -176,8 +173,8 @@ function SubscriptionItem({
           {describeSchedule(a, zone)}
           {content && <div className="text-body-secondary">{content}</div>}
         </Fact>
-        <Fact label="Próximo envio">{when(a.proximoEnvio)}</Fact>
-        <Fact label="Último envio">{when(a.ultimoEnvio)}</Fact>
+        <Fact label="Próximo envio">{describeMoment(a.proximoEnvio, a.fusoHorario, zone)}</Fact>
+        <Fact label="Último envio">{describeMoment(a.ultimoEnvio, a.fusoHorario, zone)}</Fact>
         <Fact label="Situação">
           <Badge bg={SITUACAO_CORES[a.situacao]} text={a.situacao === 'sem-acesso' ? 'dark' : undefined}>
             {SITUACAO_ROTULOS[a.situacao]}
@@ -185,7 +182,7 @@ function SubscriptionItem({
           {a.motivoSituacao && <div className="text-body-secondary mt-1">{a.motivoSituacao}</div>}
           {a.ultimaFalha && (
             <div className="text-danger mt-1">
-              Falha em {when(a.ultimaFalha.em)}: {a.ultimaFalha.motivo}
+              Falha em {formatDateMinutes(new Date(a.ultimaFalha.em))}: {a.ultimaFalha.motivo}
             </div>
           )}
         </Fact>

@@ -3,6 +3,7 @@ import { assinatura } from '../../../test/data-generators.ts';
 import {
   browserTimeZone,
   DEFAULT_SCHEDULE,
+  describeMoment,
   describeSchedule,
   scheduleBody,
   scheduleOf,
@@ -105,5 +106,25 @@ describe("the schedule fields' values", () => {
     expect(zones).toContain('Asia/Tokyo');
     expect(new Set(zones).size).toBe(zones.length);
     expect(timeZoneChoices(browserTimeZone())).toEqual(timeZoneChoices());
+  });
+});
+
+describe('describeMoment', () => {
+  // 2026-12-01 11:00 UTC is 08:00 in São Paulo (UTC−3) and 20:00 in Tokyo (UTC+9).
+  const moment = '2026-12-01T11:00:00.000Z';
+
+  it("writes a moment in the subscription's own zone, named when it is not the reader's", () => {
+    expect(describeMoment(moment, SAO_PAULO, 'UTC')).toBe('01/12/2026 08:00 (America/Sao_Paulo)');
+    expect(describeMoment(moment, 'Asia/Tokyo', SAO_PAULO)).toBe('01/12/2026 20:00 (Asia/Tokyo)');
+  });
+
+  it("leaves the zone out when it is the reader's, and says '—' for no moment", () => {
+    expect(describeMoment(moment, SAO_PAULO, SAO_PAULO)).toBe('01/12/2026 08:00');
+    expect(describeMoment(null, SAO_PAULO, SAO_PAULO)).toBe('—');
+  });
+
+  it('writes midnight as 00:00 and crosses the date line with the zone', () => {
+    expect(describeMoment('2026-12-01T03:00:00.000Z', SAO_PAULO, 'UTC')).toBe('01/12/2026 00:00 (America/Sao_Paulo)');
+    expect(describeMoment('2026-12-31T20:30:00.000Z', 'Asia/Tokyo', 'UTC')).toBe('01/01/2027 05:30 (Asia/Tokyo)');
   });
 });

@@ -1,5 +1,6 @@
 import { DIAS_SEMANA, type FormatoAssinatura, type Frequencia } from '@paineis/contract/subscription-constants';
 import type { Assinatura, AssinaturaBody, AssinaturaPatchBody } from '@paineis/contract/subscriptions';
+import { formatDateMinutes } from '../../../lib/format.ts';
 
 /** What a schedule is made of, as a subscription carries it. */
 export type SubscriptionSchedule = Pick<Assinatura, 'frequencia' | 'hora' | 'diaSemana' | 'diaMes' | 'fusoHorario'>;
@@ -28,6 +29,37 @@ export function describeSchedule(schedule: SubscriptionSchedule, usualZone?: str
     text = `Diária ${at}`;
   }
   return schedule.fusoHorario === usualZone ? text : `${text} (${schedule.fusoHorario})`;
+}
+
+/**
+ * A moment of a subscription ('Próximo envio', 'Último envio') in the subscription's own time zone, as its schedule
+ * is written: '01/12/2026 08:00', then the zone in brackets unless it is `usualZone` (the browser's), so that it reads
+ * beside 'Todo dia 1 às 08:00 (America/Sao_Paulo)'. '—' when there is none. A zone this browser does not know: the
+ * browser's own time.
+ */
+export function describeMoment(iso: string | null, zone: string, usualZone?: string): string {
+  if (!iso) return '—';
+  const date = new Date(iso);
+  let parts: Partial<Record<Intl.DateTimeFormatPartTypes, string>>;
+  try {
+    parts = Object.fromEntries(
+      new Intl.DateTimeFormat('pt-BR', {
+        timeZone: zone,
+        year: 'numeric',
+        month: '2-digit',
+        day: '2-digit',
+        hour: '2-digit',
+        minute: '2-digit',
+        hourCycle: 'h23',
+      })
+        .formatToParts(date)
+        .map((part) => [part.type, part.value]),
+    );
+  } catch {
+    return formatDateMinutes(date);
+  }
+  const text = `${parts.day}/${parts.month}/${parts.year} ${parts.hour}:${parts.minute}`;
+  return zone === usualZone ? text : `${text} (${zone})`;
 }
 
 /** How the pages name each format. */
