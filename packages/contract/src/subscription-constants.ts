@@ -6,14 +6,34 @@
 export const FORMATOS_ASSINATURA = ['PDF', 'PPTX'] as const;
 export type FormatoAssinatura = (typeof FORMATOS_ASSINATURA)[number];
 
-export const FREQUENCIAS = ['diaria', 'semanal', 'mensal'] as const;
+/**
+ * 'diaria', 'semanal' and 'mensal' follow a clock (`hora`, in `fusoHorario`); 'apos-atualizacao' is sent once for each
+ * completed refresh of the panel's dataset, and has no `hora` (docs/requirements.md#subscriptions-after-refresh).
+ */
+export const FREQUENCIAS = ['diaria', 'semanal', 'mensal', 'apos-atualizacao'] as const;
 export type Frequencia = (typeof FREQUENCIAS)[number];
+
+/** The kinds sent at a time of day. */
+export const FREQUENCIAS_COM_HORA = ['diaria', 'semanal', 'mensal'] as const satisfies readonly Frequencia[];
 
 export const FREQUENCIA_ROTULOS: Record<Frequencia, string> = {
   diaria: 'Diária',
   semanal: 'Semanal',
   mensal: 'Mensal',
+  'apos-atualizacao': 'Após cada atualização dos dados',
 };
+
+/** How a subscription sent after each refresh reads in the lists, and its 'Próximo envio'. */
+export const QUANDO_ATUALIZADOS = 'Quando os dados forem atualizados';
+export const PROXIMO_APOS_ATUALIZACAO = 'após a próxima atualização';
+
+/** The longest quiet window of a subscription sent after each refresh ('no máximo uma vez a cada N horas'): a week. */
+export const MAX_INTERVALO_HORAS = 168;
+
+/** 'no máximo uma vez a cada N horas', as the lists write it. */
+export function intervaloRotulo(horas: number): string {
+  return horas === 1 ? 'no máximo uma vez por hora' : `no máximo uma vez a cada ${horas} horas`;
+}
 
 /** ISO weekdays: 1 is Monday, 7 is Sunday (diaSemana). */
 export const DIAS_SEMANA: Record<number, string> = {
@@ -77,6 +97,10 @@ export const ASSINATURA_MESSAGES = {
   arquivoNaoEncontrado: 'Arquivo não encontrado ou expirado.',
   criada: 'Assinatura criada.',
   envioSolicitado: 'Envio solicitado. O e-mail chega em alguns minutos.',
+  horaObrigatoria: 'Uma assinatura diária, semanal ou mensal precisa da hora (hora).',
+  horaSemAgenda: 'A hora (hora) não vale para assinaturas enviadas após cada atualização dos dados.',
+  intervaloSoAposAtualizacao:
+    'O intervalo (intervaloHoras) só vale para assinaturas enviadas após cada atualização dos dados.',
 } as const;
 
 /** 'Enviar agora' beyond the allowance (SUBSCRIPTION_SEND_NOW_PER_HOUR): when the person may ask again. */

@@ -6,6 +6,7 @@ import {
   FORMATOS_ASSINATURA,
   FREQUENCIAS,
   MAX_DESTINATARIOS,
+  MAX_INTERVALO_HORAS,
   MAX_DIA_MES,
   SITUACOES_ASSINATURA,
 } from './subscription-constants.ts';
@@ -30,8 +31,13 @@ export const fusoHorario = z
 
 const formato = z.enum(FORMATOS_ASSINATURA, { error: 'O formato (formato) deve ser PDF ou PPTX.' });
 const frequencia = z.enum(FREQUENCIAS, {
-  error: "A frequência (frequencia) deve ser 'diaria', 'semanal' ou 'mensal'.",
+  error: "A frequência (frequencia) deve ser 'diaria', 'semanal', 'mensal' ou 'apos-atualizacao'.",
 });
+const intervaloHoras = z
+  .number({ error: `O intervalo (intervaloHoras) deve ser um número de horas de 1 a ${MAX_INTERVALO_HORAS}.` })
+  .int(`O intervalo (intervaloHoras) deve ser um número de horas de 1 a ${MAX_INTERVALO_HORAS}.`)
+  .min(1, `O intervalo (intervaloHoras) deve ser um número de horas de 1 a ${MAX_INTERVALO_HORAS}.`)
+  .max(MAX_INTERVALO_HORAS, `O intervalo (intervaloHoras) deve ser um número de horas de 1 a ${MAX_INTERVALO_HORAS}.`);
 const diaSemana = z
   .number({ error: 'O dia da semana (diaSemana) deve ser um número de 1 (segunda-feira) a 7 (domingo).' })
   .int('O dia da semana (diaSemana) deve ser um número de 1 (segunda-feira) a 7 (domingo).')
@@ -77,11 +83,23 @@ export const destinatariosBody = z
 
 /** The schedule's day must match its kind: diaSemana for 'semanal' only, diaMes for 'mensal' only. */
 function scheduleDays(
-  value: { frequencia?: string; diaSemana?: number | null; diaMes?: number | null },
+  value: {
+    frequencia?: string;
+    hora?: string | null;
+    diaSemana?: number | null;
+    diaMes?: number | null;
+    intervaloHoras?: number | null;
+  },
   ctx: z.RefinementCtx,
 ) {
   if (value.frequencia === undefined) return;
   const { frequencia: kind, diaSemana: weekday, diaMes: monthDay } = value;
+  if (kind === 'apos-atualizacao' && value.hora != null) {
+    ctx.addIssue({ code: 'custom', path: ['hora'], message: ASSINATURA_MESSAGES.horaSemAgenda });
+  }
+  if (kind !== 'apos-atualizacao' && value.intervaloHoras != null) {
+    ctx.addIssue({ code: 'custom', path: ['intervaloHoras'], message: ASSINATURA_MESSAGES.intervaloSoAposAtualizacao });
+  }
   if (kind === 'semanal' && (weekday === undefined || weekday === null)) {
     ctx.addIssue({
       code: 'custom',
@@ -122,21 +140,31 @@ const pageOrView = (value: { pagina?: string | null; visaoId?: string | null }, 
   }
 };
 
-/** POST /assinaturas. `fusoHorario` defaults to USAGE_TIME_ZONE; `destinatarios` is for administrators only. */
+/**
+ * POST /assinaturas. `fusoHorario` defaults to USAGE_TIME_ZONE; `destinatarios` is for administrators only. `hora` is
+ * required for the kinds sent at a time of day, and refused for 'apos-atualizacao', whose `intervaloHoras` (optional)
+ * is its quiet window.
+ */
 export const assinaturaBody = z
   .object({
     painelId: positiveId('O id do painel (painelId)'),
     formato,
     frequencia,
-    hora: horaAssinatura,
+    hora: horaAssinatura.nullable().optional(),
     diaSemana: diaSemana.nullable().optional(),
     diaMes: diaMes.nullable().optional(),
+    intervaloHoras: intervaloHoras.nullable().optional(),
     fusoHorario: fusoHorario.optional(),
     pagina: pagina.nullable().optional(),
     visaoId: visaoId.nullable().optional(),
     destinatarios: destinatariosBody.optional(),
   })
   .superRefine(scheduleDays)
+  .superRefine((value, ctx) => {
+    if (value.frequencia !== 'apos-atualizacao' && value.hora == null) {
+      ctx.addIssue({ code: 'custom', path: ['hora'], message: ASSINATURA_MESSAGES.horaObrigatoria });
+    }
+  })
   .superRefine(pageOrView);
 export type AssinaturaBody = z.input<typeof assinaturaBody>;
 
@@ -151,6 +179,7 @@ export const assinaturaPatchBody = z
     hora: horaAssinatura.optional(),
     diaSemana: diaSemana.nullable().optional(),
     diaMes: diaMes.nullable().optional(),
+    intervaloHoras: intervaloHoras.nullable().optional(),
     fusoHorario: fusoHorario.optional(),
     pagina: pagina.nullable().optional(),
     visaoId: visaoId.nullable().optional(),
@@ -174,9 +203,12 @@ export const assinatura = z
     nomePainel: z.string(),
     formato,
     frequencia,
-    hora: z.string(),
+    /** Null for 'apos-atualizacao'. */
+    hora: z.string().nullable(),
     diaSemana: z.number().int().nullable(),
     diaMes: z.number().int().nullable(),
+    /** 'apos-atualizacao' only: at most one message every so many hours; null when every refresh is sent. */
+    intervaloHoras: z.number().int().nullable(),
     fusoHorario: z.string(),
     pagina: z.string().nullable(),
     visaoId: z.string().nullable(),
@@ -187,7 +219,7 @@ export const assinatura = z
     situacao: z.enum(SITUACOES_ASSINATURA),
     /** Why it is 'sem-acesso' (null otherwise), in Portuguese. */
     motivoSituacao: z.string().nullable(),
-    /** The next scheduled delivery; null while paused. */
+    /** The next scheduled delivery; null while paused, and for 'apos-atualizacao' (it waits for a refresh). */
     proximoEnvio: isoDate.nullable(),
     ultimoEnvio: isoDate.nullable(),
     /** The last delivery that ended without sending to everyone, while no later one succeeded. */

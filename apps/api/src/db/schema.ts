@@ -525,9 +525,9 @@ export const assinaturas = pgTable(
     /** The owner: its recipient too, unless an administrator named recipients. */
     usuarioId: personColumn().notNull(),
     formato: text('formato', { enum: ['PDF', 'PPTX'] }).notNull(),
-    frequencia: text('frequencia', { enum: ['diaria', 'semanal', 'mensal'] }).notNull(),
-    /** 'HH:MM' in `fusoHorario`. */
-    hora: text('hora').notNull(),
+    frequencia: text('frequencia', { enum: ['diaria', 'semanal', 'mensal', 'apos-atualizacao'] }).notNull(),
+    /** 'HH:MM' in `fusoHorario`; null for 'apos-atualizacao'. */
+    hora: text('hora'),
     /** ISO weekday, 1 (Monday) to 7, for 'semanal'. */
     diaSemana: integer('dia_semana'),
     /** 1 to 28, for 'mensal'. */
@@ -544,6 +544,15 @@ export const assinaturas = pgTable(
     ultimoEnvio: timestamp('ultimo_envio', { withTimezone: true }),
     ultimaFalha: text('ultima_falha'),
     ultimaFalhaEm: timestamp('ultima_falha_em', { withTimezone: true }),
+    /** 'apos-atualizacao': at most one delivery every so many hours (the quiet window); null: every refresh. */
+    intervaloHoras: integer('intervalo_horas'),
+    /**
+     * 'apos-atualizacao': refreshes that ended after this moment are still to be delivered (the end of the last one
+     * queued, or when the subscription started or resumed waiting).
+     */
+    atualizacoesDesde: timestamp('atualizacoes_desde', { withTimezone: true }),
+    /** 'apos-atualizacao': when the last refresh's delivery was queued, which the quiet window counts from. */
+    atualizacaoEnfileiradaEm: timestamp('atualizacao_enfileirada_em', { withTimezone: true }),
     criadaEm: timestamp('criada_em', { withTimezone: true }).notNull().defaultNow(),
     atualizadaEm: timestamp('atualizada_em', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -551,6 +560,9 @@ export const assinaturas = pgTable(
     index('assinaturas_devidas')
       .on(t.proximoEnvio)
       .where(sql`${t.ativa}`),
+    index('assinaturas_apos_atualizacao')
+      .on(t.painelId)
+      .where(sql`${t.ativa} and ${t.frequencia} = 'apos-atualizacao'`),
     index('assinaturas_usuario').on(t.usuarioId),
     index('assinaturas_painel').on(t.painelId),
   ],
