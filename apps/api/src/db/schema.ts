@@ -779,3 +779,77 @@ export const capacidadeHistorico = pgTable(
   },
   (t) => [index('capacidade_historico_em').on(t.em)],
 );
+
+/*
+ * Alerts to the people who look after the panels (docs/requirements.md#alerts, modules/subscriptions/alerts.ts): who
+ * receives them and for which events, and each incident with its two notices, recorded as the mail server accepts
+ * them, so that each is sent once across rounds, instances and crashes.
+ */
+
+/** One row (id 1): the events on. No row: every event off. */
+export const alertas = pgTable('alertas', {
+  id: integer('id').primaryKey(),
+  /** EventoAlerta[]: 'falha-atualizacao', 'painel-indisponivel'. */
+  eventos: jsonb('eventos')
+    .$type<string[]>()
+    .notNull()
+    .default(sql`'[]'`),
+  atualizadoEm: timestamp('atualizado_em', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** The people who receive the alerts. */
+export const alertaUsuarios = pgTable('alerta_usuarios', {
+  usuarioId: personColumn().primaryKey(),
+});
+
+/** The Entra groups whose members (at sending time) receive the alerts. */
+export const alertaGrupos = pgTable('alerta_grupos', {
+  grupoId: text('grupo_id')
+    .primaryKey()
+    .references(() => grupos.id, { onDelete: 'cascade' }),
+});
+
+/**
+ * An incident: a dataset's refresh failing ('falha-atualizacao', chave: the dataset id) or a panel's report unavailable
+ * ('painel-indisponivel', chave: the panel id); one open per event and key. Each notice is 'pendente' until sent,
+ * 'enviado' once every recipient's message was accepted, 'dispensado' when it is not to be sent; a reconciler sends
+ * one while it holds the incident's lease (`ocupadoAte`).
+ */
+export const alertaIncidentes = pgTable(
+  'alerta_incidentes',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    evento: text('evento', { enum: ['falha-atualizacao', 'painel-indisponivel'] }).notNull(),
+    chave: text('chave').notNull(),
+    /** The panels affected when it opened ({ id, nome }[]). */
+    paineis: jsonb('paineis')
+      .$type<{ id: number; nome: string }[]>()
+      .notNull()
+      .default(sql`'[]'`),
+    /** Power BI's message, or the health check's. */
+    mensagem: text('mensagem'),
+    abertoEm: timestamp('aberto_em', { withTimezone: true }).notNull(),
+    fechadoEm: timestamp('fechado_em', { withTimezone: true }),
+    avisoAbertura: text('aviso_abertura', { enum: ['pendente', 'enviado', 'dispensado'] }).notNull(),
+    avisoAberturaEm: timestamp('aviso_abertura_em', { withTimezone: true }),
+    /** Null while open. */
+    avisoFechamento: text('aviso_fechamento', { enum: ['pendente', 'enviado', 'dispensado'] }),
+    avisoFechamentoEm: timestamp('aviso_fechamento_em', { withTimezone: true }),
+    /** The recipients (usuarios.id) whose message of the notice being sent was accepted: a retry skips them. */
+    enviadosPara: jsonb('enviados_para')
+      .$type<string[]>()
+      .notNull()
+      .default(sql`'[]'`),
+    ocupadoPor: text('ocupado_por'),
+    ocupadoAte: timestamp('ocupado_ate', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('alerta_incidentes_aberto')
+      .on(t.evento, t.chave)
+      .where(sql`${t.fechadoEm} is null`),
+    index('alerta_incidentes_aviso')
+      .on(t.abertoEm)
+      .where(sql`${t.avisoAbertura} = 'pendente' or ${t.avisoFechamento} = 'pendente'`),
+    index('alerta_incidentes_fechado').on(t.fechadoEm),
+  ],
+);
