@@ -37,6 +37,7 @@ export async function resetDatabase(database: Database) {
              visualizacoes, exportacoes_dados, auditoria, ultimos_logins, favoritos, visoes_salvas, exportacoes,
              grupos, grupo_membros, painel_grupos, estado_sincronizacao,
              painel_datasets, datasets_atualizacao, datasets_agendamento, painel_saude, tarefas, instalacao,
-             caixas_envio, vagas_envio, uso_caixa_envio, capacidade, capacidade_historico
+             caixas_envio, vagas_envio, uso_caixa_envio, capacidade, capacidade_historico,
+             alertas, alerta_usuarios, alerta_grupos, alerta_incidentes
              restart identity cascade`);
 }

@@ -61,6 +61,7 @@ export const alertasBody = z
     error: ALERTA_MESSAGES.semDestinatarios,
   });
 export type AlertasBody = z.input<typeof alertasBody>;
+export type AlertasPut = z.output<typeof alertasBody>;
 
 const pessoa = z.object({ id: z.string(), displayName: z.string(), email: z.string() });
 const grupo = z.object({ id: z.string(), displayName: z.string() });

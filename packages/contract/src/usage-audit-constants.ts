@@ -22,13 +22,14 @@ export const OBJETOS_AUDITORIA = [
   'assinatura',
   'capacidade',
   'visao_painel',
+  'alerta',
 ] as const;
 export type ObjetoAuditoria = (typeof OBJETOS_AUDITORIA)[number];
 
 /**
  * The kinds of change: administrators' changes, sign-ins, sign-outs, refused sign-ins and throttling, each delivery
- * of a subscription ('envio', with who was sent it and who was left out) and each 'Enviar agora' asked
- * ('envio_solicitado').
+ * of a subscription ('envio', with who was sent it and who was left out), each alert sent ('envio' of an 'alerta')
+ * and each 'Enviar agora' asked ('envio_solicitado').
  */
 export const ACOES_AUDITORIA = [
   'criacao',
@@ -54,6 +55,7 @@ export const NOMES_OBJETOS: Record<ObjetoAuditoria, string> = {
   assinatura: 'Assinatura',
   capacidade: 'Capacidade do Power BI',
   visao_painel: 'Visão do painel',
+  alerta: 'Alerta',
 };
 export const NOMES_ACOES: Record<AcaoAuditoria, string> = {
   criacao: 'Criação',

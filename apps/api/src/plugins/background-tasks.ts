@@ -6,6 +6,7 @@ import { purgeOldExports } from '../modules/exports/exports.ts';
 import { readFreshness } from '../modules/power-bi/freshness.ts';
 import { checkHealth } from '../modules/power-bi/panel-health.ts';
 import { readRefreshSchedules } from '../modules/power-bi/refresh-schedules.ts';
+import { reconcileAlerts } from '../modules/subscriptions/alerts.ts';
 import { purgeExpiredSubscriptionFiles } from '../modules/subscriptions/deliveries.ts';
 import { purgeSendNowCounts } from '../modules/subscriptions/subscriptions.ts';
 import { purgeOldViews } from '../modules/usage/usage.ts';
@@ -79,9 +80,11 @@ export default fp<{ syncAtStart: boolean; runDeliveries: boolean; runner?: Omit<
           claim: 'cluster',
           everyMs: config.powerBi.refreshIntervalMinutes * MINUTE,
           firstAfterMs: atStart(2_000),
-          run: async (scope) => {
+          run: async (scope, signal) => {
             if (await capacityPaused()) return;
             await readFreshness(app.db, client, app.log, panelsOf(scope));
+            // Failed refreshes and their recoveries, told to the alerts' recipients (docs/requirements.md#alerts).
+            await reconcileAlerts({ db: app.db, mail: app.mail, config, log: app.log, signal }, 'falha-atualizacao');
             // Panels created or pointed at another report: their datasets' refresh schedules now, not within the hour.
             if (!scope.full) app.refreshSchedules?.trigger();
           },
@@ -95,9 +98,10 @@ export default fp<{ syncAtStart: boolean; runDeliveries: boolean; runner?: Omit<
           claim: 'cluster',
           everyMs: config.powerBi.healthIntervalMinutes * MINUTE,
           firstAfterMs: atStart(2_000),
-          run: async (scope) => {
+          run: async (scope, signal) => {
             if (await capacityPaused()) return;
             await checkHealth(app.db, client, app.log, panelsOf(scope));
+            await reconcileAlerts({ db: app.db, mail: app.mail, config, log: app.log, signal }, 'painel-indisponivel');
           },
         }),
     );

@@ -320,3 +320,39 @@ const perPerson = new VersionedKeyedCache(
 /** GET /paineis/atualizacoes as bytes, from memory: every panel for an admin, the panels a person may open. */
 export const freshnessJson = (db: Db, requester: Pick<Requester, 'id' | 'isAdmin'>): Promise<PreparedJson> =>
   requester.isAdmin ? forAdmins.get(db) : perPerson.get(db, requester.id);
+
+/** A dataset some panel reads now, with its last refresh's status and the panels reading it (the alerts ask it). */
+export interface DatasetOfPanels {
+  datasetId: string;
+  status: DatasetFreshness['status'];
+  /** Power BI's message on a failed refresh. */
+  mensagem: string | null;
+  paineis: { id: number; nome: string }[];
+}
+
+/**
+ * Every dataset read by a panel for the report it shows now (a link read for a report the panel no longer shows is
+ * left out, as in byPanel), once, with the panels reading it in id order.
+ */
+export async function datasetsOfPanels(db: Db): Promise<DatasetOfPanels[]> {
+  const [panels, stored] = await Promise.all([allPanels(db), storedFreshness(db)]);
+  const links = new Map(stored.map((s) => [s.painelId, s]));
+  const found = new Map<string, DatasetOfPanels>();
+  for (const panel of [...panels].sort((a, b) => a.id - b.id)) {
+    const link = links.get(panel.id);
+    const current =
+      link && link.workspaceId === guidKey(panel.workspaceId) && link.reportId === guidKey(panel.reportId)
+        ? link.dataset
+        : null;
+    if (!current) continue;
+    const entry = found.get(current.datasetId) ?? {
+      datasetId: current.datasetId,
+      status: current.status,
+      mensagem: current.mensagem,
+      paineis: [],
+    };
+    entry.paineis.push({ id: panel.id, nome: panel.nomePainel });
+    found.set(current.datasetId, entry);
+  }
+  return [...found.values()];
+}

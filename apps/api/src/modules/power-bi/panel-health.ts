@@ -166,3 +166,33 @@ const answers = new VersionedCache(['paineis', 'saude'], async (db) => {
 });
 
 export const panelHealthJson = (db: Db): Promise<PreparedJson> => answers.get(db);
+
+/** A panel with its last check, for the report it shows now (the alerts ask it). */
+export interface PanelCheck {
+  painelId: number;
+  nomePainel: string;
+  /** Null when its report has not been checked since the panel was created or pointed elsewhere. */
+  estado: EstadoSaude | null;
+  /** Whether that check found the report gone or unreadable. */
+  quebrado: boolean;
+  mensagem: string | null;
+}
+
+/** Every panel that exists now, with its current check. */
+export async function panelChecks(db: Db): Promise<PanelCheck[]> {
+  const [panels, checks] = await Promise.all([allPanels(db), storedHealth(db)]);
+  const byId = new Map(checks.map((h) => [h.painelId, h]));
+  return [...panels]
+    .sort((a, b) => a.id - b.id)
+    .map((panel) => {
+      const check = byId.get(panel.id);
+      const current = checkedFor(check, panel) ? check : null;
+      return {
+        painelId: panel.id,
+        nomePainel: panel.nomePainel,
+        estado: current?.estado ?? null,
+        quebrado: current !== null && BROKEN.has(current.estado),
+        mensagem: current?.mensagem ?? null,
+      };
+    });
+}
