@@ -95,7 +95,8 @@ test('every screen', async ({ page, consoleErrors }) => {
   await shot(page, 'importar');
 
   await page.goto('/');
-  await expect(page.getByText('Falha na atualização')).toBeVisible();
+  // The first of one or two: 'Produção Diária', refreshed on a cycle (DEMO_REFRESH_CYCLES), fails now and then too.
+  await expect(page.getByText('Falha na atualização').first()).toBeVisible();
   // Down to 'Financeiro', whose rows show the failed refresh and the one in progress.
   await page.mouse.move(640, 500);
   await page.mouse.wheel(0, 640);

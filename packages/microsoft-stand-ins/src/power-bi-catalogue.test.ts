@@ -1,8 +1,8 @@
 import { checkExchange } from '@paineis/microsoft-api/check-exchange';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startStandIns } from './stand-ins.ts';
 import { powerBiToken, testReport, vendas, WORKSPACE } from './test-helpers.ts';
-import type { StandInRefresh, StandInReport, StandIns } from './types.ts';
+import type { StandInRefresh, StandInRefreshCycle, StandInReport, StandIns } from './types.ts';
 
 /** Response bodies are checked by shape, so tests read them untyped. */
 function json(response: Response): Promise<any> {
@@ -387,6 +387,107 @@ describe('Power BI catalogue stand-in: workspaces, reports, pages, datasets, ref
         { datasetId: financeiro.datasetId, refreshes: FINANCEIRO_REFRESHES },
       ]);
     }
+  });
+
+  it("computes a refresh cycle's history from the clock: running, completed, failed every n-th cycle, recovered, cut at $top", async () => {
+    const everyMs = 4 * 60_000;
+    const durationMs = 20_000;
+    const failure = JSON.stringify({
+      errorCode: 'ModelRefresh_ShortMessage_ProcessingError',
+      errorDescription: "A coluna 'Turno' não existe no conjunto de linhas.",
+    });
+    s.powerBi.setDatasets([
+      { datasetId: tempoReal.datasetId, storageMode: 'DirectQuery', refreshCycle: { everyMs, durationMs } },
+      {
+        datasetId: financeiro.datasetId,
+        refreshes: FINANCEIRO_REFRESHES,
+        refreshCycle: { everyMs, durationMs, failEvery: 3, failure },
+      },
+    ]);
+    // Moments ahead of the real clock, so the service principal's token is valid then: cycle m follows a failed one.
+    let m = Math.floor(Date.now() / everyMs) + 1;
+    while (m % 3 !== 1) m++;
+    const iso = (ms: number) => new Date(ms).toISOString();
+    const startOf = (k: number) => k * everyMs;
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      const history = async (top?: number) => {
+        const query = top === undefined ? '' : `?$top=${top}`;
+        return (await json(await get(`/groups/${WORKSPACE}/datasets/${financeiro.datasetId}/refreshes${query}`))).value;
+      };
+
+      // 5 s into cycle m: its refresh runs; m − 1 completed after m − 2 failed; the declared history is not answered.
+      vi.setSystemTime(startOf(m) + 5_000);
+      const running = await history(4);
+      expect(running).toEqual([
+        expect.objectContaining({ status: 'Unknown', refreshType: 'Scheduled', startTime: iso(startOf(m)) }),
+        expect.objectContaining({
+          status: 'Completed',
+          startTime: iso(startOf(m - 1)),
+          endTime: iso(startOf(m - 1) + durationMs),
+        }),
+        expect.objectContaining({
+          status: 'Failed',
+          startTime: iso(startOf(m - 2)),
+          endTime: iso(startOf(m - 2) + durationMs),
+          serviceExceptionJson: failure,
+        }),
+        expect.objectContaining({ status: 'Completed', startTime: iso(startOf(m - 3)) }),
+      ]);
+      expect(running[0]).not.toHaveProperty('endTime');
+      expect(running[0]).not.toHaveProperty('refreshAttempts');
+      expect(running[1]).not.toHaveProperty('serviceExceptionJson');
+
+      // At its end it completed, with the same requestId; every refresh keeps its id as newer ones come first.
+      vi.setSystemTime(startOf(m) + durationMs);
+      const ended = await history(2);
+      expect(ended).toEqual([
+        expect.objectContaining({ status: 'Completed', endTime: iso(startOf(m) + durationMs) }),
+        expect.objectContaining({ status: 'Completed', startTime: iso(startOf(m - 1)) }),
+      ]);
+      expect(ended.map((r: { requestId: string }) => r.requestId)).toEqual(
+        running.slice(0, 2).map((r: { requestId: string }) => r.requestId),
+      );
+
+      // The next cycle (the third) fails once its refresh ends, and the one after completes again.
+      vi.setSystemTime(startOf(m + 1) + 30_000);
+      expect(await history(1)).toEqual([
+        expect.objectContaining({ status: 'Failed', startTime: iso(startOf(m + 1)), serviceExceptionJson: failure }),
+      ]);
+      vi.setSystemTime(startOf(m + 2) + 30_000);
+      const recovered = await history();
+      expect(recovered.slice(0, 2)).toEqual([
+        expect.objectContaining({ status: 'Completed', startTime: iso(startOf(m + 2)) }),
+        expect.objectContaining({ status: 'Failed', startTime: iso(startOf(m + 1)) }),
+      ]);
+      // Without $top, Power BI's 60, as many as the cycles give; one in three failed.
+      expect(recovered).toHaveLength(60);
+      expect(recovered.filter((r: { status: string }) => r.status === 'Failed')).toHaveLength(20);
+
+      // A DirectQuery dataset refreshes nothing, cycle or not.
+      const direct = await json(await get(`/groups/${WORKSPACE}/datasets/${tempoReal.datasetId}/refreshes`));
+      expect(direct.value).toEqual([]);
+      expectNoViolations();
+
+      // Setting a history replaces the cycle.
+      s.powerBi.setRefreshes(financeiro.datasetId, FINANCEIRO_REFRESHES);
+      expect((await history()).map((r: { status: string }) => r.status)).toEqual(['Unknown', 'Failed', 'Completed']);
+    } finally {
+      vi.useRealTimers();
+      s.powerBi.setDatasets([
+        { datasetId: tempoReal.datasetId, storageMode: 'DirectQuery' },
+        { datasetId: financeiro.datasetId, refreshes: FINANCEIRO_REFRESHES },
+      ]);
+    }
+  });
+
+  it('refuses a refresh cycle it cannot play', () => {
+    const cycle = (refreshCycle: StandInRefreshCycle) => () =>
+      s.powerBi.setDatasets([{ datasetId: vendas.datasetId, refreshCycle }]);
+    expect(cycle({ everyMs: 0, durationMs: 0 })).toThrow(RangeError);
+    expect(cycle({ everyMs: 60_000, durationMs: 60_000 })).toThrow(RangeError);
+    expect(cycle({ everyMs: 60_000, durationMs: 1_000, failEvery: 0 })).toThrow(RangeError);
+    expect(cycle({ everyMs: 60_000, durationMs: 1_000, failEvery: 2.5 })).toThrow(RangeError);
   });
 
   it('refuses every call on a workspace the service principal was removed from with 401, until restored or reset', async () => {

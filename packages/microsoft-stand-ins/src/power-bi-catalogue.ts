@@ -5,6 +5,7 @@ import { stableGuid, type StandInContext } from './stand-in-context.ts';
 import type {
   StandInDataset,
   StandInRefresh,
+  StandInRefreshCycle,
   StandInRefreshSchedule,
   StandInReport,
   StandIns,
@@ -53,6 +54,11 @@ import type {
  * - `datasetWorkspaceId` is not a field of the swagger's Report: it is only in the admin scanner's
  *   RelatedDatasetProperties ("returned only if the related dataset belongs to a different workspace"). The stand-in
  *   never sends it on Get Reports In Group nor Get Report In Group.
+ *
+ * A dataset may be declared with a refresh cycle (StandInDataset.refreshCycle): its history is then computed from the
+ * clock at each request, a refresh every so often, running for a while, failing every n-th time. That is a demo and
+ * test device (the demo's panels refresh, fail and recover within minutes of `npm start`), not Microsoft's behaviour:
+ * Power BI refreshes on its schedule or when asked, and fails for its own reasons.
  */
 
 /** An import model's scheduled refresh unless declared: twice a day, every day, in Brasília's time. */
@@ -65,6 +71,48 @@ const DEFAULT_REFRESH_SCHEDULE: StandInRefreshSchedule = {
 
 /** Refresh history entries answered without `$top` ("the last available 60 entries"). */
 const DEFAULT_REFRESH_TOP = 60;
+
+/** A refresh cycle's failure unless declared: a processing error, as Power BI writes one in serviceExceptionJson. */
+export const REFRESH_CYCLE_FAILURE = JSON.stringify({
+  errorCode: 'ModelRefresh_ShortMessage_ProcessingError',
+  errorDescription: 'Ocorreu um erro ao processar os dados do modelo semântico. Tente atualizá-lo novamente.',
+});
+
+/** Throws for a refresh cycle that cannot be played (see StandInRefreshCycle). */
+export function checkRefreshCycle(cycle: StandInRefreshCycle): void {
+  const { everyMs, durationMs, failEvery } = cycle;
+  if (!Number.isSafeInteger(everyMs) || everyMs <= 0)
+    throw new RangeError('refreshCycle.everyMs: a whole number above 0');
+  if (!Number.isFinite(durationMs) || durationMs < 0 || durationMs >= everyMs) {
+    throw new RangeError('refreshCycle.durationMs: at least 0 and below everyMs');
+  }
+  if (failEvery !== undefined && (!Number.isSafeInteger(failEvery) || failEvery < 1)) {
+    throw new RangeError('refreshCycle.failEvery: a whole number of 1 or more');
+  }
+}
+
+/**
+ * The `count` newest refreshes of a refresh cycle at `now` (ms), newest first: the current cycle's (running or ended),
+ * then those before it. Pure, so tests may read it at any moment.
+ */
+export function refreshCycleHistory(cycle: StandInRefreshCycle, now: number, count: number): StandInRefresh[] {
+  const current = Math.floor(now / cycle.everyMs);
+  const history: StandInRefresh[] = [];
+  for (let k = current; history.length < count; k--) {
+    const start = k * cycle.everyMs;
+    const end = start + cycle.durationMs;
+    const base = { refreshType: cycle.refreshType ?? 'Scheduled', startTime: new Date(start).toISOString() };
+    if (now < end) {
+      history.push({ ...base, status: 'Unknown' });
+    } else if (cycle.failEvery !== undefined && k % cycle.failEvery === cycle.failEvery - 1) {
+      const serviceExceptionJson = cycle.failure ?? REFRESH_CYCLE_FAILURE;
+      history.push({ ...base, status: 'Failed', endTime: new Date(end).toISOString(), serviceExceptionJson });
+    } else {
+      history.push({ ...base, status: 'Completed', endTime: new Date(end).toISOString() });
+    }
+  }
+  return history;
+}
 
 type GroupRoute = { Params: { workspaceId: string } };
 type ReportRoute = { Params: { workspaceId: string; reportId: string } };
@@ -127,6 +175,7 @@ export interface PowerBiCatalogue {
 }
 
 export function powerBiCatalogue(ctx: StandInContext): PowerBiCatalogue {
+  for (const declared of ctx.datasets) if (declared.refreshCycle) checkRefreshCycle(declared.refreshCycle);
   /** Workspaces the service principal was removed from, by lower-case id. */
   const removed = new Set<string>();
 
@@ -152,8 +201,9 @@ export function powerBiCatalogue(ctx: StandInContext): PowerBiCatalogue {
 
   /** A dataset as the stand-in serves it, declared or by default; undefined when neither a declaration nor a report names it. */
   function dataset(datasetId: string):
-    | (Required<Omit<StandInDataset, 'refreshes' | 'refreshSchedule'>> & {
+    | (Required<Omit<StandInDataset, 'refreshes' | 'refreshCycle' | 'refreshSchedule'>> & {
         refreshes: StandInRefresh[];
+        refreshCycle?: StandInRefreshCycle;
         rls: boolean;
       })
     | undefined {
@@ -181,6 +231,8 @@ export function powerBiCatalogue(ctx: StandInContext): PowerBiCatalogue {
       // Microsoft's IsRefreshable: false for DirectQuery and live connections whatever is declared.
       isRefreshable: refreshable(storageMode) && (declared?.isRefreshable ?? true),
       refreshes: declared?.refreshes ?? defaultRefreshes,
+      // A DirectQuery or live-connection dataset refreshes nothing, cycle or not.
+      ...(declared?.refreshCycle && refreshable(storageMode) ? { refreshCycle: declared.refreshCycle } : {}),
       rls: over.some((report) => report.rls),
     };
   }
@@ -274,8 +326,9 @@ export function powerBiCatalogue(ctx: StandInContext): PowerBiCatalogue {
     };
   }
 
-  function refreshObject(datasetId: string, refresh: StandInRefresh, index: number) {
-    const requestId = stableGuid(`refresh|${datasetId}|${refresh.startTime}|${index}`);
+  /** `index` tells apart declared refreshes with one start; a cycle's start alone names its refresh (undefined). */
+  function refreshObject(datasetId: string, refresh: StandInRefresh, index?: number) {
+    const requestId = stableGuid(`refresh|${datasetId}|${refresh.startTime}${index === undefined ? '' : `|${index}`}`);
     const attempt = {
       attemptId: 1,
       startTime: refresh.startTime,
@@ -404,12 +457,14 @@ export function powerBiCatalogue(ctx: StandInContext): PowerBiCatalogue {
       }
       const top = whole(queryValue(request, '$top'), '$top', 1);
       if (typeof top === 'object') return sendError(reply, top);
-      return {
-        '@odata.context': context(`groups/${found.workspaceId}/$metadata#refreshes`),
-        value: found.refreshes
-          .slice(0, top ?? DEFAULT_REFRESH_TOP)
-          .map((refresh, index) => refreshObject(found.datasetId, refresh, index)),
-      };
+      const count = top ?? DEFAULT_REFRESH_TOP;
+      // A cycle's refresh keeps its requestId from running to ended, and as newer ones come before it.
+      const value = found.refreshCycle
+        ? refreshCycleHistory(found.refreshCycle, Date.now(), count).map((refresh) =>
+            refreshObject(found.datasetId, refresh),
+          )
+        : found.refreshes.slice(0, count).map((refresh, index) => refreshObject(found.datasetId, refresh, index));
+      return { '@odata.context': context(`groups/${found.workspaceId}/$metadata#refreshes`), value };
     });
   }
 
@@ -455,11 +510,14 @@ export function powerBiCatalogue(ctx: StandInContext): PowerBiCatalogue {
           list.map((entry) => entry.datasetId),
           'dataset ids',
         );
+        for (const entry of list) if (entry.refreshCycle) checkRefreshCycle(entry.refreshCycle);
         ctx.datasets = list.map((entry) => ({ ...entry }));
       },
       setRefreshes(datasetId, refreshes) {
         const index = ctx.datasets.findIndex((entry) => sameId(entry.datasetId, datasetId));
-        const entry = { ...(ctx.datasets[index] ?? { datasetId }), refreshes: [...refreshes] };
+        const entry: StandInDataset = { ...(ctx.datasets[index] ?? { datasetId }), refreshes: [...refreshes] };
+        // The history set is the one answered: a cycle would hide it.
+        delete entry.refreshCycle;
         if (index === -1) ctx.datasets.push(entry);
         else ctx.datasets[index] = entry;
       },

@@ -270,12 +270,43 @@ export interface StandInDataset {
    */
   refreshes?: StandInRefresh[];
   /**
+   * A refresh history that follows the clock instead of `refreshes` (which is then ignored): see StandInRefreshCycle.
+   * Only for an import model (a DirectQuery or live-connection dataset keeps its empty history). A demo and test
+   * device, not something Power BI has.
+   */
+  refreshCycle?: StandInRefreshCycle;
+  /**
    * Its scheduled refresh (Datasets_GetRefreshScheduleInGroup's RefreshSchedule): the days and times (hh:mm, minutes
    * 00 or 30) in its time zone. Default for an import model: every day at 06:00 and 18:00, 'E. South America Standard
    * Time', enabled; a DirectQuery or live-connection dataset has none (the call is refused, as for a DirectQuery
    * schedule of an import model: the project's assumption).
    */
   refreshSchedule?: StandInRefreshSchedule;
+}
+
+/**
+ * A dataset refreshed on a fixed cycle, computed from the clock (Date.now(), which vitest's fake timers move) at each
+ * request, with no timer: cycle k starts at k × everyMs since the Unix epoch, so every stand-in, restarted or not,
+ * plays the same history. A refresh runs from each cycle's start for durationMs ('Unknown', no endTime), then ends
+ * 'Completed', or 'Failed' on every failEvery-th cycle (k % failEvery === failEvery − 1), the next one completing
+ * again. The history is the current cycle's refresh and those before it, newest first, as many as asked ($top, else
+ * Power BI's 60). A demo and test device (the demo shows a refresh and a failure within minutes), not Power BI's
+ * behaviour.
+ */
+export interface StandInRefreshCycle {
+  /** Time between two refreshes' starts (ms, a whole number above 0). */
+  everyMs: number;
+  /** How long each refresh runs (ms, at least 0 and below everyMs). */
+  durationMs: number;
+  /** Every this many cycles one fails (a whole number of 1 or more; 1 fails them all). Absent: none fails. */
+  failEvery?: number;
+  /**
+   * The failed refreshes' serviceExceptionJson (Power BI's error as JSON text). Default: a processing error
+   * (REFRESH_CYCLE_FAILURE in power-bi-catalogue.ts).
+   */
+  failure?: string;
+  /** Default 'Scheduled'. */
+  refreshType?: StandInRefresh['refreshType'];
 }
 
 /** A dataset's scheduled refresh, as Power BI's RefreshSchedule has it. */
@@ -614,7 +645,10 @@ export interface StandIns {
     setWorkspaces(workspaces: StandInWorkspace[]): void;
     /** Replaces the datasets described (their storage mode and refresh history); the others get the default. */
     setDatasets(datasets: StandInDataset[]): void;
-    /** Sets one dataset's refresh history, newest first (the dataset need not be described yet). */
+    /**
+     * Sets one dataset's refresh history, newest first (the dataset need not be described yet); its refresh cycle,
+     * if declared, is dropped.
+     */
     setRefreshes(datasetId: string, refreshes: StandInRefresh[]): void;
     /**
      * Removes the service principal from the workspace, as a workspace admin would: Groups_GetGroups no longer lists

@@ -3,6 +3,7 @@ import type {
   StandInGroup,
   StandInPerson,
   StandInRefresh,
+  StandInRefreshCycle,
   StandInReport,
   StandInWorkspace,
 } from '@paineis/microsoft-stand-ins/types';
@@ -139,12 +140,35 @@ const FAILED_REFRESH_ERROR = JSON.stringify({
 });
 
 /**
+ * Two demo panels whose data the stand-in refreshes on a cycle that follows the clock (StandInRefreshCycle, a demo
+ * device of the stand-in), so that refreshes, a failure and its recovery are seen within minutes of `npm start`. Both
+ * are RLS panels the demo user is linked to, so he sees them and may subscribe to them; the admin's monthly
+ * subscription is on the first.
+ */
+export const DEMO_REFRESH_CYCLES: Record<string, StandInRefreshCycle> = {
+  // Every 3 minutes, 20 seconds each, never failing.
+  'Metas da Equipe Comercial': { everyMs: 3 * 60_000, durationMs: 20_000 },
+  // Every 4 minutes, 30 seconds each, every third failing (a timeout at the source, gone at the next): one failure and
+  // its recovery every 12 minutes.
+  'Produção Diária': {
+    everyMs: 4 * 60_000,
+    durationMs: 30_000,
+    failEvery: 3,
+    failure: JSON.stringify({
+      errorCode: 'ModelRefresh_ShortMessage_ProcessingError',
+      errorDescription:
+        "Erro de fonte de dados: o tempo limite da consulta à fonte 'MES Produção' expirou. Tabela: Apontamentos de Produção.",
+    }),
+  },
+};
+
+/**
  * The demo's datasets as the stand-in Power BI describes them, relative to `now`: every state the portal shows.
  * 'DRE Consolidada' failed its last refresh (40 min ago, after a good one yesterday); 'Orçamento vs Realizado' is
  * refreshing now; 'Custos por Centro de Custo' had its last refresh cancelled; 'Pesquisa de Clima' is an import model
  * with no schedule (not refreshable, refreshed by hand three weeks ago); 'Paradas de Máquina' is DirectQuery and
- * 'Consumo de Energia' a live connection (no refresh: real time); the rest refreshed at varied times, from minutes to
- * days ago, twice a day on schedule.
+ * 'Consumo de Energia' a live connection (no refresh: real time); those of DEMO_REFRESH_CYCLES refresh on their cycle,
+ * following the clock; the rest refreshed at varied times, from minutes to days ago, twice a day on schedule.
  */
 export function demoDatasets(now = Date.now()): StandInDataset[] {
   const at = (ago: number) => new Date(now - ago).toISOString();
@@ -198,6 +222,7 @@ export function demoDatasets(now = Date.now()): StandInDataset[] {
       name,
       refreshes: [completed(ago), completed(ago + 12 * HOUR)],
       ...special[name],
+      ...(DEMO_REFRESH_CYCLES[name] ? { refreshCycle: DEMO_REFRESH_CYCLES[name] } : {}),
     });
   });
   return [...datasets.values()];

@@ -1,14 +1,16 @@
 import { sql } from 'drizzle-orm';
 import type { AtualizacoesPaineis, RelatorioPowerBi, SaudePainel, WorkspacePowerBi } from '@paineis/contract/power-bi';
+import { powerBiToken } from '@paineis/microsoft-stand-ins/test-helpers';
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../../test/context.ts';
 import { microsoftConfig, useStandIns } from '../../test/microsoft.ts';
 import { rows } from '../db/client.ts';
-import { DEMO_ADMIN, DEMO_WORKSPACE_ID } from './demo-data.ts';
+import { DEMO_ADMIN, DEMO_USER, DEMO_WORKSPACE_ID, demoGuid } from './demo-data.ts';
 import { loadDemoData } from './load-demo-data.ts';
 import {
   DEMO_DELETED_REPORT,
   DEMO_FINANCE_WORKSPACE_ID,
+  DEMO_REFRESH_CYCLES,
   demoDatasets,
   demoDirectory,
   demoGroups,
@@ -100,5 +102,39 @@ describe("the demo's Power BI", () => {
     expect(broken).toEqual([
       expect.objectContaining({ painelId: Number(panelId(DEMO_DELETED_REPORT)), estado: 'relatorio-nao-encontrado' }),
     ]);
+  });
+
+  it('refreshes two panels the demo user opens on cycles that follow the clock, one failing now and then', async () => {
+    const METAS = 'Metas da Equipe Comercial';
+    const PRODUCAO = 'Produção Diária';
+    expect(Object.keys(DEMO_REFRESH_CYCLES)).toEqual([METAS, PRODUCAO]);
+    const declared = (name: string) => demoDatasets().find((d) => d.datasetId === demoGuid(`dataset:${name}`));
+    expect(declared(METAS)?.refreshCycle).toEqual({ everyMs: 3 * 60_000, durationMs: 20_000 });
+    expect(declared(PRODUCAO)?.refreshCycle).toMatchObject({
+      everyMs: 4 * 60_000,
+      durationMs: 30_000,
+      failEvery: 3,
+      failure: expect.stringContaining('ModelRefresh_ShortMessage_ProcessingError'),
+    });
+    expect(declared(PRODUCAO)?.storageMode ?? 'Import').toBe('Import');
+
+    // Power BI's history of the failing one: within its last six cycles (24 minutes) a failure and a later success.
+    const s = standIns.current;
+    const history = await fetch(
+      `${s.powerBiApiUrl}/v1.0/myorg/groups/${DEMO_WORKSPACE_ID}/datasets/${demoGuid(`dataset:${PRODUCAO}`)}/refreshes?$top=6`,
+      { headers: { authorization: `Bearer ${await powerBiToken(s)}` } },
+    );
+    const statuses = ((await history.json()) as { value: { status: string }[] }).value.map((r) => r.status);
+    expect(statuses).toHaveLength(6);
+    expect(statuses.lastIndexOf('Completed')).toBeGreaterThan(-1);
+    expect(statuses.indexOf('Completed')).toBeLessThan(statuses.lastIndexOf('Failed'));
+
+    // Both are among the demo user's panels, with a freshness of their cycle.
+    const { panelId } = await demo();
+    await ctx.app.freshness!.run();
+    const token = await ctx.tokenFor(DEMO_USER);
+    const freshness = (await ctx.request('GET', '/api/paineis/atualizacoes', { token })).json<AtualizacoesPaineis>();
+    expect(['concluida', 'em-andamento']).toContain(freshness[panelId(METAS)]?.status);
+    expect(['concluida', 'em-andamento', 'falhou']).toContain(freshness[panelId(PRODUCAO)]?.status);
   });
 });
