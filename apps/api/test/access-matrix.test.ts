@@ -214,6 +214,8 @@ const CALLS: Record<string, (s: Seeded) => Call> = {
   'GET /api/assinaturas/arquivos/{id}': () => ({}),
   'GET /api/demonstracao/caixa-de-saida': () => ({}),
   'GET /api/demonstracao/caixa-de-saida/{id}/anexos/{indice}': () => ({}),
+  'GET /api/alertas': () => ({}),
+  'PUT /api/alertas': () => ({ body: { eventos: [], destinatarios: { usuarios: [], grupos: [] } } }),
   'GET /api/configuracao': () => ({}),
   // Each action on a capacity in the state it acts on (the stand-in's Azure ends each at once).
   'GET /api/capacidade': () => ({}),

@@ -108,6 +108,8 @@ const EXPECTED: Record<string, Access> = {
   'GET /api/assinaturas/arquivos/{id}': 'user',
   'GET /api/demonstracao/caixa-de-saida': 'admin',
   'GET /api/demonstracao/caixa-de-saida/{id}/anexos/{indice}': 'admin',
+  'GET /api/alertas': 'admin',
+  'PUT /api/alertas': 'admin',
 
   'GET /api/auth/microsoft-login': 'public',
   'GET /api/auth/microsoft-callback': 'public',
@@ -152,6 +154,8 @@ function designRule(method: string, path: string): Access {
   // E-mail subscriptions, each its owner's; every one of them only for administrators
   // (docs/requirements.md#subscriptions).
   if (path === '/api/assinaturas/todas') return 'admin';
+  // The alerts to the panels' keepers (docs/requirements.md#alerts).
+  if (path === '/api/alertas') return 'admin';
   if (path === '/api/assinaturas' || path.startsWith('/api/assinaturas/')) return 'user';
   if (method !== 'GET') return 'admin';
   if (
@@ -334,6 +338,7 @@ describe('auth plugin: permissions for every route', () => {
       },
       // Not a pause: 'Enviar agora', called next on the same data, would then be refused for it.
       'PATCH /api/assinaturas/{id}': { formato: 'PPTX' },
+      'PUT /api/alertas': { eventos: ['falha-atualizacao'], destinatarios: { usuarios: [s.admin.id] } },
       'PUT /api/capacidade/sku': { sku: 'A2' },
       'PUT /api/capacidade/politica': DEFAULT_POLICY,
       'POST /api/paineis/importar': {
