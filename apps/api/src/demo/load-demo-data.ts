@@ -9,6 +9,7 @@ import { configuredRunSince } from '../modules/auth/installation.repository.ts';
 import { seedLastSignIns } from '../modules/auth/sign-ins.ts';
 import { forgetUsageSnapshots, seedOpenings } from '../modules/usage/usage.ts';
 import { seedGroups, seedUsers } from '../modules/users/users.service.ts';
+import { seedAlerts } from '../modules/subscriptions/alerts.ts';
 import { nextOccurrence } from '../modules/subscriptions/schedule.ts';
 import { insertSubscription, type NewSubscription } from '../modules/subscriptions/subscriptions.repository.ts';
 import { seedChanges } from '../modules/capacity/capacity.repository.ts';
@@ -237,6 +238,8 @@ export async function loadDemoData(db: Db, userCount = 300, now = new Date()): P
     }
 
     await seedDemoSubscriptions(tx, history.panels, now);
+    // Both alerts on, to the demo administrator: a failing refresh of the stand-in reaches the demo outbox.
+    await seedAlerts(tx, [DEMO_ADMIN.id]);
 
     const person = (u: { id: string; email: string }, upn = u.email): DemoPerson => ({ id: u.id, email: u.email, upn });
     const { views, audit } = demoHistory(
