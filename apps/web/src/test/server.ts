@@ -13,4 +13,8 @@ export const server = setupServer(
   http.get('/api/paineis/atualizacoes', () => HttpResponse.json({})),
   http.get('/api/paineis/saude', () => HttpResponse.json([])),
   http.get('/api/configuracao', () => HttpResponse.json(configuracao())),
+  // The alerts' section of /assinaturas/todas: nothing on, nobody, no incident.
+  http.get('/api/alertas', () =>
+    HttpResponse.json({ eventos: [], destinatarios: { usuarios: [], grupos: [] }, abertos: [], encerrados: [] }),
+  ),
 );

@@ -17,6 +17,7 @@ import { errorMessage } from '../../../lib/api-client.ts';
 import { useConfiguration } from '../../../lib/api/get-configuration.ts';
 import { useAllSubscriptions } from '../api/get-all-subscriptions.ts';
 import { useSubscriptionControls } from '../hooks/use-subscription-controls.ts';
+import { AlertsSection } from './alerts-section.tsx';
 import { filterSubscriptionRows, subscriptionRows, subscriptionsCount } from '../utils/subscription-rows.ts';
 import { NewSubscriptionModal } from './new-subscription-modal.tsx';
 import { SubscriptionsTable } from './subscriptions-table.tsx';
@@ -122,6 +123,8 @@ export function AllSubscriptionsPage() {
           <LoadingSpinner />
         )}
       </Card>
+
+      <AlertsSection />
 
       <NewSubscriptionModal
         show={creating}
