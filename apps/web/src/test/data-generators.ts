@@ -114,6 +114,7 @@ export function assinatura(overrides: Partial<Assinatura> = {}): Assinatura {
     hora: '07:00',
     diaSemana: 1,
     diaMes: null,
+    intervaloHoras: null,
     fusoHorario: 'America/Sao_Paulo',
     pagina: null,
     visaoId: null,
@@ -160,6 +161,22 @@ export function assinaturaMensal(overrides: Partial<Assinatura> = {}): Assinatur
     diaSemana: null,
     diaMes: 5,
     ultimaFalha: { em: '2026-11-05T10:02:00.000Z', motivo: 'O Power BI não conseguiu exportar o relatório.' },
+    ...overrides,
+  });
+}
+
+/**
+ * A subscription sent after each refresh: the PDF of 'Vendas por Região' (panel 7) after every refresh of its data, at
+ * most once every 6 hours, with no hour nor next delivery (it waits for the refresh).
+ */
+export function assinaturaAposAtualizacao(overrides: Partial<Assinatura> = {}): Assinatura {
+  return assinatura({
+    id: '55555555-5555-4555-8555-555555555555',
+    frequencia: 'apos-atualizacao',
+    hora: null,
+    diaSemana: null,
+    intervaloHoras: 6,
+    proximoEnvio: null,
     ...overrides,
   });
 }

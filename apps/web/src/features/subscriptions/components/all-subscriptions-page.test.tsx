@@ -10,6 +10,7 @@ import { formatDateMinutes } from '../../../lib/format.ts';
 import { browserTimeZone } from '../utils/subscription-schedule.ts';
 import {
   assinatura,
+  assinaturaAposAtualizacao,
   assinaturaMensal,
   configuracao,
   grupo365,
@@ -100,7 +101,7 @@ describe('/assinaturas/todas: Assinaturas', () => {
     ]);
     expect(dataRows()).toEqual([
       [
-        'Vendas por RegiãoPDF',
+        'Vendas por Região PDF',
         'Bruno Usuáriobruno@empresa.com.br',
         'Só o dono',
         'Toda segunda-feira às 07:00',
@@ -110,7 +111,7 @@ describe('/assinaturas/todas: Assinaturas', () => {
         'PausarExcluir',
       ],
       [
-        'Estoque DiárioPowerPoint',
+        'Estoque Diário PowerPoint',
         'Ana Adminana.admin@empresa.com.br',
         // The names are in the page (hidden until expanded), so a screen reader's list reads them too.
         '2 pessoas, 1 grupoCarla GestoraDiego AnalistaGrupo: Logística',
@@ -122,7 +123,7 @@ describe('/assinaturas/todas: Assinaturas', () => {
         'PausarExcluir',
       ],
       [
-        'Vendas por RegiãoPDF',
+        'Vendas por Região PDF',
         'Carla Gestoracarla@empresa.com.br',
         'Só o dono',
         'Diária às 07:00',
@@ -195,7 +196,7 @@ describe('/assinaturas/todas: Assinaturas', () => {
     await user.clear(search);
     await user.click(screen.getByRole('checkbox', { name: 'Somente com falha' }));
     expect(count()).toHaveTextContent('1 de 3 assinaturas');
-    expect(dataRows().map((cells) => cells[0])).toEqual(['Estoque DiárioPowerPoint']);
+    expect(dataRows().map((cells) => cells[0])).toEqual(['Estoque Diário PowerPoint']);
 
     await user.type(search, 'bruno');
     expect(count()).toHaveTextContent('0 de 3 assinaturas');
@@ -251,6 +252,72 @@ describe('/assinaturas/todas: Assinaturas', () => {
       .slice(1)
       .map((tr) => tr.style.height);
     expect(heights).toEqual(['57px', '78px', '120px']);
+  });
+
+  it("describes a subscription sent after each refresh: 'Quando os dados forem atualizados', 'após a próxima atualização'", async () => {
+    const limited = assinaturaAposAtualizacao({ fusoHorario: zone });
+    const every = assinaturaAposAtualizacao({
+      id: 'id-2',
+      nomePainel: 'Metas',
+      intervaloHoras: null,
+      fusoHorario: zone,
+    });
+    const paused = assinaturaAposAtualizacao({ ...PAUSADA, id: 'id-3', frequencia: 'apos-atualizacao', hora: null });
+    serveSubscriptions(() => [limited, every, paused]);
+    await openPage();
+    await screen.findByText('Metas');
+    expect(dataRows().map((cells) => cells.slice(3, 5))).toEqual([
+      ['Quando os dados forem atualizados, no máximo uma vez a cada 6 horas', 'após a próxima atualização'],
+      ['Quando os dados forem atualizados', 'após a próxima atualização'],
+      // Paused: as any paused subscription.
+      ['Quando os dados forem atualizados', '—'],
+    ]);
+  });
+
+  it("writes 'Próximo envio' and 'Último envio' in the subscription's zone, named on a line of its own", async () => {
+    // 2026-12-04 22:00 UTC is 07:00 on the 5th in Tokyo, whatever this browser's zone.
+    const other = zone === 'Asia/Tokyo' ? 'America/Sao_Paulo' : 'Asia/Tokyo';
+    const tokyo = assinaturaMensal({
+      fusoHorario: other,
+      ultimaFalha: null,
+      proximoEnvio: '2026-12-04T22:00:00.000Z',
+      ultimoEnvio: '2026-11-04T22:00:00.000Z',
+    });
+    serveSubscriptions(() => [tokyo, PROPRIA]);
+    await openPage();
+    await screen.findByText('Estoque Diário');
+    const [first, second] = dataRows();
+    const expected =
+      other === 'Asia/Tokyo' ? ['05/12/2026 07:00', '05/11/2026 07:00'] : ['04/12/2026 19:00', '04/11/2026 19:00'];
+    expect(first!.slice(4, 6)).toEqual(expected.map((when) => `${when}(${other})`));
+    // The browser's own zone is not named.
+    expect(second!.slice(4, 6)).toEqual([
+      formatDateMinutes(new Date('2026-11-30T10:00:00.000Z')),
+      formatDateMinutes(new Date('2026-11-23T10:00:00.000Z')),
+    ]);
+    // The zone is never broken mid-word: one line of its own, cut with an ellipsis if it must, whole in its title.
+    const zones = screen.getAllByText(`(${other})`);
+    expect(zones).toHaveLength(2);
+    for (const name of zones) {
+      expect(name).toHaveClass('text-truncate');
+      expect(name).toHaveAttribute('title', `(${other})`);
+      expect(name.previousElementSibling).toHaveClass('text-nowrap');
+    }
+  });
+
+  it("gives 'Painel' the width the other columns leave, 'Ações' only its buttons'", async () => {
+    serveSubscriptions(() => [PROPRIA]);
+    await openPage();
+    await screen.findByText('Vendas por Região');
+    const widths = [...document.querySelectorAll('table col')].map((col) => (col as HTMLElement).style.width);
+    expect(widths).toHaveLength(8);
+    // 'Painel' has no width of its own: it takes what is left; every other column is sized.
+    expect(widths[0]).toBe('');
+    expect(widths.slice(1).every((width) => width !== '')).toBe(true);
+    // The name wraps onto a second line rather than being cut on the first; whole in the title with its format.
+    const name = screen.getByText('Vendas por Região');
+    expect(name).not.toHaveClass('text-truncate');
+    expect(name.parentElement).toHaveAttribute('title', 'Vendas por Região\nPDF');
   });
 
   it("links to 'Caixa de saída (demonstração)' in demo mode only", async () => {

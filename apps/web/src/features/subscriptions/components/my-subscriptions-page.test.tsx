@@ -5,7 +5,7 @@ import { ASSINATURA_MESSAGES, limiteEnviarAgora } from '@paineis/contract/subscr
 import type { Assinatura } from '@paineis/contract/subscriptions';
 import { formatDateMinutes } from '../../../lib/format.ts';
 import { browserTimeZone } from '../utils/subscription-schedule.ts';
-import { assinatura, assinaturaMensal } from '../../../test/data-generators.ts';
+import { assinatura, assinaturaAposAtualizacao, assinaturaMensal } from '../../../test/data-generators.ts';
 import { renderApp } from '../../../test/render-app.tsx';
 import { server } from '../../../test/server.ts';
 import { signIn, USER } from '../../../test/session.ts';
@@ -104,6 +104,37 @@ describe("'Minhas assinaturas'", () => {
       'Próximo envio': zone === 'Asia/Tokyo' ? '05/12/2026 07:00' : '05/12/2026 07:00 (Asia/Tokyo)',
       'Último envio': zone === 'Asia/Tokyo' ? '05/11/2026 07:00' : '05/11/2026 07:00 (Asia/Tokyo)',
     });
+  });
+
+  it("says a subscription sent after each refresh waits for the data, and 'após a próxima atualização' while active", async () => {
+    const limited = assinaturaAposAtualizacao({ fusoHorario: zone, ultimoEnvio: '2026-11-23T10:00:00.000Z' });
+    const every = assinaturaAposAtualizacao({
+      id: '66666666-6666-4666-8666-666666666666',
+      nomePainel: 'Metas',
+      intervaloHoras: null,
+      fusoHorario: zone,
+    });
+    const paused = assinaturaAposAtualizacao({
+      id: '77777777-7777-4777-8777-777777777777',
+      nomePainel: 'Estoque Diário',
+      fusoHorario: zone,
+      ativa: false,
+      situacao: 'pausada',
+    });
+    serve([limited, every, paused]);
+    await openPage();
+    await screen.findByRole('listitem', { name: 'Vendas por Região' });
+    expect(facts('Vendas por Região')).toMatchObject({
+      Agenda: 'Quando os dados forem atualizados, no máximo uma vez a cada 6 horas',
+      'Próximo envio': 'após a próxima atualização',
+      'Último envio': formatDateMinutes(new Date('2026-11-23T10:00:00.000Z')),
+    });
+    expect(facts('Metas')).toMatchObject({
+      Agenda: 'Quando os dados forem atualizados',
+      'Próximo envio': 'após a próxima atualização',
+    });
+    // Paused, as any paused subscription.
+    expect(facts('Estoque Diário')).toMatchObject({ 'Próximo envio': '—', Situação: 'Pausada' });
   });
 
   it('lists each subscription with its panel, format, schedule, deliveries and state', async () => {
@@ -247,6 +278,7 @@ describe("'Minhas assinaturas'", () => {
           hora: '07:00',
           diaSemana: 3,
           diaMes: null,
+          intervaloHoras: null,
           fusoHorario: zone,
           pagina: null,
           visaoId: null,

@@ -14,7 +14,13 @@ import { LoadingSpinner } from '../../../components/loading-spinner.tsx';
 import { paths } from '../../../config/paths.ts';
 import { errorMessage, statusOf } from '../../../lib/api-client.ts';
 import { formatDateMinutes } from '../../../lib/format.ts';
-import { browserTimeZone, describeMoment, describeSchedule, FORMATO_ROTULOS } from '../utils/subscription-schedule.ts';
+import {
+  browserTimeZone,
+  describeMoment,
+  describeNext,
+  describeSchedule,
+  FORMATO_ROTULOS,
+} from '../utils/subscription-schedule.ts';
 import { useSubscriptions } from '../api/get-subscriptions.ts';
 import { useSendSubscriptionNow } from '../api/send-subscription-now.ts';
 import { useSubscriptionControls } from '../hooks/use-subscription-controls.ts';
@@ -173,7 +179,7 @@ function SubscriptionItem({
           {describeSchedule(a, zone)}
           {content && <div className="text-body-secondary">{content}</div>}
         </Fact>
-        <Fact label="Próximo envio">{describeMoment(a.proximoEnvio, a.fusoHorario, zone)}</Fact>
+        <Fact label="Próximo envio">{describeNext(a, zone)}</Fact>
         <Fact label="Último envio">{describeMoment(a.ultimoEnvio, a.fusoHorario, zone)}</Fact>
         <Fact label="Situação">
           <Badge bg={SITUACAO_CORES[a.situacao]} text={a.situacao === 'sem-acesso' ? 'dark' : undefined}>

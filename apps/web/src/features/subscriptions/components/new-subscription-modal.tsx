@@ -8,7 +8,13 @@ import { BusyButton } from '../../../components/busy-button.tsx';
 import { LoadErrorAlert } from '../../../components/load-error-alert.tsx';
 import { SubscriptionScheduleFields } from './subscription-schedule-fields.tsx';
 import { errorMessage } from '../../../lib/api-client.ts';
-import { DEFAULT_SCHEDULE, scheduleBody, validHour, type ScheduleValue } from '../utils/subscription-schedule.ts';
+import {
+  DEFAULT_SCHEDULE,
+  scheduleBody,
+  validHour,
+  validInterval,
+  type ScheduleValue,
+} from '../utils/subscription-schedule.ts';
 import { useCreateSubscription } from '../api/create-subscription.ts';
 import { useActiveUsers } from '../../../lib/api/get-active-users.ts';
 import { useGroups } from '../../../lib/api/get-groups.ts';
@@ -131,6 +137,7 @@ function NewSubscriptionForm({ onHide, onCreated }: Omit<NewSubscriptionModalPro
   // What the form itself found missing; the server's refusals come from the mutation.
   const [missing, setMissing] = useState<string | null>(null);
   const [badHour, setBadHour] = useState(false);
+  const [badInterval, setBadInterval] = useState(false);
 
   const peopleIds = useMemo(() => new Set(people.map((p) => p.id)), [people]);
   const groupIds = useMemo(() => new Set(chosenGroups.map((g) => g.id)), [chosenGroups]);
@@ -145,7 +152,8 @@ function NewSubscriptionForm({ onHide, onCreated }: Omit<NewSubscriptionModalPro
         : null;
     setMissing(problem);
     setBadHour(!validHour(schedule));
-    if (problem || !panel || !validHour(schedule)) return;
+    setBadInterval(!validInterval(schedule));
+    if (problem || !panel || !validHour(schedule) || !validInterval(schedule)) return;
     create.reset();
     create.mutate(
       {
@@ -223,9 +231,11 @@ function NewSubscriptionForm({ onHide, onCreated }: Omit<NewSubscriptionModalPro
           onChange={(value) => {
             setSchedule(value);
             setBadHour(false);
+            setBadInterval(false);
           }}
           idPrefix="nova-assinatura"
           badHour={badHour}
+          badInterval={badInterval}
         />
         {error && (
           <Alert variant="danger" className="mt-3 mb-0">

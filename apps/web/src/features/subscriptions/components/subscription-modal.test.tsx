@@ -7,7 +7,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { Assinatura } from '@paineis/contract/subscriptions';
 import { createQueryClient } from '../../../lib/query-client.ts';
 import { browserTimeZone } from '../utils/subscription-schedule.ts';
-import { assinatura, visaoSalva } from '../../../test/data-generators.ts';
+import { assinatura, assinaturaAposAtualizacao, visaoSalva } from '../../../test/data-generators.ts';
 import { server } from '../../../test/server.ts';
 import { signIn, USER } from '../../../test/session.ts';
 import { SubscriptionModal } from './subscription-modal.tsx';
@@ -50,6 +50,9 @@ function renderModal(props: { paginaAtual?: string; editing?: Assinatura } = {})
 }
 
 const field = (name: string) => screen.getByLabelText(name);
+const AFTER_REFRESH = 'Após cada atualização dos dados';
+const limit = () => screen.getByRole('checkbox', { name: 'Enviar no máximo uma vez a cada' });
+const hours = () => screen.getByRole('spinbutton', { name: 'Intervalo mínimo entre envios, em horas' });
 
 describe("'Assinar por e-mail'", () => {
   it('sends a weekly subscription with its weekday, and no zone when the portal’s default is kept', async () => {
@@ -96,6 +99,67 @@ describe("'Assinar por e-mail'", () => {
       diaMes: 15,
       fusoHorario: 'Asia/Tokyo',
     });
+  });
+
+  it("sends 'Após cada atualização dos dados' with no hour nor day, sent after every refresh", async () => {
+    const sent = serve();
+    const { user, onSaved } = renderModal();
+    await user.selectOptions(field('Frequência'), AFTER_REFRESH);
+    expect(screen.queryByLabelText('Hora')).not.toBeInTheDocument();
+    expect(screen.queryByLabelText('Dia da semana')).not.toBeInTheDocument();
+    expect(screen.queryByLabelText('Dia do mês')).not.toBeInTheDocument();
+    // Not limited unless asked: the hours wait, greyed out.
+    expect(limit()).not.toBeChecked();
+    expect(hours()).toBeDisabled();
+    await user.click(screen.getByRole('button', { name: 'Assinar' }));
+
+    await waitFor(() => expect(onSaved).toHaveBeenCalledTimes(1));
+    expect(sent[0]!.body).toEqual({
+      painelId: 7,
+      formato: 'PDF',
+      frequencia: 'apos-atualizacao',
+      intervaloHoras: null,
+    });
+  });
+
+  it("sends 'Após cada atualização dos dados' at most once every N hours, refusing N out of 1 to 168", async () => {
+    const sent = serve();
+    const { user, onSaved } = renderModal();
+    await user.selectOptions(field('Frequência'), AFTER_REFRESH);
+    await user.click(limit());
+    expect(hours()).toBeEnabled();
+    await user.clear(hours());
+    await user.type(hours(), '169');
+    await user.click(screen.getByRole('button', { name: 'Assinar' }));
+    expect(await screen.findByText('Informe um número inteiro de horas, de 1 a 168.')).toBeVisible();
+    expect(hours()).toBeInvalid();
+    expect(sent).toEqual([]);
+
+    await user.clear(hours());
+    await user.type(hours(), '12');
+    await user.click(screen.getByRole('button', { name: 'Assinar' }));
+    await waitFor(() => expect(onSaved).toHaveBeenCalledTimes(1));
+    expect(sent[0]!.body).toEqual({
+      painelId: 7,
+      formato: 'PDF',
+      frequencia: 'apos-atualizacao',
+      intervaloHoras: 12,
+    });
+  });
+
+  it('brings the hour back, as it was, when a kind with a clock is chosen again', async () => {
+    const sent = serve();
+    const { user, onSaved } = renderModal();
+    await user.clear(field('Hora'));
+    await user.type(field('Hora'), '18:30');
+    await user.selectOptions(field('Frequência'), AFTER_REFRESH);
+    await user.click(limit());
+    await user.selectOptions(field('Frequência'), 'Diária');
+    expect(field('Hora')).toHaveValue('18:30');
+    await user.click(screen.getByRole('button', { name: 'Assinar' }));
+    await waitFor(() => expect(onSaved).toHaveBeenCalledTimes(1));
+    // No quiet window for a daily subscription.
+    expect(sent[0]!.body).toEqual({ painelId: 7, formato: 'PDF', frequencia: 'diaria', hora: '18:30' });
   });
 
   it("lists the portal's default first, then this browser's zone", () => {
@@ -221,12 +285,53 @@ describe("'Editar assinatura'", () => {
           hora: '09:15',
           diaSemana: null,
           diaMes: 28,
+          intervaloHoras: null,
           fusoHorario: 'Asia/Tokyo',
           pagina: null,
           visaoId: null,
         },
       },
     ]);
+  });
+
+  it('starts from a subscription sent after each refresh, and sends no hour while it stays one', async () => {
+    const sent = serve(() => HttpResponse.json(assinatura()));
+    const { user, onSaved } = renderModal({ editing: assinaturaAposAtualizacao() });
+    expect(field('Frequência')).toHaveDisplayValue(AFTER_REFRESH);
+    expect(screen.queryByLabelText('Hora')).not.toBeInTheDocument();
+    expect(limit()).toBeChecked();
+    expect(hours()).toHaveValue(6);
+    // Every refresh, now.
+    await user.click(limit());
+    await user.click(screen.getByRole('button', { name: 'Salvar' }));
+    await waitFor(() => expect(onSaved).toHaveBeenCalledTimes(1));
+    expect(sent[0]!.body).toEqual({
+      formato: 'PDF',
+      frequencia: 'apos-atualizacao',
+      diaSemana: null,
+      diaMes: null,
+      intervaloHoras: null,
+      fusoHorario: 'America/Sao_Paulo',
+      pagina: null,
+      visaoId: null,
+    });
+  });
+
+  it('turns a subscription sent after each refresh into a weekly one at the default hour, its window cleared', async () => {
+    const sent = serve(() => HttpResponse.json(assinatura()));
+    const { user, onSaved } = renderModal({ editing: assinaturaAposAtualizacao() });
+    await user.selectOptions(field('Frequência'), 'Semanal');
+    expect(field('Hora')).toHaveValue('07:00');
+    expect(screen.queryByRole('checkbox')).not.toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Salvar' }));
+    await waitFor(() => expect(onSaved).toHaveBeenCalledTimes(1));
+    expect(sent[0]!.body).toMatchObject({
+      frequencia: 'semanal',
+      hora: '07:00',
+      diaSemana: 1,
+      diaMes: null,
+      intervaloHoras: null,
+    });
   });
 
   it('keeps the page the subscription sends', async () => {

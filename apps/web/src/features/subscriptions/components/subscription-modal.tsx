@@ -13,6 +13,7 @@ import {
   scheduleOf,
   schedulePatch,
   validHour,
+  validInterval,
   type ScheduleValue,
 } from '../utils/subscription-schedule.ts';
 import { useCreateSubscription } from '../api/create-subscription.ts';
@@ -108,6 +109,7 @@ function SubscriptionForm({
   const [schedule, setSchedule] = useState<ScheduleValue>(() => (editing ? scheduleOf(editing) : DEFAULT_SCHEDULE));
   const [conteudo, setConteudo] = useState(() => initialContent(editing));
   const [badHour, setBadHour] = useState(false);
+  const [badInterval, setBadInterval] = useState(false);
   const { data: views } = useSavedViews(painelId, true);
 
   // The page sent: the viewer's current one, or, when editing, the one the subscription already has.
@@ -120,10 +122,9 @@ function SubscriptionForm({
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (!validHour(schedule)) {
-      setBadHour(true);
-      return;
-    }
+    setBadHour(!validHour(schedule));
+    setBadInterval(!validInterval(schedule));
+    if (!validHour(schedule) || !validInterval(schedule)) return;
     const visaoId = conteudo.startsWith(VIEW) ? conteudo.slice(VIEW.length) : null;
     const pagina = conteudo === PAGE && page ? page : null;
     if (editing) {
@@ -157,9 +158,11 @@ function SubscriptionForm({
           onChange={(value) => {
             setSchedule(value);
             setBadHour(false);
+            setBadInterval(false);
           }}
           idPrefix="assinatura"
           badHour={badHour}
+          badInterval={badInterval}
           storedZone={editing?.fusoHorario}
           autoFocus
         />

@@ -1,17 +1,20 @@
 import { useMemo } from 'react';
 import Col from 'react-bootstrap/Col';
 import Form from 'react-bootstrap/Form';
+import InputGroup from 'react-bootstrap/InputGroup';
 import Row from 'react-bootstrap/Row';
 import {
   DIAS_SEMANA,
   FREQUENCIA_ROTULOS,
   FREQUENCIAS,
   MAX_DIA_MES,
+  MAX_INTERVALO_HORAS,
   type FormatoAssinatura,
   type Frequencia,
 } from '@paineis/contract/subscription-constants';
 import {
   BAD_HOUR,
+  BAD_INTERVAL,
   FORMATO_ROTULOS,
   PORTAL_ZONE,
   timeZoneChoices,
@@ -27,6 +30,8 @@ interface SubscriptionScheduleFieldsProps {
   idPrefix: string;
   /** The form was sent with an incomplete hour. */
   badHour: boolean;
+  /** The form was sent with a quiet window out of bounds ('Enviar no máximo uma vez a cada N horas'). */
+  badInterval?: boolean;
   /**
    * The zone of the subscription edited: listed after the browser's, and 'Padrão do portal' is not offered (sending
    * nothing would change nothing). Without it (a new subscription), 'Padrão do portal' comes first.
@@ -36,20 +41,28 @@ interface SubscriptionScheduleFieldsProps {
   autoFocus?: boolean;
 }
 
+/** The quiet window's field, named for screen readers (its visible words are the checkbox's and 'horas'). */
+export const INTERVAL_LABEL = 'Intervalo mínimo entre envios, em horas';
+export const LIMIT_LABEL = 'Enviar no máximo uma vez a cada';
+
 /**
  * A subscription's schedule: 'Formato', 'Frequência', 'Dia da semana' or 'Dia do mês', 'Hora' and 'Fuso horário', as
- * the viewer's dialog and the administrators' 'Nova assinatura' both ask it.
+ * the viewer's dialog and the administrators' 'Nova assinatura' both ask it. 'Após cada atualização dos dados' has no
+ * day nor hour, and asks instead whether to send at most once every so many hours.
  */
 export function SubscriptionScheduleFields({
   value,
   onChange,
   idPrefix,
   badHour,
+  badInterval = false,
   storedZone,
   autoFocus = false,
 }: SubscriptionScheduleFieldsProps) {
   const zones = useMemo(() => timeZoneChoices(storedZone), [storedZone]);
   const set = <K extends keyof ScheduleValue>(key: K, field: ScheduleValue[K]) => onChange({ ...value, [key]: field });
+  const afterRefresh = value.frequencia === 'apos-atualizacao';
+  const intervalId = `${idPrefix}-intervalo`;
   return (
     <Row className="g-3">
       <Form.Group as={Col} sm={6} controlId={`${idPrefix}-formato`}>
@@ -100,18 +113,58 @@ export function SubscriptionScheduleFields({
           </Form.Select>
         </Form.Group>
       )}
-      <Form.Group as={Col} sm={6} controlId={`${idPrefix}-hora`}>
-        <Form.Label>Hora</Form.Label>
-        <Form.Control
-          type="time"
-          step={60}
-          required
-          isInvalid={badHour}
-          value={value.hora}
-          onChange={(e) => set('hora', e.target.value)}
-        />
-        <Form.Control.Feedback type="invalid">{BAD_HOUR}</Form.Control.Feedback>
-      </Form.Group>
+      {!afterRefresh && (
+        <Form.Group as={Col} sm={6} controlId={`${idPrefix}-hora`}>
+          <Form.Label>Hora</Form.Label>
+          <Form.Control
+            type="time"
+            step={60}
+            required
+            isInvalid={badHour}
+            value={value.hora}
+            onChange={(e) => set('hora', e.target.value)}
+          />
+          <Form.Control.Feedback type="invalid">{BAD_HOUR}</Form.Control.Feedback>
+        </Form.Group>
+      )}
+      {afterRefresh && (
+        <Col xs={12}>
+          <div className="d-flex flex-wrap align-items-center column-gap-2 row-gap-1">
+            <Form.Check
+              type="checkbox"
+              id={`${idPrefix}-limitar`}
+              className="mb-0"
+              label={LIMIT_LABEL}
+              checked={value.limitarIntervalo}
+              onChange={(e) => set('limitarIntervalo', e.target.checked)}
+            />
+            <InputGroup size="sm" className="flex-nowrap w-auto">
+              <Form.Control
+                id={intervalId}
+                type="number"
+                inputMode="numeric"
+                min={1}
+                max={MAX_INTERVALO_HORAS}
+                step={1}
+                style={{ width: '5rem' }}
+                aria-label={INTERVAL_LABEL}
+                aria-describedby={badInterval ? `${intervalId}-erro` : undefined}
+                disabled={!value.limitarIntervalo}
+                isInvalid={badInterval}
+                value={value.intervaloHoras}
+                onChange={(e) => set('intervaloHoras', e.target.value)}
+              />
+              <InputGroup.Text>horas</InputGroup.Text>
+            </InputGroup>
+          </div>
+          {badInterval && (
+            <div className="invalid-feedback d-block" id={`${intervalId}-erro`}>
+              {BAD_INTERVAL}
+            </div>
+          )}
+          <Form.Text>Enviada a cada atualização concluída dos dados do painel.</Form.Text>
+        </Col>
+      )}
       {/* Beside 'Hora' when no day takes that place; otherwise a line of its own, where a long zone name fits. */}
       <Form.Group as={Col} sm={value.frequencia === 'diaria' ? 6 : 12} controlId={`${idPrefix}-fuso`}>
         <Form.Label>Fuso horário</Form.Label>

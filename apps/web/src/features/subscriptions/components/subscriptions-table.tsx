@@ -1,12 +1,11 @@
 import { useState } from 'react';
 import Badge from 'react-bootstrap/Badge';
 import Button from 'react-bootstrap/Button';
+import Spinner from 'react-bootstrap/Spinner';
 import { SITUACAO_ROTULOS, type SituacaoAssinatura } from '@paineis/contract/subscription-constants';
 import type { Assinatura } from '@paineis/contract/subscriptions';
-import { BusyButton } from '../../../components/busy-button.tsx';
 import { VirtualTable } from '../../../components/virtual-table.tsx';
-import { formatDateMinutes } from '../../../lib/format.ts';
-import { browserTimeZone, describeSchedule } from '../utils/subscription-schedule.ts';
+import { browserTimeZone, describeSchedule, momentParts, nextParts } from '../utils/subscription-schedule.ts';
 import { failureText, recipientsLabel, type SubscriptionRow } from '../utils/subscription-rows.ts';
 
 /** The list scrolls within at most this height. */
@@ -23,8 +22,13 @@ const RECIPIENTS_COUNT_HEIGHT = 33;
 // On a phone the list scrolls sideways rather than squeezing eight columns; from a laptop's width (Bootstrap's xl
 // container) it fits.
 const TABLE_MIN_WIDTH = 1100;
-// 'Retomar' with its spinner (while it runs) and 'Excluir', side by side.
-const ACTIONS_WIDTH = '11.5rem';
+// 'Retomar' and 'Excluir' side by side, and no more (the spinner takes the place of the label, not more room).
+const ACTIONS_WIDTH = '10rem';
+// A date and time on one line ('01/12/2026 08:00'), the zone's name under it ('(America/Sao_Paulo)').
+const MOMENT_WIDTH = '9.25rem';
+// 'Painel' takes what the others leave (issue 42: names were cut to a few characters while 'Ações' had room to spare);
+// then Dono, Destinatários, Agenda, Próximo envio, Último envio, Situação, Ações.
+const COLUMN_WIDTHS = [undefined, '10%', '11.5%', '13%', MOMENT_WIDTH, MOMENT_WIDTH, '9.5%', ACTIONS_WIDTH];
 
 const SITUACAO_CORES: Record<SituacaoAssinatura, string> = {
   ativa: 'success',
@@ -51,7 +55,23 @@ function rowHeight(assinatura: Assinatura | undefined, expanded: ReadonlySet<str
   return Math.max(status, RECIPIENTS_COUNT_HEIGHT + names * SMALL_LINE);
 }
 
-const when = (iso: string | null) => (iso ? formatDateMinutes(new Date(iso)) : '—');
+/**
+ * 'Próximo envio' or 'Último envio' in the subscription's own zone, as 'Minhas assinaturas' writes them: the zone's
+ * name, when it is not the browser's, on a line of its own and never broken (cut with an ellipsis in a narrow column,
+ * whole in its title).
+ */
+function Moment({ parts }: { parts: { text: string; zoneName: string | null } }) {
+  if (parts.zoneName === null) return <div style={TWO_LINES}>{parts.text}</div>;
+  const zone = `(${parts.zoneName})`;
+  return (
+    <>
+      <div className="text-nowrap">{parts.text}</div>
+      <div className="small text-body-secondary text-truncate" title={zone}>
+        {zone}
+      </div>
+    </>
+  );
+}
 
 interface SubscriptionsTableProps {
   rows: SubscriptionRow[];
@@ -87,7 +107,7 @@ export function SubscriptionsTable({ rows, isToggling, onToggle, onDelete }: Sub
       maxHeight={SUBSCRIPTIONS_LIST_MAX_HEIGHT}
       minWidth={TABLE_MIN_WIDTH}
       initialWidth={TABLE_MIN_WIDTH}
-      columnWidths={['14%', '13%', '11%', '13%', '9%', '9%', undefined, ACTIONS_WIDTH]}
+      columnWidths={COLUMN_WIDTHS}
       headers={['Painel', 'Dono', 'Destinatários', 'Agenda', 'Próximo envio', 'Último envio', 'Situação', 'Ações']}
       emptyText="Nenhuma assinatura encontrada."
       emptyClassName="py-4"
@@ -102,11 +122,10 @@ export function SubscriptionsTable({ rows, isToggling, onToggle, onDelete }: Sub
         return (
           <>
             <td>
-              <div className="fw-semibold text-truncate" title={a.nomePainel}>
-                {a.nomePainel}
-              </div>
-              <div className="small text-body-secondary text-truncate" title={detail}>
-                {detail}
+              {/* The name wraps, the format follows it: two lines between them, both whole in the title. */}
+              <div style={TWO_LINES} title={`${a.nomePainel}\n${detail}`}>
+                <span className="fw-semibold">{a.nomePainel}</span>{' '}
+                <span className="small text-body-secondary">{detail}</span>
               </div>
             </td>
             <td>
@@ -125,8 +144,12 @@ export function SubscriptionsTable({ rows, isToggling, onToggle, onDelete }: Sub
                 {schedule}
               </div>
             </td>
-            <td>{when(a.proximoEnvio)}</td>
-            <td>{when(a.ultimoEnvio)}</td>
+            <td>
+              <Moment parts={nextParts(a, zone)} />
+            </td>
+            <td>
+              <Moment parts={momentParts(a.ultimoEnvio, a.fusoHorario, zone)} />
+            </td>
             <td>
               <Badge bg={SITUACAO_CORES[a.situacao]} text={a.situacao === 'sem-acesso' ? 'dark' : undefined}>
                 {SITUACAO_ROTULOS[a.situacao]}
@@ -144,15 +167,12 @@ export function SubscriptionsTable({ rows, isToggling, onToggle, onDelete }: Sub
             </td>
             <td>
               <div className="d-flex flex-nowrap gap-1">
-                <BusyButton
-                  size="sm"
-                  variant="outline-secondary"
+                <ToggleButton
                   busy={isToggling(a)}
                   onClick={() => onToggle(a)}
-                  aria-label={`${a.ativa ? 'Pausar' : 'Retomar'} ${of}`}
-                >
-                  {a.ativa ? 'Pausar' : 'Retomar'}
-                </BusyButton>
+                  label={a.ativa ? 'Pausar' : 'Retomar'}
+                  of={of}
+                />
                 <Button size="sm" variant="outline-danger" onClick={() => onDelete(a)} aria-label={`Excluir ${of}`}>
                   Excluir
                 </Button>
@@ -162,6 +182,34 @@ export function SubscriptionsTable({ rows, isToggling, onToggle, onDelete }: Sub
         );
       }}
     />
+  );
+}
+
+/**
+ * 'Pausar' or 'Retomar': while it runs, disabled, a spinner over its hidden label, so that the button keeps its width
+ * and 'Ações' needs no room for the spinner.
+ */
+function ToggleButton({ busy, onClick, label, of }: { busy: boolean; onClick: () => void; label: string; of: string }) {
+  return (
+    <Button
+      size="sm"
+      variant="outline-secondary"
+      className="position-relative"
+      disabled={busy}
+      onClick={onClick}
+      aria-label={`${label} ${of}`}
+    >
+      <span className={busy ? 'invisible' : undefined}>{label}</span>
+      {busy && (
+        <Spinner
+          as="span"
+          animation="border"
+          size="sm"
+          className="position-absolute top-50 start-50 translate-middle"
+          aria-hidden="true"
+        />
+      )}
+    </Button>
   );
 }
 
