@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isoDate } from './fields.ts';
+import { ALERTA_MESSAGES, EVENTOS_ALERTA } from './alert-constants.ts';
 import { MAX_DESTINATARIOS } from './subscription-constants.ts';
 
 /**
@@ -8,20 +9,8 @@ import { MAX_DESTINATARIOS } from './subscription-constants.ts';
  * chose.
  */
 
-export const EVENTOS_ALERTA = ['falha-atualizacao', 'painel-indisponivel'] as const;
-export type EventoAlerta = (typeof EVENTOS_ALERTA)[number];
-
-/** How the pages name each event. */
-export const NOMES_EVENTOS_ALERTA: Record<EventoAlerta, string> = {
-  'falha-atualizacao': 'Falha na atualização dos dados',
-  'painel-indisponivel': 'Painel indisponível',
-};
-
-export const ALERTA_MESSAGES = {
-  destinatarioDesconhecido: 'Uma das pessoas ou um dos grupos escolhidos não existe.',
-  semDestinatarios: 'Escolha ao menos uma pessoa ou um grupo para receber os alertas ligados.',
-  eventos: `Os eventos devem ser uma lista com: ${EVENTOS_ALERTA.join(', ')}.`,
-} as const;
+// One source, zod-free for the web app.
+export * from './alert-constants.ts';
 
 const idTexto = (label: string) =>
   z

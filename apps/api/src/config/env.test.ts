@@ -132,11 +132,21 @@ describe('loadConfig', () => {
   });
 
   describe('Power BI background reads', () => {
-    it('read the last refreshes every 15 minutes and check the reports hourly by default; 0 turns a timer off', () => {
-      expect(loadConfig({ DATA_DIR: dataDir, JWT_SECRET: SECRET }).powerBi).toEqual({
+    it('read the last refreshes every 15 minutes (2 in the demo) and check the reports hourly by default; 0 turns a timer off', () => {
+      expect(loadConfig({ DATA_DIR: dataDir, JWT_SECRET: SECRET, DEMO_MODE: 'false' }).powerBi).toEqual({
         refreshIntervalMinutes: 15,
         healthIntervalMinutes: 60,
       });
+      // The demo's stand-in refreshes a dataset every few minutes: the demo reads them that often.
+      expect(loadConfig({ DATA_DIR: dataDir, JWT_SECRET: SECRET }).powerBi.refreshIntervalMinutes).toBe(2);
+      expect(
+        loadConfig({ DATA_DIR: dataDir, JWT_SECRET: SECRET, DEMO_MODE: 'false' }).subscriptions.refreshWatchMinutes,
+      ).toBe(5);
+      expect(loadConfig({ DATA_DIR: dataDir, JWT_SECRET: SECRET }).subscriptions.refreshWatchMinutes).toBe(1);
+      expect(
+        loadConfig({ DATA_DIR: dataDir, JWT_SECRET: SECRET, SUBSCRIPTION_REFRESH_WATCH_MINUTES: '10' }).subscriptions
+          .refreshWatchMinutes,
+      ).toBe(10);
       const set = loadConfig({
         DATA_DIR: dataDir,
         JWT_SECRET: SECRET,

@@ -181,11 +181,12 @@ const envSchema = z.object({
     .default(60),
   // docs/requirements.md#power-bi: how often each panel's last refresh is read from Power BI, and how often each
   // panel's report is checked (0: never on a timer, only at start and on demand).
+  // 15 by default; 2 in demo mode, whose stand-in refreshes a dataset every few minutes (docs/requirements.md#power-bi).
   POWER_BI_REFRESH_INTERVAL_MINUTES: z.coerce
     .number()
     .min(0)
     .max(7 * 24 * 60)
-    .default(15),
+    .optional(),
   POWER_BI_HEALTH_INTERVAL_MINUTES: z.coerce
     .number()
     .min(0)
@@ -209,6 +210,12 @@ const envSchema = z.object({
     .default(60),
   SUBSCRIPTION_EXPORT_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(3),
   SUBSCRIPTION_POLL_SECONDS: z.coerce.number().min(0.05).max(3600).default(30),
+  // The datasets a subscription sent after each refresh waits on are read this often: 5 by default, 1 in demo mode.
+  SUBSCRIPTION_REFRESH_WATCH_MINUTES: z.coerce
+    .number()
+    .min(1)
+    .max(24 * 60)
+    .optional(),
   SUBSCRIPTION_LEASE_SECONDS: z.coerce.number().min(1).max(3600).default(120),
   SUBSCRIPTION_FILE_DAYS: z.coerce.number().int().min(1).max(90).default(7),
   // Fair use (docs/SECURITY.md): 'Enviar agora' allowed per person in the window.
@@ -339,6 +346,11 @@ export interface SubscriptionSettings {
   exportConcurrency: number;
   /** How often this instance looks for due deliveries. */
   pollSeconds: number;
+  /**
+   * How often the datasets that subscriptions sent after each refresh wait on have their refresh history read (the
+   * task 'assinaturas-atualizacao'), besides the freshness round over every panel.
+   */
+  refreshWatchMinutes: number;
   /** How long a claimed delivery is held by its instance (renewed while it works); a dead instance's is taken after. */
   leaseSeconds: number;
   /** How long a file too large to attach stays downloadable. */
@@ -533,7 +545,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     microsoft,
     graphSyncIntervalMinutes: e.GRAPH_SYNC_INTERVAL_MINUTES,
     powerBi: {
-      refreshIntervalMinutes: e.POWER_BI_REFRESH_INTERVAL_MINUTES,
+      refreshIntervalMinutes: e.POWER_BI_REFRESH_INTERVAL_MINUTES ?? (demoMode ? 2 : 15),
       healthIntervalMinutes: e.POWER_BI_HEALTH_INTERVAL_MINUTES,
     },
     capacity: e.POWER_BI_CAPACITY_ID
@@ -555,6 +567,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       retrySeconds: e.SUBSCRIPTION_RETRY_SECONDS,
       exportConcurrency: e.SUBSCRIPTION_EXPORT_CONCURRENCY,
       pollSeconds: e.SUBSCRIPTION_POLL_SECONDS,
+      refreshWatchMinutes: e.SUBSCRIPTION_REFRESH_WATCH_MINUTES ?? (demoMode ? 1 : 5),
       leaseSeconds: e.SUBSCRIPTION_LEASE_SECONDS,
       fileDays: e.SUBSCRIPTION_FILE_DAYS,
       sendNowLimit: e.SUBSCRIPTION_SEND_NOW_PER_HOUR,

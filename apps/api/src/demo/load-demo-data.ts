@@ -100,7 +100,13 @@ const roleGroups = (panel: string, role: string) =>
  */
 async function seedDemoSubscriptions(db: Db, panels: readonly DemoPanel[], now: Date): Promise<void> {
   const panelId = (nome: string) => panels.find((panel) => panel.nome === nome)!.id;
-  const fields = { pagina: null, visaoId: null, fusoHorario: 'America/Sao_Paulo' };
+  const fields = {
+    pagina: null,
+    visaoId: null,
+    fusoHorario: 'America/Sao_Paulo',
+    intervaloHoras: null,
+    atualizacoesDesde: null,
+  };
   const subscriptions: NewSubscription[] = [
     {
       ...fields,

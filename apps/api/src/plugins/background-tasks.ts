@@ -3,11 +3,11 @@ import type { SyncResult } from '@paineis/contract/users';
 import { purgeAudit } from '../modules/audit/audit.ts';
 import { purgeStaleSignInRecords } from '../modules/auth/sessions.ts';
 import { purgeOldExports } from '../modules/exports/exports.ts';
-import { readFreshness } from '../modules/power-bi/freshness.ts';
+import { readFreshness, readWatchedFreshness } from '../modules/power-bi/freshness.ts';
 import { checkHealth } from '../modules/power-bi/panel-health.ts';
 import { readRefreshSchedules } from '../modules/power-bi/refresh-schedules.ts';
 import { reconcileAlerts } from '../modules/subscriptions/alerts.ts';
-import { purgeExpiredSubscriptionFiles } from '../modules/subscriptions/deliveries.ts';
+import { panelsAwaitingRefresh, purgeExpiredSubscriptionFiles } from '../modules/subscriptions/deliveries.ts';
 import { purgeSendNowCounts } from '../modules/subscriptions/subscriptions.ts';
 import { purgeOldViews } from '../modules/usage/usage.ts';
 import { DirectorySync } from '../modules/users/directory-sync.ts';
@@ -32,6 +32,7 @@ const panelsOf = (scope: TaskScope): ReadonlySet<number> | undefined =>
  * | 'envios'       | SUBSCRIPTION_POLL_SECONDS         | no                       | every instance |
  * | 'capacidade'   | a minute                          | 5 s in                   | one instance   |
  * | 'agendamentos' | an hour                           | 10 s, with syncAtStart   | one instance   |
+ * | 'assinaturas-atualizacao' | SUBSCRIPTION_REFRESH_WATCH_MINUTES | no             | one instance   |
  *
  * 'limpeza' purges expired revocations and old sign-in attempts, views and audit records past their retention
  * (anonymising older views), export jobs older than a day, subscription files past their expiry and the 'Enviar agora'
@@ -87,9 +88,26 @@ export default fp<{ syncAtStart: boolean; runDeliveries: boolean; runner?: Omit<
             await reconcileAlerts({ db: app.db, mail: app.mail, config, log: app.log, signal }, 'falha-atualizacao');
             // Panels created or pointed at another report: their datasets' refresh schedules now, not within the hour.
             if (!scope.full) app.refreshSchedules?.trigger();
+            // A refresh found: its subscriptions sent after each refresh are queued now, not at the next poll.
+            app.deliveries.wake();
           },
         }),
     );
+    // The datasets a subscription sent after each refresh waits on, read more often than the round over every panel
+    // (docs/requirements.md#subscriptions-after-refresh): their refresh history alone, one call per dataset.
+    if (client) {
+      tasks.define<void>({
+        name: 'assinaturas-atualizacao',
+        claim: 'cluster',
+        everyMs: config.subscriptions.refreshWatchMinutes * MINUTE,
+        firstAfterMs: null,
+        run: async () => {
+          if (await capacityPaused()) return;
+          const watched = new Set(await panelsAwaitingRefresh(app.db));
+          if ((await readWatchedFreshness(app.db, client, app.log, watched)) > 0) app.deliveries.wake();
+        },
+      });
+    }
     app.decorate(
       'panelHealth',
       client &&

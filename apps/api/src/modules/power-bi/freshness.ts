@@ -271,6 +271,42 @@ export async function readFreshness(
   await saveRound(db, links, read);
 }
 
+/**
+ * A short round over the panels named (those a subscription sent after each refresh waits on), between the full
+ * rounds: only the refresh history of their datasets as the last full round found them (no listing of reports,
+ * datasets or workspaces), once per dataset, so a delivery follows its refresh within minutes at one call per dataset
+ * (docs/requirements.md#subscriptions-after-refresh). A panel not yet read for the report it shows, or whose dataset is
+ * read at its source ('Tempo real'), waits for the full round. Answers how many datasets Power BI answered for.
+ */
+export async function readWatchedFreshness(
+  db: Db,
+  client: PowerBiClient,
+  log: FastifyBaseLogger,
+  panelIds: ReadonlySet<number>,
+): Promise<number> {
+  if (panelIds.size === 0) return 0;
+  const panels = new Map((await allPanels(db)).map((panel) => [panel.id, panel]));
+  const datasets = new Map<string, { workspaceId: string; previous: DatasetFreshness | null }>();
+  for (const link of await storedFreshness(db)) {
+    const panel = panels.get(link.painelId);
+    if (!panelIds.has(link.painelId) || !panel || !link.datasetId || !link.datasetWorkspaceId) continue;
+    if (link.workspaceId !== guidKey(panel.workspaceId) || link.reportId !== guidKey(panel.reportId)) continue;
+    if (link.dataset?.status === 'tempo-real') continue;
+    datasets.set(link.datasetId, { workspaceId: link.datasetWorkspaceId, previous: link.dataset });
+  }
+  const read: DatasetFreshness[] = [];
+  await eachLimited([...datasets], CONCURRENT_CALLS, async ([datasetId, { workspaceId, previous }]) => {
+    try {
+      const history = await client.refreshHistory(workspaceId, datasetId, HISTORY_SIZE, 'background');
+      read.push(freshnessOf(datasetId, history, previous ?? undefined));
+    } catch (error) {
+      log.warn({ ...callFailure(error), datasetId }, 'Power BI não informou as atualizações do dataset');
+    }
+  });
+  if (read.length > 0) await saveRound(db, [], read);
+  return read.length;
+}
+
 /** Every panel's freshness with Power BI's messages, by panel id, loaded once per change of the panels or a round. */
 const byPanel = new VersionedCache(['paineis', 'atualizacoes'], async (db) => {
   const [panels, stored] = await Promise.all([allPanels(db), storedFreshness(db)]);

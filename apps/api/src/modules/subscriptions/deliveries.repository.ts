@@ -1,6 +1,6 @@
 import { and, asc, eq, lte, sql } from 'drizzle-orm';
 import type { FormatoAssinatura } from '@paineis/contract/subscriptions';
-import type { Db } from '../../db/client.ts';
+import { rows, type Db } from '../../db/client.ts';
 import {
   arquivoDestinatarios,
   arquivosAssinatura,
@@ -95,6 +95,62 @@ export async function queueDueBatch(
     );
     return due.length;
   });
+}
+
+/**
+ * Queues up to `limit` subscriptions sent after each refresh ('apos-atualizacao') whose panel's dataset completed a
+ * refresh they have not had, in one transaction (docs/requirements.md#subscriptions-after-refresh): the refresh's end is
+ * the delivery's occurrence (once, whatever the instances: the unique index), and becomes the subscription's mark, so
+ * that refresh is never queued again. A subscription in its quiet window (`intervalo_horas` since the last refresh was
+ * queued) waits, and is queued when the window ends, for the newest refresh then. The dataset is the one the freshness
+ * rounds found for the report the panel shows now (power-bi's tables, as decision 008 lists). Rows another instance is
+ * queueing are skipped. Answers how many subscriptions were taken.
+ */
+export async function queueAfterRefreshBatch(db: Db, now: Date, limit: number): Promise<number> {
+  const at = now.toISOString();
+  return db.transaction(async (tx) => {
+    const due = await rows<{ id: string; fim: string | Date }>(
+      tx,
+      sql`
+      select s.id, d.ultima_atualizacao as fim
+        from assinaturas s
+        join paineis p on p.id = s.painel_id
+        join painel_datasets l on l.painel_id = s.painel_id
+         and l.workspace_id = lower(p.workspace_id) and l.report_id = lower(p.report_id)
+        join datasets_atualizacao d on d.dataset_id = l.dataset_id
+       where s.ativa and s.frequencia = 'apos-atualizacao'
+         and d.ultima_atualizacao > coalesce(s.atualizacoes_desde, s.criada_em)
+         and (s.intervalo_horas is null or s.atualizacao_enfileirada_em is null
+              or s.atualizacao_enfileirada_em + make_interval(hours => s.intervalo_horas) <= ${at}::timestamptz)
+       order by d.ultima_atualizacao, s.id
+       limit ${limit}
+       for update of s skip locked`,
+    );
+    const found = due.map((r) => ({ id: r.id, fim: new Date(r.fim) }));
+    if (found.length === 0) return 0;
+    await tx
+      .insert(enviosAssinatura)
+      .values(found.map((r) => ({ assinaturaId: r.id, ocorrencia: r.fim, disponivelEm: now })))
+      .onConflictDoNothing();
+    const marks = sql.join(
+      found.map((r) => sql`(${r.id}::uuid, ${r.fim.toISOString()}::timestamptz)`),
+      sql`, `,
+    );
+    await tx.execute(
+      sql`update assinaturas set atualizacoes_desde = marca.fim, atualizacao_enfileirada_em = ${at}::timestamptz
+          from (values ${marks}) as marca(id, fim) where assinaturas.id = marca.id`,
+    );
+    return found.length;
+  });
+}
+
+/** The panels whose datasets a subscription sent after each refresh waits on: their refreshes are read more often. */
+export async function panelsAwaitingRefresh(db: Db): Promise<number[]> {
+  const found = await db
+    .selectDistinct({ painelId: assinaturas.painelId })
+    .from(assinaturas)
+    .where(and(eq(assinaturas.ativa, true), eq(assinaturas.frequencia, 'apos-atualizacao')));
+  return found.map((r) => r.painelId);
 }
 
 /**

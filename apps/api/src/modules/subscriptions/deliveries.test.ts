@@ -134,6 +134,7 @@ describe('subscription deliveries (docs/decisions/020-subscription-deliveries.md
           retrySeconds: 60,
           exportConcurrency: 3,
           pollSeconds: 3600,
+          refreshWatchMinutes: 5,
           leaseSeconds: 30,
           fileDays: 7,
           sendNowLimit: 10,

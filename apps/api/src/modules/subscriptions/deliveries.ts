@@ -24,6 +24,7 @@ import {
   claimDeliveries,
   finishDelivery,
   purgeFilesExpiredBy,
+  queueAfterRefreshBatch,
   queueDueBatch,
   recordedRecipients,
   recordRecipient,
@@ -31,6 +32,7 @@ import {
   renewClaim,
   retryDelivery,
   linkFileRecipient,
+  panelsAwaitingRefresh,
   storedBytes,
   storeFile,
   subscriptionToDeliver,
@@ -188,6 +190,7 @@ export class DeliveryWorker {
     const startedAt = performance.now();
     const clock = () => new Date(now.getTime() + (performance.now() - startedAt));
     await this.queueDue(clock());
+    // await this.queueAfterRefresh(clock());
     await this.drain(clock);
   }
 
@@ -206,6 +209,14 @@ export class DeliveryWorker {
       }
     };
     while ((await queueDueBatch(this.deps.db, now, QUEUE_BATCH, nextOf)) === QUEUE_BATCH);
+  }
+
+  /**
+   * Queues every subscription sent after each refresh whose dataset's refresh the freshness rounds found since its
+   * last, a batch per transaction. Any instance may: the mark written with the queueing makes it once.
+   */
+  private async queueAfterRefresh(now: Date): Promise<void> {
+    while ((await queueAfterRefreshBatch(this.deps.db, now, QUEUE_BATCH)) === QUEUE_BATCH);
   }
 
   /** Claims and works deliveries, at most exportConcurrency at once, until none is available. */
@@ -631,4 +642,7 @@ export class DeliveryWorker {
 }
 
 /** The hourly purge: files of subscriptions too large to attach go once they expire. */
+/** The panels a subscription sent after each refresh waits on (the task 'assinaturas-atualizacao' reads them). */
+export { panelsAwaitingRefresh };
+
 export const purgeExpiredSubscriptionFiles = (db: Db, now = new Date()) => purgeFilesExpiredBy(db, now);

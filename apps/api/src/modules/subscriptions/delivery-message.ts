@@ -13,6 +13,7 @@ const FORMAT_NAMES: Record<FormatoAssinatura, string> = { PDF: 'PDF', PPTX: 'Pow
 
 /** The schedule in words, inside a sentence: 'toda segunda-feira às 07:00 (America/Sao_Paulo)'. */
 export function scheduleInWords(schedule: Schedule): string {
+  if (schedule.frequencia === 'apos-atualizacao') return 'após cada atualização dos dados';
   const at = `às ${schedule.hora} (${schedule.fusoHorario})`;
   if (schedule.frequencia === 'semanal' && schedule.diaSemana !== null) {
     // Sábado and domingo are masculine.
@@ -58,9 +59,14 @@ export function deliveryMessage(input: DeliveryMessageInput): OutgoingMail {
   const subscriptionsUrl = `${base}/assinaturas`;
   const formato = FORMAT_NAMES[input.formato];
   const what = input.visao === null ? '' : ` (visão "${input.visao}")`;
+  const afterRefresh = schedule.frequencia === 'apos-atualizacao' && !input.manual;
+  // After a refresh the occurrence is the refresh's end: the data's moment, which the reader wants to know.
   const when = input.manual
     ? `Este envio foi pedido em "Enviar agora"; a assinatura é enviada ${scheduleInWords(schedule)}.`
-    : `A assinatura é enviada ${scheduleInWords(schedule)}.`;
+    : afterRefresh
+      ? `Os dados foram atualizados em ${local(input.ocorrencia).toFormat("dd/MM/yyyy 'às' HH:mm")} ` +
+        `(${schedule.fusoHorario}); a assinatura é enviada ${scheduleInWords(schedule)}.`
+      : `A assinatura é enviada ${scheduleInWords(schedule)}.`;
   const fileUrl = input.file.kind === 'link' ? `${base}/assinaturas/arquivos/${input.file.arquivoId}` : null;
   const expiry = input.file.kind === 'link' ? local(input.file.expiraEm).toFormat("dd/MM/yyyy 'às' HH:mm") : null;
 
@@ -92,7 +98,7 @@ export function deliveryMessage(input: DeliveryMessageInput): OutgoingMail {
 
   return {
     to: { address: input.recipient.email, name: input.recipient.nome },
-    subject: `${panel.nomePainel} — ${local(input.ocorrencia).toFormat('dd/MM/yyyy')}`,
+    subject: `${panel.nomePainel} — ${local(input.ocorrencia).toFormat(afterRefresh ? "dd/MM/yyyy 'às' HH:mm" : 'dd/MM/yyyy')}`,
     html,
     text,
     attachment:

@@ -60,6 +60,7 @@ describe('deliveries within Graph’s mail limits', () => {
           retrySeconds: 60,
           exportConcurrency,
           pollSeconds: 3600,
+          refreshWatchMinutes: 5,
           leaseSeconds: 30,
           fileDays: 7,
           sendNowLimit: 10,

@@ -1,11 +1,14 @@
 import { DateTime } from 'luxon';
 import type { Frequencia } from '@paineis/contract/subscriptions';
 
-/** When a subscription is sent: a local time in its time zone, daily, on a weekday or on a day of the month. */
+/**
+ * When a subscription is sent: a local time in its time zone, daily, on a weekday or on a day of the month; or, for
+ * 'apos-atualizacao', after each refresh of its panel's data (./refresh-deliveries.ts), with no time.
+ */
 export interface Schedule {
   frequencia: Frequencia;
-  /** 'HH:MM', local to `fusoHorario`. */
-  hora: string;
+  /** 'HH:MM', local to `fusoHorario`; null for 'apos-atualizacao'. */
+  hora: string | null;
   /** ISO weekday (1 Monday … 7 Sunday), for 'semanal'. */
   diaSemana: number | null;
   /** 1 to 28, for 'mensal'. */
@@ -35,6 +38,7 @@ function firstAt(at: DateTime): DateTime {
  * first.
  */
 export function nextOccurrence(schedule: Schedule, after: Date): Date {
+  if (schedule.hora === null) throw new Error(`sem hora: ${JSON.stringify(schedule)}`);
   const [hour, minute] = schedule.hora.split(':').map(Number) as [number, number];
   const start = DateTime.fromJSDate(after, { zone: schedule.fusoHorario }).startOf('day');
   // A month and a week cover every kind; two are plenty for a day's time that a clock change moved.
@@ -52,3 +56,7 @@ export function nextOccurrence(schedule: Schedule, after: Date): Date {
   }
   throw new Error(`nenhuma ocorrência em 62 dias para ${JSON.stringify(schedule)}`);
 }
+
+/** The next occurrence on the clock, or null for a subscription sent after each refresh (it has none). */
+export const nextOnClock = (schedule: Schedule, after: Date): Date | null =>
+  schedule.frequencia === 'apos-atualizacao' ? null : nextOccurrence(schedule, after);

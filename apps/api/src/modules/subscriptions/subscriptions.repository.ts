@@ -29,9 +29,12 @@ import { changesBetween, recordAudit, type AuditActor } from '../audit/audit.ts'
 export interface SubscriptionFields {
   formato: FormatoAssinatura;
   frequencia: Frequencia;
-  hora: string;
+  /** Null for 'apos-atualizacao'. */
+  hora: string | null;
   diaSemana: number | null;
   diaMes: number | null;
+  /** 'apos-atualizacao' only: its quiet window, in hours. */
+  intervaloHoras: number | null;
   fusoHorario: string;
   pagina: string | null;
   visaoId: string | null;
@@ -90,6 +93,7 @@ const columns = {
   permiteExportacao: paineis.permiteExportacao,
   formato: assinaturas.formato,
   ...scheduleColumns,
+  intervaloHoras: assinaturas.intervaloHoras,
   pagina: assinaturas.pagina,
   visaoId: assinaturas.visaoId,
   nomeVisao: visoesSalvas.nome,
@@ -187,6 +191,7 @@ function forAudit(s: SubscriptionRecord) {
     hora: s.hora,
     diaSemana: s.diaSemana,
     diaMes: s.diaMes,
+    intervaloHoras: s.intervaloHoras,
     fusoHorario: s.fusoHorario,
     pagina: s.pagina,
     visao: s.nomeVisao,
@@ -241,7 +246,10 @@ async function replaceRecipients(db: Db, assinaturaId: string, recipients: Recip
 export interface NewSubscription extends SubscriptionFields {
   painelId: number;
   usuarioId: string;
-  proximoEnvio: Date;
+  /** Null for 'apos-atualizacao', which waits for a refresh instead. */
+  proximoEnvio: Date | null;
+  /** 'apos-atualizacao': refreshes that end after this moment are delivered (its creation). */
+  atualizacoesDesde: Date | null;
   /** An administrator's recipients; the owner alone receives it without them. */
   destinatarios: RecipientIds | null;
 }
@@ -290,6 +298,8 @@ export async function insertSubscription(
 export interface SubscriptionChange extends SubscriptionFields {
   ativa: boolean;
   proximoEnvio: Date | null;
+  /** 'apos-atualizacao': set when it starts waiting again (chosen, or resumed), so earlier refreshes are not sent. */
+  atualizacoesDesde?: Date | null;
   destinatarios?: RecipientIds | undefined;
 }
 

@@ -141,6 +141,7 @@ describe('subscriptions (docs/requirements.md#subscriptions)', () => {
       hora: '18:00',
       diaSemana: null,
       diaMes: null,
+      intervaloHoras: null,
       fusoHorario: ctx.config.usage.timeZone,
       pagina: 'ReportSection2',
       visaoId: null,
@@ -224,7 +225,7 @@ describe('subscriptions (docs/requirements.md#subscriptions)', () => {
         'O fuso horário (fusoHorario) deve ser um fuso IANA, como America/Sao_Paulo.',
       ],
       [{ ...base, formato: 'XLSX' }, 'O formato (formato) deve ser PDF ou PPTX.'],
-      [{ ...base, frequencia: 'anual' }, "A frequência (frequencia) deve ser 'diaria', 'semanal' ou 'mensal'."],
+      [{ ...base, frequencia: 'anual' }, "A frequência (frequencia) deve ser 'diaria', 'semanal', 'mensal' ou 'apos-atualizacao'."],
       [{ ...base, pagina: 'P1', visaoId: crypto.randomUUID() }, ASSINATURA_MESSAGES.paginaEVisao],
       [{ ...base, visaoId: 'nao-e-uuid' }, 'O id da visão (visaoId) deve ser um UUID.'],
     ] as const) {

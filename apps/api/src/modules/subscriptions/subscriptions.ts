@@ -19,7 +19,7 @@ import { requireVisiblePanel } from '../panels/panel-access.ts';
 import type { Requester } from '../panels/requester.ts';
 import { directoryEntries, groupMembership } from '../users/users.service.ts';
 import { identityOf, ownerStop } from './recipients.ts';
-import { nextOccurrence } from './schedule.ts';
+import { nextOnClock } from './schedule.ts';
 import {
   changeSubscription,
   deleteSubscription,
@@ -112,6 +112,7 @@ async function answers(db: Db, found: SubscriptionRecord[], viewerId: string | n
         hora: s.hora,
         diaSemana: s.diaSemana,
         diaMes: s.diaMes,
+        intervaloHoras: s.intervaloHoras,
         fusoHorario: s.fusoHorario,
         pagina: s.pagina,
         visaoId: s.visaoId,
@@ -153,9 +154,10 @@ export async function createSubscription(
   checkRecipientsAllowed(requester, body.destinatarios);
   const schedule = {
     frequencia: body.frequencia,
-    hora: body.hora,
+    hora: body.hora ?? null,
     diaSemana: body.diaSemana ?? null,
     diaMes: body.diaMes ?? null,
+    intervaloHoras: body.intervaloHoras ?? null,
     fusoHorario: body.fusoHorario ?? deps.config.usage.timeZone,
   };
   const created = await insertSubscription(
@@ -167,7 +169,9 @@ export async function createSubscription(
       formato: body.formato,
       pagina: body.pagina ?? null,
       visaoId: body.visaoId ?? null,
-      proximoEnvio: nextOccurrence(schedule, now),
+      proximoEnvio: nextOnClock(schedule, now),
+      // A refresh that ended before the subscription was made is not sent.
+      atualizacoesDesde: schedule.frequencia === 'apos-atualizacao' ? now : null,
       destinatarios: body.destinatarios
         ? { usuarios: body.destinatarios.usuarios ?? [], grupos: body.destinatarios.grupos ?? [] }
         : null,
@@ -187,10 +191,16 @@ export async function listEverySubscription(db: Db): Promise<Assinatura[]> {
   return answers(db, await everySubscription(db), null);
 }
 
-/** The first problem of the schedule's days as merged, in the contract's own words. */
-function checkDays(schedule: Pick<SubscriptionChange, 'frequencia' | 'diaSemana' | 'diaMes'>): void {
+/** The first problem of the schedule as merged, in the contract's own words. */
+function checkDays(
+  schedule: Pick<SubscriptionChange, 'frequencia' | 'hora' | 'diaSemana' | 'diaMes' | 'intervaloHoras'>,
+): void {
   const checked = assinaturaPatchBody.safeParse(schedule);
   if (!checked.success) throw invalid(checked.error.issues[0]!.message);
+  // Switched from 'apos-atualizacao' to a clock without saying when.
+  if (schedule.frequencia !== 'apos-atualizacao' && schedule.hora === null) {
+    throw invalid(ASSINATURA_MESSAGES.horaObrigatoria);
+  }
 }
 
 /**
@@ -203,12 +213,16 @@ function mergedChange(current: SubscriptionRecord, patch: AssinaturaPatchBody, n
   const kindChanged = frequencia !== current.frequencia;
   const day = <K extends 'diaSemana' | 'diaMes'>(key: K) =>
     patch[key] !== undefined ? patch[key] : kindChanged ? null : current[key];
+  const afterRefresh = frequencia === 'apos-atualizacao';
   const schedule = {
     frequencia,
-    hora: patch.hora ?? current.hora,
+    // 'apos-atualizacao' has no time: the stored one goes; a time named for it is refused below.
+    hora: patch.hora ?? (afterRefresh ? null : current.hora),
     // 'diaria' has no day: the stored ones go; a day named for it is refused below.
     diaSemana: day('diaSemana') ?? null,
     diaMes: day('diaMes') ?? null,
+    intervaloHoras:
+      patch.intervaloHoras !== undefined ? patch.intervaloHoras : kindChanged ? null : current.intervaloHoras,
     fusoHorario: patch.fusoHorario ?? current.fusoHorario,
   };
   checkDays(schedule);
@@ -224,10 +238,13 @@ function mergedChange(current: SubscriptionRecord, patch: AssinaturaPatchBody, n
   const proximoEnvio = !ativa
     ? null
     : !current.ativa || scheduleChanged || current.proximoEnvio === null
-      ? nextOccurrence(schedule, now)
+      ? nextOnClock(schedule, now)
       : current.proximoEnvio;
+  // Waiting for refreshes from now on when it starts waiting: the refreshes of before, or of while paused, are not sent.
+  const startsWaiting = afterRefresh && ativa && (kindChanged || !current.ativa);
   return {
     ...schedule,
+    ...(startsWaiting ? { atualizacoesDesde: now } : {}),
     formato: patch.formato ?? current.formato,
     pagina: pagina ?? null,
     visaoId: visaoId ?? null,
