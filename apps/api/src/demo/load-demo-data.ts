@@ -10,7 +10,7 @@ import { seedLastSignIns } from '../modules/auth/sign-ins.ts';
 import { forgetUsageSnapshots, seedOpenings } from '../modules/usage/usage.ts';
 import { seedGroups, seedUsers } from '../modules/users/users.service.ts';
 import { seedAlerts } from '../modules/subscriptions/alerts.ts';
-import { nextOccurrence } from '../modules/subscriptions/schedule.ts';
+import { nextOnClock } from '../modules/subscriptions/schedule.ts';
 import { insertSubscription, type NewSubscription } from '../modules/subscriptions/subscriptions.repository.ts';
 import { seedChanges } from '../modules/capacity/capacity.repository.ts';
 import { isEmpty, lockDemoLoad } from './demo.repository.ts';
@@ -95,8 +95,9 @@ const roleGroups = (panel: string, role: string) =>
   ROLE_GROUPS.filter((r) => r.panel === panel && r.role === role).map((r) => demoGroupId(r.group));
 
 /**
- * Subscriptions to show (docs/requirements.md#subscriptions): the demo user's weekly PDF of an RLS panel, and an
- * administrator's monthly PowerPoint for the group 'Comercial' and the demo user.
+ * Subscriptions to show (docs/requirements.md#subscriptions): the demo user's weekly PDF of an RLS panel, an
+ * administrator's monthly PowerPoint for the group 'Comercial' and the demo user, and the demo user's PDF after each
+ * refresh of a dataset the stand-in refreshes every few minutes.
  */
 async function seedDemoSubscriptions(db: Db, panels: readonly DemoPanel[], now: Date): Promise<void> {
   const panelId = (nome: string) => panels.find((panel) => panel.nome === nome)!.id;
@@ -132,10 +133,26 @@ async function seedDemoSubscriptions(db: Db, panels: readonly DemoPanel[], now: 
       destinatarios: { usuarios: [DEMO_USER.id], grupos: [demoGroupId('Comercial')] },
       proximoEnvio: now,
     },
+    {
+      // Its dataset refreshes every 3 minutes in the stand-in (demo-directory.ts): the first message is in the demo
+      // outbox minutes after the start, then at most one an hour.
+      ...fields,
+      painelId: panelId('Metas da Equipe Comercial'),
+      usuarioId: DEMO_USER.id,
+      formato: 'PDF',
+      frequencia: 'apos-atualizacao',
+      hora: null,
+      diaSemana: null,
+      diaMes: null,
+      intervaloHoras: 1,
+      atualizacoesDesde: now,
+      destinatarios: null,
+      proximoEnvio: null,
+    },
   ];
   for (const subscription of subscriptions) {
     // Seeded, not made by anyone: the demo's audit trail is its own history (demo-history.ts).
-    await insertSubscription(db, { ...subscription, proximoEnvio: nextOccurrence(subscription, now) }, null);
+    await insertSubscription(db, { ...subscription, proximoEnvio: nextOnClock(subscription, now) }, null);
   }
 }
 

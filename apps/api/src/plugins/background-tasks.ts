@@ -84,12 +84,12 @@ export default fp<{ syncAtStart: boolean; runDeliveries: boolean; runner?: Omit<
           run: async (scope, signal) => {
             if (await capacityPaused()) return;
             await readFreshness(app.db, client, app.log, panelsOf(scope));
+            // A refresh found: its subscriptions sent after each refresh are queued now, not at the next poll.
+            app.deliveries.wake();
             // Failed refreshes and their recoveries, told to the alerts' recipients (docs/requirements.md#alerts).
             await reconcileAlerts({ db: app.db, mail: app.mail, config, log: app.log, signal }, 'falha-atualizacao');
             // Panels created or pointed at another report: their datasets' refresh schedules now, not within the hour.
             if (!scope.full) app.refreshSchedules?.trigger();
-            // A refresh found: its subscriptions sent after each refresh are queued now, not at the next poll.
-            app.deliveries.wake();
           },
         }),
     );
@@ -101,10 +101,13 @@ export default fp<{ syncAtStart: boolean; runDeliveries: boolean; runner?: Omit<
         claim: 'cluster',
         everyMs: config.subscriptions.refreshWatchMinutes * MINUTE,
         firstAfterMs: null,
-        run: async () => {
+        run: async (_scope, signal) => {
           if (await capacityPaused()) return;
           const watched = new Set(await panelsAwaitingRefresh(app.db));
-          if ((await readWatchedFreshness(app.db, client, app.log, watched)) > 0) app.deliveries.wake();
+          if ((await readWatchedFreshness(app.db, client, app.log, watched)) === 0) return;
+          app.deliveries.wake();
+          // A failure of a watched dataset is told as soon as it is read, too.
+          await reconcileAlerts({ db: app.db, mail: app.mail, config, log: app.log, signal }, 'falha-atualizacao');
         },
       });
     }

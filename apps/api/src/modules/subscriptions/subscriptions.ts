@@ -195,7 +195,8 @@ export async function listEverySubscription(db: Db): Promise<Assinatura[]> {
 function checkDays(
   schedule: Pick<SubscriptionChange, 'frequencia' | 'hora' | 'diaSemana' | 'diaMes' | 'intervaloHoras'>,
 ): void {
-  const checked = assinaturaPatchBody.safeParse(schedule);
+  // A time absent is checked below, where a clock kind needs one.
+  const checked = assinaturaPatchBody.safeParse({ ...schedule, hora: schedule.hora ?? undefined });
   if (!checked.success) throw invalid(checked.error.issues[0]!.message);
   // Switched from 'apos-atualizacao' to a clock without saying when.
   if (schedule.frequencia !== 'apos-atualizacao' && schedule.hora === null) {
