@@ -158,18 +158,30 @@ describe('demo data', () => {
     expect(upper!.n).toBe(0);
   });
 
-  it('subscribes the demo user weekly, and the group Comercial monthly, each due next at its own time', async () => {
+  it('subscribes the demo user weekly and after each refresh, and the group Comercial monthly, each due next at its own time', async () => {
     const now = new Date('2026-11-27T12:00:00Z');
     await loadDemoData(db, 30, now);
-    const subscriptions = await rows<{ usuario_id: string; frequencia: string; proximo_envio: Date; grupos: number }>(
+    const subscriptions = await rows<{
+      usuario_id: string;
+      frequencia: string;
+      proximo_envio: Date | null;
+      grupos: number;
+    }>(
       db,
       sql`select a.usuario_id, a.frequencia, a.proximo_envio,
                  (select count(*)::int from assinatura_grupos g where g.assinatura_id = a.id) as grupos
           from assinaturas a order by a.frequencia`,
     );
     expect(
-      subscriptions.map((s) => [s.usuario_id, s.frequencia, new Date(s.proximo_envio).toISOString(), s.grupos]),
+      subscriptions.map((s) => [
+        s.usuario_id,
+        s.frequencia,
+        s.proximo_envio && new Date(s.proximo_envio).toISOString(),
+        s.grupos,
+      ]),
     ).toEqual([
+      // After each refresh: no time, it waits for the stand-in's next refresh.
+      [DEMO_USER.id, 'apos-atualizacao', null, 0],
       // The 1st of December at 08:00 and Monday the 30th of November at 07:00, in São Paulo (UTC-3).
       [DEMO_ADMIN.id, 'mensal', '2026-12-01T11:00:00.000Z', 1],
       [DEMO_USER.id, 'semanal', '2026-11-30T10:00:00.000Z', 0],

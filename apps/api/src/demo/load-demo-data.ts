@@ -134,10 +134,10 @@ async function seedDemoSubscriptions(db: Db, panels: readonly DemoPanel[], now: 
       proximoEnvio: now,
     },
     {
-      // Its dataset refreshes every 3 minutes in the stand-in (demo-directory.ts): the first message is in the demo
-      // outbox minutes after the start, then at most one an hour.
+      // Its dataset refreshes every 4 minutes in the stand-in, every third refresh failing (demo-directory.ts): the
+      // first message is in the demo outbox minutes after the start, then at most one an hour, never for a failure.
       ...fields,
-      painelId: panelId('Metas da Equipe Comercial'),
+      painelId: panelId('Produção Diária'),
       usuarioId: DEMO_USER.id,
       formato: 'PDF',
       frequencia: 'apos-atualizacao',

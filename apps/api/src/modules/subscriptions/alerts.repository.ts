@@ -46,7 +46,8 @@ export async function alertSettings(db: Db): Promise<AlertSettings> {
 export async function replaceAlertSettings(
   db: Db,
   input: { eventos: EventoAlerta[]; usuarios: string[]; grupos: string[] },
-  actor: AuditActor,
+  /** Null for the demo's seeded settings, whose audit trail is a history of its own. */
+  actor: AuditActor | null,
 ): Promise<void> {
   const people = [...new Set(input.usuarios)];
   const groups = [...new Set(input.grupos)];
@@ -70,13 +71,15 @@ export async function replaceAlertSettings(
     if (people.length > 0) await tx.insert(alertaUsuarios).values(people.map((usuarioId) => ({ usuarioId })));
     if (groups.length > 0) await tx.insert(alertaGrupos).values(groups.map((grupoId) => ({ grupoId })));
     const depois = await alertSettings(tx);
-    await recordAudit(tx, actor, {
-      objeto: 'alerta',
-      acao: 'alteracao',
-      objetoNome: 'Alertas',
-      antes: forAudit(antes),
-      depois: forAudit(depois),
-    });
+    if (actor) {
+      await recordAudit(tx, actor, {
+        objeto: 'alerta',
+        acao: 'alteracao',
+        objetoNome: 'Alertas',
+        antes: forAudit(antes),
+        depois: forAudit(depois),
+      });
+    }
   });
 }
 

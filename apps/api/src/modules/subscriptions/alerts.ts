@@ -6,7 +6,7 @@ import type { Alertas, AlertasPut, EventoAlerta, IncidenteAlerta } from '@painei
 import type { Config } from '../../config/env.ts';
 import type { Db } from '../../db/client.ts';
 import { MailError, type MailTransport } from '../../integrations/mail/mail-transport.ts';
-import { SYSTEM_ACTOR, type AuditActor } from '../audit/audit.ts';
+import type { AuditActor } from '../audit/audit.ts';
 import { datasetsOfPanels } from '../power-bi/freshness.ts';
 import { panelChecks } from '../power-bi/panel-health.ts';
 import { directoryEntries, groupMembership } from '../users/users.service.ts';
@@ -292,9 +292,5 @@ export async function updateAlerts(db: Db, body: AlertasPut, actor: AuditActor):
 
 /** Demo data: the alerts on for both events, to these people. */
 export async function seedAlerts(db: Db, usuarios: string[]): Promise<void> {
-  await replaceAlertSettings(
-    db,
-    { eventos: ['falha-atualizacao', 'painel-indisponivel'], usuarios, grupos: [] },
-    SYSTEM_ACTOR,
-  );
+  await replaceAlertSettings(db, { eventos: ['falha-atualizacao', 'painel-indisponivel'], usuarios, grupos: [] }, null);
 }
