@@ -190,7 +190,7 @@ export class DeliveryWorker {
     const startedAt = performance.now();
     const clock = () => new Date(now.getTime() + (performance.now() - startedAt));
     await this.queueDue(clock());
-    // await this.queueAfterRefresh(clock());
+    await this.queueAfterRefresh(clock());
     await this.drain(clock);
   }
 
