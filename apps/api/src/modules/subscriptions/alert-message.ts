@@ -1,18 +1,11 @@
 import type { EventoAlerta } from '@paineis/contract/alerts';
 import type { OutgoingMail } from '../../integrations/mail/mail-transport.ts';
+import { escapeHtml } from './delivery-message.ts';
 
 /**
  * The message of an alert's notice (docs/requirements.md#alerts): what happened in the subject, Power BI's message or
  * the health check's in the body, and a link to each panel affected.
  */
-
-const escapeHtml = (text: string) =>
-  text
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#39;');
 
 /** At most this many panels are named in a subject; the body lists them all. */
 const PANELS_IN_SUBJECT = 3;

@@ -24,7 +24,8 @@ export function scheduleInWords(schedule: Schedule): string {
   return `todos os dias ${at}`;
 }
 
-const escapeHtml = (text: string) =>
+/** Text safe inside HTML's text and attribute values. */
+export const escapeHtml = (text: string) =>
   text
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')

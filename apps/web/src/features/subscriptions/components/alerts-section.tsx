@@ -15,36 +15,13 @@ import { groupsQuery } from '../../../lib/api/get-groups.ts';
 import { formatDateMinutes } from '../../../lib/format.ts';
 import { useAlerts } from '../api/get-alerts.ts';
 import { useUpdateAlerts } from '../api/update-alerts.ts';
-import { ItemCombobox, ItemLabel, type ComboboxItem } from './item-combobox.tsx';
+import { ChosenList, groupItem, ItemCombobox, personItem, type ComboboxItem } from './item-combobox.tsx';
 
 export const ALERTS_TITLE = 'Alertas';
 export const ALERTS_LOAD_ERROR = 'Não foi possível carregar os alertas.';
 export const ALERTS_SAVE_ERROR = 'Não foi possível salvar os alertas.';
 export const ALERTS_SAVED = 'Alertas salvos.';
 export const ALERTS_NEED_RECIPIENT = 'Escolha ao menos uma pessoa ou um grupo para receber os alertas ligados.';
-
-/** The people or groups chosen, each with a button that takes it out. */
-function Chosen({ label, items, onRemove }: { label: string; items: ComboboxItem[]; onRemove: (id: string) => void }) {
-  if (items.length === 0) return null;
-  return (
-    <ul className="list-unstyled d-flex flex-wrap gap-2 mt-2 mb-0" aria-label={label}>
-      {items.map((item) => (
-        <li key={item.id} className="d-inline-flex align-items-center gap-2 border rounded-pill ps-3 pe-2 py-1 small">
-          <span title={item.detail}>
-            <ItemLabel item={item} />
-          </span>
-          <button
-            type="button"
-            className="btn-close"
-            style={{ fontSize: '0.6rem' }}
-            aria-label={`Remover ${item.label}`}
-            onClick={() => onRemove(item.id)}
-          />
-        </li>
-      ))}
-    </ul>
-  );
-}
 
 /** The incidents open now: what, since when, and whether its message went. */
 function OpenIncidents({ alerts }: { alerts: Alertas }) {
@@ -164,20 +141,8 @@ function AlertsForm({ alerts, onCancel, onSaved }: { alerts: Alertas; onCancel: 
   );
   const [notice, setNotice] = useState<string | null>(null);
 
-  const userItems = useMemo(
-    () => (users.data ?? []).map((u) => ({ id: u.id, label: u.displayName, detail: u.email })),
-    [users.data],
-  );
-  const groupItems = useMemo(
-    () =>
-      (groups.data ?? []).map((g) => ({
-        id: g.id,
-        label: g.nome,
-        detail: g.descricao ?? undefined,
-        publico: g.publico,
-      })),
-    [groups.data],
-  );
+  const userItems = useMemo(() => (users.data ?? []).map(personItem), [users.data]);
+  const groupItems = useMemo(() => (groups.data ?? []).map(groupItem), [groups.data]);
   const peopleIds = useMemo(() => new Set(people.map((p) => p.id)), [people]);
   const groupIds = useMemo(() => new Set(chosenGroups.map((g) => g.id)), [chosenGroups]);
 
@@ -235,7 +200,7 @@ function AlertsForm({ alerts, onCancel, onSaved }: { alerts: Alertas; onCancel: 
           emptyText="Nenhuma pessoa encontrada."
           disabled={!users.isSuccess}
         />
-        <Chosen
+        <ChosenList
           label="Pessoas dos alertas"
           items={people}
           onRemove={(id) => setPeople((current) => current.filter((p) => p.id !== id))}
@@ -251,7 +216,7 @@ function AlertsForm({ alerts, onCancel, onSaved }: { alerts: Alertas; onCancel: 
           emptyText="Nenhum grupo encontrado."
           disabled={!groups.isSuccess}
         />
-        <Chosen
+        <ChosenList
           label="Grupos dos alertas"
           items={chosenGroups}
           onRemove={(id) => setChosenGroups((current) => current.filter((g) => g.id !== id))}

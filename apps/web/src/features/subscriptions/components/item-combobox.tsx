@@ -110,3 +110,54 @@ export function ItemCombobox<T extends ComboboxItem>({
     />
   );
 }
+
+/** The people or groups chosen so far, each with a button that takes it out. */
+export function ChosenList({
+  label,
+  items,
+  onRemove,
+}: {
+  label: string;
+  items: ComboboxItem[];
+  onRemove: (id: string) => void;
+}) {
+  if (items.length === 0) return null;
+  return (
+    <ul className="list-unstyled d-flex flex-wrap gap-2 mt-2 mb-0" aria-label={label}>
+      {items.map((item) => (
+        <li key={item.id} className="d-inline-flex align-items-center gap-2 border rounded-pill ps-3 pe-2 py-1 small">
+          <span title={item.detail}>
+            <ItemLabel item={item} />
+          </span>
+          <button
+            type="button"
+            className="btn-close"
+            style={{ fontSize: '0.6rem' }}
+            aria-label={`Remover ${item.label}`}
+            onClick={() => onRemove(item.id)}
+          />
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** A person as the recipient pickers list them. */
+export const personItem = (u: { id: string; displayName: string; email: string }): ComboboxItem => ({
+  id: u.id,
+  label: u.displayName,
+  detail: u.email,
+});
+
+/** A directory group as the recipient pickers list them, marked when it is public. */
+export const groupItem = (g: {
+  id: string;
+  nome: string;
+  descricao?: string | null;
+  publico: boolean;
+}): ComboboxItem => ({
+  id: g.id,
+  label: g.nome,
+  detail: g.descricao ?? undefined,
+  publico: g.publico,
+});

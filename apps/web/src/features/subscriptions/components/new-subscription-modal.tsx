@@ -19,7 +19,7 @@ import { useCreateSubscription } from '../api/create-subscription.ts';
 import { useActiveUsers } from '../../../lib/api/get-active-users.ts';
 import { useGroups } from '../../../lib/api/get-groups.ts';
 import { usePanels } from '../api/get-panels.ts';
-import { ItemCombobox, ItemLabel, type ComboboxItem } from './item-combobox.tsx';
+import { ChosenList, groupItem, ItemCombobox, personItem, type ComboboxItem } from './item-combobox.tsx';
 
 export const NEW_SUBSCRIPTION_TITLE = 'Nova assinatura para pessoas e grupos';
 export const CHOOSE_PANEL = 'Escolha um painel.';
@@ -72,37 +72,6 @@ function PickerLoadError({ query, message }: { query: PickerQuery; message: stri
   );
 }
 
-/** The people or groups chosen so far, each with a button that takes it out. */
-function ChosenList({
-  label,
-  items,
-  onRemove,
-}: {
-  label: string;
-  items: ComboboxItem[];
-  onRemove: (id: string) => void;
-}) {
-  if (items.length === 0) return null;
-  return (
-    <ul className="list-unstyled d-flex flex-wrap gap-2 mt-2 mb-0" aria-label={label}>
-      {items.map((item) => (
-        <li key={item.id} className="d-inline-flex align-items-center gap-2 border rounded-pill ps-3 pe-2 py-1 small">
-          <span title={item.detail}>
-            <ItemLabel item={item} />
-          </span>
-          <button
-            type="button"
-            className="btn-close"
-            style={{ fontSize: '0.6rem' }}
-            aria-label={`Remover ${item.label}`}
-            onClick={() => onRemove(item.id)}
-          />
-        </li>
-      ))}
-    </ul>
-  );
-}
-
 const withoutId = <T extends ComboboxItem>(list: T[], id: string) => list.filter((item) => item.id !== id);
 
 function NewSubscriptionForm({ onHide, onCreated }: Omit<NewSubscriptionModalProps, 'show'>) {
@@ -115,20 +84,8 @@ function NewSubscriptionForm({ onHide, onCreated }: Omit<NewSubscriptionModalPro
     () => (panels.data ?? []).map((p) => ({ id: String(p.id), label: p.nomePainel, detail: p.classificacaoNome })),
     [panels.data],
   );
-  const userItems = useMemo(
-    () => (users.data ?? []).map((u) => ({ id: u.id, label: u.displayName, detail: u.email })),
-    [users.data],
-  );
-  const groupItems = useMemo(
-    () =>
-      (groups.data ?? []).map((g) => ({
-        id: g.id,
-        label: g.nome,
-        detail: g.descricao ?? undefined,
-        publico: g.publico,
-      })),
-    [groups.data],
-  );
+  const userItems = useMemo(() => (users.data ?? []).map(personItem), [users.data]);
+  const groupItems = useMemo(() => (groups.data ?? []).map(groupItem), [groups.data]);
 
   const [panel, setPanel] = useState<ComboboxItem | null>(null);
   const [people, setPeople] = useState<ComboboxItem[]>([]);
