@@ -254,7 +254,12 @@ test('every screen', async ({ page, consoleErrors }) => {
   await expect(dataExport).toBeHidden();
 
   await page.getByRole('button', { name: 'Assinar', exact: true }).click();
-  await expect(page.getByRole('dialog', { name: 'Assinar por e-mail' })).toBeVisible();
+  const subscribeDialog = page.getByRole('dialog', { name: 'Assinar por e-mail' });
+  await expect(subscribeDialog).toBeVisible();
+  // The kind sent after each refresh, limited to one message every 6 hours (docs/requirements.md#subscriptions-after-refresh).
+  await subscribeDialog.getByLabel('Frequência').selectOption('apos-atualizacao');
+  await subscribeDialog.getByLabel('Enviar no máximo uma vez a cada').check();
+  await subscribeDialog.getByLabel('Intervalo mínimo entre envios, em horas').fill('6');
   await shot(page, 'assinar');
   await page.keyboard.press('Escape');
 

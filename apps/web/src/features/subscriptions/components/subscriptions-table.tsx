@@ -28,7 +28,7 @@ const ACTIONS_WIDTH = '10rem';
 const MOMENT_WIDTH = '9.25rem';
 // 'Painel' takes what the others leave (issue 42: names were cut to a few characters while 'Ações' had room to spare);
 // then Dono, Destinatários, Agenda, Próximo envio, Último envio, Situação, Ações.
-const COLUMN_WIDTHS = [undefined, '10%', '11.5%', '13%', MOMENT_WIDTH, MOMENT_WIDTH, '9.5%', ACTIONS_WIDTH];
+const COLUMN_WIDTHS = [undefined, '8.5%', '12.5%', '11.5%', MOMENT_WIDTH, MOMENT_WIDTH, '8%', ACTIONS_WIDTH];
 
 const SITUACAO_CORES: Record<SituacaoAssinatura, string> = {
   ativa: 'success',
