@@ -455,10 +455,19 @@ async function checkSubscriptionsAdmin(audit: Audit, page: Page, viewport: Viewp
   await expect(page.getByRole('heading', { level: 1, name: 'Assinaturas' })).toBeVisible();
   await expect(page.getByText('Metas da Equipe Comercial').first()).toBeVisible();
   await audit.check('assinaturas (todas)');
+  // The alerts' settings, open for a change (docs/requirements.md#alerts).
+  await page.getByRole('button', { name: 'Alterar alertas' }).click();
+  await expect(page.getByRole('button', { name: 'Salvar' })).toBeVisible();
+  await audit.check('assinaturas (todas): alterar alertas');
+  await page.getByRole('button', { name: 'Cancelar' }).click();
   await page.getByRole('button', { name: 'Nova assinatura' }).click();
   const create = dialog(page, 'Nova assinatura para pessoas e grupos');
   await expect(create.getByLabel('Frequência')).toBeVisible();
   await audit.check("diálogo 'Nova assinatura para pessoas e grupos'", MODAL);
+  // The kind sent after each refresh, with its quiet window asked (docs/requirements.md#subscriptions-after-refresh).
+  await create.getByLabel('Frequência').selectOption('apos-atualizacao');
+  await create.getByLabel('Enviar no máximo uma vez a cada').check();
+  await audit.check("diálogo 'Nova assinatura para pessoas e grupos' após cada atualização", MODAL);
   await closeDialog(page, create);
   await page.getByRole('link', { name: 'Caixa de saída (demonstração)' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Caixa de saída (demonstração)' })).toBeVisible();
