@@ -225,7 +225,10 @@ describe('subscriptions (docs/requirements.md#subscriptions)', () => {
         'O fuso horário (fusoHorario) deve ser um fuso IANA, como America/Sao_Paulo.',
       ],
       [{ ...base, formato: 'XLSX' }, 'O formato (formato) deve ser PDF ou PPTX.'],
-      [{ ...base, frequencia: 'anual' }, "A frequência (frequencia) deve ser 'diaria', 'semanal', 'mensal' ou 'apos-atualizacao'."],
+      [
+        { ...base, frequencia: 'anual' },
+        "A frequência (frequencia) deve ser 'diaria', 'semanal', 'mensal' ou 'apos-atualizacao'.",
+      ],
       [{ ...base, pagina: 'P1', visaoId: crypto.randomUUID() }, ASSINATURA_MESSAGES.paginaEVisao],
       [{ ...base, visaoId: 'nao-e-uuid' }, 'O id da visão (visaoId) deve ser um UUID.'],
     ] as const) {
