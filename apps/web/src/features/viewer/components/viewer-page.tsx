@@ -73,27 +73,31 @@ function useLivePathname(): () => string | undefined {
 }
 
 /** Sets (or, with undefined, removes) query parameters of the address, replacing the entry: no history per change. */
-function useAddressParams() {
+export function useAddressParams() {
   const [searchParams, setSearchParams] = useSearchParams();
   const { pathname } = useLocation();
   const livePathname = useLivePathname();
+  // The parameters as last written: the router's functional update reads those of the last render, so a second change
+  // before the next render (a role chosen, then the report's page reported) would drop the first.
+  const written = useRef(searchParams);
+  const rendered = useRef(searchParams);
+  if (rendered.current !== searchParams) {
+    rendered.current = searchParams;
+    written.current = searchParams;
+  }
   const setParams = useCallback(
     (changes: Record<string, string | undefined>) => {
       // A person who has just left the viewer ('Voltar', the navigation bar) is not brought back by the report
       // changing page as it finishes loading: the address is written only while it is still the viewer's.
       const live = livePathname();
       if (live !== undefined && live !== pathname) return;
-      setSearchParams(
-        (current) => {
-          const next = new URLSearchParams(current);
-          for (const [key, value] of Object.entries(changes)) {
-            if (value) next.set(key, value);
-            else next.delete(key);
-          }
-          return next;
-        },
-        { replace: true },
-      );
+      const next = new URLSearchParams(written.current);
+      for (const [key, value] of Object.entries(changes)) {
+        if (value) next.set(key, value);
+        else next.delete(key);
+      }
+      written.current = next;
+      setSearchParams(next, { replace: true });
     },
     [livePathname, pathname, setSearchParams],
   );
