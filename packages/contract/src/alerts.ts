@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isoDate } from './fields.ts';
+import { directoryId, isoDate } from './fields.ts';
 import { ALERTA_MESSAGES, EVENTOS_ALERTA } from './alert-constants.ts';
 import { MAX_DESTINATARIOS } from './subscription-constants.ts';
 
@@ -12,12 +12,6 @@ import { MAX_DESTINATARIOS } from './subscription-constants.ts';
 // One source, zod-free for the web app.
 export * from './alert-constants.ts';
 
-const idTexto = (label: string) =>
-  z
-    .string({ error: `${label} deve ser um texto.` })
-    .min(1, `${label} não pode ser vazio.`)
-    .max(200, `${label} deve ter no máximo 200 caracteres.`);
-
 /** PUT /alertas: the events on, and who receives them (people and Entra groups). */
 export const alertasBody = z
   .object(
@@ -29,13 +23,13 @@ export const alertasBody = z
       destinatarios: z.object(
         {
           usuarios: z
-            .array(idTexto('Cada pessoa (destinatarios.usuarios)'), {
+            .array(directoryId('Cada pessoa (destinatarios.usuarios)'), {
               error: 'As pessoas (destinatarios.usuarios) devem ser uma lista de ids.',
             })
             .max(MAX_DESTINATARIOS, `No máximo ${MAX_DESTINATARIOS} pessoas.`)
             .default([]),
           grupos: z
-            .array(idTexto('Cada grupo (destinatarios.grupos)'), {
+            .array(directoryId('Cada grupo (destinatarios.grupos)'), {
               error: 'Os grupos (destinatarios.grupos) devem ser uma lista de ids.',
             })
             .max(MAX_DESTINATARIOS, `No máximo ${MAX_DESTINATARIOS} grupos.`)

@@ -143,3 +143,18 @@ describe('ids in addresses: decimal digits only', () => {
     expect(reorderBody.parse([{ painelId: 8, novaOrdem: 1 }])).toEqual([{ painelId: 8, novaOrdem: 1 }]);
   });
 });
+
+describe('the ids of people and groups a request names (alerts, subscriptions)', () => {
+  it('refuses what PostgreSQL cannot store, as a clear 400 rather than a failed statement', async () => {
+    const { alertasBody } = await import('./alerts.ts');
+    const { destinatariosBody } = await import('./subscriptions.ts');
+    const nul = 'Vendas\u0000Norte';
+    expect(refusal(alertasBody, { eventos: [], destinatarios: { grupos: [nul] } })).toBe(
+      'Cada grupo (destinatarios.grupos) não pode conter um caractere de controle (U+0000).',
+    );
+    expect(refusal(destinatariosBody, { usuarios: [nul] })).toBe(
+      'Cada pessoa (destinatarios.usuarios) não pode conter um caractere de controle (U+0000).',
+    );
+    expect(refusal(destinatariosBody, { grupos: ['g-comercial'] })).toBeNull();
+  });
+});

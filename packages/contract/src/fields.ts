@@ -74,6 +74,17 @@ export function plainText(
     .max(options.max, options.tooLong);
 }
 
+/** An id the directory gave (a person's, a group's), as a request names it: non-empty, bounded, storable. */
+export function directoryId(label: string) {
+  return plainText(label, {
+    required: `${label} não pode ser vazio.`,
+    notText: `${label} deve ser um texto.`,
+    max: 200,
+    tooLong: `${label} deve ter no máximo 200 caracteres.`,
+    trim: false,
+  });
+}
+
 /** A required text field: trimmed, non-empty, bounded, storable. Messages name the field as the client sends it. */
 export function requiredText(label: string, field: string, max: number) {
   return plainText(`${label} (${field})`, {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isoDate, isTimeZone, plainText, positiveId } from './fields.ts';
+import { directoryId, isoDate, isTimeZone, plainText, positiveId } from './fields.ts';
 import {
   ASSINATURA_MESSAGES,
   ESTADOS_ENVIO,
@@ -54,23 +54,18 @@ const pagina = plainText('Página do relatório (pagina)', {
   tooLong: 'Página do relatório (pagina) deve ter no máximo 200 caracteres.',
 });
 const visaoId = z.uuid({ error: 'O id da visão (visaoId) deve ser um UUID.' });
-const idTexto = (label: string) =>
-  z
-    .string({ error: `${label} deve ser um texto.` })
-    .min(1, `${label} não pode ser vazio.`)
-    .max(200, `${label} deve ter no máximo 200 caracteres.`);
 
 /** An administrator's recipients: people (usuarios.id) and directory groups (grupos.id). */
 export const destinatariosBody = z
   .object({
     usuarios: z
-      .array(idTexto('Cada pessoa (destinatarios.usuarios)'), {
+      .array(directoryId('Cada pessoa (destinatarios.usuarios)'), {
         error: 'As pessoas (destinatarios.usuarios) devem ser uma lista de ids.',
       })
       .max(MAX_DESTINATARIOS, `No máximo ${MAX_DESTINATARIOS} pessoas por assinatura.`)
       .default([]),
     grupos: z
-      .array(idTexto('Cada grupo (destinatarios.grupos)'), {
+      .array(directoryId('Cada grupo (destinatarios.grupos)'), {
         error: 'Os grupos (destinatarios.grupos) devem ser uma lista de ids.',
       })
       .max(MAX_DESTINATARIOS, `No máximo ${MAX_DESTINATARIOS} grupos por assinatura.`)

@@ -202,6 +202,7 @@ describe('/auditoria', () => {
       'Assinatura',
       'Capacidade do Power BI',
       'Visão do painel',
+      'Alerta',
     ]);
     expect(
       within(screen.getByRole('combobox', { name: 'Ação' }))

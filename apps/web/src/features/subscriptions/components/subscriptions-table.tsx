@@ -199,13 +199,14 @@ function ToggleButton({ busy, onClick, label, of }: { busy: boolean; onClick: ()
       onClick={onClick}
       aria-label={`${label} ${of}`}
     >
-      <span className={busy ? 'invisible' : undefined}>{label}</span>
+      <span style={busy ? { visibility: 'hidden' } : undefined}>{label}</span>
       {busy && (
         <Spinner
           as="span"
           animation="border"
           size="sm"
-          className="position-absolute top-50 start-50 translate-middle"
+          className="position-absolute top-50 start-50"
+          style={{ transform: 'translate(-50%, -50%)' }}
           aria-hidden="true"
         />
       )}
