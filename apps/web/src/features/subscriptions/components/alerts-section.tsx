@@ -1,4 +1,4 @@
-import { useMemo, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
@@ -15,7 +15,8 @@ import { groupsQuery } from '../../../lib/api/get-groups.ts';
 import { formatDateMinutes } from '../../../lib/format.ts';
 import { useAlerts } from '../api/get-alerts.ts';
 import { useUpdateAlerts } from '../api/update-alerts.ts';
-import { ChosenList, groupItem, ItemCombobox, personItem, type ComboboxItem } from './item-combobox.tsx';
+import { personItem, type ComboboxItem } from './item-combobox.tsx';
+import { RecipientPickers } from './recipient-pickers.tsx';
 
 export const ALERTS_TITLE = 'Alertas';
 export const ALERTS_LOAD_ERROR = 'Não foi possível carregar os alertas.';
@@ -133,18 +134,11 @@ function AlertsForm({ alerts, onCancel, onSaved }: { alerts: Alertas; onCancel: 
   const save = useUpdateAlerts();
   const [eventos, setEventos] = useState<EventoAlerta[]>(alerts.eventos);
   // Mounted for each change: it starts from the settings as saved.
-  const [people, setPeople] = useState<ComboboxItem[]>(() =>
-    alerts.destinatarios.usuarios.map((p) => ({ id: p.id, label: p.displayName, detail: p.email })),
-  );
+  const [people, setPeople] = useState<ComboboxItem[]>(() => alerts.destinatarios.usuarios.map(personItem));
   const [chosenGroups, setChosenGroups] = useState<ComboboxItem[]>(() =>
     alerts.destinatarios.grupos.map((g) => ({ id: g.id, label: g.displayName })),
   );
   const [notice, setNotice] = useState<string | null>(null);
-
-  const userItems = useMemo(() => (users.data ?? []).map(personItem), [users.data]);
-  const groupItems = useMemo(() => (groups.data ?? []).map(groupItem), [groups.data]);
-  const peopleIds = useMemo(() => new Set(people.map((p) => p.id)), [people]);
-  const groupIds = useMemo(() => new Set(chosenGroups.map((g) => g.id)), [chosenGroups]);
 
   function submit(event: FormEvent) {
     event.preventDefault();
@@ -190,38 +184,20 @@ function AlertsForm({ alerts, onCancel, onSaved }: { alerts: Alertas; onCancel: 
           />
         ))}
       </fieldset>
-      <div className="mb-3">
-        <ItemCombobox
-          label="Pessoas que recebem os alertas"
-          placeholder={users.isPending ? 'Carregando pessoas...' : 'Buscar por nome ou e-mail...'}
-          items={userItems}
-          exclude={peopleIds}
-          onChoose={(person) => setPeople((current) => [...current, person])}
-          emptyText="Nenhuma pessoa encontrada."
-          disabled={!users.isSuccess}
-        />
-        <ChosenList
-          label="Pessoas dos alertas"
-          items={people}
-          onRemove={(id) => setPeople((current) => current.filter((p) => p.id !== id))}
-        />
-      </div>
-      <div className="mb-3">
-        <ItemCombobox
-          label="Grupos que recebem os alertas"
-          placeholder={groups.isPending ? 'Carregando grupos...' : 'Buscar grupo...'}
-          items={groupItems}
-          exclude={groupIds}
-          onChoose={(group) => setChosenGroups((current) => [...current, group])}
-          emptyText="Nenhum grupo encontrado."
-          disabled={!groups.isSuccess}
-        />
-        <ChosenList
-          label="Grupos dos alertas"
-          items={chosenGroups}
-          onRemove={(id) => setChosenGroups((current) => current.filter((g) => g.id !== id))}
-        />
-      </div>
+      <RecipientPickers
+        users={users}
+        groups={groups}
+        people={people}
+        onPeople={setPeople}
+        chosenGroups={chosenGroups}
+        onGroups={setChosenGroups}
+        labels={{
+          people: 'Pessoas que recebem os alertas',
+          peopleChosen: 'Pessoas dos alertas',
+          groups: 'Grupos que recebem os alertas',
+          groupsChosen: 'Grupos dos alertas',
+        }}
+      />
       <div className="d-flex gap-2">
         <BusyButton type="submit" busy={save.isPending}>
           Salvar

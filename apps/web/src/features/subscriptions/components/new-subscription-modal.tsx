@@ -5,7 +5,6 @@ import Form from 'react-bootstrap/Form';
 import Modal from 'react-bootstrap/Modal';
 import { ASSINATURA_MESSAGES } from '@paineis/contract/subscription-constants';
 import { BusyButton } from '../../../components/busy-button.tsx';
-import { LoadErrorAlert } from '../../../components/load-error-alert.tsx';
 import { SubscriptionScheduleFields } from './subscription-schedule-fields.tsx';
 import { errorMessage } from '../../../lib/api-client.ts';
 import {
@@ -19,14 +18,15 @@ import { useCreateSubscription } from '../api/create-subscription.ts';
 import { useActiveUsers } from '../../../lib/api/get-active-users.ts';
 import { useGroups } from '../../../lib/api/get-groups.ts';
 import { usePanels } from '../api/get-panels.ts';
-import { ChosenList, groupItem, ItemCombobox, personItem, type ComboboxItem } from './item-combobox.tsx';
+import { ItemCombobox, type ComboboxItem } from './item-combobox.tsx';
+import { PickerLoadError, RecipientPickers } from './recipient-pickers.tsx';
+
+export { GROUPS_LOAD_ERROR, PEOPLE_LOAD_ERROR } from './recipient-pickers.tsx';
 
 export const NEW_SUBSCRIPTION_TITLE = 'Nova assinatura para pessoas e grupos';
 export const CHOOSE_PANEL = 'Escolha um painel.';
 export const CREATE_ERROR = 'Não foi possível criar a assinatura.';
 export const PANELS_LOAD_ERROR = 'Erro ao carregar os painéis';
-export const PEOPLE_LOAD_ERROR = 'Erro ao carregar as pessoas';
-export const GROUPS_LOAD_ERROR = 'Erro ao carregar os grupos';
 
 interface NewSubscriptionModalProps {
   show: boolean;
@@ -52,28 +52,6 @@ export function NewSubscriptionModal({ show, onHide, onCreated }: NewSubscriptio
   );
 }
 
-/** A query as a picker needs it, to say it failed and to ask again. */
-interface PickerQuery {
-  isError: boolean;
-  isFetching: boolean;
-  error: unknown;
-  refetch: () => unknown;
-}
-
-function PickerLoadError({ query, message }: { query: PickerQuery; message: string }) {
-  if (!query.isError) return null;
-  return (
-    <LoadErrorAlert
-      className="mt-2 mb-0"
-      message={errorMessage(query.error, message)}
-      retryDisabled={query.isFetching}
-      onRetry={() => void query.refetch()}
-    />
-  );
-}
-
-const withoutId = <T extends ComboboxItem>(list: T[], id: string) => list.filter((item) => item.id !== id);
-
 function NewSubscriptionForm({ onHide, onCreated }: Omit<NewSubscriptionModalProps, 'show'>) {
   const panels = usePanels();
   const users = useActiveUsers();
@@ -84,8 +62,6 @@ function NewSubscriptionForm({ onHide, onCreated }: Omit<NewSubscriptionModalPro
     () => (panels.data ?? []).map((p) => ({ id: String(p.id), label: p.nomePainel, detail: p.classificacaoNome })),
     [panels.data],
   );
-  const userItems = useMemo(() => (users.data ?? []).map(personItem), [users.data]);
-  const groupItems = useMemo(() => (groups.data ?? []).map(groupItem), [groups.data]);
 
   const [panel, setPanel] = useState<ComboboxItem | null>(null);
   const [people, setPeople] = useState<ComboboxItem[]>([]);
@@ -95,9 +71,6 @@ function NewSubscriptionForm({ onHide, onCreated }: Omit<NewSubscriptionModalPro
   const [missing, setMissing] = useState<string | null>(null);
   const [badHour, setBadHour] = useState(false);
   const [badInterval, setBadInterval] = useState(false);
-
-  const peopleIds = useMemo(() => new Set(people.map((p) => p.id)), [people]);
-  const groupIds = useMemo(() => new Set(chosenGroups.map((g) => g.id)), [chosenGroups]);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -149,40 +122,20 @@ function NewSubscriptionForm({ onHide, onCreated }: Omit<NewSubscriptionModalPro
           )}
           <PickerLoadError query={panels} message={PANELS_LOAD_ERROR} />
         </div>
-        <div className="mb-3">
-          <ItemCombobox
-            label="Pessoas"
-            placeholder={users.isPending ? 'Carregando pessoas...' : 'Buscar por nome ou e-mail...'}
-            items={userItems}
-            exclude={peopleIds}
-            onChoose={(person) => setPeople((current) => [...current, person])}
-            emptyText="Nenhuma pessoa encontrada."
-            disabled={!users.isSuccess}
-          />
-          <PickerLoadError query={users} message={PEOPLE_LOAD_ERROR} />
-          <ChosenList
-            label="Pessoas escolhidas"
-            items={people}
-            onRemove={(id) => setPeople((current) => withoutId(current, id))}
-          />
-        </div>
-        <div className="mb-3">
-          <ItemCombobox
-            label="Grupos"
-            placeholder={groups.isPending ? 'Carregando grupos...' : 'Buscar grupo...'}
-            items={groupItems}
-            exclude={groupIds}
-            onChoose={(group) => setChosenGroups((current) => [...current, group])}
-            emptyText="Nenhum grupo encontrado."
-            disabled={!groups.isSuccess}
-          />
-          <PickerLoadError query={groups} message={GROUPS_LOAD_ERROR} />
-          <ChosenList
-            label="Grupos escolhidos"
-            items={chosenGroups}
-            onRemove={(id) => setChosenGroups((current) => withoutId(current, id))}
-          />
-        </div>
+        <RecipientPickers
+          users={users}
+          groups={groups}
+          people={people}
+          onPeople={setPeople}
+          chosenGroups={chosenGroups}
+          onGroups={setChosenGroups}
+          labels={{
+            people: 'Pessoas',
+            peopleChosen: 'Pessoas escolhidas',
+            groups: 'Grupos',
+            groupsChosen: 'Grupos escolhidos',
+          }}
+        />
         <SubscriptionScheduleFields
           value={schedule}
           onChange={(value) => {
