@@ -73,6 +73,8 @@ export default fp<{ syncAtStart: boolean; runDeliveries: boolean; runner?: Omit<
     // While the capacity is paused (or waking, or scaling) the Power BI rounds wait for the next: nothing refreshes
     // then, and what Power BI answers of a paused capacity's reports says nothing of the panels.
     const capacityPaused = async () => app.capacity !== null && !(await app.capacity.isRunning());
+    // What the alerts' reconciliations after each round need: the round's stop ends their waits (modules/subscriptions).
+    const alertDeps = (signal: AbortSignal) => ({ db: app.db, mail: app.mail, config, log: app.log, signal });
     app.decorate(
       'freshness',
       client &&
@@ -87,7 +89,7 @@ export default fp<{ syncAtStart: boolean; runDeliveries: boolean; runner?: Omit<
             // A refresh found: its subscriptions sent after each refresh are queued now, not at the next poll.
             app.deliveries.wake();
             // Failed refreshes and their recoveries, told to the alerts' recipients (docs/requirements.md#alerts).
-            await reconcileAlerts({ db: app.db, mail: app.mail, config, log: app.log, signal }, 'falha-atualizacao');
+            await reconcileAlerts(alertDeps(signal), 'falha-atualizacao');
             // Panels created or pointed at another report: their datasets' refresh schedules now, not within the hour.
             if (!scope.full) app.refreshSchedules?.trigger();
           },
@@ -107,7 +109,7 @@ export default fp<{ syncAtStart: boolean; runDeliveries: boolean; runner?: Omit<
           if ((await readWatchedFreshness(app.db, client, app.log, watched)) === 0) return;
           app.deliveries.wake();
           // A failure of a watched dataset is told as soon as it is read, too.
-          await reconcileAlerts({ db: app.db, mail: app.mail, config, log: app.log, signal }, 'falha-atualizacao');
+          await reconcileAlerts(alertDeps(signal), 'falha-atualizacao');
         },
       });
     }
@@ -122,7 +124,7 @@ export default fp<{ syncAtStart: boolean; runDeliveries: boolean; runner?: Omit<
           run: async (scope, signal) => {
             if (await capacityPaused()) return;
             await checkHealth(app.db, client, app.log, panelsOf(scope));
-            await reconcileAlerts({ db: app.db, mail: app.mail, config, log: app.log, signal }, 'painel-indisponivel');
+            await reconcileAlerts(alertDeps(signal), 'painel-indisponivel');
           },
         }),
     );

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { AtualizacaoPainel } from '@paineis/contract/power-bi';
+import type { Painel } from '@paineis/contract/panels';
 import type { Db } from '../../db/client.ts';
 import { VersionedCache, VersionedKeyedCache } from '../../db/versioned-cache.ts';
 import type { PowerBiClient, PowerBiDataset, PowerBiRefresh } from '../../integrations/power-bi/power-bi-client.ts';
@@ -171,6 +172,35 @@ async function findDatasets(
   return found;
 }
 
+/** Whether a panel's link was read for the report the panel shows now: one pointed elsewhere since is not known yet. */
+function readForCurrentReport<L extends PanelDatasetLink>(link: L | undefined, panel: Painel): link is L {
+  return (
+    link !== undefined && link.workspaceId === guidKey(panel.workspaceId) && link.reportId === guidKey(panel.reportId)
+  );
+}
+
+/**
+ * Each dataset's refresh history, once, as `freshnessOf` reads it against what was known before; a dataset Power BI
+ * did not answer for is left out, and what was known of it stands until Power BI answers again.
+ */
+async function readHistories(
+  client: PowerBiClient,
+  log: FastifyBaseLogger,
+  datasets: Iterable<[datasetId: string, workspaceId: string]>,
+  previous: (datasetId: string) => DatasetFreshness | undefined,
+): Promise<DatasetFreshness[]> {
+  const read: DatasetFreshness[] = [];
+  await eachLimited([...datasets], CONCURRENT_CALLS, async ([datasetId, workspaceId]) => {
+    try {
+      const history = await client.refreshHistory(workspaceId, datasetId, HISTORY_SIZE, 'background');
+      read.push(freshnessOf(datasetId, history, previous(datasetId)));
+    } catch (error) {
+      log.warn({ ...callFailure(error), datasetId }, 'Power BI não informou as atualizações do dataset');
+    }
+  });
+  return read;
+}
+
 /**
  * The panels a round reads: every one, or, for the panels named (created, or pointed at another report), those not yet
  * read for the report they show now.
@@ -181,10 +211,7 @@ async function panelsToRead(db: Db, panelIds: ReadonlySet<number> | undefined) {
   const read = new Map((await storedFreshness(db)).map((link) => [link.painelId, link]));
   return panels.filter((panel) => {
     const link = read.get(panel.id);
-    return (
-      panelIds.has(panel.id) &&
-      !(link && link.workspaceId === guidKey(panel.workspaceId) && link.reportId === guidKey(panel.reportId))
-    );
+    return panelIds.has(panel.id) && !readForCurrentReport(link, panel);
   });
 }
 
@@ -258,15 +285,7 @@ export async function readFreshness(
       log.warn({ ...callFailure(error), datasetId }, 'Power BI não informou se o dataset é DirectQuery');
     }
   });
-  await eachLimited(histories, CONCURRENT_CALLS, async ([datasetId, workspaceId]) => {
-    try {
-      const history = await client.refreshHistory(workspaceId, datasetId, HISTORY_SIZE, 'background');
-      read.push(freshnessOf(datasetId, history, previous.get(datasetId)));
-    } catch (error) {
-      // What was known before stands until Power BI answers again.
-      log.warn({ ...callFailure(error), datasetId }, 'Power BI não informou as atualizações do dataset');
-    }
-  });
+  read.push(...(await readHistories(client, log, histories, (datasetId) => previous.get(datasetId))));
 
   await saveRound(db, links, read);
 }
@@ -286,23 +305,16 @@ export async function readWatchedFreshness(
 ): Promise<number> {
   if (panelIds.size === 0) return 0;
   const panels = new Map((await allPanels(db)).map((panel) => [panel.id, panel]));
-  const datasets = new Map<string, { workspaceId: string; previous: DatasetFreshness | null }>();
+  const datasets = new Map<string, string>();
+  const previous = new Map<string, DatasetFreshness>();
   for (const link of await storedFreshness(db)) {
     const panel = panels.get(link.painelId);
     if (!panelIds.has(link.painelId) || !panel || !link.datasetId || !link.datasetWorkspaceId) continue;
-    if (link.workspaceId !== guidKey(panel.workspaceId) || link.reportId !== guidKey(panel.reportId)) continue;
-    if (link.dataset?.status === 'tempo-real') continue;
-    datasets.set(link.datasetId, { workspaceId: link.datasetWorkspaceId, previous: link.dataset });
+    if (!readForCurrentReport(link, panel) || link.dataset?.status === 'tempo-real') continue;
+    datasets.set(link.datasetId, link.datasetWorkspaceId);
+    if (link.dataset) previous.set(link.datasetId, link.dataset);
   }
-  const read: DatasetFreshness[] = [];
-  await eachLimited([...datasets], CONCURRENT_CALLS, async ([datasetId, { workspaceId, previous }]) => {
-    try {
-      const history = await client.refreshHistory(workspaceId, datasetId, HISTORY_SIZE, 'background');
-      read.push(freshnessOf(datasetId, history, previous ?? undefined));
-    } catch (error) {
-      log.warn({ ...callFailure(error), datasetId }, 'Power BI não informou as atualizações do dataset');
-    }
-  });
+  const read = await readHistories(client, log, datasets, (datasetId) => previous.get(datasetId));
   if (read.length > 0) await saveRound(db, [], read);
   return read.length;
 }
@@ -314,11 +326,7 @@ const byPanel = new VersionedCache(['paineis', 'atualizacoes'], async (db) => {
   const answer: Record<string, AtualizacaoPainel> = {};
   for (const panel of panels) {
     const link = links.get(panel.id);
-    // Read for the report the panel shows now: one pointed elsewhere since is not known yet.
-    const current =
-      link && link.workspaceId === guidKey(panel.workspaceId) && link.reportId === guidKey(panel.reportId)
-        ? link.dataset
-        : null;
+    const current = readForCurrentReport(link, panel) ? link.dataset : null;
     answer[panel.id] = current
       ? {
           status: current.status,
@@ -376,10 +384,7 @@ export async function datasetsOfPanels(db: Db): Promise<DatasetOfPanels[]> {
   const found = new Map<string, DatasetOfPanels>();
   for (const panel of [...panels].sort((a, b) => a.id - b.id)) {
     const link = links.get(panel.id);
-    const current =
-      link && link.workspaceId === guidKey(panel.workspaceId) && link.reportId === guidKey(panel.reportId)
-        ? link.dataset
-        : null;
+    const current = readForCurrentReport(link, panel) ? link.dataset : null;
     if (!current) continue;
     const entry = found.get(current.datasetId) ?? {
       datasetId: current.datasetId,
