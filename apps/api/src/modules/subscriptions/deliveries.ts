@@ -641,8 +641,8 @@ export class DeliveryWorker {
   }
 }
 
-/** The hourly purge: files of subscriptions too large to attach go once they expire. */
 /** The panels a subscription sent after each refresh waits on (the task 'assinaturas-atualizacao' reads them). */
 export { panelsAwaitingRefresh };
 
+/** The hourly purge: files of subscriptions too large to attach go once they expire. */
 export const purgeExpiredSubscriptionFiles = (db: Db, now = new Date()) => purgeFilesExpiredBy(db, now);
