@@ -9,7 +9,7 @@ import { MailError, type MailTransport } from '../../integrations/mail/mail-tran
 import type { AuditActor } from '../audit/audit.ts';
 import { datasetsOfPanels } from '../power-bi/freshness.ts';
 import { panelChecks } from '../power-bi/panel-health.ts';
-import { directoryEntries, groupMembership } from '../users/users.service.ts';
+import { directoryEntries } from '../users/users.service.ts';
 import { alertMessage, alertSubject } from './alert-message.ts';
 import {
   alertRecipientIds,
@@ -27,7 +27,7 @@ import {
   type Incident,
 } from './alerts.repository.ts';
 import { MailGate } from './mail-gate.ts';
-import type { Recipient } from './recipients.ts';
+import { peopleAndMembers, type Recipient } from './recipients.ts';
 
 /**
  * Alerts to the people who look after the panels (docs/requirements.md#alerts). After each freshness round and each
@@ -61,16 +61,7 @@ export interface AlertDeps {
 
 /** The recipients now: the people named and the members of the groups named, each once, active and with an e-mail. */
 async function recipientsNow(db: Db, ids: { usuarios: string[]; grupos: string[] }): Promise<Recipient[]> {
-  const people = await directoryEntries(db);
-  const found = new Set(ids.usuarios);
-  if (ids.grupos.length > 0) {
-    const membership = await groupMembership(db);
-    for (const grupoId of ids.grupos) for (const id of membership.peopleWithPaths(grupoId).keys()) found.add(id);
-  }
-  return [...found].flatMap((id) => {
-    const person = people.get(id);
-    return person?.ativo && person.email.trim() !== '' ? [person] : [];
-  });
+  return (await peopleAndMembers(db, ids)).filter((person) => person.ativo && person.email.trim() !== '');
 }
 
 /** What the round stored, per key: broken now (with what the incident says), over, or neither yet. */

@@ -16,30 +16,36 @@ import { namedRecipients } from './deliveries.repository.ts';
 export type Recipient = DirectoryEntry;
 
 /**
- * The recipients as they are now: the owner, or the people named plus the members at any depth of the groups named,
- * each once, in the order named. People the portal does not hold (a group member never synced) are left out: there is
- * nobody to send to.
+ * The people named plus the members at any depth of the groups named, each once, in the order named. People the
+ * portal does not hold (a group member never synced) are left out: there is nobody to send to.
  */
-export async function recipientsOf(
+export async function peopleAndMembers(
   db: Db,
-  subscription: { id: string; usuarioId: string; comDestinatarios: boolean },
+  named: { usuarios: readonly string[]; grupos: readonly string[] },
 ): Promise<Recipient[]> {
   const people = await directoryEntries(db);
-  const ids = new Set<string>();
-  if (!subscription.comDestinatarios) {
-    ids.add(subscription.usuarioId);
-  } else {
-    const named = await namedRecipients(db, subscription.id);
-    for (const id of named.usuarios) ids.add(id);
-    if (named.grupos.length > 0) {
-      const membership = await groupMembership(db);
-      for (const grupoId of named.grupos) for (const id of membership.peopleWithPaths(grupoId).keys()) ids.add(id);
-    }
+  const ids = new Set(named.usuarios);
+  if (named.grupos.length > 0) {
+    const membership = await groupMembership(db);
+    for (const grupoId of named.grupos) for (const id of membership.peopleWithPaths(grupoId).keys()) ids.add(id);
   }
   return [...ids].flatMap((id) => {
     const person = people.get(id);
     return person ? [person] : [];
   });
+}
+
+/** The recipients as they are now: the owner, or the people and the groups' members an administrator named. */
+export async function recipientsOf(
+  db: Db,
+  subscription: { id: string; usuarioId: string; comDestinatarios: boolean },
+): Promise<Recipient[]> {
+  return peopleAndMembers(
+    db,
+    subscription.comDestinatarios
+      ? await namedRecipients(db, subscription.id)
+      : { usuarios: [subscription.usuarioId], grupos: [] },
+  );
 }
 
 /** What a recipient's export is rendered with: the username and roles of their effective identity (none without RLS). */
